@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Writes Sources/ObjCRuntime/Messaging/MessageSend.generated.swift.
+
+A generic parameter cannot appear in a @convention(c) type, so typed sends cannot call an IMP
+through one generic function type. Every scalar the runtime passes travels in either a
+general-purpose or a floating-point register, so a call with N arguments has 2^N argument shapes
+and two result shapes; this script writes one C function type per shape, and a switch that the
+optimizer folds to the single case a specialized call needs.
+
+Run it from the package root after changing MAX_ARGUMENTS or the templates:
+    python3 Scripts/generate-message-send.py
+"""
+import itertools
+import pathlib
+
+MAX_ARGUMENTS = 6
+OUT = pathlib.Path("Sources/ObjCRuntime/Messaging/MessageSend.generated.swift")
+
+KIND = {"g": ".general", "f": ".floatingPoint"}
+C_TYPE = {"g": "UInt64", "f": "Double"}
+
+
+def call_function(n):
+    params = "".join(f", _ k{i}: ObjCRegisterKind, _ b{i}: UInt64" for i in range(n))
+    lines = [
+        "@inlinable @inline(__always)",
+        f"internal func _callIMP{n}(",
+        f"  _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL{params},",
+        "  _ returnKind: ObjCRegisterKind",
+        ") -> UInt64 {",
+    ]
+    subject = ", ".join([f"k{i}" for i in range(n)] + ["returnKind"])
+    lines.append(f"  switch ({subject}) {{" if n else "  switch returnKind {")
+    for shape in itertools.product("gf", repeat=n):
+        for result in "gf":
+            pattern = ", ".join([KIND[k] for k in shape] + [KIND[result]])
+            ctypes = ", ".join(["id", "SEL"] + [C_TYPE[k] for k in shape])
+            args = ", ".join(
+                ["receiver", "sel"]
+                + [f"b{i}" if k == "g" else f"Double(bitPattern: b{i})" for i, k in enumerate(shape)]
+            )
+            fn = f"unsafeBitCast(imp, to: (@convention(c) ({ctypes}) -> {C_TYPE[result]}).self)"
+            value = f"{fn}({args})"
+            if result == "f":
+                value = f"({value}).bitPattern"
+            lines.append(f"  case ({pattern}): return {value}" if n else f"  case {pattern}: return {value}")
+    lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def generics(n):
+    return "".join(f"A{i}: ObjCScalar, " for i in range(n))
+
+
+def params(n):
+    return "".join(f", _ a{i}: A{i}" for i in range(n))
+
+
+def arg_codes(n):
+    if n == 0:
+        return "0"
+    return " | ".join(f"UInt64(A{i}.objcTypeCode) << {8 * i}" for i in range(n))
+
+
+def arg_bits(n):
+    return "".join(f", A{i}.registerKind, a{i}.registerBits" for i in range(n))
+
+
+def plural(n):
+    return "no arguments" if n == 0 else ("one argument" if n == 1 else f"{n} arguments")
+
+
+VARIANTS = [
+    # (function head, receiver expression, isa expression, mode, doc)
+    dict(
+        head="public func objc_msgSend",
+        receiver_param="_ receiver: ObjCObject, _ sel: Selector",
+        receiver="receiver",
+        cls="receiver.isa",
+        mode=".send",
+        doc="""/// Sends `sel` with {plural} to `receiver`{returns}.
+///
+/// The typed form of objc4's `objc_msgSend`. The method is looked up from the receiver's isa
+/// through its class's cache; a selector with a Swift entry point calls that entry point, so a
+/// Swift override is never skipped. The method's encoding must match the call's types (checked
+/// with one comparison on a cache hit).
+///
+/// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
+///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
+///   match the call.""",
+    ),
+    dict(
+        head="public func objc_msgSendSuper",
+        receiver_param="_ super: ObjCSuper, _ sel: Selector",
+        receiver="`super`.receiver",
+        cls="`super`.unmanagedSuperclass",
+        mode=".table",
+        doc="""/// Sends `sel` with {plural} to `super.receiver`, looking the method up from
+/// `super.superclass`{returns}.
+///
+/// The typed form of objc4's `objc_msgSendSuper`, for IMPs that call the implementation they
+/// override. The lookup reads method tables only, never Swift entry points, so calling `super`
+/// from an IMP cannot re-enter a Swift override.
+///
+/// - Throws: As ``objc_msgSend(_:_:)``.""",
+    ),
+]
+
+
+def send_function(variant, n, returns_value):
+    result_generic = "R: ObjCScalar" if returns_value else ""
+    gen = generics(n) + result_generic
+    gen = gen.rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    ret_code = "R.objcTypeCode" if returns_value else 'UInt8(ascii: "v")'
+    returns_doc = " and returns its result" if returns_value else ""
+    doc = variant["doc"].format(plural=plural(n), returns=returns_doc)
+    lines = [doc, "@inlinable"]
+    if not returns_value:
+        pass
+    arrow = " -> R" if returns_value else ""
+    lines.append(f"{variant['head']}{gen_clause}(")
+    lines.append(f"  {variant['receiver_param']}{params(n)}")
+    lines.append(f") throws(ObjCRuntimeError){arrow} {{")
+    recv = variant["receiver"]
+    lines.append(
+        f"  let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})"
+    )
+    lines.append(f"  let imp = try _findIMP({recv}, {variant['cls']}, sel, {variant['mode']}, code)")
+    rk = "R.registerKind" if returns_value else ".general"
+    call = f"_callIMP{n}(imp, {recv}.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    if returns_value:
+        lines.append(f"  let bits = {call}")
+        lines.append(f"  return try _returnValue(bits, {recv}, sel, code)")
+    else:
+        lines.append(f"  _ = {call}")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def table_method(n, returns_value):
+    result_generic = "R: ObjCScalar" if returns_value else ""
+    gen = (generics(n) + result_generic).rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    ret_code = "R.objcTypeCode" if returns_value else 'UInt8(ascii: "v")'
+    arrow = " -> R" if returns_value else ""
+    returns_doc = " and returns its result" if returns_value else ""
+    lines = [
+        f"  /// Calls the method the receiver's method table holds for `sel`, with {plural(n)}{returns_doc}.",
+        "  ///",
+        "  /// This is how a Swift entry point continues into the runtime: the lookup starts at the",
+        "  /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance",
+        "  /// hooks run, and the entry point itself is not re-entered.",
+        "  ///",
+        "  /// - Throws: As ``objc_msgSend(_:_:)``.",
+        "  @inlinable",
+        f"  public func sendToTable{gen_clause}(_ sel: Selector{params(n)}) throws(ObjCRuntimeError){arrow} {{",
+        f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
+        "    let imp = try _findIMP(self, isa, sel, .table, code)",
+    ]
+    rk = "R.registerKind" if returns_value else ".general"
+    call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    if returns_value:
+        lines.append(f"    let bits = {call}")
+        lines.append("    return try _returnValue(bits, self, sel, code)")
+    else:
+        lines.append(f"    _ = {call}")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
+def main():
+    parts = [
+        "// Typed message sends for 0 to %d arguments. Generated by Scripts/generate-message-send.py;"
+        % MAX_ARGUMENTS,
+        "// edit the script, not this file.",
+        "// swift-format-ignore-file",
+        "import CObjCRuntime",
+        "",
+    ]
+    for n in range(MAX_ARGUMENTS + 1):
+        parts.append(call_function(n))
+        parts.append("")
+    for variant in VARIANTS:
+        for n in range(MAX_ARGUMENTS + 1):
+            parts.append(send_function(variant, n, True))
+            parts.append("")
+            parts.append(send_function(variant, n, False))
+            parts.append("")
+    parts.append("extension ObjCObject {")
+    for n in range(MAX_ARGUMENTS + 1):
+        parts.append(table_method(n, True))
+        parts.append("")
+        parts.append(table_method(n, False))
+        parts.append("")
+    parts[-1] = "}"
+    parts.append("")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text("\n".join(parts))
+
+
+if __name__ == "__main__":
+    main()

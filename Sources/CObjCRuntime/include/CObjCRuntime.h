@@ -1,0 +1,107 @@
+// The C half of SwizzleKit's runtime: the types IMPs are written with, and the method cache.
+#ifndef COBJCRUNTIME_H
+#define COBJCRUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// MARK: - The types of the C-level API
+
+/// An object as an IMP receives it: `self`, unretained, as under manual reference counting.
+///
+/// The struct is complete (not opaque) only so that Swift imports `id` as a pointer type of its
+/// own, distinct from `SEL`; nobody reads its field. The pointer is the address of an
+/// `ObjCObject` (what `Unmanaged.toOpaque()` returns).
+typedef struct objc_object {
+  uintptr_t swk_opaque;
+} *id;
+
+/// A selector as an IMP receives it: `_cmd`, the address of the selector's interned name.
+typedef const struct objc_selector {
+  char swk_opaque;
+} *SEL;
+
+// MARK: - The method cache
+//
+// One cache per class maps a selector to the `Method` the lookup found (not to an IMP: the send
+// reads the IMP from the Method, so `method_setImplementation` and
+// `method_exchangeImplementations` never have to flush anything).
+//
+// Readers take no lock. Writers are serialized by the runtime lock and follow three rules:
+// 1. an entry is filled by storing its value before its key (release), so a reader that sees
+//    the key sees the value;
+// 2. a full buffer is never rehashed in place: a larger one is built and published;
+// 3. a flush publishes the shared empty buffer instead of clearing the old one.
+// A buffer that has been replaced may still be read by a send already in flight, so it is never
+// freed: it goes to a retired list. objc4 frees its garbage once no thread's program counter is
+// inside objc_msgSend; without that knowledge we keep it (see Docs/Architecture.md).
+
+typedef struct swk_cache_entry {
+  const void *key;    // the selector; NULL marks an empty slot
+  const void *value;  // the Method, unretained (Methods live as long as the runtime)
+} swk_cache_entry;
+
+typedef struct swk_cache_buffer {
+  uintptr_t mask;                   // capacity - 1; capacity is a power of two
+  uintptr_t occupied;               // written only under the runtime lock
+  struct swk_cache_buffer *retired_next;
+  swk_cache_entry entries[];
+} swk_cache_buffer;
+
+typedef struct swk_cache {
+  swk_cache_buffer *buffer;  // read with acquire, written with release
+} swk_cache;
+
+/// The slot a selector starts probing at. Selector names are malloc'ed, so their low four bits
+/// carry no information.
+static inline uintptr_t swk_cache_hash(const void *key, uintptr_t mask) {
+  uintptr_t bits = (uintptr_t)key;
+  return ((bits >> 4) ^ (bits >> 13)) & mask;
+}
+
+/// Returns the value cached for `key`, or NULL. Lock-free; safe against concurrent writers.
+static inline const void *swk_cache_lookup(const swk_cache *cache, const void *key) {
+  const swk_cache_buffer *buffer = __atomic_load_n(&cache->buffer, __ATOMIC_ACQUIRE);
+  uintptr_t mask = buffer->mask;
+  uintptr_t index = swk_cache_hash(key, mask);
+  for (;;) {
+    const void *found = __atomic_load_n(&buffer->entries[index].key, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(found == key, 1)) {
+      return __atomic_load_n(&buffer->entries[index].value, __ATOMIC_RELAXED);
+    }
+    if (found == NULL) {
+      return NULL;
+    }
+    index = (index + 1) & mask;
+  }
+}
+
+/// Makes an empty cache. Returns NULL when memory is exhausted.
+swk_cache *swk_cache_create(void);
+
+/// Records `key -> value`. Call with the runtime lock held. Returns 0 on success and -1 when a
+/// larger buffer could not be allocated (the cache is then left as it was: a miss later is
+/// harmless).
+int swk_cache_insert(swk_cache *cache, const void *key, const void *value);
+
+/// Empties the cache (publishes the shared empty buffer). Call with the runtime lock held.
+/// Returns 1 when entries were dropped, 0 when the cache was already empty.
+int swk_cache_flush(swk_cache *cache);
+
+/// The number of entries. Call with the runtime lock held.
+uintptr_t swk_cache_count(const swk_cache *cache);
+
+/// The capacity of the current buffer. Call with the runtime lock held.
+uintptr_t swk_cache_capacity(const swk_cache *cache);
+
+/// Bytes held by buffers that were replaced and are kept for in-flight readers.
+uintptr_t swk_cache_retired_bytes(void);
+
+// MARK: - Forwarding
+
+/// The IMP `class_getMethodImplementation` returns for a selector that has no implementation,
+/// objc4's `_objc_msgForward`. The runtime's sends recognize it and enter message forwarding
+/// instead of calling it; called directly from C it does nothing and returns zero.
+uintptr_t swk_msgForward(id self, SEL _cmd);
+
+#endif

@@ -1,0 +1,228 @@
+// objc4's C-level API, with objc4's names, argument order and results, over the typed layer.
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+//
+// Each function tolerates nil where objc4 does and reports failure as objc4 does (nil, NO, or
+// nothing); the typed layer it calls throws the reason instead.
+import CObjCRuntime
+
+// MARK: - Selectors
+
+/// Registers `name` and returns its selector. The corresponding objc4 function is
+/// `sel_registerName`.
+public func sel_registerName(_ name: String) -> Selector {
+  Selector(name)
+}
+
+/// The name of `selector`. The corresponding objc4 function is `sel_getName`.
+public func sel_getName(_ selector: Selector) -> String {
+  selector.name
+}
+
+/// Whether two selectors are the same. The corresponding objc4 function is `sel_isEqual`.
+public func sel_isEqual(_ lhs: Selector, _ rhs: Selector) -> Bool {
+  lhs == rhs
+}
+
+/// The selector named `name`, or nil for an empty name. The corresponding Foundation function is
+/// `NSSelectorFromString`.
+public func NSSelectorFromString(_ name: String) -> Selector? {
+  name.isEmpty ? nil : Selector(name)
+}
+
+/// The name of `selector`. The corresponding Foundation function is `NSStringFromSelector`.
+public func NSStringFromSelector(_ selector: Selector) -> String {
+  selector.name
+}
+
+// MARK: - Objects
+
+/// The object's runtime class (its isa), nil for nil. The corresponding objc4 function is
+/// `object_getClass`.
+public func object_getClass(_ object: ObjCObject?) -> Class? {
+  object?.isa.takeUnretainedValue()
+}
+
+/// Changes the object's runtime class and returns the old one; nil when `object` or `cls` is nil
+/// or when the class is incompatible with the object's storage (the object is then unchanged;
+/// ``ObjCObject/setClass(_:fileID:line:)`` says why). The corresponding objc4 function is
+/// `object_setClass`.
+@discardableResult
+public func object_setClass(
+  _ object: ObjCObject?, _ cls: Class?, fileID: String = #fileID, line: Int = #line
+) -> Class? {
+  guard let object, let cls else { return nil }
+  return try? object.setClass(cls, fileID: fileID, line: line)
+}
+
+// MARK: - Classes
+
+/// The class named `name`, or nil. The corresponding objc4 function is `objc_getClass`.
+///
+/// Swift classes are registered the first time they are used (see `Docs/Architecture.md`);
+/// module-qualified names (`MyModule.Greeter`) always resolve.
+public func objc_getClass(_ name: String) -> Class? {
+  Runtime.state.withLock { $0.classesByName[name] }
+}
+
+/// The metaclass of the class named `name`, or nil. The corresponding objc4 function is
+/// `objc_getMetaClass`.
+public func objc_getMetaClass(_ name: String) -> Class? {
+  objc_getClass(name)?.metaclass
+}
+
+/// Writes up to `bufferCount` classes (never metaclasses) into `buffer` and returns the total
+/// number of classes, as objc4 does; pass nil to get the count alone. The corresponding objc4
+/// function is `objc_getClassList`.
+@discardableResult
+public func objc_getClassList(_ buffer: UnsafeMutablePointer<Class?>?, _ bufferCount: Int32)
+  -> Int32
+{
+  let classes = objc_copyClassList()
+  if let buffer, bufferCount > 0 {
+    for (index, cls) in classes.prefix(Int(bufferCount)).enumerated() {
+      buffer[index] = cls
+    }
+  }
+  return Int32(clamping: classes.count)
+}
+
+/// Every class (never metaclasses), in the order they were made. The Swift form of objc4's
+/// `objc_copyClassList`.
+public func objc_copyClassList() -> [Class] {
+  Runtime.state.withLock { $0.classes }
+}
+
+/// The class's name, or `"nil"` for nil, as objc4 answers. The corresponding objc4 function is
+/// `class_getName`.
+public func class_getName(_ cls: Class?) -> String {
+  cls?.name ?? "nil"
+}
+
+/// The superclass, nil for a root class or nil. The corresponding objc4 function is
+/// `class_getSuperclass`.
+public func class_getSuperclass(_ cls: Class?) -> Class? {
+  cls?.superclass
+}
+
+/// Whether `cls` is a metaclass; false for nil. The corresponding objc4 function is
+/// `class_isMetaClass`.
+public func class_isMetaClass(_ cls: Class?) -> Bool {
+  cls?.isMetaClass ?? false
+}
+
+/// The method instances of `cls` use for `name`: the class's own or the nearest superclass's
+/// very `Method`. The corresponding objc4 function is `class_getInstanceMethod`.
+public func class_getInstanceMethod(_ cls: Class?, _ name: Selector) -> Method? {
+  cls?.instanceMethod(for: name)
+}
+
+/// The class method of `cls` for `name`, from the metaclass chain. The corresponding objc4
+/// function is `class_getClassMethod`.
+public func class_getClassMethod(_ cls: Class?, _ name: Selector) -> Method? {
+  cls?.classMethod(for: name)
+}
+
+/// Adds a method; returns false when the class itself already has `name` (an inherited method
+/// is overridden, and true returned), and for nil or bad input. The corresponding objc4
+/// function is `class_addMethod`.
+@discardableResult
+public func class_addMethod(
+  _ cls: Class?, _ name: Selector, _ imp: IMP?, _ types: String?,
+  fileID: String = #fileID, line: Int = #line
+) -> Bool {
+  guard let cls, let types else { return false }
+  return (try? cls.addMethod(name, implementation: imp, types: types, fileID: fileID, line: line))
+    != nil
+}
+
+/// Replaces the class's own implementation of `name` and returns the old one, or adds the method
+/// (even when a superclass has it) and returns nil. `types` is ignored when replacing. The
+/// corresponding objc4 function is `class_replaceMethod`.
+@discardableResult
+public func class_replaceMethod(
+  _ cls: Class?, _ name: Selector, _ imp: IMP?, _ types: String?,
+  fileID: String = #fileID, line: Int = #line
+) -> IMP? {
+  guard let cls, let imp else { return nil }
+  return try? cls.replaceMethod(
+    name, implementation: imp, types: types ?? "", fileID: fileID, line: line)
+}
+
+/// The class's own methods, newest first; empty for nil. The Swift form of objc4's
+/// `class_copyMethodList`.
+public func class_copyMethodList(_ cls: Class?) -> [Method] {
+  cls?.methods ?? []
+}
+
+/// Whether instances of `cls` respond to `sel`; false for nil. The corresponding objc4 function
+/// is `class_respondsToSelector`.
+public func class_respondsToSelector(_ cls: Class?, _ sel: Selector) -> Bool {
+  cls?.instancesRespond(to: sel) ?? false
+}
+
+/// The IMP the method tables hold for `name`, ``IMP/forward`` when there is none, nil for a nil
+/// class. The corresponding objc4 function is `class_getMethodImplementation`.
+public func class_getMethodImplementation(_ cls: Class?, _ name: Selector) -> IMP? {
+  cls?.methodImplementation(for: name)
+}
+
+// MARK: - Methods
+
+/// The method's selector. The corresponding objc4 function is `method_getName`.
+public func method_getName(_ m: Method?) -> Selector? {
+  m?.selector
+}
+
+/// The method's implementation; nil for nil or for a method added without one. The
+/// corresponding objc4 function is `method_getImplementation`.
+public func method_getImplementation(_ m: Method?) -> IMP? {
+  m?.implementation
+}
+
+/// Sets the method's implementation and returns the old one; nil and no change when either
+/// argument is nil. The corresponding objc4 function is `method_setImplementation`.
+@discardableResult
+public func method_setImplementation(
+  _ m: Method?, _ imp: IMP?, fileID: String = #fileID, line: Int = #line
+) -> IMP? {
+  guard let m, let imp else { return nil }
+  return m.setImplementation(imp, fileID: fileID, line: line)
+}
+
+/// Swaps the two methods' implementations; does nothing when either is nil or both are the same
+/// method. The corresponding objc4 function is `method_exchangeImplementations`.
+///
+/// Like objc4 it does not compare the encodings; ``Method/exchangeImplementation(with:fileID:line:)``
+/// does.
+public func method_exchangeImplementations(
+  _ m1: Method?, _ m2: Method?, fileID: String = #fileID, line: Int = #line
+) {
+  guard let m1, let m2 else { return }
+  m1.exchangeUnchecked(with: m2, fileID: fileID, line: line)
+}
+
+/// The method's type encoding, nil for nil. The corresponding objc4 function is
+/// `method_getTypeEncoding`.
+public func method_getTypeEncoding(_ m: Method?) -> String? {
+  m?.typeEncoding
+}
+
+/// The number of arguments, `self` and `_cmd` included; 0 for nil. The corresponding objc4
+/// function is `method_getNumberOfArguments`.
+public func method_getNumberOfArguments(_ m: Method?) -> UInt32 {
+  UInt32(m?.parsedEncoding?.argumentTypes.count ?? 0)
+}
+
+/// The encoding of the method's return type, nil for nil. The Swift form of objc4's
+/// `method_getReturnType` and `method_copyReturnType`.
+public func method_getReturnType(_ m: Method?) -> String? {
+  m?.parsedEncoding?.returnType
+}
+
+/// The encoding of argument `index` (0 is `self`, 1 is `_cmd`), nil when out of range. The Swift
+/// form of objc4's `method_getArgumentType` and `method_copyArgumentType`.
+public func method_getArgumentType(_ m: Method?, _ index: UInt32) -> String? {
+  guard let types = m?.parsedEncoding?.argumentTypes, Int(index) < types.count else { return nil }
+  return types[Int(index)]
+}

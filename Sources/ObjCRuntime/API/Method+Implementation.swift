@@ -1,0 +1,95 @@
+// The typed layer over implementations: setting and exchanging IMPs.
+import CObjCRuntime
+
+extension Method {
+  /// Sets the implementation and returns the previous one.
+  ///
+  /// Every class that dispatches to this method (its owner and the subclasses that do not
+  /// override it) runs the new IMP from the next send on; caches hold methods, not IMPs, so
+  /// nothing needs flushing. The corresponding objc4 function is `method_setImplementation`.
+  @discardableResult
+  public func setImplementation(
+    _ implementation: IMP, fileID: String = #fileID, line: Int = #line
+  ) -> IMP? {
+    let old = Runtime.state.withLock { _ -> IMP? in
+      let old = self.implementation
+      storeImplementation(implementation)
+      return old
+    }
+    Tracing.emit(
+      .implementationSet(
+        self, old: old, new: implementation, by: SourceLocation(fileID: fileID, line: line)))
+    return old
+  }
+
+  /// Swaps this method's implementation with `other`'s; selectors and encodings stay put.
+  ///
+  /// Every class that inherits either method sees the swap. The corresponding objc4 function is
+  /// `method_exchangeImplementations`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/exchangeWithItself(_:)`` when `other` is this method, and
+  ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the encodings differ.
+  public func exchangeImplementation(
+    with other: Method, fileID: String = #fileID, line: Int = #line
+  ) throws(ObjCRuntimeError) {
+    guard other !== self else {
+      throw .exchangeWithItself(MethodReference(owner: owner, selector: selector))
+    }
+    guard MethodTableEdits.sameSignature(typeEncoding, other.typeEncoding) else {
+      throw .signatureMismatch(
+        MethodReference(owner: other.owner, selector: other.selector),
+        method: other.typeEncoding, call: typeEncoding)
+    }
+    exchangeUnchecked(with: other, fileID: fileID, line: line)
+  }
+
+  /// The exchange itself, as objc4 does it: no checks beyond identity.
+  internal func exchangeUnchecked(with other: Method, fileID: String, line: Int) {
+    guard other !== self else { return }
+    Runtime.state.withLock { _ in
+      let mine = impWord.load(ordering: .acquiring)
+      let theirs = other.impWord.load(ordering: .acquiring)
+      impWord.store(theirs, ordering: .releasing)
+      other.impWord.store(mine, ordering: .releasing)
+    }
+    Tracing.emit(
+      .implementationsExchanged(self, other, by: SourceLocation(fileID: fileID, line: line)))
+  }
+}
+
+extension ObjCObject {
+  /// Changes the object's runtime class and returns the old one.
+  ///
+  /// The object's Swift type does not change, so the new class must describe an object with the
+  /// same storage: its ``Class/storageType`` must be the object's Swift type or a superclass of
+  /// it. Caches are per class, so nothing is flushed. The corresponding objc4 function is
+  /// `object_setClass`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/incompatibleClass(objectType:targetClass:storageClass:)`` when
+  ///   the class needs storage the object lacks; the object is unchanged.
+  @discardableResult
+  public func setClass(_ cls: Class, fileID: String = #fileID, line: Int = #line)
+    throws(ObjCRuntimeError) -> Class
+  {
+    var swiftType: AnyClass? = type(of: self)
+    var compatible = false
+    while let candidate = swiftType {
+      if candidate == cls.storageType {
+        compatible = true
+        break
+      }
+      swiftType = _getSuperclass(candidate)
+    }
+    guard compatible else {
+      throw .incompatibleClass(
+        objectType: _typeName(type(of: self), qualified: false), targetClass: cls.name,
+        storageClass: _typeName(cls.storageType, qualified: false))
+    }
+    let old = isa.takeUnretainedValue()
+    setIsa(cls)
+    Tracing.emit(
+      .classSet(
+        object: description, from: old, to: cls, by: SourceLocation(fileID: fileID, line: line)))
+    return old
+  }
+}

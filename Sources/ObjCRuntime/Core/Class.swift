@@ -1,0 +1,109 @@
+// Runtime classes: a name, a superclass, a metaclass, a method list and two caches.
+import CObjCRuntime
+import Synchronization
+
+/// A class of the runtime, the counterpart of objc4's `Class`.
+///
+/// A class is itself an object: its isa is its metaclass, whose method list holds the class
+/// methods. The metaclass chain follows objc4: a metaclass's superclass is the superclass's
+/// metaclass, the root metaclass's superclass is the root class, and every metaclass's isa is the
+/// root metaclass. Classes live as long as the process.
+///
+/// Swift subclasses of ``ObjCObject`` get their class on first use; classes can also be made at
+/// run time (`objc_allocateClassPair`, in a later part of the runtime).
+public final class Class: ObjCObject, @unchecked Sendable {
+  // @unchecked Sendable: `name`, `superclass`, `isMetaClass` and `storageType` never change after
+  // init; the method tables, entries and subclass list are read and written only under the
+  // runtime lock (Runtime.state); the caches follow their own single-writer protocol.
+
+  /// The class's name, unique among classes.
+  public let name: String
+  /// The superclass; nil for the root class.
+  public let superclass: Class?
+  /// Whether this is a metaclass.
+  public let isMetaClass: Bool
+  /// The Swift class whose storage every instance has: the class itself for a Swift class, the
+  /// nearest Swift ancestor for a class made at run time, `Class` for metaclasses.
+  public let storageType: ObjCObject.Type
+
+  /// The cache the send path probes: Swift entry points and methods.
+  @usableFromInline internal let sendCache = MethodCache()
+  /// The cache Swift entry points and `objc_msgSendSuper` probe: methods only.
+  @usableFromInline internal let tableCache = MethodCache()
+
+  // Guarded by the runtime lock.
+  internal var methodTable: [Selector: Method] = [:]
+  internal var methodList: [Method] = []
+  internal var swiftEntries: [Selector: Method] = [:]
+  internal var subclasses: [Class] = []
+
+  internal init(name: String, superclass: Class?, isMetaClass: Bool, storageType: ObjCObject.Type) {
+    self.name = name
+    self.superclass = superclass
+    self.isMetaClass = isMetaClass
+    self.storageType = storageType
+    super.init(isaSetLater: ())
+  }
+
+  /// The metaclass of a class, or the root metaclass for a metaclass.
+  public var metaclass: Class {
+    isa.takeUnretainedValue()
+  }
+
+  /// The description of a class is its name.
+  public override var description: String { name }
+
+  /// The superclass chain starting at the receiver.
+  internal var lineage: some Sequence<Class> {
+    sequence(first: self) { $0.superclass }
+  }
+
+  /// Whether `ancestor` is the receiver or one of its superclasses.
+  public func inherits(from ancestor: Class) -> Bool {
+    lineage.contains { $0 === ancestor }
+  }
+
+  // MARK: Lookup, under the runtime lock
+
+  /// The first method for `selector` in the receiver's lineage, optionally preferring Swift
+  /// entry points anywhere in it (entries are the outermost layer).
+  internal func findMethod(_ selector: Selector, includingEntries: Bool) -> Method? {
+    if includingEntries {
+      for cls in lineage {
+        if let entry = cls.swiftEntries[selector] { return entry }
+      }
+    }
+    for cls in lineage {
+      if let method = cls.methodTable[selector] { return method }
+    }
+    return nil
+  }
+
+  /// Adds `method` to the receiver's own list (kept oldest first; read newest first, as objc4
+  /// lists them).
+  internal func appendMethod(_ method: Method) {
+    methodTable[method.selector] = method
+    methodList.append(method)
+  }
+
+  /// Flushes the caches of the receiver and every class below it; returns the classes whose
+  /// caches held something.
+  internal func flushCachesOfSubtree() -> [Class] {
+    var flushed: [Class] = []
+    var pending: [Class] = [self]
+    while let cls = pending.popLast() {
+      let sent = cls.sendCache.flush()
+      let table = cls.tableCache.flush()
+      if sent || table { flushed.append(cls) }
+      pending.append(contentsOf: cls.subclasses)
+    }
+    return flushed
+  }
+}
+
+extension ObjCObject {
+  /// The runtime class of this Swift type, made on first use.
+  public static var runtimeClass: Class {
+    ClassRealizer.realize(self)
+  }
+}

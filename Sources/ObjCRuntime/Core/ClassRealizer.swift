@@ -1,0 +1,163 @@
+// Making the runtime class of a Swift type on first use, with its metaclass and declared methods.
+import CObjCRuntime
+
+/// Builds the runtime class of a Swift subclass of `ObjCObject` the first time it is needed.
+///
+/// The superclass chain is realized first, so a class's superclass is always the runtime class of
+/// its Swift superclass. The declaration is read outside the runtime lock (it is user code and
+/// may itself use the runtime), then the class and its metaclass are built and published under
+/// the lock; if two threads realize the same type at once, the first to publish wins and the
+/// other's work is dropped.
+internal enum ClassRealizer {
+  static func realize(_ type: ObjCObject.Type) -> Class {
+    let key = ObjectIdentifier(type)
+    if let known = Runtime.state.withLock({ $0.classesBySwiftType[key] }) {
+      return known
+    }
+    if type == Class.self {
+      return realize(ObjCObject.self).metaclass
+    }
+    let superclass = superclassType(of: type).map { realize($0) }
+    let members = declaredMembers(of: type)
+    let result = Runtime.state.withLock { tables -> (Class, isNew: Bool) in
+      if let known = tables.classesBySwiftType[key] {
+        return (known, false)
+      }
+      let cls = build(type, superclass: superclass, members: members, tables: &tables)
+      return (cls, true)
+    }
+    if result.isNew {
+      for problem in members.problems {
+        DeclarationProblems.report(problem)
+      }
+      Tracing.emit(.classRealized(result.0))
+    }
+    return result.0
+  }
+
+  private static func superclassType(of type: ObjCObject.Type) -> ObjCObject.Type? {
+    guard type != ObjCObject.self else { return nil }
+    return _getSuperclass(type) as? ObjCObject.Type
+  }
+
+  /// The names the class is known by: the unqualified Swift name when it is free, else the
+  /// module-qualified one; the qualified name always resolves.
+  private static func names(
+    of type: ObjCObject.Type, explicit: String?, tables: borrowing RuntimeTables
+  )
+    -> (primary: String, aliases: [String])
+  {
+    let qualified = _typeName(type, qualified: true)
+    if let explicit {
+      return (explicit, explicit == qualified ? [] : [qualified])
+    }
+    let unqualified = _typeName(type, qualified: false)
+    if !tables.isNameInUse(unqualified) {
+      return (unqualified, unqualified == qualified ? [] : [qualified])
+    }
+    return (qualified, [])
+  }
+
+  private static func build(
+    _ type: ObjCObject.Type, superclass: Class?, members: DeclaredMembers,
+    tables: inout RuntimeTables
+  ) -> Class {
+    let names = names(of: type, explicit: members.runtimeName, tables: tables)
+    let cls = Class(
+      name: names.primary, superclass: superclass, isMetaClass: false, storageType: type)
+    let metaclass: Class
+    if let superclass {
+      metaclass = Class(
+        name: names.primary, superclass: superclass.metaclass, isMetaClass: true,
+        storageType: Class.self)
+      metaclass.setIsa(superclass.metaclass.rootMetaclass)
+      superclass.subclasses.append(cls)
+      superclass.metaclass.subclasses.append(metaclass)
+    } else {
+      // The root: its metaclass's superclass is the root class itself, and the root metaclass
+      // is its own isa.
+      metaclass = Class(
+        name: names.primary, superclass: cls, isMetaClass: true, storageType: Class.self)
+      metaclass.setIsa(metaclass)
+      cls.subclasses.append(metaclass)
+    }
+    cls.setIsa(metaclass)
+    for declaration in members.instanceMethods {
+      install(declaration, in: cls)
+    }
+    for declaration in members.classMethods {
+      install(declaration, in: metaclass)
+    }
+    tables.classesByName[names.primary] = cls
+    for alias in names.aliases where tables.classesByName[alias] == nil {
+      tables.classesByName[alias] = cls
+    }
+    tables.classesBySwiftType[ObjectIdentifier(type)] = cls
+    tables.classes.append(cls)
+    return cls
+  }
+
+  private static func install(_ declaration: ValidMethodDeclaration, in cls: Class) {
+    cls.appendMethod(
+      Method(
+        selector: declaration.selector, signature: declaration.signature,
+        imp: declaration.implementation, owner: cls))
+    if let entry = declaration.swiftEntry {
+      cls.swiftEntries[declaration.selector] = Method(
+        selector: declaration.selector, signature: declaration.signature, imp: entry,
+        owner: cls, isSwiftEntry: true)
+    }
+  }
+
+  /// The declaration's methods, checked; invalid ones are set aside as problems.
+  private static func declaredMembers(of type: ObjCObject.Type) -> DeclaredMembers {
+    let declaration = type.objcDeclaration
+    let className = _typeName(type, qualified: false)
+    guard declaration.owner == type else {
+      // A class that does not override `objcDeclaration` inherits its superclass's, whose owner
+      // is the superclass: it declares nothing of its own.
+      return DeclaredMembers(runtimeName: nil, instanceMethods: [], classMethods: [], problems: [])
+    }
+    var members = DeclaredMembers(
+      runtimeName: declaration.runtimeName, instanceMethods: [], classMethods: [], problems: [])
+    var seen: Set<Selector> = []
+    var seenClass: Set<Selector> = []
+    for method in declaration.methods {
+      switch method.validated(className: className) {
+      case .failure(let problem):
+        members.problems.append(problem)
+      case .success(let valid) where valid.isClassMethod:
+        if seenClass.insert(valid.selector).inserted {
+          members.classMethods.append(valid)
+        } else {
+          members.problems.append(
+            .invalidDeclaration(
+              className: className, reason: "+\(valid.selector) is declared twice"))
+        }
+      case .success(let valid):
+        if seen.insert(valid.selector).inserted {
+          members.instanceMethods.append(valid)
+        } else {
+          members.problems.append(
+            .invalidDeclaration(
+              className: className, reason: "-\(valid.selector) is declared twice"))
+        }
+      }
+    }
+    return members
+  }
+}
+
+private struct DeclaredMembers {
+  var runtimeName: String?
+  var instanceMethods: [ValidMethodDeclaration]
+  var classMethods: [ValidMethodDeclaration]
+  var problems: [ObjCRuntimeError]
+}
+
+extension Class {
+  /// The metaclass at the top of the metaclass chain.
+  internal var rootMetaclass: Class {
+    isMetaClass ? isa.takeUnretainedValue() : metaclass.isa.takeUnretainedValue()
+  }
+}

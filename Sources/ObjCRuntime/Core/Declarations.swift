@@ -1,0 +1,169 @@
+// The short, type-checked declarations classes use to fill their method lists.
+import CObjCRuntime
+import Synchronization
+
+/// What a class puts in the runtime's tables when it is first used: the counterpart of the method
+/// lists an Objective-C compiler emits.
+///
+/// ```swift
+/// override class var objcDeclaration: ObjCClassDeclaration {
+///   ObjCClassDeclaration(Greeter.self) {
+///     ObjCMethodDeclaration("greeting", Greeter.greetingIMP, swiftEntry: Greeter.greetingEntry)
+///     ObjCMethodDeclaration("shout:", Greeter.shoutIMP)
+///     ObjCMethodDeclaration.classMethod("defaultVolume", Greeter.defaultVolumeIMP)
+///   }
+/// }
+/// ```
+public struct ObjCClassDeclaration {
+  /// The class the declaration belongs to; a subclass that inherits the declaration declares
+  /// nothing.
+  public let owner: ObjCObject.Type
+  /// The runtime name to use instead of the Swift type's name.
+  public let runtimeName: String?
+  /// The declared methods, instance and class.
+  public let methods: [ObjCMethodDeclaration]
+
+  /// A declaration of `owner`'s own methods.
+  ///
+  /// - Parameters:
+  ///   - owner: The class being declared; must be the class whose `objcDeclaration` returns this.
+  ///   - runtimeName: A name for the runtime class, when the Swift name will not do.
+  ///   - methods: One ``ObjCMethodDeclaration`` per line.
+  public init(
+    _ owner: ObjCObject.Type, runtimeName: String? = nil,
+    @ObjCDeclarationBuilder methods: () -> [ObjCMethodDeclaration] = { [] }
+  ) {
+    self.owner = owner
+    self.runtimeName = runtimeName
+    self.methods = methods()
+  }
+}
+
+/// Collects method declarations written one per line.
+@resultBuilder
+public enum ObjCDeclarationBuilder {
+  /// One declaration.
+  public static func buildExpression(_ method: ObjCMethodDeclaration) -> [ObjCMethodDeclaration] {
+    [method]
+  }
+  /// The declarations of a block, in order.
+  public static func buildBlock(_ parts: [ObjCMethodDeclaration]...) -> [ObjCMethodDeclaration] {
+    parts.flatMap { $0 }
+  }
+  /// Declarations made in a loop.
+  public static func buildArray(_ parts: [[ObjCMethodDeclaration]]) -> [ObjCMethodDeclaration] {
+    parts.flatMap { $0 }
+  }
+  /// Declarations under an `if` without `else`.
+  public static func buildOptional(_ part: [ObjCMethodDeclaration]?) -> [ObjCMethodDeclaration] {
+    part ?? []
+  }
+  /// Declarations under one branch of an `if`/`else`.
+  public static func buildEither(first part: [ObjCMethodDeclaration]) -> [ObjCMethodDeclaration] {
+    part
+  }
+  /// Declarations under the other branch of an `if`/`else`.
+  public static func buildEither(second part: [ObjCMethodDeclaration]) -> [ObjCMethodDeclaration] {
+    part
+  }
+}
+
+/// One method of a class declaration: a selector and a `@convention(c)` IMP, whose Swift
+/// signature gives the method's type encoding.
+///
+/// A method may also have a Swift entry point: a `@convention(c)` function that calls the Swift
+/// method of the same name. Sends of the selector then call the Swift method (so a Swift
+/// override runs), and the Swift method's base body continues into the table with
+/// ``ObjCObject/sendToTable(_:)``, where the IMP, swizzles and hooks live.
+public struct ObjCMethodDeclaration {
+  internal let selector: Selector
+  internal let isClassMethod: Bool
+  internal let implementation: Result<(IMP, String), ObjCRuntimeError>
+  internal let swiftEntry: Result<(IMP, String), ObjCRuntimeError>?
+
+  /// An instance method implemented by `implementation`.
+  ///
+  /// - Parameters:
+  ///   - selector: The method's selector.
+  ///   - implementation: A `@convention(c)` function taking `(id, SEL, Arguments...)`.
+  public init<Function>(_ selector: Selector, _ implementation: Function) {
+    self.init(selector, implementation, entry: Function?.none, isClassMethod: false)
+  }
+
+  /// An instance method implemented by `implementation` with a Swift entry point.
+  ///
+  /// - Parameters:
+  ///   - selector: The method's selector.
+  ///   - implementation: The base behaviour, a `@convention(c)` function taking
+  ///     `(id, SEL, Arguments...)`.
+  ///   - swiftEntry: A `@convention(c)` function of the same type that calls the Swift method
+  ///     (virtually, so that overrides run).
+  public init<Function>(_ selector: Selector, _ implementation: Function, swiftEntry: Function) {
+    self.init(selector, implementation, entry: swiftEntry, isClassMethod: false)
+  }
+
+  /// A class method implemented by `implementation`, stored in the metaclass.
+  public static func classMethod<Function>(_ selector: Selector, _ implementation: Function) -> Self
+  {
+    Self(selector, implementation, entry: Function?.none, isClassMethod: true)
+  }
+
+  private init<Function>(
+    _ selector: Selector, _ implementation: Function, entry: Function?, isClassMethod: Bool
+  ) {
+    self.selector = selector
+    self.isClassMethod = isClassMethod
+    self.implementation = Result { () throws(ObjCRuntimeError) in
+      let imp = try IMP(implementation)
+      return (imp, try FunctionSignature.encoding(of: Function.self))
+    }
+    self.swiftEntry = entry.map { entry in
+      Result { () throws(ObjCRuntimeError) in
+        (try IMP(entry), try FunctionSignature.encoding(of: Function.self))
+      }
+    }
+  }
+
+  internal func validated(className: String) -> Result<ValidMethodDeclaration, ObjCRuntimeError> {
+    if let problem = selector.problem {
+      return .failure(.invalidSelectorName(selector.name, reason: problem))
+    }
+    switch (implementation, swiftEntry) {
+    case (.failure(let error), _), (_, .failure(let error)?):
+      return .failure(
+        .invalidDeclaration(
+          className: className,
+          reason: "\(isClassMethod ? "+" : "-")\(selector): \(error.description)"))
+    case (.success(let (imp, encoding)), let entry):
+      let entryIMP = entry.flatMap { try? $0.get().0 }
+      return Result { () throws(ObjCRuntimeError) in
+        ValidMethodDeclaration(
+          selector: selector, isClassMethod: isClassMethod, implementation: imp,
+          signature: try ParsedSignature.of(encoding), swiftEntry: entryIMP)
+      }
+    }
+  }
+}
+
+internal struct ValidMethodDeclaration {
+  let selector: Selector
+  let isClassMethod: Bool
+  let implementation: IMP
+  let signature: ParsedSignature
+  let swiftEntry: IMP?
+}
+
+/// Declarations the runtime could not use, kept for tests and tools and printed once.
+public enum DeclarationProblems {
+  private static let recorded = Mutex<[ObjCRuntimeError]>([])
+
+  /// Every declaration problem seen so far, oldest first.
+  public static var all: [ObjCRuntimeError] {
+    recorded.withLock { $0 }
+  }
+
+  internal static func report(_ problem: ObjCRuntimeError) {
+    recorded.withLock { $0.append(problem) }
+    Diagnostics.warn("\(problem)")
+  }
+}

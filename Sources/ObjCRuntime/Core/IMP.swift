@@ -1,0 +1,83 @@
+// IMPs: the addresses of C functions that implement methods.
+import CObjCRuntime
+import Synchronization
+
+/// The address of a C function that implements a method: `(self, _cmd, args...) -> ret`.
+///
+/// An IMP is a real C function pointer, as in Objective-C. Make one from a `@convention(c)`
+/// function whose first two parameters are `id` and `SEL`; the runtime reads the function's Swift
+/// signature and remembers the type encoding it implies, so that adding it under a different
+/// encoding is caught:
+///
+/// ```swift
+/// let twice: @convention(c) (id, SEL, Int) -> Int = { _, _, x in 2 * x }
+/// let imp = try IMP(twice)                 // encoding "q@:q"
+/// ```
+///
+/// Objects cross the boundary as under manual reference counting: `self` and object arguments
+/// arrive unretained (the sender keeps them alive for the call), and an object an IMP returns is
+/// returned retained (+1, `passRetained()`), which the sender takes over.
+public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
+  // @unchecked Sendable: the address of code, which is immutable and lives for the process.
+
+  /// The function's address.
+  public let rawValue: UnsafeRawPointer
+
+  /// Wraps a function address without checking it; the runtime knows nothing of its signature.
+  public init(rawValue: UnsafeRawPointer) {
+    self.rawValue = rawValue
+  }
+
+  internal init?(word: UInt) {
+    guard let pointer = UnsafeRawPointer(bitPattern: word) else { return nil }
+    self.rawValue = pointer
+  }
+
+  /// Makes an IMP from a `@convention(c)` function and records the encoding its signature implies.
+  ///
+  /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when `function` is not a
+  ///   `@convention(c)` function, when its first two parameters are not `id` and `SEL`, or when a
+  ///   parameter or its result has no Objective-C encoding.
+  public init<Function>(_ function: Function) throws(ObjCRuntimeError) {
+    let encoding = try FunctionSignature.encoding(of: Function.self)
+    guard MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size else {
+      throw .invalidImplementation("\(Function.self) is not a C function pointer")
+    }
+    self.rawValue = unsafeBitCast(function, to: UnsafeRawPointer.self)
+    IMPSignatures.shared.record(self, encoding: encoding)
+  }
+
+  /// The encoding implied by the Swift signature this IMP was made from, or nil when it was made
+  /// from a bare address.
+  public var declaredTypeEncoding: String? {
+    IMPSignatures.shared.encoding(of: self)
+  }
+
+  /// objc4's `_objc_msgForward`: the IMP `class_getMethodImplementation` returns for a selector
+  /// nothing implements. Setting it as a method's implementation sends every call of that method
+  /// into message forwarding, as Aspects does.
+  public static let forward = IMP(
+    rawValue: unsafeBitCast(
+      swk_msgForward as @convention(c) (id?, SEL?) -> UInt, to: UnsafeRawPointer.self))
+
+  /// `0x…`, and the declared encoding when there is one.
+  public var description: String {
+    let address = "0x" + String(UInt(bitPattern: rawValue), radix: 16)
+    if self == IMP.forward { return "_objc_msgForward" }
+    return declaredTypeEncoding.map { "\(address) (\($0))" } ?? address
+  }
+}
+
+/// The encodings implied by the Swift signatures IMPs were made from.
+internal final class IMPSignatures: Sendable {
+  static let shared = IMPSignatures()
+  private let table = Mutex<[UnsafeRawPointer: String]>([:])
+
+  func record(_ imp: IMP, encoding: String) {
+    table.withLock { $0[imp.rawValue] = encoding }
+  }
+
+  func encoding(of imp: IMP) -> String? {
+    table.withLock { $0[imp.rawValue] }
+  }
+}

@@ -1,0 +1,224 @@
+// The root class: every object the runtime can message derives from `ObjCObject`.
+import CObjCRuntime
+import Synchronization
+
+/// The root class of SwizzleKit's object model, the counterpart of objc4's `NSObject`.
+///
+/// Foundation on Linux already owns the name `NSObject`, hence `ObjCObject`. Every object the
+/// runtime can message derives from it. Each object carries an isa, its runtime ``Class``, which
+/// starts as the class realized for its Swift type and can be changed with ``object_setClass(_:_:)``
+/// (the basis of KVO-style dynamic subclasses). Messages are looked up from the isa, never from
+/// the Swift type.
+///
+/// A subclass declares the methods it puts in the runtime's tables by overriding
+/// ``objcDeclaration``; its runtime class is made the first time it is used, with no registration
+/// call. Runtime methods that have a Swift entry point (a Swift method that continues into the
+/// method table) can be overridden in Swift with `override func` and `super`: see
+/// `Docs/Architecture.md`, "Swift overrides and the dynamic table".
+open class ObjCObject: CustomStringConvertible, Hashable {
+  /// The runtime class, as the address of a ``Class``. Atomic because `object_setClass` may race
+  /// with sends to the same object; classes are never freed while an object points at them.
+  @usableFromInline internal let isaWord: Atomic<UInt>
+
+  /// Makes an object whose runtime class is the class of its Swift type.
+  public init() {
+    isaWord = Atomic(0)
+    let cls = ClassRealizer.realize(type(of: self))
+    isaWord.store(UInt(bitPattern: Unmanaged.passUnretained(cls).toOpaque()), ordering: .releasing)
+  }
+
+  /// Makes an object whose isa is set later; used for class objects, which exist before their
+  /// metaclass.
+  internal init(isaSetLater: Void) {
+    isaWord = Atomic(0)
+  }
+
+  /// The runtime class, read without reference counting.
+  @inlinable @inline(__always)
+  internal final var isa: Unmanaged<Class> {
+    Unmanaged.fromOpaque(
+      UnsafeRawPointer(bitPattern: isaWord.load(ordering: .acquiring)).unsafelyUnwrapped)
+  }
+
+  internal final func setIsa(_ cls: Class) {
+    isaWord.store(UInt(bitPattern: Unmanaged.passUnretained(cls).toOpaque()), ordering: .releasing)
+  }
+
+  // MARK: Declarations
+
+  /// The methods and ivars this class puts in the runtime's tables, built the first time the class
+  /// is used.
+  ///
+  /// Override it in every class that declares runtime methods, naming the class itself as the
+  /// declaration's owner; a class that does not override it inherits its superclass's property,
+  /// whose owner is the superclass, and so declares nothing of its own:
+  ///
+  /// ```swift
+  /// final class Counter: ObjCObject {
+  ///   var total = 0
+  ///   override class var objcDeclaration: ObjCClassDeclaration {
+  ///     ObjCClassDeclaration(Counter.self) {
+  ///       ObjCMethodDeclaration("add:", Counter.addIMP)
+  ///     }
+  ///   }
+  ///   static let addIMP: @convention(c) (id, SEL, Int) -> Int = { me, _, amount in
+  ///     let counter = me.takeUnretainedObject(as: Counter.self)!
+  ///     counter.total += amount
+  ///     return counter.total
+  ///   }
+  /// }
+  /// ```
+  open class var objcDeclaration: ObjCClassDeclaration {
+    RootMethods.declaration
+  }
+
+  // MARK: NSObject protocol
+
+  /// The receiver's class as the runtime answers `-class`: normally its isa.
+  ///
+  /// Sent through the runtime, so a dynamic subclass can hide itself by adding a `class` method
+  /// that returns the original class, as KVO does.
+  public final var objcClass: Class {
+    (try? sendClassMessage()) ?? isa.takeUnretainedValue()
+  }
+
+  private final func sendClassMessage() throws(ObjCRuntimeError) -> Class {
+    try objc_msgSend(self, RootMethods.classSelector)
+  }
+
+  /// Whether the receiver's class implements or inherits a method for `selector`.
+  ///
+  /// Sees methods added at run time and methods with a Swift entry point alike. The corresponding
+  /// objc4 method is `-respondsToSelector:`.
+  public final func responds(to selector: Selector) -> Bool {
+    class_respondsToSelector(isa.takeUnretainedValue(), selector)
+  }
+
+  /// Whether the receiver is an instance of `cls` or of a subclass of it, judged from its class
+  /// as `-class` reports it. The corresponding objc4 method is `-isKindOfClass:`.
+  public final func isKind(of cls: Class) -> Bool {
+    var current: Class? = objcClass
+    while let candidate = current {
+      if candidate === cls { return true }
+      current = candidate.superclass
+    }
+    return false
+  }
+
+  /// Whether the receiver's class, as `-class` reports it, is exactly `cls`. The corresponding
+  /// objc4 method is `-isMemberOfClass:`.
+  public final func isMember(of cls: Class) -> Bool {
+    objcClass === cls
+  }
+
+  /// Sends a message that takes no argument and returns an object or nothing.
+  ///
+  /// Goes through the runtime like any send, so Swift overrides, swizzles and added methods are
+  /// all seen. The corresponding objc4 method is `-performSelector:`.
+  ///
+  /// - Returns: The object the method returned, or nil when it returns nothing.
+  /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `selector`,
+  ///   and ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method takes
+  ///   arguments or returns something other than an object or nothing.
+  @discardableResult
+  public final func perform(_ selector: Selector) throws(ObjCRuntimeError) -> ObjCObject? {
+    try PerformDispatch.perform(self, selector, argument: nil, argumentCount: 0)
+  }
+
+  /// Sends a message that takes one object and returns an object or nothing. The corresponding
+  /// objc4 method is `-performSelector:withObject:`.
+  ///
+  /// - Throws: As ``perform(_:)``.
+  @discardableResult
+  public final func perform(_ selector: Selector, with object: ObjCObject?) throws(ObjCRuntimeError)
+    -> ObjCObject?
+  {
+    try PerformDispatch.perform(self, selector, argument: object, argumentCount: 1)
+  }
+
+  /// Whether the receiver equals `other`: identity unless a subclass overrides it.
+  ///
+  /// This is the Swift entry point of `-isEqual:`. A subclass may override it in Swift; a method
+  /// added to or swizzled into the table for `isEqual:` runs when the base implementation is
+  /// reached. The corresponding objc4 method is `-isEqual:`.
+  open func isEqual(_ other: ObjCObject?) -> Bool {
+    (try? sendToTable(RootMethods.isEqualSelector, other) as Bool) ?? (self === other)
+  }
+
+  /// A hash that agrees with ``isEqual(_:)``: the address unless a subclass overrides it.
+  ///
+  /// The Swift entry point of `-hash`. The corresponding objc4 method is `-hash`.
+  open var hash: Int {
+    (try? sendToTable(RootMethods.hashSelector) as UInt).map { Int(bitPattern: $0) }
+      ?? ObjectIdentifier(self).hashValue
+  }
+
+  /// `<ClassName: 0x…>`, with the class the isa names (so a dynamic subclass shows).
+  open var description: String {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+    return "<\(isa.takeUnretainedValue().name): 0x\(String(address, radix: 16))>"
+  }
+
+  /// Equality through ``isEqual(_:)``.
+  public static func == (lhs: ObjCObject, rhs: ObjCObject) -> Bool {
+    lhs.isEqual(rhs)
+  }
+
+  /// Hashes ``hash``.
+  public final func hash(into hasher: inout Hasher) {
+    hasher.combine(hash)
+  }
+
+  // MARK: Crossing the C boundary
+
+  /// The receiver as an `id`, without retaining it: what an IMP receives as `self`.
+  @inlinable
+  public final func passUnretained() -> id {
+    Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: objc_object.self)
+  }
+
+  /// The receiver as an `id`, retained once: what an IMP returns as an object (+1).
+  @inlinable
+  public final func passRetained() -> id {
+    Unmanaged.passRetained(self).toOpaque().assumingMemoryBound(to: objc_object.self)
+  }
+}
+
+extension UnsafeMutablePointer where Pointee == objc_object {
+  /// The object this `id` points at, without consuming a reference: use it for `self` and for
+  /// object arguments inside an IMP.
+  @inlinable
+  public func takeUnretainedObject() -> ObjCObject {
+    Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(self)).takeUnretainedValue()
+  }
+
+  /// The object this `id` points at if it is a `T`, without consuming a reference.
+  @inlinable
+  public func takeUnretainedObject<T: ObjCObject>(as type: T.Type) -> T? {
+    takeUnretainedObject() as? T
+  }
+
+  /// The object this `id` points at, consuming the +1 reference an IMP returned it with.
+  @inlinable
+  public func takeRetainedObject() -> ObjCObject {
+    Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(self)).takeRetainedValue()
+  }
+}
+
+extension ObjCObject: ObjCNullableScalar {
+  /// `@`, an object.
+  public static var objcTypeEncoding: String { "@" }
+  /// Objects travel in general-purpose registers.
+  @inlinable public static var registerKind: ObjCRegisterKind { .general }
+  /// `@`.
+  @inlinable public static var objcTypeCode: UInt8 { UInt8(ascii: "@") }
+  /// The object's address, unretained: the caller keeps the object alive during the call.
+  @inlinable public var registerBits: UInt64 {
+    UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()))
+  }
+  /// The returned object (consuming its +1 reference) if it is of this class.
+  @inlinable public static func fromReturnedBits(_ bits: UInt64) -> Self? {
+    guard let address = UnsafeRawPointer(bitPattern: UInt(bits)) else { return nil }
+    return Unmanaged<ObjCObject>.fromOpaque(address).takeRetainedValue() as? Self
+  }
+}

@@ -1,0 +1,80 @@
+// The methods of the root class, ObjCObject, as they sit in its method list.
+import CObjCRuntime
+
+/// The root class's method list: what every object answers.
+internal enum RootMethods {
+  static let classSelector: Selector = "class"
+  static let isEqualSelector: Selector = "isEqual:"
+  static let hashSelector: Selector = "hash"
+
+  static var declaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(ObjCObject.self) {
+      ObjCMethodDeclaration("class", instanceClass)
+      ObjCMethodDeclaration("self", selfIMP)
+      ObjCMethodDeclaration("isEqual:", isEqual, swiftEntry: isEqualEntry)
+      ObjCMethodDeclaration("hash", hash, swiftEntry: hashEntry)
+      ObjCMethodDeclaration("respondsToSelector:", respondsToSelector)
+      ObjCMethodDeclaration("isKindOfClass:", isKindOfClass)
+      ObjCMethodDeclaration("isMemberOfClass:", isMemberOfClass)
+      ObjCMethodDeclaration("performSelector:", performSelector)
+      ObjCMethodDeclaration("performSelector:withObject:", performSelectorWithObject)
+      ObjCMethodDeclaration.classMethod("class", classClass)
+    }
+  }
+
+  /// `-class`: the isa. Objects are returned retained (+1).
+  static let instanceClass: @convention(c) (id, SEL) -> id = { me, _ in
+    me.takeUnretainedObject().isa.takeUnretainedValue().passRetained()
+  }
+
+  /// `+class`: the class itself, not its metaclass.
+  static let classClass: @convention(c) (id, SEL) -> id = { me, _ in
+    me.takeUnretainedObject().passRetained()
+  }
+
+  static let selfIMP: @convention(c) (id, SEL) -> id = { me, _ in
+    me.takeUnretainedObject().passRetained()
+  }
+
+  static let isEqual: @convention(c) (id, SEL, id?) -> Bool = { me, _, other in
+    UnsafeRawPointer(me) == other.map { UnsafeRawPointer($0) }
+  }
+
+  static let isEqualEntry: @convention(c) (id, SEL, id?) -> Bool = { me, _, other in
+    me.takeUnretainedObject().isEqual(other?.takeUnretainedObject())
+  }
+
+  static let hash: @convention(c) (id, SEL) -> UInt = { me, _ in
+    UInt(bitPattern: UnsafeRawPointer(me))
+  }
+
+  static let hashEntry: @convention(c) (id, SEL) -> UInt = { me, _ in
+    UInt(bitPattern: me.takeUnretainedObject().hash)
+  }
+
+  static let respondsToSelector: @convention(c) (id, SEL, SEL) -> Bool = { me, _, selector in
+    me.takeUnretainedObject().responds(to: Selector(selector))
+  }
+
+  static let isKindOfClass: @convention(c) (id, SEL, id?) -> Bool = { me, _, cls in
+    guard let cls = cls?.takeUnretainedObject(as: Class.self) else { return false }
+    return me.takeUnretainedObject().isKind(of: cls)
+  }
+
+  static let isMemberOfClass: @convention(c) (id, SEL, id?) -> Bool = { me, _, cls in
+    guard let cls = cls?.takeUnretainedObject(as: Class.self) else { return false }
+    return me.takeUnretainedObject().isMember(of: cls)
+  }
+
+  /// `-performSelector:`; a failure (no such method) returns nil, as a C caller cannot catch.
+  static let performSelector: @convention(c) (id, SEL, SEL) -> id? = { me, _, selector in
+    (try? me.takeUnretainedObject().perform(Selector(selector)))?.passRetained()
+  }
+
+  static let performSelectorWithObject: @convention(c) (id, SEL, SEL, id?) -> id? = {
+    me, _, selector, object in
+    (try? me.takeUnretainedObject().perform(
+      Selector(selector), with: object?.takeUnretainedObject()))?
+      .passRetained()
+  }
+}

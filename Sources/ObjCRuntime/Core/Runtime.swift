@@ -1,0 +1,27 @@
+// The runtime's global tables and the lock that serializes every change to them.
+import Synchronization
+
+/// Everything the runtime knows, guarded by one lock, as objc4 guards its tables with
+/// `runtimeLock`.
+///
+/// Writers (realizing classes, adding, replacing and exchanging methods, filling and flushing
+/// caches) hold the lock; the send path reads caches without it. Per-class tables are stored in
+/// the `Class` objects themselves and follow the same rule: touched only inside
+/// `Runtime.state.withLock`.
+internal struct RuntimeTables: ~Copyable {
+  var classesByName: [String: Class] = [:]
+  var classesBySwiftType: [ObjectIdentifier: Class] = [:]
+  /// Every class (not metaclass) in the order it was made.
+  var classes: [Class] = []
+  var tracer: TracerRegistration?
+  /// Classes made by objc_allocateClassPair and not yet registered, and their names.
+  var constructing: Set<ObjectIdentifier> = []
+  var constructingNames: Set<String> = []
+}
+
+internal enum Runtime {
+  static let state = Mutex(RuntimeTables())
+
+  /// The root class, `ObjCObject`.
+  static var rootClass: Class { ClassRealizer.realize(ObjCObject.self) }
+}

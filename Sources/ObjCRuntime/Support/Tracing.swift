@@ -1,0 +1,126 @@
+// The runtime's event tap: method-table changes, cache flushes and sends, for tools.
+import Synchronization
+
+/// Where in the caller's source a runtime change was made.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+  /// The file, as `#fileID` gives it (`Module/File.swift`).
+  public let fileID: String
+  /// The line.
+  public let line: Int
+
+  /// A location.
+  public init(fileID: String, line: Int) {
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// `Module/File.swift:42`.
+  public var description: String { "\(fileID):\(line)" }
+}
+
+/// Something the runtime did, as a tracer sees it.
+public enum RuntimeEvent: Sendable, CustomStringConvertible {
+  /// A class was made (a Swift class on first use).
+  case classRealized(Class)
+  /// `class_addMethod` (or the add path of `class_replaceMethod`) added a method.
+  case methodAdded(Method, by: SourceLocation)
+  /// A method's implementation changed (`method_setImplementation`, `class_replaceMethod`).
+  case implementationSet(Method, old: IMP?, new: IMP?, by: SourceLocation)
+  /// Two methods swapped implementations.
+  case implementationsExchanged(Method, Method, by: SourceLocation)
+  /// An object's isa changed.
+  case classSet(object: String, from: Class, to: Class, by: SourceLocation)
+  /// A class's caches were emptied; `reason` says which change caused it.
+  case cacheFlushed(Class, reason: String)
+  /// A traced selector was sent: the class the lookup started at, and the method it found (the
+  /// Swift entry point when there is one).
+  case messageSent(receiverClass: Class, selector: Selector, method: Method?)
+
+  /// One line for a trace.
+  public var description: String {
+    switch self {
+    case .classRealized(let cls):
+      "realize \(cls.name)"
+    case .methodAdded(let method, let location):
+      "add \(method) at \(location)"
+    case .implementationSet(let method, let old, let new, let location):
+      "set \(method) \(old.map { "\($0)" } ?? "nil") -> \(new.map { "\($0)" } ?? "nil") at \(location)"
+    case .implementationsExchanged(let first, let second, let location):
+      "exchange \(first) <-> \(second) at \(location)"
+    case .classSet(let object, let from, let to, let location):
+      "isa \(object) \(from.name) -> \(to.name) at \(location)"
+    case .cacheFlushed(let cls, let reason):
+      "flush \(cls.isMetaClass ? "+" : "")\(cls.name) (\(reason))"
+    case .messageSent(let cls, let selector, let method):
+      "send \(cls.isMetaClass ? "+" : "-")[\(cls.name) \(selector)]"
+        + (method.map { $0.isSwiftEntry ? " -> Swift entry" : " -> \($0)" } ?? " -> unrecognized")
+    }
+  }
+}
+
+/// A receiver of runtime events, such as the lab's trace or the hook map.
+///
+/// Events arrive on the thread that caused them, outside the runtime lock, so a tracer may use
+/// the runtime; it must be thread-safe.
+public protocol RuntimeTracer: AnyObject, Sendable {
+  /// Called for every event.
+  func runtime(_ event: RuntimeEvent)
+}
+
+/// An installed tracer and the selectors whose sends it wants.
+internal struct TracerRegistration {
+  let tracer: any RuntimeTracer
+  let tracedSelectors: Set<Selector>
+}
+
+/// Installs and removes the runtime's tracer.
+///
+/// With no tracer the send path pays nothing: a traced selector is simply never cached, so its
+/// sends take the slow path, which reports them. Installing or removing a tracer therefore
+/// flushes every cache once.
+public enum Tracing {
+  /// A cheap check for change paths, so that they build events only when someone listens.
+  private static let active = Atomic<Bool>(false)
+
+  /// Installs `tracer`, replacing any other, and reports sends of `selectors` to it.
+  public static func install(
+    _ tracer: any RuntimeTracer, tracingSends selectors: Set<Selector> = []
+  ) {
+    let registration = TracerRegistration(tracer: tracer, tracedSelectors: selectors)
+    Runtime.state.withLock { tables in
+      tables.tracer = registration
+      flushAll(&tables)
+    }
+    active.store(true, ordering: .releasing)
+  }
+
+  /// Removes the tracer, if any.
+  public static func remove() {
+    active.store(false, ordering: .releasing)
+    Runtime.state.withLock { tables in
+      tables.tracer = nil
+      flushAll(&tables)
+    }
+  }
+
+  private static func flushAll(_ tables: inout RuntimeTables) {
+    for cls in tables.classes {
+      cls.sendCache.flush()
+      cls.tableCache.flush()
+      cls.metaclass.sendCache.flush()
+      cls.metaclass.tableCache.flush()
+    }
+  }
+
+  /// Sends `event` to the tracer, if one is installed. Call without the runtime lock.
+  internal static func emit(_ event: @autoclosure () -> RuntimeEvent) {
+    guard active.load(ordering: .acquiring) else { return }
+    guard let tracer = Runtime.state.withLock({ $0.tracer?.tracer }) else { return }
+    tracer.runtime(event())
+  }
+
+  /// Whether sends of `selector` are traced; call with the runtime lock held.
+  internal static func traces(_ selector: Selector, in tables: borrowing RuntimeTables) -> Bool {
+    tables.tracer?.tracedSelectors.contains(selector) ?? false
+  }
+}

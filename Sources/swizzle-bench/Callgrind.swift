@@ -1,0 +1,77 @@
+// Running the benchmark's own cases under valgrind's callgrind and reading the totals.
+import Foundation
+
+enum Callgrind {
+  static func valgrindPath() -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+      let candidate = "\(directory)/valgrind"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// (instructions at the large count - at the small count) / (large - small).
+  static func instructionsPerOperation(_ bench: BenchCase, valgrind: String) -> Double? {
+    guard let small = instructions(bench.name, bench.iterations.small, valgrind: valgrind),
+      let large = instructions(bench.name, bench.iterations.large, valgrind: valgrind)
+    else { return nil }
+    return Double(large - small) / Double(bench.iterations.large - bench.iterations.small)
+  }
+
+  /// The total instruction count of one run of a case.
+  static func instructions(_ name: String, _ count: Int, valgrind: String) -> Int? {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent(
+        "swizzle-bench-\(ProcessInfo.processInfo.processIdentifier)-\(name)-\(count).out")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: valgrind)
+    process.arguments = [
+      "--tool=callgrind", "--callgrind-out-file=\(output.path)", selfPath(), "--run", name,
+      String(count),
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIZZLEKIT_QUIET"] = "1"
+    // Swift seeds its hashing per process; a fixed seed makes two runs execute the same code.
+    environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+    process.environment = environment
+    do {
+      try process.run()
+    } catch {
+      return nil
+    }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+      let text = try? String(contentsOf: output, encoding: .utf8)
+    else { return nil }
+    for line in text.split(separator: "\n")
+    where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+      if let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
+        return value
+      }
+    }
+    return nil
+  }
+
+  private static func selfPath() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+  }
+}
+
+enum Table {
+  static func print(header: [String], rows: [[String]]) {
+    let all = [header] + rows
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    func line(_ cells: [String]) -> String {
+      zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+        .joined(separator: "  ")
+    }
+    Swift.print(line(header))
+    Swift.print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+    for row in rows { Swift.print(line(row)) }
+  }
+}

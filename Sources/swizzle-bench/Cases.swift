@@ -1,0 +1,139 @@
+// The benchmark cases: each does its setup, then repeats one operation a given number of times.
+import ObjCRuntime
+
+/// One measured operation.
+struct BenchCase: Sendable {
+  /// The name used on the command line.
+  let name: String
+  /// What the target is, as the issue states it.
+  let target: String
+  /// The target in instructions per operation, when there is one.
+  let limit: Double?
+  /// Iteration counts for the two callgrind runs whose difference is measured.
+  let iterations: (small: Int, large: Int)
+  /// Runs the setup, then the operation `count` times; returns a checksum.
+  let body: @Sendable (Int) -> Int
+}
+
+enum Cases {
+  static let all: [BenchCase] = [
+    BenchCase(
+      name: "direct-call", target: "floor (GNU: 12)", limit: nil, iterations: (100_000, 300_000),
+      body: directCall),
+    BenchCase(
+      name: "cached-send", target: "<= 36 (GNU cached send)", limit: 36,
+      iterations: (100_000, 300_000), body: cachedSend),
+    BenchCase(
+      name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
+      iterations: (100_000, 300_000), body: sendAfterExchange),
+    BenchCase(
+      name: "swift-entry-call", target: "report (UIKit model: <= 1.5x cached send)", limit: nil,
+      iterations: (100_000, 300_000), body: swiftEntryCall),
+    BenchCase(
+      name: "exchange-10-classes", target: "<= 2,000", limit: 2000, iterations: (1_000, 3_000),
+      body: { exchange(liveClasses: 10, count: $0) }),
+    BenchCase(
+      name: "exchange-1000-classes", target: "<= 2,000 (GNU: 77,854 at 1,006)", limit: 2000,
+      iterations: (1_000, 3_000), body: { exchange(liveClasses: 1_000, count: $0) }),
+    BenchCase(
+      name: "exchange-10000-classes", target: "<= 2,000", limit: 2000,
+      iterations: (1_000, 3_000), body: { exchange(liveClasses: 10_000, count: $0) }),
+    BenchCase(
+      name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
+      iterations: (0, 4_000), body: addMethods),
+  ]
+
+  @inline(never)
+  static func directCall(count: Int) -> Int {
+    let target = BenchTarget()
+    let selector: Selector = "increment:"
+    let function = DirectCall.function()
+    var sum = 0
+    for value in 0..<count {
+      sum &+= function(target.passUnretained(), selector.sel, value)
+    }
+    return sum
+  }
+
+  @inline(never)
+  static func sendLoop(_ target: ObjCObject, _ selector: Selector, _ count: Int) -> Int {
+    var sum = 0
+    do {
+      for value in 0..<count {
+        sum &+= try objc_msgSend(target, selector, value) as Int
+      }
+    } catch {
+      print("send failed: \(error)")
+    }
+    return sum
+  }
+
+  static func cachedSend(count: Int) -> Int {
+    let target = BenchTarget()
+    return sendLoop(target, "increment:", count)
+  }
+
+  static func sendAfterExchange(count: Int) -> Int {
+    let target = BenchTarget()
+    let cls = BenchTarget.runtimeClass
+    _ = sendLoop(target, "increment:", 1)
+    method_exchangeImplementations(
+      class_getInstanceMethod(cls, "increment:"), class_getInstanceMethod(cls, "decrement:"))
+    return sendLoop(target, "increment:", count)
+  }
+
+  @inline(never)
+  static func swiftEntryCall(count: Int) -> Int {
+    let target = BenchTarget()
+    var sum = 0
+    for value in 0..<count {
+      sum &+= target.twice(value)
+    }
+    return sum
+  }
+
+  static func exchange(liveClasses: Int, count: Int) -> Int {
+    let base = BenchTarget.runtimeClass
+    let imp = class_getMethodImplementation(base, "increment:")
+    for index in 0..<liveClasses {
+      guard let cls = objc_allocateClassPair(base, "BenchLive\(liveClasses)_\(index)", 0) else {
+        continue
+      }
+      class_addMethod(cls, "increment:", imp, "q@:q")
+      objc_registerClassPair(cls)
+    }
+    let first = class_getInstanceMethod(base, "increment:")
+    let second = class_getInstanceMethod(base, "decrement:")
+    exchangeLoop(first, second, count)
+    return objc_getClassList(nil, 0) == 0 ? 0 : count
+  }
+
+  @inline(never)
+  static func exchangeLoop(_ first: Method?, _ second: Method?, _ count: Int) {
+    for _ in 0..<count {
+      method_exchangeImplementations(first, second)
+    }
+  }
+
+  static func addMethods(count: Int) -> Int {
+    let selectors = (0..<4_000).map { Selector("benchAdded\($0):") }
+    guard let cls = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchAddTarget", 0) else {
+      return 0
+    }
+    objc_registerClassPair(cls)
+    let target = BenchTarget()
+    _ = object_setClass(target, cls)
+    _ = sendLoop(target, "increment:", 1)
+    let imp = class_getMethodImplementation(cls, "increment:")
+    return addLoop(cls, selectors, imp, count)
+  }
+
+  @inline(never)
+  static func addLoop(_ cls: Class, _ selectors: [Selector], _ imp: IMP?, _ count: Int) -> Int {
+    var added = 0
+    for index in 0..<count where class_addMethod(cls, selectors[index], imp, "q@:q") {
+      added += 1
+    }
+    return added
+  }
+}

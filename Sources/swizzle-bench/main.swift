@@ -1,0 +1,63 @@
+// swizzle-bench: counts the instructions of the runtime's operations with callgrind.
+import Foundation
+import ObjCRuntime
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "--run", arguments.count == 3, let count = Int(arguments[2]),
+  let bench = Cases.all.first(where: { $0.name == arguments[1] })
+{
+  print("checksum \(bench.body(count))")
+  exit(0)
+}
+
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    USAGE: swizzle-bench [--filter NAME] [--quick]
+
+    Counts instructions per operation with valgrind's callgrind: each case runs twice under
+    callgrind with two iteration counts, and the difference is divided by the difference in
+    iterations, so that setup and process start-up cancel out.
+
+    OPTIONS:
+      --filter NAME   Run only the cases whose name contains NAME.
+      --quick         Run each case once without callgrind (a smoke test; prints no counts).
+      -h, --help      Show this help.
+    """)
+  exit(0)
+}
+
+var filter: String?
+if let index = arguments.firstIndex(of: "--filter"), index + 1 < arguments.count {
+  filter = arguments[index + 1]
+}
+let selected = Cases.all.filter { filter == nil || $0.name.contains(filter!) }
+
+if arguments.contains("--quick") {
+  for bench in selected {
+    print("\(bench.name): checksum \(bench.body(bench.iterations.small + 1))")
+  }
+  exit(0)
+}
+
+guard let valgrind = Callgrind.valgrindPath() else {
+  print(
+    "swizzle-bench: valgrind was not found; install it (apt-get install -y valgrind) or use --quick"
+  )
+  exit(1)
+}
+print("SwizzleKit runtime, instructions per operation (callgrind, release build)")
+print("")
+let rows = selected.map { bench -> [String] in
+  let measured = Callgrind.instructionsPerOperation(bench, valgrind: valgrind)
+  let figure = measured.map { String(format: "%.1f", $0) } ?? "failed"
+  let verdict: String
+  switch (measured, bench.limit) {
+  case (let value?, let limit?): verdict = value <= limit ? "met" : "MISSED"
+  case (nil, _): verdict = "failed"
+  default: verdict = "-"
+  }
+  return [bench.name, bench.target, figure, verdict]
+}
+Table.print(header: ["case", "target", "instructions/op", "target met"], rows: rows)
