@@ -1,9 +1,8 @@
 // objc4's C-level API, with objc4's names, argument order and results, over the typed layer.
-// swift-format-ignore-file: AlwaysUseLowerCamelCase
-
 //
 // Each function tolerates nil where objc4 does and reports failure as objc4 does (nil, NO, or
 // nothing); the typed layer it calls throws the reason instead.
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
 import CObjCRuntime
 
 // MARK: - Selectors

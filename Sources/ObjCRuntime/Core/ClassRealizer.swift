@@ -40,22 +40,22 @@ internal enum ClassRealizer {
     return _getSuperclass(type) as? ObjCObject.Type
   }
 
-  /// The names the class is known by: the unqualified Swift name when it is free, else the
-  /// module-qualified one; the qualified name always resolves.
+  /// The names the class is known by: its Swift name without the module (`Outer.Nested`) when
+  /// that is free, else the module-qualified one (`MyModule.Outer.Nested`); the qualified name
+  /// resolves too. Private types carry a discriminator in their full name, which is dropped unless
+  /// it is the only way to tell two classes apart.
   private static func names(
     of type: ObjCObject.Type, explicit: String?, tables: borrowing RuntimeTables
-  )
-    -> (primary: String, aliases: [String])
-  {
-    let qualified = _typeName(type, qualified: true)
-    if let explicit {
-      return (explicit, explicit == qualified ? [] : [qualified])
-    }
-    let unqualified = _typeName(type, qualified: false)
-    if !tables.isNameInUse(unqualified) {
-      return (unqualified, unqualified == qualified ? [] : [qualified])
-    }
-    return (qualified, [])
+  ) -> (primary: String, aliases: [String]) {
+    let full = _typeName(type, qualified: true)
+    let qualified = full.split(separator: ".", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("(unknown context at ") }.joined(separator: ".")
+    let plain = qualified.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
+      ?? qualified
+    let candidates = [explicit, plain, qualified, full].compactMap { $0 }
+    let primary = candidates.first { !tables.isNameInUse($0) } ?? full
+    let aliases = [qualified].filter { $0 != primary && !tables.isNameInUse($0) }
+    return (primary, aliases)
   }
 
   private static func build(

@@ -1,0 +1,107 @@
+// Selectors: interning, identity, validation and scale.
+import ObjCRuntime
+import Testing
+
+@Suite("Selector")
+struct SelectorTests {
+  @Test("the same name gives the same pointer")
+  func interning() {
+    let first = sel_registerName("selectorTests.interning:")
+    let second: Selector = "selectorTests.interning:"
+    #expect(first == second)
+    #expect(first.sel == second.sel)
+    #expect(sel_isEqual(first, second))
+    #expect(NSSelectorFromString("selectorTests.interning:") == first)
+  }
+
+  @Test("different names give different selectors")
+  func distinctNames() {
+    #expect(Selector("selectorTests.a") != Selector("selectorTests.b"))
+    #expect(Selector("selectorTests.a").hashValue == Selector("selectorTests.a").hashValue)
+  }
+
+  @Test("names round-trip through sel_getName and NSStringFromSelector")
+  func roundTrip() {
+    let name = "application:didFinishLaunchingWithOptions:"
+    #expect(sel_getName(sel_registerName(name)) == name)
+    #expect(NSStringFromSelector(Selector(name)) == name)
+    #expect(Selector(name).colonCount == 2)
+    #expect(Selector(name).description == name)
+  }
+
+  @Test("a selector is one pointer wide")
+  func size() {
+    #expect(MemoryLayout<Selector>.size == MemoryLayout<UnsafeRawPointer>.size)
+    #expect(MemoryLayout<Selector?>.size == MemoryLayout<UnsafeRawPointer>.size)
+  }
+
+  @Test("_cmd converts back to the selector it came from")
+  func fromSEL() {
+    let selector: Selector = "selectorTests.fromSEL"
+    #expect(Selector(selector.sel) == selector)
+  }
+
+  @Test(
+    "names no method could have are refused with the reason",
+    arguments: [
+      ("", "empty"), ("has space", "white space"), ("tab\there", "white space"),
+      ("nul\0inside", "NUL"), ("bell\u{07}", "control"), ("nbsp\u{A0}x", "white space"),
+    ])
+  func invalidNames(name: String, reason: String) {
+    #expect {
+      try Selector(validating: name)
+    } throws: { error in
+      guard case .invalidSelectorName(let refused, let why) = error as? ObjCRuntimeError else {
+        return false
+      }
+      return refused == name && why.contains(reason)
+    }
+  }
+
+  @Test("valid names pass validation, Unicode included")
+  func validNames() throws {
+    #expect(try Selector(validating: "wr_viewWillAppear:") == Selector("wr_viewWillAppear:"))
+    #expect(try Selector(validating: "größe:") == Selector("größe:"))
+  }
+
+  @Test("NSSelectorFromString answers nil for an empty name, as Foundation does")
+  func emptyFromString() {
+    #expect(NSSelectorFromString("") == nil)
+  }
+
+  @Test("a name is cut at its first NUL, as a C string would be")
+  func embeddedNUL() {
+    #expect(Selector("prefix\0suffix") == Selector("prefix"))
+  }
+
+  @Test("a million distinct selectors register and round-trip")
+  func millionSelectors() {
+    var mismatches = 0
+    var selectors: [Selector] = []
+    selectors.reserveCapacity(1_000_000)
+    for index in 0..<1_000_000 {
+      selectors.append(sel_registerName("million.\(index):"))
+    }
+    for (index, selector) in selectors.enumerated()
+    where sel_getName(selector) != "million.\(index):" {
+      mismatches += 1
+    }
+    #expect(mismatches == 0)
+    #expect(Set(selectors).count == 1_000_000)
+  }
+
+  @Test("registering from many threads at once gives one selector per name")
+  func concurrentRegistration() async {
+    let results = await withTaskGroup(of: [Selector].self) { group in
+      for _ in 0..<4 {
+        group.addTask { (0..<2_000).map { Selector("concurrent.\($0)") } }
+      }
+      var all: [[Selector]] = []
+      for await batch in group { all.append(batch) }
+      return all
+    }
+    for batch in results.dropFirst() {
+      #expect(batch == results[0])
+    }
+  }
+}
