@@ -84,7 +84,8 @@ struct AddReplaceMethodTests {
   @Test("replacing a method nobody has adds it and returns nil")
   func replaceMissing() {
     let matrix = Matrix()
-    #expect(class_replaceMethod(matrix.subclass, "fresh", Constant.imp(Constant.five), "q@:") == nil)
+    #expect(
+      class_replaceMethod(matrix.subclass, "fresh", Constant.imp(Constant.five), "q@:") == nil)
     #expect(sendTwice(matrix.sub, "fresh") == [5, 5])
     #expect(sendInt(matrix.base, "fresh") == nil)
   }
@@ -107,7 +108,9 @@ struct AddReplaceMethodTests {
   @Test("class methods are added to the metaclass")
   func classMethods() throws {
     let matrix = Matrix()
-    #expect(class_addMethod(object_getClass(matrix.superclass), "make", Constant.imp(Constant.two), "q@:"))
+    #expect(
+      class_addMethod(object_getClass(matrix.superclass), "make", Constant.imp(Constant.two), "q@:")
+    )
     #expect(try objc_msgSend(matrix.subclass, "make") as Int == 2)
     #expect(sendInt(matrix.base, "make") == nil)
   }

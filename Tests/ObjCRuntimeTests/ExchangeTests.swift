@@ -6,7 +6,8 @@ import Testing
 /// builds its own set.
 private struct ExchangeWorld {
   let superclass = makeClass(
-    "ExchangeSuper", methods: [("swizzleTarget", Constant.one), ("swizzleReplacement", Constant.two)],
+    "ExchangeSuper",
+    methods: [("swizzleTarget", Constant.one), ("swizzleReplacement", Constant.two)],
     classMethods: [("classTarget", Constant.three), ("classReplacement", Constant.four)])
   let classA: Class
   let classB: Class
@@ -14,7 +15,8 @@ private struct ExchangeWorld {
 
   init() {
     classA = makeClass("ExchangeA", superclass: superclass)
-    classB = makeClass("ExchangeB", superclass: superclass, methods: [("swizzleTarget", Constant.five)])
+    classB = makeClass(
+      "ExchangeB", superclass: superclass, methods: [("swizzleTarget", Constant.five)])
   }
 
   var superObject: ObjCObject { instance(of: superclass) }
@@ -70,8 +72,10 @@ struct ExchangeTests {
     method_exchangeImplementations(target, nil)
     method_exchangeImplementations(target, target)
     #expect(sendTwice(a, "swizzleTarget") == [1, 1])
-    #expect(throws: ObjCRuntimeError.exchangeWithItself(
-      MethodReference(className: world.superclass.name, selectorName: "swizzleTarget"))) {
+    #expect(
+      throws: ObjCRuntimeError.exchangeWithItself(
+        MethodReference(className: world.superclass.name, selectorName: "swizzleTarget"))
+    ) {
       try target.exchangeImplementation(with: target)
     }
   }
@@ -109,9 +113,11 @@ struct ExchangeTests {
     let world = ExchangeWorld()
     let (a, target) = (world.a, world.target)
     let foreign = try #require(class_getInstanceMethod(world.classC, "swizzleTarget"))
-    #expect(throws: ObjCRuntimeError.methodNotInClass(
-      MethodReference(className: world.classC.name, selectorName: "swizzleTarget"),
-      className: world.classA.name)) {
+    #expect(
+      throws: ObjCRuntimeError.methodNotInClass(
+        MethodReference(className: world.classC.name, selectorName: "swizzleTarget"),
+        className: world.classA.name)
+    ) {
       try world.classA.exchangeImplementations(target, foreign)
     }
     let isEqual = try #require(class_getInstanceMethod(world.classA, "isEqual:"))

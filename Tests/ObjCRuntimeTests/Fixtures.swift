@@ -62,6 +62,18 @@ enum UniqueName {
   private static let counter = Mutex(0)
 
   static func make(_ base: String) -> String {
-    "\(base)_\(counter.withLock { value -> Int in value += 1; return value })"
+    let number = counter.withLock { value -> Int in
+      value += 1
+      return value
+    }
+    return "\(base)_\(number)"
   }
+}
+
+/// Hands an object to other threads in the concurrency tests.
+///
+/// `@unchecked Sendable`: the tests only send messages to the object and change its isa, both of
+/// which the runtime makes thread-safe; nothing reads or writes the object's Swift state.
+struct Shared<Value: AnyObject>: @unchecked Sendable {
+  let value: Value
 }

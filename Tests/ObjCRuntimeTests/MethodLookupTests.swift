@@ -25,7 +25,8 @@ private final class LookupOverride: LookupSuper {
 struct MethodLookupTests {
   @Test("an inherited method is the superclass's own Method object")
   func inheritedIdentity() throws {
-    let superMethod = try #require(class_getInstanceMethod(LookupSuper.runtimeClass, "instanceMethod"))
+    let superMethod = try #require(
+      class_getInstanceMethod(LookupSuper.runtimeClass, "instanceMethod"))
     let subMethod = try #require(class_getInstanceMethod(LookupSub.runtimeClass, "instanceMethod"))
     #expect(superMethod === subMethod)
     #expect(superMethod.owner === LookupSuper.runtimeClass)
@@ -33,7 +34,8 @@ struct MethodLookupTests {
 
   @Test("an override is the subclass's own Method")
   func overrideIdentity() throws {
-    let superMethod = try #require(class_getInstanceMethod(LookupSuper.runtimeClass, "instanceMethod"))
+    let superMethod = try #require(
+      class_getInstanceMethod(LookupSuper.runtimeClass, "instanceMethod"))
     let overrideMethod = try #require(
       class_getInstanceMethod(LookupOverride.runtimeClass, "instanceMethod"))
     #expect(superMethod !== overrideMethod)
@@ -63,7 +65,10 @@ struct MethodLookupTests {
   @Test("class_getMethodImplementation returns what a send would run")
   func implementations() throws {
     let imp = try #require(class_getMethodImplementation(LookupSub.runtimeClass, "instanceMethod"))
-    #expect(imp == method_getImplementation(class_getInstanceMethod(LookupSuper.runtimeClass, "instanceMethod")))
+    #expect(
+      imp
+        == method_getImplementation(
+          class_getInstanceMethod(LookupSuper.runtimeClass, "instanceMethod")))
     #expect(imp == Constant.imp(Constant.one))
   }
 

@@ -76,8 +76,10 @@ struct ObjCObjectTests {
     #expect(try dog.perform("self") === dog)
     // isEqual: returns a Bool, which performSelector: cannot hand back: refused, not garbage.
     #expect(throws: ObjCRuntimeError.self) { try dog.perform("isEqual:", with: dog) }
-    #expect(throws: ObjCRuntimeError.unrecognizedSelector(
-      MethodReference(className: "Dog", selectorName: "fetch"))) {
+    #expect(
+      throws: ObjCRuntimeError.unrecognizedSelector(
+        MethodReference(className: "Dog", selectorName: "fetch"))
+    ) {
       try dog.perform("fetch")
     }
   }
@@ -90,8 +92,10 @@ struct ObjCObjectTests {
     #expect(object_getClass(dog) === Animal.runtimeClass)
     #expect(try dog.setClass(Dog.runtimeClass) === Animal.runtimeClass)
     // Across: refused, and the object is unchanged.
-    #expect(throws: ObjCRuntimeError.incompatibleClass(
-      objectType: "Dog", targetClass: "Stone", storageClass: "Stone")) {
+    #expect(
+      throws: ObjCRuntimeError.incompatibleClass(
+        objectType: "Dog", targetClass: "Stone", storageClass: "Stone")
+    ) {
       try dog.setClass(Stone.runtimeClass)
     }
     #expect(object_getClass(dog) === Dog.runtimeClass)
@@ -104,7 +108,8 @@ struct ObjCObjectTests {
   @Test("a runtime-made subclass can receive an object of its Swift superclass")
   func dynamicSubclass() throws {
     let dog = Dog()
-    let dynamic = try #require(objc_allocateClassPair(Dog.runtimeClass, "ObjCObjectTests.Dog_Dyn", 0))
+    let dynamic = try #require(
+      objc_allocateClassPair(Dog.runtimeClass, "ObjCObjectTests.Dog_Dyn", 0))
     objc_registerClassPair(dynamic)
     #expect(try dog.setClass(dynamic) === Dog.runtimeClass)
     #expect(object_getClass(dog) === dynamic)

@@ -3,6 +3,7 @@
 // Each function tolerates nil where objc4 does and reports failure as objc4 does (nil, NO, or
 // nothing); the typed layer it calls throws the reason instead.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CObjCRuntime
 
 // MARK: - Selectors

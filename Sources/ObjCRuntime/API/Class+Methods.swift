@@ -2,6 +2,18 @@
 import CObjCRuntime
 
 extension Class {
+  /// The class named `name`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/classNotFound(_:)`` when no class has that name (a Swift class
+  ///   gets its name the first time it is used). The corresponding objc4 function is
+  ///   `objc_getClass`, which answers nil instead.
+  public static func named(_ name: String) throws(ObjCRuntimeError) -> Class {
+    guard let cls = Runtime.state.withLock({ $0.classesByName[name] }) else {
+      throw .classNotFound(name)
+    }
+    return cls
+  }
+
   /// The method a send of `selector` to an instance would find in the method tables: the
   /// receiver's own or the nearest superclass's `Method` (the superclass's very object, not a
   /// copy). The corresponding objc4 function is `class_getInstanceMethod`.

@@ -50,7 +50,8 @@ internal enum ClassRealizer {
     let full = _typeName(type, qualified: true)
     let qualified = full.split(separator: ".", omittingEmptySubsequences: false)
       .filter { !$0.hasPrefix("(unknown context at ") }.joined(separator: ".")
-    let plain = qualified.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
+    let plain =
+      qualified.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
       ?? qualified
     let candidates = [explicit, plain, qualified, full].compactMap { $0 }
     let primary = candidates.first { !tables.isNameInUse($0) } ?? full
