@@ -25,7 +25,9 @@ typedef const struct objc_selector {
 //
 // One cache per class maps a selector to the `Method` the lookup found (not to an IMP: the send
 // reads the IMP from the Method, so `method_setImplementation` and
-// `method_exchangeImplementations` never have to flush anything).
+// `method_exchangeImplementations` never have to flush anything). The class holds the address of
+// its current buffer in an atomic word (Swift's `Atomic`), which readers load with acquire
+// ordering and writers store with release ordering.
 //
 // Readers take no lock. Writers are serialized by the runtime lock and follow three rules:
 // 1. an entry is filled by storing its value before its key (release), so a reader that sees
@@ -48,9 +50,9 @@ typedef struct swk_cache_buffer {
   swk_cache_entry entries[];
 } swk_cache_buffer;
 
-typedef struct swk_cache {
-  swk_cache_buffer *buffer;  // read with acquire, written with release
-} swk_cache;
+/// The buffer every empty cache points at: capacity 1, one entry whose NULL key makes every
+/// probe miss at once. Never written, never retired.
+const swk_cache_buffer *swk_cache_empty_buffer(void);
 
 /// The slot a selector starts probing at. Selector names are malloc'ed, so their low four bits
 /// carry no information.
@@ -59,9 +61,9 @@ static inline uintptr_t swk_cache_hash(const void *key, uintptr_t mask) {
   return ((bits >> 4) ^ (bits >> 13)) & mask;
 }
 
-/// Returns the value cached for `key`, or NULL. Lock-free; safe against concurrent writers.
-static inline const void *swk_cache_lookup(const swk_cache *cache, const void *key) {
-  const swk_cache_buffer *buffer = __atomic_load_n(&cache->buffer, __ATOMIC_ACQUIRE);
+/// Returns the value cached for `key` in `buffer`, or NULL. Lock-free; safe against a concurrent
+/// writer. The caller loads `buffer` with acquire ordering.
+static inline const void *swk_cache_lookup(const swk_cache_buffer *buffer, const void *key) {
   uintptr_t mask = buffer->mask;
   uintptr_t index = swk_cache_hash(key, mask);
   for (;;) {
@@ -76,23 +78,18 @@ static inline const void *swk_cache_lookup(const swk_cache *cache, const void *k
   }
 }
 
-/// Makes an empty cache. Returns NULL when memory is exhausted.
-swk_cache *swk_cache_create(void);
+/// Records `key -> value` and returns the buffer to publish: `buffer` itself when it had room,
+/// or a larger copy (and `buffer` is retired). Returns NULL when a larger buffer could not be
+/// allocated; the cache then stays as it was, and a later miss is harmless. Call with the runtime
+/// lock held.
+swk_cache_buffer *swk_cache_insert(const swk_cache_buffer *buffer, const void *key, const void *value);
 
-/// Records `key -> value`. Call with the runtime lock held. Returns 0 on success and -1 when a
-/// larger buffer could not be allocated (the cache is then left as it was: a miss later is
-/// harmless).
-int swk_cache_insert(swk_cache *cache, const void *key, const void *value);
+/// Retires a buffer that was just replaced by the empty one. Returns 1 when it held entries, 0
+/// when it was the empty buffer. Call with the runtime lock held.
+int swk_cache_retire(const swk_cache_buffer *buffer);
 
-/// Empties the cache (publishes the shared empty buffer). Call with the runtime lock held.
-/// Returns 1 when entries were dropped, 0 when the cache was already empty.
-int swk_cache_flush(swk_cache *cache);
-
-/// The number of entries. Call with the runtime lock held.
-uintptr_t swk_cache_count(const swk_cache *cache);
-
-/// The capacity of the current buffer. Call with the runtime lock held.
-uintptr_t swk_cache_capacity(const swk_cache *cache);
+/// The number of entries in `buffer`. Call with the runtime lock held.
+uintptr_t swk_cache_count(const swk_cache_buffer *buffer);
 
 /// Bytes held by buffers that were replaced and are kept for in-flight readers.
 uintptr_t swk_cache_retired_bytes(void);

@@ -95,7 +95,10 @@ internal enum Dispatch {
       let method = start.findMethod(selector, includingEntries: mode == .send)
       let traced = Tracing.traces(selector, in: tables)
       if let method, !traced {
-        (mode == .send ? start.sendCache : start.tableCache).insert(selector, method)
+        switch mode {
+        case .send: start.sendCache.insert(selector, method)
+        case .table: start.tableCache.insert(selector, method)
+        }
       }
       return (method, traced)
     }
