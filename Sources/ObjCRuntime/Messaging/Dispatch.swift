@@ -31,8 +31,8 @@ public struct ObjCSuper {
   }
 }
 
-/// objc4's name for ``ObjCSuper``.
 // swift-format-ignore: TypeNamesShouldBeCapitalized
+/// objc4's name for ``ObjCSuper``.
 public typealias objc_super = ObjCSuper
 
 /// Finds the IMP to call for `selector` sent to an object of class `cls`, checking the method's
