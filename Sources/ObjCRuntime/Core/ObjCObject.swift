@@ -20,9 +20,14 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   /// with sends to the same object; classes are never freed while an object points at them.
   @usableFromInline internal let isaWord: Atomic<UInt>
 
+  /// The address of the object's association table, zero when it has none. The table itself is
+  /// guarded by the association lock; the word is atomic so that deinit can test it without one.
+  internal let associationWord: Atomic<UInt>
+
   /// Makes an object whose runtime class is the class of its Swift type.
   public init() {
     isaWord = Atomic(0)
+    associationWord = Atomic(0)
     let cls = ClassRealizer.realize(type(of: self))
     isaWord.store(UInt(bitPattern: Unmanaged.passUnretained(cls).toOpaque()), ordering: .releasing)
   }
@@ -31,6 +36,16 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   /// metaclass.
   internal init(isaSetLater: Void) {
     isaWord = Atomic(0)
+    associationWord = Atomic(0)
+  }
+
+  /// Releases the object's associations, after every subclass's deinit has run (Swift runs the
+  /// root class's deinit last), as objc4's `objc_destructInstance` does after the C++ and Swift
+  /// destructors.
+  deinit {
+    if associationWord.load(ordering: .acquiring) != 0 {
+      Associations.removeAll(self)
+    }
   }
 
   /// The runtime class, read without reference counting.

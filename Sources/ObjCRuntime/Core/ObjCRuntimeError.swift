@@ -63,6 +63,8 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
   case incompatibleClass(objectType: String, targetClass: String, storageClass: String)
   /// A class declaration that names another class as its owner, or declares a selector twice.
   case invalidDeclaration(className: String, reason: String)
+  /// A COPY association policy met a value that cannot be copied.
+  case notCopyable(valueType: String, objectClass: String)
 
   /// What went wrong and what to do about it.
   public var description: String {
@@ -111,6 +113,9 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
         + "Set a class derived from \(objectType) or from one of its superclasses."
     case .invalidDeclaration(let className, let reason):
       return "the runtime declaration of \(className) is invalid: \(reason)."
+    case .notCopyable(let valueType, let objectClass):
+      return "a \(valueType) cannot be associated with a \(objectClass) under a COPY policy: "
+        + "it does not adopt ObjCCopying. Adopt it, or use a RETAIN policy."
     }
   }
 }
