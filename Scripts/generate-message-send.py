@@ -67,6 +67,14 @@ def arg_bits(n):
     return "".join(f", A{i}.registerKind, a{i}.registerBits" for i in range(n))
 
 
+def arg_words(n):
+    return "[" + ", ".join(f"a{i}.registerBits" for i in range(n)) + "]"
+
+
+def arg_names(n):
+    return "".join(f", a{i}" for i in range(n))
+
+
 def plural(n):
     return "no arguments" if n == 0 else ("one argument" if n == 1 else f"{n} arguments")
 
@@ -85,6 +93,10 @@ VARIANTS = [
 /// through its class's cache; a selector with a Swift entry point calls that entry point, so a
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
+///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
 ///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
@@ -127,7 +139,10 @@ def send_function(variant, n, returns_value):
     lines.append(
         f"  let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})"
     )
-    lines.append(f"  let imp = try _findIMP({recv}, {variant['cls']}, sel, {variant['mode']}, code)")
+    forward = f"_forward{'' if returns_value else 'Void'}{n}({recv}, sel, code{arg_names(n)})"
+    lines.append(f"  guard let imp = try _findIMP({recv}, {variant['cls']}, sel, {variant['mode']}, code) else {{")
+    lines.append(f"    return try {forward}")
+    lines.append("  }")
     rk = "R.registerKind" if returns_value else ".general"
     call = f"_callIMP{n}(imp, {recv}.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
     if returns_value:
@@ -157,7 +172,9 @@ def table_method(n, returns_value):
         "  @inlinable",
         f"  public func sendToTable{gen_clause}(_ sel: Selector{params(n)}) throws(ObjCRuntimeError){arrow} {{",
         f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
-        "    let imp = try _findIMP(self, isa, sel, .table, code)",
+        "    guard let imp = try _findIMP(self, isa, sel, .table, code) else {",
+        f"      return try _forward{'' if returns_value else 'Void'}{n}(self, sel, code{arg_names(n)})",
+        "    }",
     ]
     rk = "R.registerKind" if returns_value else ".general"
     call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
@@ -167,6 +184,29 @@ def table_method(n, returns_value):
     else:
         lines.append(f"    _ = {call}")
     lines.append("  }")
+    return "\n".join(lines)
+
+
+def forward_function(n, returns_value):
+    """The forwarding slow path, kept out of line: a send that called itself directly could not
+    be inlined into its callers."""
+    result_generic = "R: ObjCScalar" if returns_value else ""
+    gen = (generics(n) + result_generic).rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    arrow = " -> R" if returns_value else ""
+    name = f"_forward{'' if returns_value else 'Void'}{n}"
+    lines = [
+        "@inlinable @inline(never)",
+        f"internal func {name}{gen_clause}(",
+        f"  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64{params(n)}",
+        f") throws(ObjCRuntimeError){arrow} {{",
+        f"  switch try Forwarding.forward(receiver, sel, code, {arg_words(n)}) {{",
+        f"  case .resend(let target): return try objc_msgSend(target, sel{arg_names(n)})",
+        ("  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)"
+         if returns_value else "  case .answered: return"),
+        "  }",
+        "}",
+    ]
     return "\n".join(lines)
 
 
@@ -181,6 +221,11 @@ def main():
     ]
     for n in range(MAX_ARGUMENTS + 1):
         parts.append(call_function(n))
+        parts.append("")
+    for n in range(MAX_ARGUMENTS + 1):
+        parts.append(forward_function(n, True))
+        parts.append("")
+        parts.append(forward_function(n, False))
         parts.append("")
     for variant in VARIANTS:
         for n in range(MAX_ARGUMENTS + 1):

@@ -60,4 +60,5 @@ let rows = selected.map { bench -> [String] in
   }
   return [bench.name, bench.target, figure, verdict]
 }
+Callgrind.cleanUp()
 Table.print(header: ["case", "target", "instructions/op", "target met"], rows: rows)

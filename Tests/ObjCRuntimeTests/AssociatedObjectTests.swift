@@ -1,13 +1,12 @@
 // Ports of objc4's association.m and libobjc2's AssociatedObject checks, plus the policy matrix.
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import ObjCRuntime
 
 /// Records deinits, so that tests can see when a value or holder is released, and in what order.
 private final class DeinitLog: Sendable {
-  private let entries = Mutex<[String]>([])
+  private let entries = RuntimeLock<[String]>([])
   func record(_ entry: String) { entries.withLock { $0.append(entry) } }
   var all: [String] { entries.withLock { $0 } }
   func count(of entry: String) -> Int { all.filter { $0 == entry }.count }

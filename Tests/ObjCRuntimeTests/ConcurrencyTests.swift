@@ -1,8 +1,9 @@
 // Sends racing exchanges, adds and cache flushes: every result is the old IMP's or the new one's.
 import Dispatch
-import ObjCRuntime
 import Synchronization
 import Testing
+
+@testable import ObjCRuntime
 
 @Suite("Concurrency")
 struct ConcurrencyTests {
@@ -104,7 +105,7 @@ struct ConcurrencyTests {
   @Test("classes realized from many threads at once are made once")
   func concurrentRealization() {
     final class RealizedConcurrently: ObjCObject {}
-    let classes = Mutex<[ObjectIdentifier]>([])
+    let classes = RuntimeLock<[ObjectIdentifier]>([])
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       let cls = RealizedConcurrently.runtimeClass
       classes.withLock { $0.append(ObjectIdentifier(cls)) }

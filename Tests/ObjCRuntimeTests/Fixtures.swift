@@ -59,13 +59,10 @@ func instance(of cls: Class) -> ObjCObject {
 
 /// Names that differ on every call, so that tests running in parallel never share a class.
 enum UniqueName {
-  private static let counter = Mutex(0)
+  private static let counter = Atomic(0)
 
   static func make(_ base: String) -> String {
-    let number = counter.withLock { value -> Int in
-      value += 1
-      return value
-    }
+    let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
     return "\(base)_\(number)"
   }
 }

@@ -94,6 +94,38 @@ uintptr_t swk_cache_count(const swk_cache_buffer *buffer);
 /// Bytes held by buffers that were replaced and are kept for in-flight readers.
 uintptr_t swk_cache_retired_bytes(void);
 
+// MARK: - The runtime's lock
+//
+// A futex-based mutex (Drepper's three-state design): 0 unlocked, 1 locked, 2 locked with
+// waiters. It lives here rather than in Swift's Synchronization.Mutex for one reason: the
+// standard library is not built with ThreadSanitizer, so TSan cannot see Mutex's
+// synchronization and reports every access it guards as a race. These atomics are compiled into
+// this module, instrumented like the rest of it.
+
+typedef struct swk_lock {
+  uint32_t state;
+} swk_lock;
+
+void swk_lock_wait(swk_lock *lock);
+void swk_lock_wake(swk_lock *lock);
+
+static inline void swk_lock_acquire(swk_lock *lock) {
+  uint32_t expected = 0;
+  if (__builtin_expect(__atomic_compare_exchange_n(&lock->state, &expected, 1, 0, __ATOMIC_ACQUIRE,
+                                                   __ATOMIC_RELAXED),
+                       1)) {
+    return;
+  }
+  swk_lock_wait(lock);
+}
+
+static inline void swk_lock_release(swk_lock *lock) {
+  if (__builtin_expect(__atomic_exchange_n(&lock->state, 0, __ATOMIC_RELEASE) == 1, 1)) {
+    return;
+  }
+  swk_lock_wake(lock);
+}
+
 // MARK: - Forwarding
 
 /// The IMP `class_getMethodImplementation` returns for a selector that has no implementation,

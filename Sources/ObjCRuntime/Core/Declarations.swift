@@ -1,6 +1,5 @@
 // The short, type-checked declarations classes use to fill their method lists.
 import CObjCRuntime
-import Synchronization
 
 /// What a class puts in the runtime's tables when it is first used: the counterpart of the method
 /// lists an Objective-C compiler emits.
@@ -155,7 +154,7 @@ internal struct ValidMethodDeclaration {
 
 /// Declarations the runtime could not use, kept for tests and tools and printed once.
 public enum DeclarationProblems {
-  private static let recorded = Mutex<[ObjCRuntimeError]>([])
+  private static let recorded = RuntimeLock<[ObjCRuntimeError]>([])
 
   /// Every declaration problem seen so far, oldest first.
   public static var all: [ObjCRuntimeError] {

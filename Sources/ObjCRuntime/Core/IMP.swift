@@ -1,6 +1,5 @@
 // IMPs: the addresses of C functions that implement methods.
 import CObjCRuntime
-import Synchronization
 
 /// The address of a C function that implements a method: `(self, _cmd, args...) -> ret`.
 ///
@@ -71,7 +70,7 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
 /// The encodings implied by the Swift signatures IMPs were made from.
 internal final class IMPSignatures: Sendable {
   static let shared = IMPSignatures()
-  private let table = Mutex<[UnsafeRawPointer: String]>([:])
+  private let table = RuntimeLock<[UnsafeRawPointer: String]>([:])
 
   func record(_ imp: IMP, encoding: String) {
     table.withLock { $0[imp.rawValue] = encoding }

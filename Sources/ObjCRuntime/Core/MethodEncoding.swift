@@ -1,5 +1,4 @@
 // Parsing method type encodings (`i16@0:8`, `v@:@`) into their return and argument types.
-import Synchronization
 
 /// A method's type encoding split into its return type and argument types.
 ///
@@ -228,7 +227,7 @@ internal final class ParsedSignature: Sendable {
   }
 
   /// Encodings repeat (a class list uses a handful), so each text is parsed once.
-  private static let table = Mutex<[String: ParsedSignature]>([:])
+  private static let table = RuntimeLock<[String: ParsedSignature]>([:])
 
   /// The parsed form of `text`.
   static func of(_ text: String) throws(ObjCRuntimeError) -> ParsedSignature {

@@ -168,6 +168,48 @@ open class ObjCObject: CustomStringConvertible, Hashable {
       ?? ObjectIdentifier(self).hashValue
   }
 
+  // MARK: Message forwarding
+
+  /// Called once when a send finds no instance method for `selector`; add one (with
+  /// `class_addMethod`) and return true to have the send retried. The corresponding objc4 method
+  /// is `+resolveInstanceMethod:`.
+  open class func resolveInstanceMethod(_ selector: Selector) -> Bool {
+    false
+  }
+
+  /// Called once when a send to the class finds no class method for `selector`. The
+  /// corresponding objc4 method is `+resolveClassMethod:`.
+  open class func resolveClassMethod(_ selector: Selector) -> Bool {
+    false
+  }
+
+  /// An object to re-send an unanswered message to, arguments intact; nil (the default) moves on
+  /// to ``methodSignature(for:)``. The Swift entry point of `-forwardingTargetForSelector:`.
+  open func forwardingTarget(for selector: Selector) -> ObjCObject? {
+    (try? sendToTable(RootMethods.forwardingTargetSelector, selector) as ObjCObject?) ?? nil
+  }
+
+  /// The types of `selector`, so that an unanswered message can be packed into an
+  /// ``Invocation``; by default the signature of the method the class has, if any. The Swift entry
+  /// point of `-methodSignatureForSelector:`.
+  open func methodSignature(for selector: Selector) -> MethodSignature? {
+    (try? sendToTable(RootMethods.methodSignatureSelector, selector) as MethodSignature?) ?? nil
+  }
+
+  /// Receives an unanswered message as an ``Invocation``: invoke it on another object, change its
+  /// arguments, or set its return value. The default does not answer, and the runtime then calls
+  /// ``doesNotRecognizeSelector(_:)``. The Swift entry point of `-forwardInvocation:`.
+  open func forwardInvocation(_ invocation: Invocation) {
+    try? sendToTable(RootMethods.forwardInvocationSelector, invocation as ObjCObject?) as Void
+  }
+
+  /// Ends forwarding: the default throws ``ObjCRuntimeError/unrecognizedSelector(_:)`` naming
+  /// `-[Class selector]`, which the send rethrows to its caller. The corresponding objc4 method is
+  /// `-doesNotRecognizeSelector:`, which raises an exception instead.
+  open func doesNotRecognizeSelector(_ selector: Selector) throws(ObjCRuntimeError) -> Never {
+    throw .unrecognizedSelector(MethodReference(owner: isa.takeUnretainedValue(), selector: selector))
+  }
+
   /// `<ClassName: 0x…>`, with the class the isa names (so a dynamic subclass shows).
   open var description: String {
     let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())

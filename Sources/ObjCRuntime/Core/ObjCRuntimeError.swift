@@ -63,6 +63,9 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
   case incompatibleClass(objectType: String, targetClass: String, storageClass: String)
   /// A class declaration that names another class as its owner, or declares a selector twice.
   case invalidDeclaration(className: String, reason: String)
+  /// A signature whose values do not all travel in registers (structs by value, more than six
+  /// arguments), which needs libffi to be called.
+  case unsupportedSignature(MethodReference, encoding: String)
   /// A COPY association policy met a value that cannot be copied.
   case notCopyable(valueType: String, objectClass: String)
 
@@ -113,6 +116,9 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
         + "Set a class derived from \(objectType) or from one of its superclasses."
     case .invalidDeclaration(let className, let reason):
       return "the runtime declaration of \(className) is invalid: \(reason)."
+    case .unsupportedSignature(let method, let encoding):
+      return "\(method) has type \(encoding), which cannot be called with register-sized "
+        + "arguments alone. Call it with at most six scalar arguments, or through libffi."
     case .notCopyable(let valueType, let objectClass):
       return "a \(valueType) cannot be associated with a \(objectClass) under a COPY policy: "
         + "it does not adopt ObjCCopying. Adopt it, or use a RETAIN policy."

@@ -18,8 +18,59 @@ internal enum RootMethods {
       ObjCMethodDeclaration("isMemberOfClass:", isMemberOfClass)
       ObjCMethodDeclaration("performSelector:", performSelector)
       ObjCMethodDeclaration("performSelector:withObject:", performSelectorWithObject)
+      ObjCMethodDeclaration(
+        "forwardingTargetForSelector:", forwardingTarget, swiftEntry: forwardingTargetEntry)
+      ObjCMethodDeclaration(
+        "methodSignatureForSelector:", methodSignature, swiftEntry: methodSignatureEntry)
+      ObjCMethodDeclaration(
+        "forwardInvocation:", forwardInvocation, swiftEntry: forwardInvocationEntry)
       ObjCMethodDeclaration.classMethod("class", classClass)
+      ObjCMethodDeclaration.classMethod("resolveInstanceMethod:", resolveInstanceMethod)
+      ObjCMethodDeclaration.classMethod("resolveClassMethod:", resolveClassMethod)
     }
+  }
+
+  static let forwardingTargetSelector: Selector = "forwardingTargetForSelector:"
+  static let methodSignatureSelector: Selector = "methodSignatureForSelector:"
+  static let forwardInvocationSelector: Selector = "forwardInvocation:"
+
+  /// `+resolveInstanceMethod:` asks the Swift class, so that `override class func` works.
+  static let resolveInstanceMethod: @convention(c) (id, SEL, SEL) -> Bool = { me, _, selector in
+    guard let cls = me.takeUnretainedObject(as: Class.self) else { return false }
+    return cls.storageType.resolveInstanceMethod(Selector(selector))
+  }
+
+  static let resolveClassMethod: @convention(c) (id, SEL, SEL) -> Bool = { me, _, selector in
+    guard let cls = me.takeUnretainedObject(as: Class.self) else { return false }
+    return cls.storageType.resolveClassMethod(Selector(selector))
+  }
+
+  /// The root's `-forwardingTargetForSelector:`: no other target.
+  static let forwardingTarget: @convention(c) (id, SEL, SEL) -> id? = { _, _, _ in nil }
+
+  static let forwardingTargetEntry: @convention(c) (id, SEL, SEL) -> id? = { me, _, selector in
+    me.takeUnretainedObject().forwardingTarget(for: Selector(selector))?.passRetained()
+  }
+
+  /// The root's `-methodSignatureForSelector:`: the signature of the method the class has.
+  static let methodSignature: @convention(c) (id, SEL, SEL) -> id? = { me, _, selector in
+    let cls = me.takeUnretainedObject().isa.takeUnretainedValue()
+    return cls.instanceMethod(for: Selector(selector)).map { MethodSignature($0).passRetained() }
+  }
+
+  static let methodSignatureEntry: @convention(c) (id, SEL, SEL) -> id? = { me, _, selector in
+    me.takeUnretainedObject().methodSignature(for: Selector(selector))?.passRetained()
+  }
+
+  /// The root's `-forwardInvocation:` does not answer: the runtime then calls
+  /// `doesNotRecognizeSelector(_:)`, as objc4's NSObject does from its own.
+  static let forwardInvocation: @convention(c) (id, SEL, id?) -> Void = { _, _, invocation in
+    invocation?.takeUnretainedObject(as: Invocation.self)?.markUnanswered()
+  }
+
+  static let forwardInvocationEntry: @convention(c) (id, SEL, id?) -> Void = { me, _, invocation in
+    guard let invocation = invocation?.takeUnretainedObject(as: Invocation.self) else { return }
+    me.takeUnretainedObject().forwardInvocation(invocation)
   }
 
   /// `-class`: the isa. Objects are returned retained (+1).

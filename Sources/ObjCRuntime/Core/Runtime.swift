@@ -1,5 +1,4 @@
 // The runtime's global tables and the lock that serializes every change to them.
-import Synchronization
 
 /// Everything the runtime knows, guarded by one lock, as objc4 guards its tables with
 /// `runtimeLock`.
@@ -8,7 +7,7 @@ import Synchronization
 /// caches) hold the lock; the send path reads caches without it. Per-class tables are stored in
 /// the `Class` objects themselves and follow the same rule: touched only inside
 /// `Runtime.state.withLock`.
-internal struct RuntimeTables: ~Copyable {
+internal struct RuntimeTables {
   var classesByName: [String: Class] = [:]
   var classesBySwiftType: [ObjectIdentifier: Class] = [:]
   /// Every class (not metaclass) in the order it was made.
@@ -20,7 +19,7 @@ internal struct RuntimeTables: ~Copyable {
 }
 
 internal enum Runtime {
-  static let state = Mutex(RuntimeTables())
+  static let state = RuntimeLock(RuntimeTables())
 
   /// The root class, `ObjCObject`.
   static var rootClass: Class { ClassRealizer.realize(ObjCObject.self) }

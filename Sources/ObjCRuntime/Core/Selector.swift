@@ -1,6 +1,5 @@
 // Selectors: interned method names, compared and hashed by address.
 import CObjCRuntime
-import Synchronization
 
 /// The name of a method, interned so that two selectors with the same name are the same pointer.
 ///
@@ -150,7 +149,7 @@ internal struct InternedName: Hashable, @unchecked Sendable {
 internal final class SelectorTable: Sendable {
   static let shared = SelectorTable()
 
-  private let names = Mutex<[String: InternedName]>([:])
+  private let names = RuntimeLock<[String: InternedName]>([:])
 
   func register(_ name: String) -> Selector {
     // A C string ends at its first NUL, so a name with an embedded NUL is the prefix before it.

@@ -36,12 +36,13 @@ public struct ObjCSuper {
 public typealias objc_super = ObjCSuper
 
 /// Finds the IMP to call for `selector` sent to an object of class `cls`, checking the method's
-/// signature code against the call's. The cache hit is inlined into every typed send.
+/// signature code against the call's; nil when nothing implements it and the message must be
+/// forwarded. The cache hit is inlined into every typed send.
 @inlinable @inline(__always)
 internal func _findIMP(
   _ receiver: ObjCObject, _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode,
   _ code: UInt64
-) throws(ObjCRuntimeError) -> UnsafeRawPointer {
+) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
   let hit = cls._withUnsafeGuaranteedRef { cls in
     mode == .send ? cls.sendCache.lookup(selector) : cls.tableCache.lookup(selector)
   }
@@ -69,22 +70,26 @@ internal func _returnValue<R: ObjCScalar>(
 
 @usableFromInline
 internal enum Dispatch {
-  /// The slow path: looks up under the lock, fills the cache, reports traced sends, and turns
-  /// every failure into a typed error.
+  /// The slow path: looks up under the lock and fills the cache, runs the class's resolver once
+  /// on a miss, reports traced sends, and checks the signature. Returns nil when the message must
+  /// be forwarded.
   @usableFromInline
   static func resolve(
     _ receiver: ObjCObject, _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode,
     _ code: UInt64
-  ) throws(ObjCRuntimeError) -> UnsafeRawPointer {
+  ) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
     let start = cls.takeUnretainedValue()
-    let method = lookUp(start, selector, mode)
-    let reference = MethodReference(owner: receiver.isa.takeUnretainedValue(), selector: selector)
+    var method = lookUp(start, selector, mode)
+    if method?.implementation == nil, Resolver.resolve(selector, for: receiver) {
+      method = lookUp(start, selector, mode)
+    }
     guard let method, let imp = method.implementation else {
-      throw .unrecognizedSelector(reference)
+      return nil
     }
     guard method.signatureCode == code else {
       throw .signatureMismatch(
-        reference, method: method.typeEncoding, call: SignatureCode.describe(code))
+        MethodReference(owner: receiver.isa.takeUnretainedValue(), selector: selector),
+        method: method.typeEncoding, call: SignatureCode.describe(code))
     }
     return imp.rawValue
   }

@@ -320,12 +320,156 @@ internal func _callIMP6(
   }
 }
 
+@inlinable @inline(never)
+internal func _forward0<R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, []) {
+  case .resend(let target): return try objc_msgSend(target, sel)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid0(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, []) {
+  case .resend(let target): return try objc_msgSend(target, sel)
+  case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _forward1<A0: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid1<A0: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0)
+  case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _forward2<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid2<A0: ObjCScalar, A1: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1)
+  case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _forward3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2)
+  case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _forward4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3)
+  case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _forward5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4)
+  case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _forward6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
+) throws(ObjCRuntimeError) -> R {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits, a5.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4, a5)
+  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  }
+}
+
+@inlinable @inline(never)
+internal func _forwardVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
+) throws(ObjCRuntimeError) {
+  switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits, a5.registerBits]) {
+  case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4, a5)
+  case .answered: return
+  }
+}
+
 /// Sends `sel` with no arguments to `receiver` and returns its result.
 ///
 /// The typed form of objc4's `objc_msgSend`. The method is looked up from the receiver's isa
 /// through its class's cache; a selector with a Swift entry point calls that entry point, so a
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
+///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
 ///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
@@ -335,7 +479,9 @@ public func objc_msgSend<R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward0(receiver, sel, code)
+  }
   let bits = _callIMP0(imp, receiver.passUnretained(), sel.sel, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -347,6 +493,10 @@ public func objc_msgSend<R: ObjCScalar>(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -355,7 +505,9 @@ public func objc_msgSend(
   _ receiver: ObjCObject, _ sel: Selector
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid0(receiver, sel, code)
+  }
   _ = _callIMP0(imp, receiver.passUnretained(), sel.sel, .general)
 }
 
@@ -366,6 +518,10 @@ public func objc_msgSend(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -374,7 +530,9 @@ public func objc_msgSend<A0: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward1(receiver, sel, code, a0)
+  }
   let bits = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -386,6 +544,10 @@ public func objc_msgSend<A0: ObjCScalar, R: ObjCScalar>(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -394,7 +556,9 @@ public func objc_msgSend<A0: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid1(receiver, sel, code, a0)
+  }
   _ = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
 }
 
@@ -405,6 +569,10 @@ public func objc_msgSend<A0: ObjCScalar>(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -413,7 +581,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward2(receiver, sel, code, a0, a1)
+  }
   let bits = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -425,6 +595,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -433,7 +607,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid2(receiver, sel, code, a0, a1)
+  }
   _ = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
 }
 
@@ -444,6 +620,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar>(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -452,7 +632,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjC
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward3(receiver, sel, code, a0, a1, a2)
+  }
   let bits = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -464,6 +646,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjC
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -472,7 +658,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid3(receiver, sel, code, a0, a1, a2)
+  }
   _ = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
 }
 
@@ -483,6 +671,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -491,7 +683,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward4(receiver, sel, code, a0, a1, a2, a3)
+  }
   let bits = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -503,6 +697,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -511,7 +709,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid4(receiver, sel, code, a0, a1, a2, a3)
+  }
   _ = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
 }
 
@@ -522,6 +722,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -530,7 +734,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward5(receiver, sel, code, a0, a1, a2, a3, a4)
+  }
   let bits = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -542,6 +748,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -550,7 +760,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid5(receiver, sel, code, a0, a1, a2, a3, a4)
+  }
   _ = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
 }
 
@@ -561,6 +773,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -569,7 +785,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forward6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  }
   let bits = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
   return try _returnValue(bits, receiver, sel, code)
 }
@@ -581,6 +799,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
 /// Swift override is never skipped. The method's encoding must match the call's types (checked
 /// with one comparison on a cache hit).
 ///
+/// A selector nothing implements goes through message forwarding: the class's resolver, then
+/// `forwardingTarget(for:)`, then `methodSignature(for:)` and `forwardInvocation(_:)`, then
+/// `doesNotRecognizeSelector(_:)`.
+///
 /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when nothing answers `sel`,
 ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the method's encoding does not
 ///   match the call.
@@ -589,7 +811,9 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  let imp = try _findIMP(receiver, receiver.isa, sel, .send, code)
+  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try _forwardVoid6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  }
   _ = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
 }
 
@@ -606,7 +830,9 @@ public func objc_msgSendSuper<R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward0(`super`.receiver, sel, code)
+  }
   let bits = _callIMP0(imp, `super`.receiver.passUnretained(), sel.sel, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -624,7 +850,9 @@ public func objc_msgSendSuper(
   _ super: ObjCSuper, _ sel: Selector
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid0(`super`.receiver, sel, code)
+  }
   _ = _callIMP0(imp, `super`.receiver.passUnretained(), sel.sel, .general)
 }
 
@@ -641,7 +869,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward1(`super`.receiver, sel, code, a0)
+  }
   let bits = _callIMP1(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -659,7 +889,9 @@ public func objc_msgSendSuper<A0: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid1(`super`.receiver, sel, code, a0)
+  }
   _ = _callIMP1(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
 }
 
@@ -676,7 +908,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward2(`super`.receiver, sel, code, a0, a1)
+  }
   let bits = _callIMP2(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -694,7 +928,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid2(`super`.receiver, sel, code, a0, a1)
+  }
   _ = _callIMP2(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
 }
 
@@ -711,7 +947,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R:
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward3(`super`.receiver, sel, code, a0, a1, a2)
+  }
   let bits = _callIMP3(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -729,7 +967,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid3(`super`.receiver, sel, code, a0, a1, a2)
+  }
   _ = _callIMP3(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
 }
 
@@ -746,7 +986,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward4(`super`.receiver, sel, code, a0, a1, a2, a3)
+  }
   let bits = _callIMP4(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -764,7 +1006,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid4(`super`.receiver, sel, code, a0, a1, a2, a3)
+  }
   _ = _callIMP4(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
 }
 
@@ -781,7 +1025,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward5(`super`.receiver, sel, code, a0, a1, a2, a3, a4)
+  }
   let bits = _callIMP5(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -799,7 +1045,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid5(`super`.receiver, sel, code, a0, a1, a2, a3, a4)
+  }
   _ = _callIMP5(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
 }
 
@@ -816,7 +1064,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forward6(`super`.receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  }
   let bits = _callIMP6(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
   return try _returnValue(bits, `super`.receiver, sel, code)
 }
@@ -834,7 +1084,9 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code)
+  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try _forwardVoid6(`super`.receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  }
   _ = _callIMP6(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
 }
 
@@ -849,7 +1101,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<R: ObjCScalar>(_ sel: Selector) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward0(self, sel, code)
+    }
     let bits = _callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -864,7 +1118,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable(_ sel: Selector) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid0(self, sel, code)
+    }
     _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
   }
 
@@ -878,7 +1134,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward1(self, sel, code, a0)
+    }
     let bits = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -893,7 +1151,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid1(self, sel, code, a0)
+    }
     _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
   }
 
@@ -907,7 +1167,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward2(self, sel, code, a0, a1)
+    }
     let bits = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -922,7 +1184,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid2(self, sel, code, a0, a1)
+    }
     _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
   }
 
@@ -936,7 +1200,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward3(self, sel, code, a0, a1, a2)
+    }
     let bits = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -951,7 +1217,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid3(self, sel, code, a0, a1, a2)
+    }
     _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
   }
 
@@ -965,7 +1233,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward4(self, sel, code, a0, a1, a2, a3)
+    }
     let bits = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -980,7 +1250,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid4(self, sel, code, a0, a1, a2, a3)
+    }
     _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
   }
 
@@ -994,7 +1266,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward5(self, sel, code, a0, a1, a2, a3, a4)
+    }
     let bits = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -1009,7 +1283,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid5(self, sel, code, a0, a1, a2, a3, a4)
+    }
     _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
   }
 
@@ -1023,7 +1299,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forward6(self, sel, code, a0, a1, a2, a3, a4, a5)
+    }
     let bits = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
     return try _returnValue(bits, self, sel, code)
   }
@@ -1038,7 +1316,9 @@ extension ObjCObject {
   @inlinable
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    let imp = try _findIMP(self, isa, sel, .table, code)
+    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
+      return try _forwardVoid6(self, sel, code, a0, a1, a2, a3, a4, a5)
+    }
     _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
   }
 }

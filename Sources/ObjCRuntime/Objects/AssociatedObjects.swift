@@ -163,7 +163,7 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
 /// objc4 (`AssociationsManager`).
 internal enum Associations {
   /// The number of live entries in all tables, for leak checks.
-  static let lock = Mutex<Int>(0)
+  static let lock = RuntimeLock<Int>(0)
 
   static func table(of object: ObjCObject) -> AssociationTable? {
     let word = object.associationWord.load(ordering: .acquiring)

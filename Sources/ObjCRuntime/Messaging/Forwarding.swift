@@ -1,0 +1,92 @@
+// Message forwarding: what happens to a message no method answers.
+import CObjCRuntime
+
+/// What forwarding made of a message.
+@usableFromInline
+internal enum ForwardingOutcome {
+  /// `forwardingTarget(for:)` named another object: send the message to it, arguments intact.
+  case resend(ObjCObject)
+  /// `forwardInvocation(_:)` answered; these are the bits of the return value (objects +1).
+  case answered(UInt64)
+}
+
+/// The forwarding chain of Foundation, which objc4 leaves to whoever installs a forward handler:
+///
+/// 1. `+resolveInstanceMethod:` / `+resolveClassMethod:` may add the method (run by the lookup,
+///    once per miss, before the chain below);
+/// 2. `-forwardingTargetForSelector:` may name another object to re-send the message to;
+/// 3. `-methodSignatureForSelector:` may describe the message, and `-forwardInvocation:` then
+///    receives it as an ``Invocation``;
+/// 4. `-doesNotRecognizeSelector:` ends it, by default with a thrown
+///    ``ObjCRuntimeError/unrecognizedSelector(_:)``.
+///
+/// Each step is a message, so Swift overrides, methods added at run time and swizzles all take
+/// part, as Aspects relies on when it swizzles `forwardInvocation:`. A step the receiver does not
+/// implement at all is skipped.
+@usableFromInline
+internal enum Forwarding {
+  private static var forwardingTargetSelector: Selector { RootMethods.forwardingTargetSelector }
+  private static var methodSignatureSelector: Selector { RootMethods.methodSignatureSelector }
+  private static var forwardInvocationSelector: Selector { RootMethods.forwardInvocationSelector }
+
+  @usableFromInline
+  static func forward(
+    _ receiver: ObjCObject, _ selector: Selector, _ code: UInt64, _ arguments: [UInt64]
+  ) throws(ObjCRuntimeError) -> ForwardingOutcome {
+    let cls = receiver.isa.takeUnretainedValue()
+    if cls.respondsWithoutResolving(to: forwardingTargetSelector),
+      let target = try objc_msgSend(receiver, forwardingTargetSelector, selector) as ObjCObject?,
+      target !== receiver
+    {
+      return .resend(target)
+    }
+    if cls.respondsWithoutResolving(to: methodSignatureSelector),
+      cls.respondsWithoutResolving(to: forwardInvocationSelector),
+      let signature = try objc_msgSend(receiver, methodSignatureSelector, selector)
+        as MethodSignature?
+    {
+      guard signature.signatureCode == code else {
+        throw .signatureMismatch(
+          MethodReference(owner: cls, selector: selector),
+          method: signature.typeEncoding, call: SignatureCode.describe(code))
+      }
+      let invocation = Invocation(
+        target: receiver, selector: selector, signature: signature, argumentWords: arguments)
+      try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
+      if invocation.wasAnswered {
+        return .answered(invocation.returnWordForCaller())
+      }
+    }
+    try receiver.doesNotRecognizeSelector(selector)
+  }
+}
+
+/// Runs a class's method resolver on a miss.
+internal enum Resolver {
+  static let resolveInstanceMethod: Selector = "resolveInstanceMethod:"
+  static let resolveClassMethod: Selector = "resolveClassMethod:"
+
+  /// Asks the receiver's class (`+resolveInstanceMethod:`), or the receiver itself when it is a
+  /// class (`+resolveClassMethod:`), to add a method for `selector`. Returns what it answered.
+  static func resolve(_ selector: Selector, for receiver: ObjCObject) -> Bool {
+    guard selector != resolveInstanceMethod, selector != resolveClassMethod else { return false }
+    let cls = receiver.isa.takeUnretainedValue()
+    let (target, resolver): (Class, Selector)
+    if cls.isMetaClass, let classObject = receiver as? Class {
+      (target, resolver) = (classObject, resolveClassMethod)
+    } else {
+      (target, resolver) = (cls, resolveInstanceMethod)
+    }
+    guard target.metaclass.respondsWithoutResolving(to: resolver) else { return false }
+    return (try? objc_msgSend(target, resolver, selector) as Bool) ?? false
+  }
+}
+
+extension Class {
+  /// Whether the method tables answer `selector`, without running a resolver.
+  internal func respondsWithoutResolving(to selector: Selector) -> Bool {
+    Runtime.state.withLock { _ in
+      findMethod(selector, includingEntries: true)?.implementation != nil
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// MethodSignature: the NSMethodSignature analogue, the types of a message.
+
+/// The types of a message: its return type and arguments, as `NSMethodSignature` describes them.
+///
+/// Forwarding asks `methodSignature(for:)` for one before it builds an ``Invocation``. It is an
+/// object, so it can be returned through the runtime like any other.
+public final class MethodSignature: ObjCObject {
+  /// The encoding, verbatim.
+  public let typeEncoding: String
+  /// The parsed encoding.
+  public let encoding: MethodEncoding
+  internal let signatureCode: UInt64
+
+  /// The signature an encoding describes, such as `"v@:q"`. The corresponding Foundation method
+  /// is `+[NSMethodSignature signatureWithObjCTypes:]`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/malformedTypeEncoding(_:position:expected:)``.
+  public init(types: String) throws(ObjCRuntimeError) {
+    let parsed = try ParsedSignature.of(types)
+    guard parsed.encoding.argumentTypes.count >= 2 else {
+      throw .malformedTypeEncoding(
+        types, position: types.utf8.count, expected: "the self and _cmd arguments (\"@:\")")
+    }
+    typeEncoding = types
+    encoding = parsed.encoding
+    signatureCode = parsed.code
+    super.init()
+  }
+
+  /// The signature of `method`.
+  public init(_ method: Method) {
+    typeEncoding = method.typeEncoding
+    encoding = method.signature.encoding
+    signatureCode = method.signatureCode
+    super.init()
+  }
+
+  /// The number of arguments, `self` and `_cmd` included.
+  public var numberOfArguments: Int { encoding.argumentTypes.count }
+
+  /// The return type's encoding.
+  public var methodReturnType: String { encoding.returnType }
+
+  /// The encoding of argument `index` (0 is `self`, 1 is `_cmd`), nil when out of range.
+  public func argumentType(at index: Int) -> String? {
+    encoding.argumentTypes.indices.contains(index) ? encoding.argumentTypes[index] : nil
+  }
+
+  /// The encoding.
+  public override var description: String { typeEncoding }
+}

@@ -1,0 +1,36 @@
+// The lock that guards the runtime's shared tables.
+import CObjCRuntime
+
+/// A value guarded by a lock, with the shape of `Synchronization.Mutex`.
+///
+/// The runtime uses this instead of `Mutex` so that ThreadSanitizer can check it: the standard
+/// library is not built with TSan, so TSan cannot see `Mutex`'s synchronization and reports every
+/// access it guards as a race, hiding real ones. The lock word (a futex, see `CObjCRuntime.h`)
+/// lives in memory of its own, since a futex needs a stable address.
+///
+/// `@unchecked Sendable`: `value` is read and written only between acquire and release of the
+/// lock, which orders every access.
+internal final class RuntimeLock<Value>: @unchecked Sendable {
+  private let word: UnsafeMutablePointer<swk_lock>
+  private var value: Value
+
+  init(_ value: Value) {
+    word = .allocate(capacity: 1)
+    word.initialize(to: swk_lock(state: 0))
+    self.value = value
+  }
+
+  deinit {
+    word.deinitialize(count: 1)
+    word.deallocate()
+  }
+
+  /// Runs `body` with exclusive access to the value.
+  func withLock<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    swk_lock_acquire(word)
+    defer { swk_lock_release(word) }
+    return try body(&value)
+  }
+}
