@@ -82,7 +82,8 @@ struct AssociatedObjectTests {
   @Test("value types are stored as values under every policy")
   func valueTypes() {
     let holder = Holder()
-    for policy in [objc_AssociationPolicy.assign, .retainNonatomic, .copyNonatomic, .retain, .copy] {
+    for policy in [objc_AssociationPolicy.assign, .retainNonatomic, .copyNonatomic, .retain, .copy]
+    {
       objc_setAssociatedObject(holder, &staticKey, 1223, policy)
       #expect(objc_getAssociatedObject(holder, &staticKey) as? Int == 1223)
     }
@@ -201,7 +202,8 @@ struct AssociatedObjectTests {
       let holder = Holder()
       objc_setAssociatedObject(holder, &staticKey, shared, .retain)
       holder[colorKey] = "red"
-      objc_setAssociatedObject(holder, UnsafeRawPointer(bitPattern: 0x1000 + index % 7)!, index, .assign)
+      objc_setAssociatedObject(
+        holder, UnsafeRawPointer(bitPattern: 0x1000 + index % 7)!, index, .assign)
     }
     #expect(Associations.liveCount == before)
     #expect(log.all.isEmpty)

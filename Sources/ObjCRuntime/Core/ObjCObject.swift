@@ -207,7 +207,8 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   /// `-[Class selector]`, which the send rethrows to its caller. The corresponding objc4 method is
   /// `-doesNotRecognizeSelector:`, which raises an exception instead.
   open func doesNotRecognizeSelector(_ selector: Selector) throws(ObjCRuntimeError) -> Never {
-    throw .unrecognizedSelector(MethodReference(owner: isa.takeUnretainedValue(), selector: selector))
+    throw .unrecognizedSelector(
+      MethodReference(owner: isa.takeUnretainedValue(), selector: selector))
   }
 
   /// `<ClassName: 0x…>`, with the class the isa names (so a dynamic subclass shows).

@@ -1,4 +1,5 @@
 // Associated objects: values attached to any object under a key, with objc4's five policies.
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
 import Synchronization
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
