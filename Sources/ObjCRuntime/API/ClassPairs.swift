@@ -2,6 +2,7 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
 import CObjCRuntime
+import Synchronization
 
 extension RuntimeTables {
   /// Whether `name` is taken by a registered class or one under construction.
@@ -26,26 +27,31 @@ public func objc_allocateClassPair(_ superclass: Class?, _ name: String, _ extra
   let root = superclass == nil ? nil : Runtime.rootClass
   return Runtime.state.withLock { tables -> Class? in
     guard !tables.isNameInUse(name) else { return nil }
-    if let superclass, tables.constructing.contains(ObjectIdentifier(superclass)) {
+    if let superclass, tables.constructing[ObjectIdentifier(superclass)] != nil {
       return nil
     }
     let storageType = superclass?.storageType ?? ObjCObject.self
     let cls = Class(
-      name: name, superclass: superclass, isMetaClass: false, storageType: storageType)
+      name: name, superclass: superclass, isMetaClass: false, storageType: storageType,
+      isRuntimeMade: true)
     let metaclass: Class
     if let superclass {
       metaclass = Class(
-        name: name, superclass: superclass.metaclass, isMetaClass: true, storageType: Class.self)
+        name: name, superclass: superclass.metaclass, isMetaClass: true, storageType: Class.self,
+        isRuntimeMade: true)
       metaclass.setIsa((root ?? superclass).metaclass)
       superclass.subclasses.append(cls)
       superclass.metaclass.subclasses.append(metaclass)
     } else {
-      metaclass = Class(name: name, superclass: cls, isMetaClass: true, storageType: Class.self)
+      metaclass = Class(
+        name: name, superclass: cls, isMetaClass: true, storageType: Class.self,
+        isRuntimeMade: true)
       metaclass.setIsa(metaclass)
       cls.subclasses.append(metaclass)
     }
     cls.setIsa(metaclass)
-    tables.constructing.insert(ObjectIdentifier(cls))
+    cls.retainedMetaclass = metaclass
+    tables.constructing[ObjectIdentifier(cls)] = cls
     tables.constructingNames.insert(name)
     return cls
   }
@@ -58,7 +64,9 @@ public func objc_allocateClassPair(_ superclass: Class?, _ name: String, _ extra
 public func objc_registerClassPair(_ cls: Class?) {
   guard let cls else { return }
   let registered = Runtime.state.withLock { tables -> Bool in
-    guard tables.constructing.remove(ObjectIdentifier(cls)) != nil else { return false }
+    guard tables.constructing.removeValue(forKey: ObjectIdentifier(cls)) != nil else {
+      return false
+    }
     tables.constructingNames.remove(cls.name)
     tables.classesByName[cls.name] = cls
     tables.classes.append(cls)
@@ -68,5 +76,63 @@ public func objc_registerClassPair(_ cls: Class?) {
     Tracing.emit(.classRealized(cls))
   } else {
     Diagnostics.warn("objc_registerClassPair: \(cls.name) is not a class under construction")
+  }
+}
+
+extension Class {
+  /// Removes a class made at run time, and its metaclass: it disappears from `objc_getClass` and
+  /// the class list, and the associations on the class and metaclass are released. Its name can
+  /// be used again.
+  ///
+  /// objc4 leaves disposing of a class in use undefined; we refuse. The `Class` and `Method`
+  /// objects themselves stay in memory, so references to them held elsewhere remain valid.
+  ///
+  /// - Throws: ``ObjCRuntimeError/cannotDispose(className:reason:)`` for a metaclass, a class not
+  ///   made by `objc_allocateClassPair`, a class with subclasses, or one with live instances.
+  public func dispose(fileID: String = #fileID, line: Int = #line) throws(ObjCRuntimeError) {
+    func refuse(_ reason: String) -> ObjCRuntimeError {
+      .cannotDispose(className: name, reason: reason)
+    }
+    guard !isMetaClass else { throw refuse("it is a metaclass; dispose of its class") }
+    guard isRuntimeMade else {
+      throw refuse("only classes made by objc_allocateClassPair can be disposed of")
+    }
+    let failure = Runtime.state.withLock { tables -> ObjCRuntimeError? in
+      if let subclass = subclasses.first(where: { $0 !== metaclass }) {
+        return refuse("\(subclass.name) still inherits from it; dispose of the subclasses first")
+      }
+      let live = liveInstances.load(ordering: .acquiring)
+      guard live == 0 else {
+        return refuse(
+          "\(live) object(s) still have it as their class; set them another class first")
+      }
+      if tables.classesByName[name] === self { tables.classesByName[name] = nil }
+      tables.classes.removeAll { $0 === self }
+      if tables.constructing.removeValue(forKey: ObjectIdentifier(self)) != nil {
+        tables.constructingNames.remove(name)
+      }
+      if let superclass {
+        superclass.subclasses.removeAll { $0 === self }
+        superclass.metaclass.subclasses.removeAll { $0 === metaclass }
+      }
+      tables.disposed.append(self)
+      return nil
+    }
+    if let failure { throw failure }
+    Associations.removeAll(self)
+    Associations.removeAll(metaclass)
+    Tracing.emit(.classDisposed(self, by: SourceLocation(fileID: fileID, line: line)))
+  }
+}
+
+/// Removes a class made by ``objc_allocateClassPair(_:_:_:)``; a class in use (with instances or
+/// subclasses) is refused with a warning and left alone (``Class/dispose(fileID:line:)`` throws
+/// the reason). The corresponding objc4 function is `objc_disposeClassPair`.
+public func objc_disposeClassPair(_ cls: Class?, fileID: String = #fileID, line: Int = #line) {
+  guard let cls else { return }
+  do {
+    try cls.dispose(fileID: fileID, line: line)
+  } catch {
+    Diagnostics.warn("objc_disposeClassPair: \(error)")
   }
 }

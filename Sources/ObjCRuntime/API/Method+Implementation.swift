@@ -1,5 +1,6 @@
 // The typed layer over implementations: setting and exchanging IMPs.
 import CObjCRuntime
+import Synchronization
 
 extension Method {
   /// Sets the implementation and returns the previous one.
@@ -87,6 +88,8 @@ extension ObjCObject {
     }
     let old = isa.takeUnretainedValue()
     setIsa(cls)
+    if old.isRuntimeMade { old.liveInstances.subtract(1, ordering: .relaxed) }
+    if cls.isRuntimeMade { cls.liveInstances.add(1, ordering: .relaxed) }
     Tracing.emit(
       .classSet(
         object: description, from: old, to: cls, by: SourceLocation(fileID: fileID, line: line)))

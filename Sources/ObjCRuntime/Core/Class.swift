@@ -1,5 +1,6 @@
 // Runtime classes: a name, a superclass, a metaclass, a method list and two caches.
 import CObjCRuntime
+import Synchronization
 
 /// A class of the runtime, the counterpart of objc4's `Class`.
 ///
@@ -35,12 +36,27 @@ public final class Class: ObjCObject, @unchecked Sendable {
   internal var methodList: [Method] = []
   internal var swiftEntries: [Selector: Method] = [:]
   internal var subclasses: [Class] = []
+  /// The metaclass, held strongly: the isa word does not retain it.
+  internal var retainedMetaclass: Class?
+  internal var ivarList: [Ivar] = []
+  /// The instance size once ivars were added at run time; nil while none were.
+  internal var addedInstanceSize: Int?
 
-  internal init(name: String, superclass: Class?, isMetaClass: Bool, storageType: ObjCObject.Type) {
+  /// Whether the class was made with `objc_allocateClassPair` (and so may be disposed of).
+  public let isRuntimeMade: Bool
+  /// Objects whose isa was set to this class and that are still alive; counted for classes made
+  /// at run time only, so that `objc_disposeClassPair` can refuse to free a class in use.
+  internal let liveInstances = Atomic<Int>(0)
+
+  internal init(
+    name: String, superclass: Class?, isMetaClass: Bool, storageType: ObjCObject.Type,
+    isRuntimeMade: Bool = false
+  ) {
     self.name = name
     self.superclass = superclass
     self.isMetaClass = isMetaClass
     self.storageType = storageType
+    self.isRuntimeMade = isRuntimeMade
     super.init(isaSetLater: ())
   }
 

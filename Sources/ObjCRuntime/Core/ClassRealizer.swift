@@ -83,11 +83,17 @@ internal enum ClassRealizer {
       cls.subclasses.append(metaclass)
     }
     cls.setIsa(metaclass)
+    cls.retainedMetaclass = metaclass
     for declaration in members.instanceMethods {
       install(declaration, in: cls)
     }
     for declaration in members.classMethods {
       install(declaration, in: metaclass)
+    }
+    cls.ivarList = members.ivars.map { ivar in
+      Ivar(
+        name: ivar.name, typeEncoding: ivar.typeEncoding, offset: nil, owner: cls,
+        storage: .property(ivar.accessors))
     }
     tables.classesByName[names.primary] = cls
     for alias in names.aliases where tables.classesByName[alias] == nil {
@@ -117,10 +123,12 @@ internal enum ClassRealizer {
     guard declaration.owner == type else {
       // A class that does not override `objcDeclaration` inherits its superclass's, whose owner
       // is the superclass: it declares nothing of its own.
-      return DeclaredMembers(runtimeName: nil, instanceMethods: [], classMethods: [], problems: [])
+      return DeclaredMembers(
+        runtimeName: nil, instanceMethods: [], classMethods: [], ivars: [], problems: [])
     }
     var members = DeclaredMembers(
-      runtimeName: declaration.runtimeName, instanceMethods: [], classMethods: [], problems: [])
+      runtimeName: declaration.runtimeName, instanceMethods: [], classMethods: [],
+      ivars: declaration.ivars, problems: [])
     var seen: Set<Selector> = []
     var seenClass: Set<Selector> = []
     for method in declaration.methods {
@@ -153,6 +161,7 @@ private struct DeclaredMembers {
   var runtimeName: String?
   var instanceMethods: [ValidMethodDeclaration]
   var classMethods: [ValidMethodDeclaration]
+  var ivars: [ObjCIvarDeclaration]
   var problems: [ObjCRuntimeError]
 }
 

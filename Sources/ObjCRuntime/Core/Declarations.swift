@@ -21,48 +21,64 @@ public struct ObjCClassDeclaration {
   public let runtimeName: String?
   /// The declared methods, instance and class.
   public let methods: [ObjCMethodDeclaration]
+  /// The declared instance variables.
+  public let ivars: [ObjCIvarDeclaration]
 
-  /// A declaration of `owner`'s own methods.
+  /// A declaration of `owner`'s own methods and instance variables.
   ///
   /// - Parameters:
   ///   - owner: The class being declared; must be the class whose `objcDeclaration` returns this.
   ///   - runtimeName: A name for the runtime class, when the Swift name will not do.
-  ///   - methods: One ``ObjCMethodDeclaration`` per line.
+  ///   - members: One ``ObjCMethodDeclaration`` or ``ObjCIvarDeclaration`` per line.
   public init(
     _ owner: ObjCObject.Type, runtimeName: String? = nil,
-    @ObjCDeclarationBuilder methods: () -> [ObjCMethodDeclaration] = { [] }
+    @ObjCDeclarationBuilder members: () -> [ObjCClassMember] = { [] }
   ) {
     self.owner = owner
     self.runtimeName = runtimeName
-    self.methods = methods()
+    let members = members()
+    self.methods = members.compactMap { if case .method(let method) = $0 { method } else { nil } }
+    self.ivars = members.compactMap { if case .ivar(let ivar) = $0 { ivar } else { nil } }
   }
 }
 
-/// Collects method declarations written one per line.
+/// One line of a class declaration.
+public enum ObjCClassMember {
+  /// A method.
+  case method(ObjCMethodDeclaration)
+  /// An instance variable.
+  case ivar(ObjCIvarDeclaration)
+}
+
+/// Collects the members of a class declaration, written one per line.
 @resultBuilder
 public enum ObjCDeclarationBuilder {
-  /// One declaration.
-  public static func buildExpression(_ method: ObjCMethodDeclaration) -> [ObjCMethodDeclaration] {
-    [method]
+  /// A method.
+  public static func buildExpression(_ method: ObjCMethodDeclaration) -> [ObjCClassMember] {
+    [.method(method)]
   }
-  /// The declarations of a block, in order.
-  public static func buildBlock(_ parts: [ObjCMethodDeclaration]...) -> [ObjCMethodDeclaration] {
+  /// An instance variable.
+  public static func buildExpression(_ ivar: ObjCIvarDeclaration) -> [ObjCClassMember] {
+    [.ivar(ivar)]
+  }
+  /// The members of a block, in order.
+  public static func buildBlock(_ parts: [ObjCClassMember]...) -> [ObjCClassMember] {
     parts.flatMap { $0 }
   }
-  /// Declarations made in a loop.
-  public static func buildArray(_ parts: [[ObjCMethodDeclaration]]) -> [ObjCMethodDeclaration] {
+  /// Members made in a loop.
+  public static func buildArray(_ parts: [[ObjCClassMember]]) -> [ObjCClassMember] {
     parts.flatMap { $0 }
   }
-  /// Declarations under an `if` without `else`.
-  public static func buildOptional(_ part: [ObjCMethodDeclaration]?) -> [ObjCMethodDeclaration] {
+  /// Members under an `if` without `else`.
+  public static func buildOptional(_ part: [ObjCClassMember]?) -> [ObjCClassMember] {
     part ?? []
   }
-  /// Declarations under one branch of an `if`/`else`.
-  public static func buildEither(first part: [ObjCMethodDeclaration]) -> [ObjCMethodDeclaration] {
+  /// Members under one branch of an `if`/`else`.
+  public static func buildEither(first part: [ObjCClassMember]) -> [ObjCClassMember] {
     part
   }
-  /// Declarations under the other branch of an `if`/`else`.
-  public static func buildEither(second part: [ObjCMethodDeclaration]) -> [ObjCMethodDeclaration] {
+  /// Members under the other branch of an `if`/`else`.
+  public static func buildEither(second part: [ObjCClassMember]) -> [ObjCClassMember] {
     part
   }
 }

@@ -46,6 +46,10 @@ open class ObjCObject: CustomStringConvertible, Hashable {
     if associationWord.load(ordering: .acquiring) != 0 {
       Associations.removeAll(self)
     }
+    let cls = isa.takeUnretainedValue()
+    if cls.isRuntimeMade {
+      cls.liveInstances.subtract(1, ordering: .relaxed)
+    }
   }
 
   /// The runtime class, read without reference counting.
@@ -209,6 +213,27 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   open func doesNotRecognizeSelector(_ selector: Selector) throws(ObjCRuntimeError) -> Never {
     throw .unrecognizedSelector(
       MethodReference(owner: isa.takeUnretainedValue(), selector: selector))
+  }
+
+  // MARK: Key-value coding
+
+  /// Whether key-value coding may read and write ivars when no accessor answers a key; true, as
+  /// in Foundation. The corresponding Foundation property is `+accessInstanceVariablesDirectly`.
+  open class var accessInstanceVariablesDirectly: Bool {
+    true
+  }
+
+  /// Called by ``value(forKey:)`` when nothing answers `key`; the default throws
+  /// ``ObjCRuntimeError/undefinedKey(className:key:)`` (Foundation raises
+  /// `NSUndefinedKeyException`).
+  open func value(forUndefinedKey key: String) throws(ObjCRuntimeError) -> Any? {
+    throw .undefinedKey(className: isa.takeUnretainedValue().name, key: key)
+  }
+
+  /// Called by ``setValue(_:forKey:)`` when nothing answers `key`; the default throws
+  /// ``ObjCRuntimeError/undefinedKey(className:key:)``.
+  open func setValue(_ value: Any?, forUndefinedKey key: String) throws(ObjCRuntimeError) {
+    throw .undefinedKey(className: isa.takeUnretainedValue().name, key: key)
   }
 
   /// `<ClassName: 0x…>`, with the class the isa names (so a dynamic subclass shows).

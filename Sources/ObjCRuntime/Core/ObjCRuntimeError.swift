@@ -66,6 +66,14 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
   /// A signature whose values do not all travel in registers (structs by value, more than six
   /// arguments), which needs libffi to be called.
   case unsupportedSignature(MethodReference, encoding: String)
+  /// An ivar that cannot be added, read or written as asked.
+  case invalidIvar(className: String, name: String, reason: String)
+  /// A key that neither an accessor method nor an ivar answers, in key-value coding.
+  case undefinedKey(className: String, key: String)
+  /// A key-value coding value whose type the accessor or ivar cannot take.
+  case keyValueTypeMismatch(className: String, key: String, expected: String, actual: String)
+  /// A class that cannot be disposed of.
+  case cannotDispose(className: String, reason: String)
   /// A COPY association policy met a value that cannot be copied.
   case notCopyable(valueType: String, objectClass: String)
 
@@ -119,6 +127,18 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
     case .unsupportedSignature(let method, let encoding):
       return "\(method) has type \(encoding), which cannot be called with register-sized "
         + "arguments alone. Call it with at most six scalar arguments, or through libffi."
+    case .invalidIvar(let className, let name, let reason):
+      return "ivar \(name) of \(className): \(reason)."
+    case .undefinedKey(let className, let key):
+      return
+        "\(className) is not key-value coding compliant for the key \(String(reflecting: key)): "
+        + "no accessor (get<Key>, <key>, is<Key>, _<key>) and no ivar (_<key>, _is<Key>, <key>, "
+        + "is<Key>). Check the key, or override value(forUndefinedKey:)."
+    case .keyValueTypeMismatch(let className, let key, let expected, let actual):
+      return "the key \(String(reflecting: key)) of \(className) takes \(expected), not \(actual). "
+        + "Pass a value of that type."
+    case .cannotDispose(let className, let reason):
+      return "\(className) cannot be disposed of: \(reason)."
     case .notCopyable(let valueType, let objectClass):
       return "a \(valueType) cannot be associated with a \(objectClass) under a COPY policy: "
         + "it does not adopt ObjCCopying. Adopt it, or use a RETAIN policy."

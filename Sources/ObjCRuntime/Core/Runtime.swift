@@ -14,8 +14,10 @@ internal struct RuntimeTables {
   var classes: [Class] = []
   var tracer: TracerRegistration?
   /// Classes made by objc_allocateClassPair and not yet registered, and their names.
-  var constructing: Set<ObjectIdentifier> = []
+  var constructing: [ObjectIdentifier: Class] = [:]
   var constructingNames: Set<String> = []
+  /// Disposed classes, kept so that `Class` and `Method` references held elsewhere stay valid.
+  var disposed: [Class] = []
 }
 
 internal enum Runtime {

@@ -1,5 +1,6 @@
 // Associated objects: values attached to any object under a key, with objc4's five policies.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import Synchronization
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
@@ -290,6 +291,19 @@ public func objc_getAssociatedObject(_ object: ObjCObject?, _ key: UnsafeRawPoin
   return Associations.get(object, key: key)
 }
 
+/// Attaches `value` under a selector used as key, the `@selector(property)` idiom of Objective-C:
+/// the key is the selector's interned address. See the pointer-keyed form.
+public func objc_setAssociatedObject(
+  _ object: ObjCObject?, _ key: Selector, _ value: Any?, _ policy: objc_AssociationPolicy
+) {
+  objc_setAssociatedObject(object, key.interned.raw, value, policy)
+}
+
+/// The value associated under a selector used as key. See the pointer-keyed form.
+public func objc_getAssociatedObject(_ object: ObjCObject?, _ key: Selector) -> Any? {
+  objc_getAssociatedObject(object, key.interned.raw)
+}
+
 /// Removes every association of `object`, releasing the values. As objc4's header advises, prefer
 /// setting single keys to nil: this also removes associations other code made. The corresponding
 /// objc4 function is `objc_removeAssociatedObjects`.
@@ -328,7 +342,7 @@ extension ObjCObject {
       (Associations.get(self, key: key.address) as? Value) ?? key.defaultValue
     }
     set {
-      let stored: Any? = isNil(newValue) ? nil : newValue
+      let stored = flattened(newValue)
       do {
         try setAssociatedValue(stored, forKey: key.address, policy: key.policy)
       } catch {
@@ -336,14 +350,6 @@ extension ObjCObject {
       }
     }
   }
-}
-
-/// Whether `value` is an `Optional` holding nil, so that setting it erases the association.
-private func isNil<Value>(_ value: Value) -> Bool {
-  (value as Any?).flatMap { unwrapped in
-    let mirror = Mirror(reflecting: unwrapped)
-    return mirror.displayStyle == .optional && mirror.children.isEmpty ? nil : unwrapped
-  } == nil
 }
 
 /// A typed association key with a default value: the address of the key object is the key.

@@ -30,6 +30,8 @@ public enum RuntimeEvent: Sendable, CustomStringConvertible {
   case implementationsExchanged(Method, Method, by: SourceLocation)
   /// An object's isa changed.
   case classSet(object: String, from: Class, to: Class, by: SourceLocation)
+  /// A class made at run time was disposed of.
+  case classDisposed(Class, by: SourceLocation)
   /// A class's caches were emptied; `reason` says which change caused it.
   case cacheFlushed(Class, reason: String)
   /// A traced selector was sent: the class the lookup started at, and the method it found (the
@@ -49,6 +51,8 @@ public enum RuntimeEvent: Sendable, CustomStringConvertible {
       "exchange \(first) <-> \(second) at \(location)"
     case .classSet(let object, let from, let to, let location):
       "isa \(object) \(from.name) -> \(to.name) at \(location)"
+    case .classDisposed(let cls, let location):
+      "dispose \(cls.name) at \(location)"
     case .cacheFlushed(let cls, let reason):
       "flush \(cls.isMetaClass ? "+" : "")\(cls.name) (\(reason))"
     case .messageSent(let cls, let selector, let method):

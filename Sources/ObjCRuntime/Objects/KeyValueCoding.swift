@@ -1,0 +1,187 @@
+// Key-value coding: value(forKey:) and setValue(_:forKey:) with Foundation's search order.
+
+/// Calls a method whose types are known only at run time, for key-value coding: the encoding's
+/// code picks the Swift type to send with.
+internal enum DynamicSend {
+  /// Sends a getter and boxes its result; nil when the method does not return a value.
+  static func get(_ object: ObjCObject, _ selector: Selector, returning code: UInt8)
+    throws(ObjCRuntimeError) -> Any??
+  {
+    switch code {
+    case UInt8(ascii: "@"):
+      let result: ObjCObject? = try objc_msgSend(object, selector)
+      return .some(result.map { $0 })
+    case UInt8(ascii: "q"): return .some(try objc_msgSend(object, selector) as Int)
+    case UInt8(ascii: "Q"): return .some(try objc_msgSend(object, selector) as UInt)
+    case UInt8(ascii: "i"): return .some(try objc_msgSend(object, selector) as Int32)
+    case UInt8(ascii: "I"): return .some(try objc_msgSend(object, selector) as UInt32)
+    case UInt8(ascii: "s"): return .some(try objc_msgSend(object, selector) as Int16)
+    case UInt8(ascii: "S"): return .some(try objc_msgSend(object, selector) as UInt16)
+    case UInt8(ascii: "c"): return .some(try objc_msgSend(object, selector) as Int8)
+    case UInt8(ascii: "C"): return .some(try objc_msgSend(object, selector) as UInt8)
+    case UInt8(ascii: "B"): return .some(try objc_msgSend(object, selector) as Bool)
+    case UInt8(ascii: "d"): return .some(try objc_msgSend(object, selector) as Double)
+    case UInt8(ascii: "f"): return .some(try objc_msgSend(object, selector) as Float)
+    case UInt8(ascii: ":"): return .some(try objc_msgSend(object, selector) as Selector)
+    case UInt8(ascii: "^"):
+      let result: UnsafeMutableRawPointer? = try objc_msgSend(object, selector)
+      return .some(result.map { $0 })
+    default: return nil
+    }
+  }
+
+  /// Sends a one-argument setter, converting `value` to the argument's type. Returns false when
+  /// the value cannot be converted.
+  static func set(
+    _ object: ObjCObject, _ selector: Selector, argument code: UInt8, value: Any?
+  ) throws(ObjCRuntimeError) -> Bool {
+    switch code {
+    case UInt8(ascii: "@"):
+      guard value == nil || value is ObjCObject else { return false }
+      try objc_msgSend(object, selector, value as? ObjCObject) as Void
+    case UInt8(ascii: "B"):
+      guard let flag = value as? Bool else { return false }
+      try objc_msgSend(object, selector, flag) as Void
+    case UInt8(ascii: "d"):
+      guard let number = Number(value)?.double else { return false }
+      try objc_msgSend(object, selector, number) as Void
+    case UInt8(ascii: "f"):
+      guard let number = Number(value)?.double else { return false }
+      try objc_msgSend(object, selector, Float(number)) as Void
+    case UInt8(ascii: "q"), UInt8(ascii: "i"), UInt8(ascii: "s"), UInt8(ascii: "c"):
+      guard let number = Number(value)?.integer else { return false }
+      return try setInteger(object, selector, code, number)
+    case UInt8(ascii: "Q"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
+      guard let number = Number(value)?.integer, number >= 0 else { return false }
+      return try setInteger(object, selector, code, number)
+    default:
+      return false
+    }
+    return true
+  }
+
+  private static func setInteger(
+    _ object: ObjCObject, _ selector: Selector, _ code: UInt8, _ number: Int
+  )
+    throws(ObjCRuntimeError) -> Bool
+  {
+    switch code {
+    case UInt8(ascii: "q"): try objc_msgSend(object, selector, number) as Void
+    case UInt8(ascii: "Q"): try objc_msgSend(object, selector, UInt(number)) as Void
+    case UInt8(ascii: "i"):
+      guard let narrow = Int32(exactly: number) else { return false }
+      try objc_msgSend(object, selector, narrow) as Void
+    case UInt8(ascii: "I"):
+      guard let narrow = UInt32(exactly: number) else { return false }
+      try objc_msgSend(object, selector, narrow) as Void
+    case UInt8(ascii: "s"):
+      guard let narrow = Int16(exactly: number) else { return false }
+      try objc_msgSend(object, selector, narrow) as Void
+    case UInt8(ascii: "S"):
+      guard let narrow = UInt16(exactly: number) else { return false }
+      try objc_msgSend(object, selector, narrow) as Void
+    case UInt8(ascii: "c"):
+      guard let narrow = Int8(exactly: number) else { return false }
+      try objc_msgSend(object, selector, narrow) as Void
+    default:
+      guard let narrow = UInt8(exactly: number) else { return false }
+      try objc_msgSend(object, selector, narrow) as Void
+    }
+    return true
+  }
+}
+
+/// A number of any Swift numeric type, as `NSNumber` unboxes for key-value coding.
+private struct Number {
+  let integer: Int?
+  let double: Double
+
+  init?(_ value: Any?) {
+    switch value {
+    case let value as Int: (integer, double) = (value, Double(value))
+    case let value as Double: (integer, double) = (Int(exactly: value), value)
+    case let value as Float: (integer, double) = (Int(exactly: value), Double(value))
+    case let value as any BinaryInteger:
+      (integer, double) = (Int(exactly: value), Double(value))
+    default: return nil
+    }
+  }
+}
+
+extension ObjCObject {
+  /// The value for `key`, found as Foundation's `valueForKey:` finds it: an accessor method named
+  /// `get<Key>`, `<key>`, `is<Key>` or `_<key>`, in that order; then, if the class allows it
+  /// (``accessInstanceVariablesDirectly``), an ivar named `_<key>`, `_is<Key>`, `<key>` or
+  /// `is<Key>`; then ``value(forUndefinedKey:)``.
+  ///
+  /// Numbers and booleans come back as Swift values (`Int`, `Double`, `Bool`...), objects as
+  /// objects.
+  ///
+  /// - Throws: ``ObjCRuntimeError/undefinedKey(className:key:)`` when nothing answers the key,
+  ///   never a crash (LTNavigationBar crashed on iOS 11 on exactly this).
+  public final func value(forKey key: String) throws(ObjCRuntimeError) -> Any? {
+    let cls = isa.takeUnretainedValue()
+    let capitalized = key.prefix(1).uppercased() + key.dropFirst()
+    for name in ["get\(capitalized)", key, "is\(capitalized)", "_\(key)"] {
+      let selector = Selector(name)
+      guard let method = cls.instanceMethod(for: selector), method.implementation != nil,
+        method.signature.encoding.argumentTypes.count == 2,
+        let code = SignatureCode.code(of: method.signature.encoding.returnType),
+        let value = try DynamicSend.get(self, selector, returning: code)
+      else { continue }
+      return value
+    }
+    if type(of: self).accessInstanceVariablesDirectly,
+      let ivar = ivarForKey(key, capitalized, in: cls)
+    {
+      return try self.value(of: ivar)
+    }
+    return try value(forUndefinedKey: key)
+  }
+
+  /// Sets the value for `key`, found as Foundation's `setValue:forKey:` finds it: a method named
+  /// `set<Key>:` or `_set<Key>:`; then, if the class allows it, an ivar named `_<key>`,
+  /// `_is<Key>`, `<key>` or `is<Key>`; then ``setValue(_:forUndefinedKey:)``.
+  ///
+  /// - Throws: ``ObjCRuntimeError/undefinedKey(className:key:)`` when nothing answers the key,
+  ///   ``ObjCRuntimeError/keyValueTypeMismatch(className:key:expected:actual:)`` when the value
+  ///   does not fit the setter's or ivar's type. Nothing changes on error.
+  public final func setValue(_ value: Any?, forKey key: String) throws(ObjCRuntimeError) {
+    let cls = isa.takeUnretainedValue()
+    let capitalized = key.prefix(1).uppercased() + key.dropFirst()
+    for name in ["set\(capitalized):", "_set\(capitalized):"] {
+      let selector = Selector(name)
+      guard let method = cls.instanceMethod(for: selector), method.implementation != nil,
+        let argument = method.signature.encoding.explicitArgumentTypes.first,
+        method.signature.encoding.argumentTypes.count == 3,
+        let code = SignatureCode.code(of: argument)
+      else { continue }
+      guard try DynamicSend.set(self, selector, argument: code, value: value) else {
+        throw .keyValueTypeMismatch(
+          className: cls.name, key: key, expected: argument,
+          actual: value.map { "\(type(of: $0))" } ?? "nil")
+      }
+      return
+    }
+    if type(of: self).accessInstanceVariablesDirectly,
+      let ivar = ivarForKey(key, capitalized, in: cls)
+    {
+      do {
+        try setValue(value, of: ivar)
+      } catch {
+        throw .keyValueTypeMismatch(
+          className: cls.name, key: key, expected: ivar.typeEncoding,
+          actual: value.map { "\(type(of: $0))" } ?? "nil")
+      }
+      return
+    }
+    try setValue(value, forUndefinedKey: key)
+  }
+
+  private func ivarForKey(_ key: String, _ capitalized: String, in cls: Class) -> Ivar? {
+    for name in ["_\(key)", "_is\(capitalized)", key, "is\(capitalized)"] {
+      if let ivar = cls.instanceVariable(named: name) { return ivar }
+    }
+    return nil
+  }
+}
