@@ -16,3 +16,6 @@ void swk_lock_wait(swk_lock *lock) {
 void swk_lock_wake(swk_lock *lock) {
   syscall(SYS_futex, &lock->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
+
+swk_lock swk_association_lock = {0};
+intptr_t swk_association_live_count = 0;

@@ -7,12 +7,16 @@ struct BenchCase: Sendable {
   let name: String
   /// What the target is, as the issue states it.
   let target: String
-  /// The target in instructions per operation, when there is one.
+  /// The target (in the case's unit), when there is one.
   let limit: Double?
   /// Iteration counts for the two callgrind runs whose difference is measured.
   let iterations: (small: Int, large: Int)
   /// Runs the setup, then the operation `count` times; returns a checksum.
   let body: @Sendable (Int) -> Int
+  /// For cases measured directly rather than with callgrind (memory): the figure itself.
+  var direct: (@Sendable () -> Double)?
+  /// The unit of the figure.
+  var unit = "instructions/op"
 }
 
 enum Cases {
@@ -41,7 +45,98 @@ enum Cases {
     BenchCase(
       name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
       iterations: (0, 4_000), body: addMethods),
+    BenchCase(
+      name: "associated-get-hit", target: "<= 60", limit: 60, iterations: (100_000, 300_000),
+      body: associatedGet),
+    BenchCase(
+      name: "associated-object-hit", target: "<= 60 (as AnyObject, no Any box)", limit: 60,
+      iterations: (100_000, 300_000), body: associatedObjectGet),
+    BenchCase(
+      name: "associated-typed-key-hit", target: "report", limit: nil,
+      iterations: (100_000, 300_000), body: typedKeyGet),
+    BenchCase(
+      name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
+      body: associatedSet),
+    BenchCase(
+      name: "association-memory-1", target: "<= 64 (libobjc2: 322)", limit: 64,
+      iterations: (0, 1), body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(1) },
+      unit: "bytes/association"),
+    BenchCase(
+      name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
+      body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
+      unit: "bytes/association"),
   ]
+
+  static let valueKey = AssociatedKey<Int>(default: 0)
+  static let colorKey: Selector = "bench.color"
+  static let tintKey: Selector = "bench.tint"
+
+  static func associatedGet(count: Int) -> Int {
+    let holder = BenchTarget()
+    let value = BenchTarget()
+    objc_setAssociatedObject(holder, colorKey, value, .retain)
+    objc_setAssociatedObject(holder, tintKey, value, .retain)
+    objc_setAssociatedObject(holder, valueKey.address, value, .retain)
+    return getLoop(holder, valueKey.address, count)
+  }
+
+  @inline(never)
+  static func getLoop(_ holder: ObjCObject, _ key: UnsafeRawPointer, _ count: Int) -> Int {
+    var found = 0
+    for _ in 0..<count {
+      if case .some = objc_getAssociatedObject(holder, key) { found &+= 1 }
+    }
+    return found
+  }
+
+  static func associatedObjectGet(count: Int) -> Int {
+    let holder = BenchTarget()
+    let value = BenchTarget()
+    objc_setAssociatedObject(holder, colorKey, value, .retain)
+    objc_setAssociatedObject(holder, tintKey, value, .retain)
+    objc_setAssociatedObject(holder, valueKey.address, value, .retain)
+    return objectGetLoop(holder, valueKey.address, count)
+  }
+
+  @inline(never)
+  static func objectGetLoop(_ holder: ObjCObject, _ key: UnsafeRawPointer, _ count: Int) -> Int {
+    var found = 0
+    for _ in 0..<count where holder.associatedObject(forKey: key) != nil {
+      found &+= 1
+    }
+    return found
+  }
+
+  static let viewKey = AssociatedKey<BenchTarget?>()
+
+  static func typedKeyGet(count: Int) -> Int {
+    let holder = BenchTarget()
+    holder[viewKey] = BenchTarget()
+    return typedLoop(holder, count)
+  }
+
+  @inline(never)
+  static func typedLoop(_ holder: BenchTarget, _ count: Int) -> Int {
+    var found = 0
+    for _ in 0..<count where holder[viewKey] != nil {
+      found &+= 1
+    }
+    return found
+  }
+
+  static func associatedSet(count: Int) -> Int {
+    let holder = BenchTarget()
+    let values = [BenchTarget(), BenchTarget()]
+    return setLoop(holder, values, count)
+  }
+
+  @inline(never)
+  static func setLoop(_ holder: ObjCObject, _ values: [ObjCObject], _ count: Int) -> Int {
+    for index in 0..<count {
+      objc_setAssociatedObject(holder, colorKey, values[index & 1], .retain)
+    }
+    return count
+  }
 
   @inline(never)
   static func directCall(count: Int) -> Int {

@@ -126,6 +126,30 @@ static inline void swk_lock_release(swk_lock *lock) {
   swk_lock_wake(lock);
 }
 
+/// The lock of the association store (objc4's AssociationsManager lock), and the number of live
+/// associations it guards. A C global, so that the getter reaches it without Swift's lazy-global
+/// initialization check.
+extern swk_lock swk_association_lock;
+extern intptr_t swk_association_live_count;
+
+static inline void swk_association_lock_acquire(void) {
+  swk_lock_acquire(&swk_association_lock);
+}
+
+static inline void swk_association_lock_release(void) {
+  swk_lock_release(&swk_association_lock);
+}
+
+/// Adds `delta` to the live count; call with the association lock held.
+static inline void swk_association_count_add(intptr_t delta) {
+  swk_association_live_count += delta;
+}
+
+/// The live count; call with the association lock held.
+static inline intptr_t swk_association_count(void) {
+  return swk_association_live_count;
+}
+
 // MARK: - Forwarding
 
 /// The IMP `class_getMethodImplementation` returns for a selector that has no implementation,

@@ -43,21 +43,15 @@ public protocol ObjCCopying: AnyObject {
   func copy() -> AnyObject
 }
 
-/// One association: the key, how the value is held, and the value or the box that holds it.
-internal struct AssociationEntry {
-  var key: UnsafeRawPointer
-  var storage: AssociationStorage
-  var payload: AnyObject
-}
-
-/// How an entry's payload holds its value.
-internal enum AssociationStorage: UInt8 {
+/// How an entry's payload holds its value; kept in the low bits of the payload's address, which
+/// are zero in every Swift object's address (objects are 16-byte aligned).
+internal enum AssociationStorage: UInt {
   /// The payload is the value, retained.
-  case object
+  case object = 0
   /// The payload is a `WeakAssociation` (ASSIGN of an object).
-  case weak
+  case weak = 1
   /// The payload is a `ValueAssociation` (a value type, stored as a value).
-  case value
+  case value = 2
 }
 
 internal final class WeakAssociation {
@@ -65,22 +59,96 @@ internal final class WeakAssociation {
   init(_ object: AnyObject) { self.object = object }
 }
 
-internal final class ValueAssociation {
+internal class ValueAssociation {
   let value: Any
   init(_ value: Any) { self.value = value }
 }
 
-/// A payload on its way out of the association lock: to be released, or handed to the reader.
-///
-/// `@unchecked Sendable`: once out of its table, a payload is owned by the one thread that took
-/// it out (the setter releasing an old value, or the getter returning a value it retained).
-internal struct DetachedPayload: @unchecked Sendable {
-  let storage: AssociationStorage
-  let payload: AnyObject
+/// A value stored through a typed key, readable again without a dynamic cast from `Any`.
+internal final class TypedValueAssociation<Value>: ValueAssociation {
+  let typedValue: Value
+  init(typed value: Value) {
+    typedValue = value
+    super.init(value)
+  }
 }
 
-/// An object's associations: one allocation holding the entries inline. Read and written only
-/// while holding `Associations.lock`.
+/// One association in 16 bytes: the key, and the retained payload's address with its
+/// `AssociationStorage` in the low bits. The entry owns one reference to the payload.
+internal struct AssociationEntry {
+  var key: UnsafeRawPointer
+  var tagged: UInt
+
+  /// Makes an entry that owns a new reference to `payload`.
+  init(key: UnsafeRawPointer, storage: AssociationStorage, payload: AnyObject) {
+    self.key = key
+    self.tagged = UInt(bitPattern: Unmanaged.passRetained(payload).toOpaque()) | storage.rawValue
+  }
+
+  var storage: AssociationStorage {
+    AssociationStorage(rawValue: tagged & 0xF) ?? .object
+  }
+
+  var payload: Unmanaged<AnyObject> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: tagged & ~0xF).unsafelyUnwrapped)
+  }
+}
+
+/// A payload on its way out of the association lock, still owning its reference: to be released,
+/// or handed to the reader.
+///
+/// `@unchecked Sendable`: once out of its table, a payload is owned by the one thread that took
+/// it out.
+internal struct DetachedPayload: @unchecked Sendable {
+  let storage: AssociationStorage
+  let payload: Unmanaged<AnyObject>
+
+  init(_ entry: AssociationEntry) {
+    storage = entry.storage
+    payload = entry.payload
+  }
+
+  /// The object the payload holds (nil for a value type or a dead weak object), consuming the
+  /// reference; no existential is made on the way.
+  @inline(__always)
+  func takeObject() -> AnyObject? {
+    let object = payload.takeRetainedValue()
+    switch storage {
+    case .object: return object
+    case .weak: return unsafeDowncast(object, to: WeakAssociation.self).object
+    case .value: return nil
+    }
+  }
+
+  /// The value of a typed-key association, consuming the reference; nil when the payload is not
+  /// one of `Value` (it was set through the untyped API, or holds another type).
+  @inline(__always)
+  func takeTyped<Value>(_ type: Value.Type) -> Value? {
+    let object = payload.takeRetainedValue()
+    guard storage == .value else { return nil }
+    if let typed = object as? TypedValueAssociation<Value> { return typed.typedValue }
+    return unsafeDowncast(object, to: ValueAssociation.self).value as? Value
+  }
+
+  /// The value the payload holds, consuming the reference.
+  @inline(__always)
+  func take() -> Any? {
+    let object = payload.takeRetainedValue()
+    switch storage {
+    case .object: return object
+    case .weak: return unsafeDowncast(object, to: WeakAssociation.self).object
+    case .value: return unsafeDowncast(object, to: ValueAssociation.self).value
+    }
+  }
+
+  /// Drops the reference; call outside the lock, since the payload's deinit may run.
+  func release() {
+    payload.release()
+  }
+}
+
+/// An object's associations: one allocation holding the 16-byte entries inline, so that a first
+/// association costs one 48-byte block. Read and written only while holding the association lock.
 internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
   static func make(capacity: Int) -> AssociationTable {
     let buffer = AssociationTable.create(minimumCapacity: capacity) { _ in 0 }
@@ -88,44 +156,53 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
   }
 
   deinit {
-    _ = withUnsafeMutablePointers { count, entries in
-      entries.deinitialize(count: count.pointee)
+    // Tables are emptied before they are dropped; an entry left here would leak its payload.
+    withUnsafeMutablePointers { count, entries in
+      for index in 0..<count.pointee { entries[index].payload.release() }
     }
   }
 
   var count: Int { header }
 
+  /// The index of `key`'s entry; a plain loop, as the getter's cost is mostly this.
+  @inline(__always)
   func index(of key: UnsafeRawPointer) -> Int? {
     withUnsafeMutablePointers { count, entries in
-      for index in 0..<count.pointee where entries[index].key == key {
-        return index
+      var index = 0
+      let end = count.pointee
+      while index < end {
+        if entries[index].key == key { return index }
+        index &+= 1
       }
       return nil
     }
   }
 
-  func payload(at index: Int) -> (AssociationStorage, AnyObject) {
-    withUnsafeMutablePointers { _, entries in (entries[index].storage, entries[index].payload) }
+  /// A new reference to the payload at `index`.
+  @inline(__always)
+  func retainedPayload(at index: Int) -> DetachedPayload {
+    withUnsafeMutablePointerToElements { entries in
+      _ = entries[index].payload.retain()
+      return DetachedPayload(entries[index])
+    }
   }
 
-  /// Replaces the entry at `index` and returns the old payload, to be released outside the lock.
-  func replace(at index: Int, with entry: AssociationEntry) -> AnyObject {
-    withUnsafeMutablePointers { _, entries in
-      let old = entries[index].payload
+  /// Replaces the entry at `index`; returns the old one's payload, to release outside the lock.
+  func replace(at index: Int, with entry: AssociationEntry) -> DetachedPayload {
+    withUnsafeMutablePointerToElements { entries in
+      let old = DetachedPayload(entries[index])
       entries[index] = entry
       return old
     }
   }
 
   /// Removes the entry at `index` by moving the last one into its place; returns its payload.
-  func remove(at index: Int) -> AnyObject {
+  func remove(at index: Int) -> DetachedPayload {
     withUnsafeMutablePointers { count, entries in
-      let removed = (entries + index).move()
+      let removed = DetachedPayload(entries[index])
       count.pointee -= 1
-      if index != count.pointee {
-        (entries + index).moveInitialize(from: entries + count.pointee, count: 1)
-      }
-      return removed.payload
+      entries[index] = entries[count.pointee]
+      return removed
     }
   }
 
@@ -152,9 +229,9 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
   }
 
   /// Takes every payload out, leaving the table empty.
-  func removeAll() -> [AnyObject] {
+  func removeAll() -> [DetachedPayload] {
     withUnsafeMutablePointers { count, entries in
-      let payloads = (0..<count.pointee).map { (entries + $0).move().payload }
+      let payloads = (0..<count.pointee).map { DetachedPayload(entries[$0]) }
       count.pointee = 0
       return payloads
     }
@@ -162,27 +239,31 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
 }
 
 /// The association store: every table hangs off its object, and one lock guards them all, as in
-/// objc4 (`AssociationsManager`).
+/// objc4 (`AssociationsManager`). The lock is a C global (`swk_association_lock`).
 internal enum Associations {
-  /// The number of live entries in all tables, for leak checks.
-  static let lock = RuntimeLock<Int>(0)
-
-  static func table(of object: ObjCObject) -> AssociationTable? {
-    let word = object.associationWord.load(ordering: .acquiring)
-    guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
-    return Unmanaged<AssociationTable>.fromOpaque(address).takeUnretainedValue()
+  /// Runs `body` holding the association lock.
+  @inline(__always)
+  static func withLock<Result>(_ body: () -> Result) -> Result {
+    swk_association_lock_acquire()
+    defer { swk_association_lock_release() }
+    return body()
   }
 
+  @inline(__always)
+  static func table(of object: ObjCObject) -> Unmanaged<AssociationTable>? {
+    let word = object.associationWord.load(ordering: .acquiring)
+    guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
+    return Unmanaged.fromOpaque(address)
+  }
+
+  /// Points the object at `table` (which it then owns) or at none, and releases the table it had
+  /// unless that is `table` itself. Call with the lock held.
   static func setTable(_ table: AssociationTable?, of object: ObjCObject) {
     let old = object.associationWord.load(ordering: .acquiring)
-    if let table {
-      guard UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()) != old else { return }
-      _ = Unmanaged.passRetained(table)
-      object.associationWord.store(
-        UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
-    } else {
-      object.associationWord.store(0, ordering: .releasing)
-    }
+    let new = table.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+    guard new != old else { return }
+    if let table { _ = Unmanaged.passRetained(table) }
+    object.associationWord.store(new, ordering: .releasing)
     if let address = UnsafeRawPointer(bitPattern: old) {
       Unmanaged<AssociationTable>.fromOpaque(address).release()
     }
@@ -213,56 +294,71 @@ internal enum Associations {
 
   /// Stores or erases an association. The old value is released after the lock is dropped.
   static func set(_ object: ObjCObject, key: UnsafeRawPointer, entry: AssociationEntry?) {
-    let released = lock.withLock { live -> DetachedPayload? in
-      let table = table(of: object)
+    let released = withLock { () -> DetachedPayload? in
+      let table = table(of: object)?.takeUnretainedValue()
       if let table, let index = table.index(of: key) {
         if let entry {
-          return DetachedPayload(storage: .object, payload: table.replace(at: index, with: entry))
+          return table.replace(at: index, with: entry)
         }
-        live -= 1
+        swk_association_count_add(-1)
         let old = table.remove(at: index)
         if table.count == 0 { setTable(nil, of: object) }
-        return DetachedPayload(storage: .object, payload: old)
+        return old
       }
       guard let entry else { return nil }
-      live += 1
+      swk_association_count_add(1)
       let grown = (table ?? AssociationTable.make(capacity: 1)).appending(entry)
       setTable(grown, of: object)
       return nil
     }
-    withExtendedLifetime(released) {}
+    released?.release()
   }
 
   /// The value stored under `key`, retained under the lock so that a concurrent replace cannot
   /// free it before the caller has it.
+  @inline(__always)
   static func get(_ object: ObjCObject, key: UnsafeRawPointer) -> Any? {
-    let found = lock.withLock { _ -> DetachedPayload? in
-      guard let table = table(of: object), let index = table.index(of: key) else { return nil }
-      let (storage, payload) = table.payload(at: index)
-      return DetachedPayload(storage: storage, payload: payload)
+    get(Unmanaged.passUnretained(object), key: key)
+  }
+
+  /// The getter proper, on an unmanaged reference: the caller keeps the object alive, and a
+  /// retain here would cost as much as the lookup.
+  @inline(__always)
+  static func get(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> Any? {
+    payload(holder, key: key)?.take()
+  }
+
+  /// The payload under `key`, with a reference of its own taken under the lock.
+  @inline(__always)
+  static func payload(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> DetachedPayload? {
+    if holder._withUnsafeGuaranteedRef({ $0.associationWord.load(ordering: .relaxed) }) == 0 {
+      return nil
     }
-    guard let found else { return nil }
-    switch found.storage {
-    case .object: return found.payload
-    case .weak: return unsafeDowncast(found.payload, to: WeakAssociation.self).object
-    case .value: return unsafeDowncast(found.payload, to: ValueAssociation.self).value
+    swk_association_lock_acquire()
+    let word = holder._withUnsafeGuaranteedRef { $0.associationWord.load(ordering: .relaxed) }
+    let found = UnsafeRawPointer(bitPattern: word).flatMap { address in
+      Unmanaged<AssociationTable>.fromOpaque(address)._withUnsafeGuaranteedRef { table in
+        table.index(of: key).map { table.retainedPayload(at: $0) }
+      }
     }
+    swk_association_lock_release()
+    return found
   }
 
   /// Removes every association; the values are released after the lock is dropped.
   static func removeAll(_ object: ObjCObject) {
-    let released = lock.withLock { live -> [DetachedPayload] in
-      guard let table = table(of: object) else { return [] }
+    let released = withLock { () -> [DetachedPayload] in
+      guard let table = table(of: object)?.takeUnretainedValue() else { return [] }
       let payloads = table.removeAll()
-      live -= payloads.count
+      swk_association_count_add(-payloads.count)
       setTable(nil, of: object)
-      return payloads.map { DetachedPayload(storage: .object, payload: $0) }
+      return payloads
     }
-    withExtendedLifetime(released) {}
+    for payload in released { payload.release() }
   }
 
   /// The number of live associations in the process.
-  static var liveCount: Int { lock.withLock { $0 } }
+  static var liveCount: Int { withLock { swk_association_count() } }
 }
 
 /// Attaches `value` to `object` under `key`, held as `policy` says; a nil value erases the key.
@@ -287,8 +383,8 @@ public func objc_setAssociatedObject(
 /// The value associated with `object` under `key`, or nil. The corresponding objc4 function is
 /// `objc_getAssociatedObject`.
 public func objc_getAssociatedObject(_ object: ObjCObject?, _ key: UnsafeRawPointer) -> Any? {
-  guard let object else { return nil }
-  return Associations.get(object, key: key)
+  guard let holder = object.map(Unmanaged.passUnretained) else { return nil }
+  return Associations.get(holder, key: key)
 }
 
 /// Attaches `value` under a selector used as key, the `@selector(property)` idiom of Objective-C:
@@ -331,24 +427,110 @@ extension ObjCObject {
     Associations.get(self, key: key)
   }
 
+  /// The object attached under `key`, or nil when there is none or the value is not an object.
+  ///
+  /// The fast getter for object values (colours, views, controllers): it returns the object as
+  /// `AnyObject`, without wrapping it in an `Any`, so `as? UIColor` afterwards is a plain class
+  /// cast.
+  public final func associatedObject(forKey key: UnsafeRawPointer) -> AnyObject? {
+    Associations.payload(Unmanaged.passUnretained(self), key: key)?.takeObject()
+  }
+
   /// The value attached under a typed key, or the key's default when there is none.
   ///
   /// ```swift
   /// private let alphaKey = AssociatedKey<Double>(default: 1)
   /// extension Screen { var barAlpha: Double { get { self[alphaKey] } set { self[alphaKey] = newValue } } }
   /// ```
+  ///
+  /// Reading through a typed key avoids the dynamic casts of the untyped getter: objects are
+  /// checked against the key's class, values are stored in a box of the key's type.
   public final subscript<Value>(key: AssociatedKey<Value>) -> Value {
     get {
-      (Associations.get(self, key: key.address) as? Value) ?? key.defaultValue
+      let base = key as AnyAssociatedKey
+      guard let payload = Associations.payload(Unmanaged.passUnretained(self), key: base.address)
+      else { return key.defaultValue }
+      switch base.representation {
+      case .object(let cls):
+        guard let object = payload.takeObject(), isInstance(object, of: cls) else {
+          return key.defaultValue
+        }
+        return unsafeBitCast(object, to: Value.self)
+      case .optionalObject(let cls):
+        guard let object = payload.takeObject(), isInstance(object, of: cls) else {
+          return key.defaultValue
+        }
+        return unsafeBitCast(object as AnyObject?, to: Value.self)
+      case .value:
+        return payload.takeTyped(Value.self) ?? key.defaultValue
+      }
     }
     set {
-      let stored = flattened(newValue)
+      let base = key as AnyAssociatedKey
       do {
-        try setAssociatedValue(stored, forKey: key.address, policy: key.policy)
+        switch base.representation {
+        case .object, .optionalObject:
+          try setAssociatedValue(flattened(newValue), forKey: base.address, policy: base.policy)
+        case .value:
+          let entry = AssociationEntry(
+            key: base.address, storage: .value, payload: TypedValueAssociation(typed: newValue))
+          Associations.set(self, key: base.address, entry: entry)
+        }
       } catch {
         Diagnostics.warn("\(error)")
       }
     }
+  }
+}
+
+/// Whether `object` is an instance of `cls` or of a subclass of it.
+@inline(__always)
+private func isInstance(_ object: AnyObject, of cls: AnyClass) -> Bool {
+  var current: AnyClass? = type(of: object)
+  while let candidate = current {
+    if candidate == cls { return true }
+    current = _getSuperclass(candidate)
+  }
+  return false
+}
+
+/// How a typed key's values are stored, decided once when the key is made.
+internal enum AssociatedKeyRepresentation {
+  /// A class type: stored as the object.
+  case object(AnyClass)
+  /// An optional of a class type: stored as the object, nil erasing the key.
+  case optionalObject(AnyClass)
+  /// Anything else: stored in a typed box.
+  case value
+}
+
+/// Optionals whose wrapped type is a class, so that a key can learn that class.
+internal protocol OptionalOfObject {
+  static var wrappedClass: AnyClass { get }
+}
+
+extension Optional: OptionalOfObject where Wrapped: AnyObject {
+  static var wrappedClass: AnyClass { Wrapped.self }
+}
+
+/// What every typed association key has, whatever its value type: its policy and how its values
+/// are stored. Kept in a non-generic class so that reading them needs no generic metadata, which
+/// would cost a metadata-cache lookup on every access.
+public class AnyAssociatedKey: @unchecked Sendable {
+  // @unchecked Sendable: every stored property is immutable.
+
+  /// How values are held.
+  public let policy: objc_AssociationPolicy
+  internal let representation: AssociatedKeyRepresentation
+
+  internal init(policy: objc_AssociationPolicy, representation: AssociatedKeyRepresentation) {
+    self.policy = policy
+    self.representation = representation
+  }
+
+  /// The key's address, as the C-level functions take it.
+  public final var address: UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
   }
 }
 
@@ -364,21 +546,24 @@ extension ObjCObject {
 /// `@unchecked Sendable`: a key is immutable. Its default value is handed to every reader of a
 /// missing association; for a reference type that instance is shared, as in Objective-C, so prefer
 /// immutable defaults (nil, numbers, colours).
-public final class AssociatedKey<Value>: @unchecked Sendable {
+public final class AssociatedKey<Value>: AnyAssociatedKey, @unchecked Sendable {
   /// What a read returns when the object has no value under this key.
   public let defaultValue: Value
-  /// How values are held.
-  public let policy: objc_AssociationPolicy
 
   /// A key whose reads default to `defaultValue`.
   public init(default defaultValue: Value, policy: objc_AssociationPolicy = .retainNonatomic) {
     self.defaultValue = defaultValue
-    self.policy = policy
-  }
-
-  /// The key's address, as the C-level functions take it.
-  public var address: UnsafeRawPointer {
-    UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    let representation: AssociatedKeyRepresentation
+    if let cls = Value.self as? AnyClass, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
+      representation = .object(cls)
+    } else if let optional = Value.self as? any OptionalOfObject.Type,
+      MemoryLayout<Value>.size == MemoryLayout<AnyObject?>.size
+    {
+      representation = .optionalObject(optional.wrappedClass)
+    } else {
+      representation = .value
+    }
+    super.init(policy: policy, representation: representation)
   }
 }
 
