@@ -238,3 +238,33 @@ struct InvocationTests {
     #expect(throws: ObjCRuntimeError.self) { try MethodSignature(types: "v") }
   }
 }
+
+/// The worked example of Docs/Runtime.md, section 4.
+private final class LoggingProxy: ObjCObject {
+  let target: ObjCObject
+  let log = StepLog()
+  init(target: ObjCObject) {
+    self.target = target
+    super.init()
+  }
+
+  override func methodSignature(for selector: Selector) -> MethodSignature? {
+    target.objcClass.instanceMethod(for: selector).map(MethodSignature.init)
+  }
+
+  override func forwardInvocation(_ invocation: Invocation) {
+    log.record("-> \(invocation.selector)")
+    try? invocation.invoke(target: target)
+  }
+}
+
+@Suite("Forwarding proxy")
+struct ForwardingProxyTests {
+  @Test("the logging proxy of the documentation forwards and logs")
+  func loggingProxy() throws {
+    let proxy = LoggingProxy(target: RealCalculator())
+    let total: Int = try objc_msgSend(proxy, "add:to:", 2, 3)
+    #expect(total == 5)
+    #expect(proxy.log.all == ["-> add:to:"])
+  }
+}
