@@ -15,9 +15,17 @@ let package = Package(
       name: "CObjCRuntime",
       path: "Sources/CObjCRuntime"
     ),
+    // libffi, from Debian's libffi-dev: real closures as IMPs, and calls of any signature.
+    // Only ObjCRuntime imports it, with an internal import, so no libffi type is public.
+    .systemLibrary(
+      name: "CFFI",
+      path: "Sources/CFFI",
+      pkgConfig: "libffi",
+      providers: [.apt(["libffi-dev"])]
+    ),
     .target(
       name: "ObjCRuntime",
-      dependencies: ["CObjCRuntime"],
+      dependencies: ["CObjCRuntime", "CFFI"],
       path: "Sources/ObjCRuntime"
     ),
     .executableTarget(

@@ -79,4 +79,8 @@ internal final class IMPSignatures: Sendable {
   func encoding(of imp: IMP) -> String? {
     table.withLock { $0[imp.rawValue] }
   }
+
+  func forget(_ imp: IMP) {
+    _ = table.withLock { $0.removeValue(forKey: imp.rawValue) }
+  }
 }

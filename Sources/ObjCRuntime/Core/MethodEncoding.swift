@@ -9,6 +9,10 @@ public struct MethodEncoding: Equatable, Sendable {
   public let returnType: String
   /// The argument types' encodings, `self` and `_cmd` included.
   public let argumentTypes: [String]
+  /// What the return type describes.
+  public let returnDescriptor: ObjCTypeDescriptor
+  /// What each argument type describes, `self` and `_cmd` included.
+  public let argumentDescriptors: [ObjCTypeDescriptor]
 
   /// Parses a method encoding.
   ///
@@ -19,18 +23,85 @@ public struct MethodEncoding: Equatable, Sendable {
     guard !parser.atEnd else {
       throw .malformedTypeEncoding(encoding, position: 0, expected: "a return type")
     }
-    var types: [String] = []
+    var types: [(text: String, descriptor: ObjCTypeDescriptor)] = []
     while !parser.atEnd {
-      types.append(try parser.parseType())
+      types.append(try parser.parseDescribedType())
       parser.skipOffset()
     }
-    returnType = types[0]
-    argumentTypes = Array(types.dropFirst())
+    returnType = types[0].text
+    returnDescriptor = types[0].descriptor
+    argumentTypes = types.dropFirst().map(\.text)
+    argumentDescriptors = types.dropFirst().map(\.descriptor)
   }
 
   /// The argument types, `self` and `_cmd` dropped.
   public var explicitArgumentTypes: ArraySlice<String> {
     argumentTypes.dropFirst(2)
+  }
+}
+
+/// What a type is, as far as a C call is concerned: the tree an encoding describes.
+public indirect enum ObjCTypeDescriptor: Hashable, Sendable {
+  /// `v`.
+  case void
+  /// An integer of `size` bytes (`c s i l q`, `C S I L Q`, and `B`, a one-byte unsigned value).
+  case integer(size: Int, signed: Bool)
+  /// `f`.
+  case float
+  /// `d`.
+  case double
+  /// Anything passed as an address: `*`, `@`, `#`, `:`, `^…`, `?`, `@?`.
+  case pointer
+  /// `{name=…}`: the fields, in order; `name` is kept for descriptions.
+  case structure(name: String, fields: [ObjCTypeDescriptor])
+  /// `[N…]`.
+  case array(count: Int, element: ObjCTypeDescriptor)
+  /// `(name=…)`.
+  case union(name: String, members: [ObjCTypeDescriptor])
+  /// `bN`, a bit field of N bits (inside structs only).
+  case bitField(width: Int)
+  /// `D` (long double) and the other codes no libffi call on this machine supports.
+  case unsupported(String)
+
+  /// The size in bytes, by the C ABI of this machine (x86-64 System V or AArch64 AAPCS, which
+  /// agree on every type here).
+  public var size: Int {
+    switch self {
+    case .void: return 0
+    case .integer(let size, _): return size
+    case .float: return 4
+    case .double, .pointer: return 8
+    case .structure(_, let fields):
+      var offset = 0
+      for field in fields {
+        offset = ObjCTypeDescriptor.align(offset, to: field.alignment) + field.size
+      }
+      return ObjCTypeDescriptor.align(offset, to: alignment)
+    case .array(let count, let element): return count * element.size
+    case .union(_, let members):
+      return ObjCTypeDescriptor.align(members.map(\.size).max() ?? 0, to: alignment)
+    case .bitField(let width): return (width + 7) / 8
+    case .unsupported: return 16
+    }
+  }
+
+  /// The alignment in bytes, by the C ABI of this machine.
+  public var alignment: Int {
+    switch self {
+    case .void: return 1
+    case .integer(let size, _): return size
+    case .float: return 4
+    case .double, .pointer: return 8
+    case .structure(_, let fields): return fields.map(\.alignment).max() ?? 1
+    case .array(_, let element): return element.alignment
+    case .union(_, let members): return members.map(\.alignment).max() ?? 1
+    case .bitField: return 1
+    case .unsupported: return 16
+    }
+  }
+
+  static func align(_ offset: Int, to alignment: Int) -> Int {
+    (offset + alignment - 1) / alignment * alignment
   }
 }
 
@@ -47,23 +118,33 @@ internal struct TypeEncodingParser {
 
   var atEnd: Bool { index >= bytes.count }
 
-  private static let scalarCodes = Set("cislqCISLQfdBv*#:?DjAT".utf8)
   private static let qualifiers = Set("rnNoORV".utf8)
 
   /// Reads one complete type and returns its text.
   mutating func parseType() throws(ObjCRuntimeError) -> String {
+    try parseDescribedType().text
+  }
+
+  /// Reads one complete type and returns its text and what it describes.
+  mutating func parseDescribedType() throws(ObjCRuntimeError)
+    -> (text: String, descriptor: ObjCTypeDescriptor)
+  {
     let start = index
-    while !atEnd, TypeEncodingParser.qualifiers.contains(bytes[index]) {
-      index += 1
-    }
-    try parseUnqualifiedType()
-    return String(decoding: bytes[start..<index], as: UTF8.self)
+    skipQualifiers()
+    let descriptor = try parseUnqualifiedType()
+    return (String(decoding: bytes[start..<index], as: UTF8.self), descriptor)
   }
 
   /// Skips the stack-offset digits that compilers append to each type (`-8` is possible too).
   mutating func skipOffset() {
     if !atEnd, bytes[index] == UInt8(ascii: "-") { index += 1 }
     while !atEnd, isDigit(bytes[index]) { index += 1 }
+  }
+
+  private mutating func skipQualifiers() {
+    while !atEnd, TypeEncodingParser.qualifiers.contains(bytes[index]) {
+      index += 1
+    }
   }
 
   private func isDigit(_ byte: UInt8) -> Bool {
@@ -74,38 +155,51 @@ internal struct TypeEncodingParser {
     .malformedTypeEncoding(text, position: index, expected: expected)
   }
 
-  private mutating func parseUnqualifiedType() throws(ObjCRuntimeError) {
+  private mutating func parseUnqualifiedType() throws(ObjCRuntimeError) -> ObjCTypeDescriptor {
     guard !atEnd else { throw failure("a type") }
     let code = bytes[index]
     index += 1
     switch code {
+    case UInt8(ascii: "v"): return .void
+    case UInt8(ascii: "c"): return .integer(size: 1, signed: true)
+    case UInt8(ascii: "s"): return .integer(size: 2, signed: true)
+    case UInt8(ascii: "i"): return .integer(size: 4, signed: true)
+    case UInt8(ascii: "l"), UInt8(ascii: "q"): return .integer(size: 8, signed: true)
+    case UInt8(ascii: "C"), UInt8(ascii: "B"): return .integer(size: 1, signed: false)
+    case UInt8(ascii: "S"): return .integer(size: 2, signed: false)
+    case UInt8(ascii: "I"): return .integer(size: 4, signed: false)
+    case UInt8(ascii: "L"), UInt8(ascii: "Q"): return .integer(size: 8, signed: false)
+    case UInt8(ascii: "f"): return .float
+    case UInt8(ascii: "d"): return .double
+    case UInt8(ascii: "*"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "?"):
+      return .pointer
+    case UInt8(ascii: "D"), UInt8(ascii: "j"), UInt8(ascii: "A"), UInt8(ascii: "T"):
+      return .unsupported(String(UnicodeScalar(code)))
     case UInt8(ascii: "@"):
       parseObjectSuffix()
+      return .pointer
     case UInt8(ascii: "^"):
-      try parseUnqualifiedTypeAfterQualifiers()
+      skipQualifiers()
+      _ = try parseUnqualifiedType()
+      return .pointer
     case UInt8(ascii: "b"):
-      try parseCount("the width of a bit field")
+      return .bitField(width: try parseCount("the width of a bit field"))
     case UInt8(ascii: "["):
-      try parseCount("the element count of an array")
-      try parseUnqualifiedTypeAfterQualifiers()
+      let count = try parseCount("the element count of an array")
+      skipQualifiers()
+      let element = try parseUnqualifiedType()
       try expect(UInt8(ascii: "]"), "']' to close the array")
+      return .array(count: count, element: element)
     case UInt8(ascii: "{"):
-      try parseAggregate(closing: UInt8(ascii: "}"), kind: "struct")
+      let (name, fields) = try parseAggregate(closing: UInt8(ascii: "}"), kind: "struct")
+      return .structure(name: name, fields: fields)
     case UInt8(ascii: "("):
-      try parseAggregate(closing: UInt8(ascii: ")"), kind: "union")
+      let (name, members) = try parseAggregate(closing: UInt8(ascii: ")"), kind: "union")
+      return .union(name: name, members: members)
     default:
-      guard TypeEncodingParser.scalarCodes.contains(code) else {
-        index -= 1
-        throw failure("a type code (one of c i s l q C I S L Q f d B v * @ # : ^ ? [ { ( b)")
-      }
+      index -= 1
+      throw failure("a type code (one of c i s l q C I S L Q f d B v * @ # : ^ ? [ { ( b)")
     }
-  }
-
-  private mutating func parseUnqualifiedTypeAfterQualifiers() throws(ObjCRuntimeError) {
-    while !atEnd, TypeEncodingParser.qualifiers.contains(bytes[index]) {
-      index += 1
-    }
-    try parseUnqualifiedType()
   }
 
   /// `@?` (a block) and `@"ClassName"` (a typed object) extend `@`.
@@ -120,10 +214,17 @@ internal struct TypeEncodingParser {
     }
   }
 
-  private mutating func parseCount(_ what: String) throws(ObjCRuntimeError) {
+  private mutating func parseCount(_ what: String) throws(ObjCRuntimeError) -> Int {
     let start = index
-    while !atEnd, isDigit(bytes[index]) { index += 1 }
+    var value = 0
+    while !atEnd, isDigit(bytes[index]) {
+      let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+      guard !overflow, product <= 1 << 24 else { throw failure("a smaller \(what)") }
+      value = product + Int(bytes[index] - UInt8(ascii: "0"))
+      index += 1
+    }
     guard index > start else { throw failure(what) }
+    return value
   }
 
   private mutating func expect(_ byte: UInt8, _ what: String) throws(ObjCRuntimeError) {
@@ -132,7 +233,10 @@ internal struct TypeEncodingParser {
   }
 
   /// `{name=types}`, `{name}`, `{?=types}`, and the same with parentheses for unions.
-  private mutating func parseAggregate(closing: UInt8, kind: String) throws(ObjCRuntimeError) {
+  private mutating func parseAggregate(closing: UInt8, kind: String) throws(ObjCRuntimeError)
+    -> (String, [ObjCTypeDescriptor])
+  {
+    let nameStart = index
     while !atEnd, bytes[index] != UInt8(ascii: "="), bytes[index] != closing {
       let byte = bytes[index]
       guard byte != UInt8(ascii: "{"), byte != UInt8(ascii: "("), byte != UInt8(ascii: "}"),
@@ -142,7 +246,9 @@ internal struct TypeEncodingParser {
       }
       index += 1
     }
+    let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
     guard !atEnd else { throw failure("'=' or the closing bracket of a \(kind)") }
+    var members: [ObjCTypeDescriptor] = []
     if bytes[index] == UInt8(ascii: "=") {
       index += 1
       while !atEnd, bytes[index] != closing {
@@ -154,10 +260,11 @@ internal struct TypeEncodingParser {
           index = close + 1
           continue
         }
-        _ = try parseType()
+        members.append(try parseDescribedType().descriptor)
       }
     }
     try expect(closing, "the closing bracket of a \(kind)")
+    return (name, members)
   }
 }
 

@@ -1,0 +1,27 @@
+// The part of libffi SwizzleKit uses, for the one Swift module that imports it (ObjCRuntime).
+#ifndef SWIZZLEKIT_CFFI_SHIM_H
+#define SWIZZLEKIT_CFFI_SHIM_H
+
+#include <ffi.h>
+
+// Swift 6 refuses libffi's global type descriptors (ffi_type_double...) as shared mutable
+// state; these accessors hand out their addresses instead. libffi never writes them.
+static inline ffi_type *cffi_type_void(void) { return &ffi_type_void; }
+static inline ffi_type *cffi_type_uint8(void) { return &ffi_type_uint8; }
+static inline ffi_type *cffi_type_sint8(void) { return &ffi_type_sint8; }
+static inline ffi_type *cffi_type_uint16(void) { return &ffi_type_uint16; }
+static inline ffi_type *cffi_type_sint16(void) { return &ffi_type_sint16; }
+static inline ffi_type *cffi_type_uint32(void) { return &ffi_type_uint32; }
+static inline ffi_type *cffi_type_sint32(void) { return &ffi_type_sint32; }
+static inline ffi_type *cffi_type_uint64(void) { return &ffi_type_uint64; }
+static inline ffi_type *cffi_type_sint64(void) { return &ffi_type_sint64; }
+static inline ffi_type *cffi_type_float(void) { return &ffi_type_float; }
+static inline ffi_type *cffi_type_double(void) { return &ffi_type_double; }
+static inline ffi_type *cffi_type_pointer(void) { return &ffi_type_pointer; }
+
+static inline ffi_abi cffi_default_abi(void) { return FFI_DEFAULT_ABI; }
+
+/// The size of the return slot libffi writes for integral types narrower than a register.
+static inline size_t cffi_arg_size(void) { return sizeof(ffi_arg); }
+
+#endif

@@ -1,0 +1,112 @@
+// IMPs made from Swift closures, the imp_implementationWithBlock family.
+internal import CFFI
+
+/// An IMP made from a closure: the libffi closure that is the IMP, and the closure it runs.
+internal final class BlockIMP {
+  let closure: FFIClosure
+  let block: Any
+
+  init(closure: FFIClosure, block: Any) {
+    self.closure = closure
+    self.block = block
+  }
+}
+
+/// The closures behind IMPs, kept alive until `imp_removeBlock`, and the helpers the generated
+/// `imp_implementationWithBlock` overloads share.
+@usableFromInline
+internal enum BlockIMPs {
+  private static let registry = RuntimeLock<[UnsafeRawPointer: BlockIMP]>([:])
+  private static let interfaces = RuntimeLock<[String: FFICallInterface]>([:])
+
+  /// The prepared call interface of `encoding`, made once per distinct encoding text.
+  static func interface(for encoding: String) throws(ObjCRuntimeError) -> FFICallInterface {
+    if let known = interfaces.withLock({ $0[encoding] }) { return known }
+    let parsed = try ParsedSignature.of(encoding)
+    let made = try FFICallInterface(
+      parsed.encoding, text: encoding,
+      reference: MethodReference(className: "(block)", selectorName: "imp"))
+    return interfaces.withLock { table in
+      if let known = table[encoding] { return known }
+      table[encoding] = made
+      return made
+    }
+  }
+
+  static func make(encoding: String, block: Any, handler: @escaping FFIClosureHandler)
+    throws(ObjCRuntimeError) -> IMP
+  {
+    let closure = try FFIClosure(interface(for: encoding), handler: handler)
+    let imp = IMP(rawValue: closure.code)
+    registry.withLock { $0[closure.code] = BlockIMP(closure: closure, block: block) }
+    IMPSignatures.shared.record(imp, encoding: encoding)
+    return imp
+  }
+
+  static func block(of imp: IMP) -> Any? {
+    registry.withLock { $0[imp.rawValue]?.block }
+  }
+
+  static func remove(_ imp: IMP) -> Bool {
+    let removed = registry.withLock { $0.removeValue(forKey: imp.rawValue) }
+    guard removed != nil else { return false }
+    IMPSignatures.shared.forget(imp)
+    return true
+  }
+
+  static var liveCount: Int { registry.withLock { $0.count } }
+
+  /// The receiver (`self`, argument 0) if it is a `Receiver`.
+  @inline(__always)
+  static func receiver<Receiver: ObjCObject>(
+    _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, as type: Receiver.Type
+  ) -> Receiver? {
+    let address = arguments[0].unsafelyUnwrapped.load(as: UnsafeRawPointer.self)
+    return Unmanaged<ObjCObject>.fromOpaque(address).takeUnretainedValue() as? Receiver
+  }
+
+  /// Argument `index` (2 is the first after `self` and `_cmd`), read as the C ABI laid it out;
+  /// every `ObjCScalar` has the layout of its C counterpart.
+  @inline(__always)
+  static func argument<T: ObjCScalar>(
+    _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ index: Int, as type: T.Type
+  ) -> T {
+    arguments[index].unsafelyUnwrapped.load(as: T.self)
+  }
+
+  /// Writes `value` to the return slot as a C function returns it: integers widened to a full
+  /// `ffi_arg`, floats in four bytes, objects retained (+1).
+  @inline(__always)
+  static func store<R: ObjCScalar>(_ value: R, into slot: UnsafeMutableRawPointer) {
+    let bits = value.registerBits
+    if R.objcTypeCode == UInt8(ascii: "@"), let address = UnsafeRawPointer(bitPattern: UInt(bits)) {
+      _ = Unmanaged<AnyObject>.fromOpaque(address).retain()
+    }
+    if R.objcTypeCode == UInt8(ascii: "f") {
+      slot.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
+    } else {
+      slot.storeBytes(of: bits, as: UInt64.self)
+    }
+  }
+
+  /// A zero return value, for a call whose receiver was not of the closure's type.
+  static func storeZero(_ slot: UnsafeMutableRawPointer, size: Int) {
+    slot.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+    Diagnostics.warn("an IMP made from a closure was called on an object of another class")
+  }
+}
+
+/// The closure an IMP was made from, or nil when it was not made by
+/// `imp_implementationWithBlock` (or was removed). The corresponding objc4 function is
+/// `imp_getBlock`.
+public func imp_getBlock(_ imp: IMP?) -> Any? {
+  imp.flatMap(BlockIMPs.block(of:))
+}
+
+/// Frees an IMP made by `imp_implementationWithBlock` and releases its closure; false when the
+/// IMP was not made that way. Calling the IMP afterwards is undefined, as in objc4: remove it from
+/// every method first. The corresponding objc4 function is `imp_removeBlock`.
+@discardableResult
+public func imp_removeBlock(_ imp: IMP?) -> Bool {
+  imp.map(BlockIMPs.remove) ?? false
+}

@@ -1,0 +1,128 @@
+// IMPs made from closures: real C function pointers through libffi.
+import Testing
+
+@testable import ObjCRuntime
+
+private final class Thermometer: ObjCObject {
+  var celsius = 20.0
+}
+
+private final class Stranger: ObjCObject {}
+
+@Suite("imp_implementationWithBlock", .serialized)
+struct BlockIMPTests {
+  @Test("a closure IMP can be added, sent to, and called as a C function")
+  func addAndSend() throws {
+    let imp = try imp_implementationWithBlock {
+      (me: Thermometer, offset: Int, factor: Double) -> Double in
+      (me.celsius + Double(offset)) * factor
+    }
+    defer { imp_removeBlock(imp) }
+    #expect(imp.declaredTypeEncoding == "d@:qd")
+    let cls = makeClass("BlockHost", superclass: Thermometer.runtimeClass)
+    #expect(class_addMethod(cls, "scaled:by:", imp, "d@:qd"))
+    let thermometer = Thermometer()
+    object_setClass(thermometer, cls)
+    #expect(try objc_msgSend(thermometer, "scaled:by:", 10, 1.5) as Double == 45)
+    let function = unsafeBitCast(
+      imp.rawValue, to: (@convention(c) (id, SEL, Int, Double) -> Double).self)
+    #expect(function(thermometer.passUnretained(), Selector("x").sel, 0, 2) == 40)
+  }
+
+  @Test("every scalar type and six arguments arrive intact")
+  func sixArguments() throws {
+    let block: (Thermometer, Int8, UInt16, Float, Bool, Selector, ObjCObject?) -> Float = {
+      _, a, b, c, d, e, f in
+      let integers = Float(a) + Float(b)
+      let flags: Float = (d ? 100 : 0) + (f == nil ? 0 : 10_000)
+      return integers + c + flags + Float(e.name.count) * 1000
+    }
+    let imp = try imp_implementationWithBlock(block)
+    defer { imp_removeBlock(imp) }
+    let cls = makeClass("BlockSix", superclass: Thermometer.runtimeClass)
+    class_addMethod(cls, "a:b:c:d:e:f:", imp, "f@:cSfB:@")
+    let thermometer = Thermometer()
+    object_setClass(thermometer, cls)
+    let result: Float = try objc_msgSend(
+      thermometer, "a:b:c:d:e:f:", Int8(-3), UInt16(60_000), Float(0.5), true, Selector("ab"),
+      thermometer as ObjCObject?)
+    let expected: Float = 72_097.5  // -3 + 60,000 + 0.5 + 100 + 2,000 + 10,000
+    #expect(result == expected)
+  }
+
+  @Test("objects come back retained, Bool and Void closures work")
+  func returns() throws {
+    let make = try imp_implementationWithBlock { (_: Thermometer) -> ObjCObject? in Thermometer() }
+    let check = try imp_implementationWithBlock { (me: Thermometer, limit: Double) -> Bool in
+      me.celsius > limit
+    }
+    let warm = try imp_implementationWithBlock { (me: Thermometer) in me.celsius += 1 }
+    defer { [make, check, warm].forEach { imp_removeBlock($0) } }
+    let cls = makeClass("BlockReturns", superclass: Thermometer.runtimeClass)
+    class_addMethod(cls, "make", make, "@@:")
+    class_addMethod(cls, "isAbove:", check, "B@:d")
+    class_addMethod(cls, "warm", warm, "v@:")
+    let thermometer = Thermometer()
+    object_setClass(thermometer, cls)
+    let made: Thermometer = try objc_msgSend(thermometer, "make")
+    #expect(made.celsius == 20)
+    #expect(try objc_msgSend(thermometer, "isAbove:", 19.5) as Bool)
+    try objc_msgSend(thermometer, "warm") as Void
+    #expect(thermometer.celsius == 21)
+  }
+
+  @Test("closure IMPs exchange like any other")
+  func exchange() throws {
+    let one = try imp_implementationWithBlock { (_: Thermometer) -> Int in 1 }
+    let two = try imp_implementationWithBlock { (_: Thermometer) -> Int in 2 }
+    defer {
+      imp_removeBlock(one)
+      imp_removeBlock(two)
+    }
+    let cls = makeClass("BlockExchange", superclass: Thermometer.runtimeClass)
+    class_addMethod(cls, "one", one, "q@:")
+    class_addMethod(cls, "two", two, "q@:")
+    method_exchangeImplementations(
+      class_getInstanceMethod(cls, "one"), class_getInstanceMethod(cls, "two"))
+    let thermometer = Thermometer()
+    object_setClass(thermometer, cls)
+    #expect(sendTwice(thermometer, "one") == [2, 2])
+  }
+
+  @Test("imp_getBlock returns the closure; imp_removeBlock frees it once")
+  func getAndRemove() throws {
+    let imp = try imp_implementationWithBlock { (_: Thermometer) -> Int in 7 }
+    let block = try #require(imp_getBlock(imp) as? (Thermometer) -> Int)
+    #expect(block(Thermometer()) == 7)
+    #expect(imp_removeBlock(imp))
+    #expect(!imp_removeBlock(imp))
+    #expect(imp_getBlock(imp) == nil)
+    #expect(imp_getBlock(Constant.imp(Constant.one)) == nil)
+    #expect(!imp_removeBlock(nil))
+  }
+
+  @Test("a receiver of another class gets zero, not a crash")
+  func wrongReceiver() throws {
+    let imp = try imp_implementationWithBlock { (me: Thermometer) -> Double in me.celsius }
+    defer { imp_removeBlock(imp) }
+    let cls = makeClass("BlockWrong")
+    class_addMethod(cls, "celsius", imp, "d@:")
+    #expect(try objc_msgSend(instance(of: cls), "celsius") as Double == 0)
+    _ = Stranger()
+  }
+
+  @Test("100,000 closures made, called and removed leave none behind")
+  func noLeaks() throws {
+    let before = BlockIMPs.liveCount
+    let thermometer = Thermometer()
+    var total = 0
+    for index in 0..<100_000 {
+      let imp = try imp_implementationWithBlock { (_: Thermometer, x: Int) -> Int in x + index }
+      let function = unsafeBitCast(imp.rawValue, to: (@convention(c) (id, SEL, Int) -> Int).self)
+      total &+= function(thermometer.passUnretained(), Selector("f:").sel, 1)
+      imp_removeBlock(imp)
+    }
+    #expect(BlockIMPs.liveCount == before)
+    #expect(total == (1...100_000).reduce(0, +))
+  }
+}
