@@ -57,7 +57,9 @@ struct BlockIMPTests {
       me.celsius > limit
     }
     let warm = try imp_implementationWithBlock { (me: Thermometer) in me.celsius += 1 }
-    defer { [make, check, warm].forEach { imp_removeBlock($0) } }
+    defer {
+      for imp in [make, check, warm] { imp_removeBlock(imp) }
+    }
     let cls = makeClass("BlockReturns", superclass: Thermometer.runtimeClass)
     class_addMethod(cls, "make", make, "@@:")
     class_addMethod(cls, "isAbove:", check, "B@:d")
