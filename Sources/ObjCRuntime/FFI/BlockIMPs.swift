@@ -18,26 +18,10 @@ internal final class BlockIMP {
 @usableFromInline
 internal enum BlockIMPs {
   private static let registry = RuntimeLock<[UnsafeRawPointer: BlockIMP]>([:])
-  private static let interfaces = RuntimeLock<[String: FFICallInterface]>([:])
-
-  /// The prepared call interface of `encoding`, made once per distinct encoding text.
-  static func interface(for encoding: String) throws(ObjCRuntimeError) -> FFICallInterface {
-    if let known = interfaces.withLock({ $0[encoding] }) { return known }
-    let parsed = try ParsedSignature.of(encoding)
-    let made = try FFICallInterface(
-      parsed.encoding, text: encoding,
-      reference: MethodReference(className: "(block)", selectorName: "imp"))
-    return interfaces.withLock { table in
-      if let known = table[encoding] { return known }
-      table[encoding] = made
-      return made
-    }
-  }
-
   static func make(encoding: String, block: Any, handler: @escaping FFIClosureHandler)
     throws(ObjCRuntimeError) -> IMP
   {
-    let closure = try FFIClosure(interface(for: encoding), handler: handler)
+    let closure = try FFIClosure(CallInterfaces.interface(for: encoding), handler: handler)
     let imp = IMP(rawValue: closure.code)
     registry.withLock { $0[closure.code] = BlockIMP(closure: closure, block: block) }
     IMPSignatures.shared.record(imp, encoding: encoding)

@@ -81,7 +81,9 @@ internal struct FFITypeProblem: Error {
 
 /// A prepared libffi call interface (`ffi_cif`) for one method signature, with everything it
 /// points at. Made once per signature and reused for every call.
-internal final class FFICallInterface {
+///
+/// `@unchecked Sendable`: nothing changes after init, and libffi only reads a prepared cif.
+internal final class FFICallInterface: @unchecked Sendable {
   let encoding: MethodEncoding
   let cif: UnsafeMutablePointer<ffi_cif>
   private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>

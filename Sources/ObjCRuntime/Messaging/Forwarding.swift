@@ -50,12 +50,35 @@ internal enum Forwarding {
           MethodReference(owner: cls, selector: selector),
           method: signature.typeEncoding, call: SignatureCode.describe(code))
       }
-      let invocation = Invocation(
+      let invocation = try Invocation(
         target: receiver, selector: selector, signature: signature, argumentWords: arguments)
       try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
       if invocation.wasAnswered {
         return .answered(invocation.returnWordForCaller())
       }
+    }
+    try receiver.doesNotRecognizeSelector(selector)
+  }
+}
+
+extension Forwarding {
+  /// Forwarding for an ``Invocation`` sent to a target that does not implement its selector: the
+  /// same chain, handing on the invocation itself.
+  static func forward(_ invocation: Invocation, to receiver: ObjCObject) throws(ObjCRuntimeError) {
+    let selector = invocation.selector
+    let cls = receiver.isa.takeUnretainedValue()
+    if cls.respondsWithoutResolving(to: forwardingTargetSelector),
+      let target = try objc_msgSend(receiver, forwardingTargetSelector, selector) as ObjCObject?,
+      target !== receiver
+    {
+      return try invocation.invoke(target: target)
+    }
+    if cls.respondsWithoutResolving(to: methodSignatureSelector),
+      cls.respondsWithoutResolving(to: forwardInvocationSelector),
+      (try objc_msgSend(receiver, methodSignatureSelector, selector) as MethodSignature?) != nil
+    {
+      try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
+      if invocation.wasAnswered { return }
     }
     try receiver.doesNotRecognizeSelector(selector)
   }

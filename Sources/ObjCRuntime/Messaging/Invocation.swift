@@ -4,57 +4,74 @@
 /// of `NSInvocation`.
 ///
 /// Forwarding hands one to `forwardInvocation(_:)`, which may change the arguments, send it to
-/// another target with ``invoke(target:)``, or answer it with ``setReturnValue(_:)``. This version
-/// carries every argument in one register word, like typed sends; structs by value arrive with
-/// the libffi layer.
+/// another target with ``invoke(target:)``, or answer it with ``setReturnValue(_:)``. Any
+/// signature libffi can call works, structs by value included; the call goes through `ffi_call`
+/// with memory allocated once, when the invocation is made, so invoking allocates nothing.
 ///
-/// Object arguments and the returned object are retained by the invocation for as long as it
-/// lives (what `-retainArguments` does in Foundation; here it is always on).
+/// Object arguments, the target and the returned object are retained by the invocation for as
+/// long as it lives, as `-retainArguments` makes Foundation's do.
 public final class Invocation: ObjCObject {
-  /// The object the message is sent to by ``invoke()``.
+  /// The object the message is sent to by ``invoke()``; retained.
   public var target: ObjCObject?
   /// The message's selector.
   public var selector: Selector
   /// The message's types.
   public let methodSignature: MethodSignature
 
-  private var words: [UInt64]
-  private var retainedArguments: [Int: ObjCObject] = [:]
-  private var returnWord: UInt64 = 0
-  private var returnedObject: ObjCObject?
+  private let frame: InvocationFrame
+  private var retainedArguments: [Int: AnyObject] = [:]
+  private var returnedObject: AnyObject?
   private var markedUnanswered = false
+  private let returnsObject: Bool
 
-  internal init(
-    target: ObjCObject?, selector: Selector, signature: MethodSignature, argumentWords: [UInt64]
-  ) {
-    self.target = target
-    self.selector = selector
+  /// An invocation of a message with `signature`, every argument zero, no target or selector
+  /// yet. The corresponding Foundation method is `+invocationWithMethodSignature:`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/unsupportedSignature(_:encoding:)`` for a signature libffi cannot
+  ///   call (unions, bit fields, `long double`).
+  public init(methodSignature signature: MethodSignature) throws(ObjCRuntimeError) {
+    let interface = try CallInterfaces.interface(
+      for: signature.typeEncoding,
+      reference: MethodReference(className: "Invocation", selectorName: "(none)"))
+    self.frame = InvocationFrame(interface)
     self.methodSignature = signature
-    self.words = argumentWords
+    self.selector = Selector("")
+    self.returnsObject =
+      SignatureCode.code(of: signature.methodReturnType) == UInt8(ascii: "@")
     super.init()
-    for (position, type) in signature.encoding.explicitArgumentTypes.enumerated()
-    where SignatureCode.code(of: type) == UInt8(ascii: "@") {
-      if let address = UnsafeRawPointer(bitPattern: UInt(words[position])) {
-        retainedArguments[position] = Unmanaged<ObjCObject>.fromOpaque(address)
-          .takeUnretainedValue()
-      }
-    }
   }
 
   /// An invocation of `selector` on `target`, typed by the method `target` would run, with every
-  /// argument zero. The corresponding Foundation method is `+invocationWithMethodSignature:`
-  /// followed by setting the target and selector.
+  /// argument zero.
   ///
-  /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when the target has no such method.
+  /// - Throws: ``ObjCRuntimeError/unrecognizedSelector(_:)`` when the target has no such method,
+  ///   and ``ObjCRuntimeError/unsupportedSignature(_:encoding:)``.
   public convenience init(target: ObjCObject, selector: Selector) throws(ObjCRuntimeError) {
     let cls = target.isa.takeUnretainedValue()
     guard let method = cls.instanceMethod(for: selector) else {
       throw .unrecognizedSelector(MethodReference(owner: cls, selector: selector))
     }
-    let signature = MethodSignature(method)
-    self.init(
-      target: target, selector: selector, signature: signature,
-      argumentWords: Array(repeating: 0, count: signature.numberOfArguments - 2))
+    try self.init(methodSignature: MethodSignature(method))
+    self.target = target
+    self.selector = selector
+  }
+
+  /// An invocation of a typed send that forwarding caught: the arguments arrive as register words.
+  internal convenience init(
+    target: ObjCObject, selector: Selector, signature: MethodSignature, argumentWords: [UInt64]
+  ) throws(ObjCRuntimeError) {
+    try self.init(methodSignature: signature)
+    self.target = target
+    self.selector = selector
+    for (position, word) in argumentWords.enumerated() {
+      let index = position + 2
+      frame.slot(index).storeBytes(of: word, as: UInt64.self)
+      if SignatureCode.code(of: signature.encoding.argumentTypes[index]) == UInt8(ascii: "@"),
+        let address = UnsafeRawPointer(bitPattern: UInt(word))
+      {
+        retainedArguments[index] = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
+      }
+    }
   }
 
   /// Whether a `forwardInvocation(_:)` answered the invocation (the root implementation does not).
@@ -64,105 +81,97 @@ public final class Invocation: ObjCObject {
     markedUnanswered = true
   }
 
+  /// Keeps the target and object arguments alive; they always are, so this only exists for
+  /// Foundation's callers. The corresponding Foundation method is `-retainArguments`.
+  public func retainArguments() {}
+
   // MARK: Arguments
 
   /// Argument `index` as a `T`; index 2 is the first argument after `self` and `_cmd`.
   ///
-  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the
-  ///   argument's type or the index is out of range.
-  public func argument<T: ObjCScalar>(at index: Int, as type: T.Type = T.self)
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not laid out as
+  ///   the argument is, or the index is out of range.
+  public func argument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type = T.self)
     throws(ObjCRuntimeError) -> T
   {
-    let position = try checkedPosition(index, T.objcTypeCode)
-    var bits = words[position]
-    if T.objcTypeCode == UInt8(ascii: "@"), let object = retainedArguments[position] {
-      // Objects are held by the invocation; hand out a +1 reference, as a return would.
-      bits = UInt64(UInt(bitPattern: UnsafeRawPointer(object.passRetained())))
-    }
-    guard let value = T.fromReturnedBits(bits) else { return try fail(index) }
-    return value
+    try check(T.self, against: argumentDescriptor(index), "argument \(index)")
+    return frame.slot(index).load(as: T.self)
   }
 
-  /// Replaces argument `index` (2 or more).
+  /// Replaces argument `index` (2 or more). Objects are retained by the invocation.
   ///
-  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the
-  ///   argument's type or the index is out of range.
-  public func setArgument<T: ObjCScalar>(_ value: T, at index: Int) throws(ObjCRuntimeError) {
-    let position = try checkedPosition(index, T.objcTypeCode)
-    words[position] = value.registerBits
-    if let object = value as? ObjCObject {
-      retainedArguments[position] = object
-    } else {
-      retainedArguments[position] = nil
-    }
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not laid out as
+  ///   the argument is, or the index is out of range.
+  public func setArgument<T: ObjCTypeEncodable>(_ value: T, at index: Int) throws(ObjCRuntimeError) {
+    try check(T.self, against: argumentDescriptor(index), "argument \(index)")
+    InvocationFrame.write(value, to: frame.slot(index), capacity: frame.slotSize(index))
+    retainedArguments[index] = flattened(value).flatMap { type(of: $0) is AnyClass ? $0 as AnyObject : nil }
   }
 
-  private func checkedPosition(_ index: Int, _ code: UInt8) throws(ObjCRuntimeError) -> Int {
-    let position = index - 2
-    guard words.indices.contains(position),
-      let expected = methodSignature.argumentType(at: index),
-      SignatureCode.code(of: expected) == code
+  private func argumentDescriptor(_ index: Int) throws(ObjCRuntimeError) -> ObjCTypeDescriptor {
+    guard index >= 2, index < frame.count else {
+      throw mismatch("an argument index from 2 to \(frame.count - 1), not \(index)")
+    }
+    return methodSignature.encoding.argumentDescriptors[index]
+  }
+
+  private func check<T>(_ type: T.Type, against expected: ObjCTypeDescriptor, _ what: String)
+    throws(ObjCRuntimeError)
+  {
+    guard let encodable = type as? any ObjCTypeEncodable.Type,
+      let descriptor = try? MethodEncoding(parsing: encodable.objcTypeEncoding + "@:")
+        .returnDescriptor,
+      descriptor.isLayoutCompatible(with: expected),
+      MemoryLayout<T>.size <= max(expected.size, 8)
     else {
-      throw .signatureMismatch(
-        MethodReference(className: "Invocation", selectorName: selector.name),
-        method: methodSignature.typeEncoding,
-        call: "argument \(index) as \(String(UnicodeScalar(code)))")
+      throw mismatch("\(what) as \(T.self)")
     }
-    return position
   }
 
-  private func fail<T>(_ index: Int) throws(ObjCRuntimeError) -> T {
-    throw .signatureMismatch(
+  private func mismatch(_ call: String) -> ObjCRuntimeError {
+    .signatureMismatch(
       MethodReference(className: "Invocation", selectorName: selector.name),
-      method: methodSignature.typeEncoding, call: "argument \(index) as \(T.self)")
+      method: methodSignature.typeEncoding, call: call)
   }
 
   // MARK: Return value
 
   /// The return value as a `T`, after ``invoke()`` or ``setReturnValue(_:)``.
   ///
-  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the return
-  ///   type.
-  public func returnValue<T: ObjCScalar>(as type: T.Type = T.self) throws(ObjCRuntimeError) -> T {
-    try checkReturn(T.objcTypeCode)
-    let bits = T.objcTypeCode == UInt8(ascii: "@") ? returnWordForCaller() : returnWord
-    guard let value = T.fromReturnedBits(bits) else {
-      throw .signatureMismatch(
-        MethodReference(className: "Invocation", selectorName: selector.name),
-        method: methodSignature.typeEncoding, call: "a return value of type \(T.self)")
-    }
-    return value
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not laid out as
+  ///   the return type is.
+  public func returnValue<T: ObjCTypeEncodable>(as type: T.Type = T.self) throws(ObjCRuntimeError)
+    -> T
+  {
+    try check(T.self, against: methodSignature.encoding.returnDescriptor, "the return value")
+    return frame.returnSlot.load(as: T.self)
   }
 
   /// Answers the invocation with `value`, as a `forwardInvocation(_:)` that handles the message
   /// itself does.
   ///
-  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the return
-  ///   type.
-  public func setReturnValue<T: ObjCScalar>(_ value: T) throws(ObjCRuntimeError) {
-    try checkReturn(T.objcTypeCode)
-    returnWord = value.registerBits
-    returnedObject = value as? ObjCObject
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not laid out as
+  ///   the return type is.
+  public func setReturnValue<T: ObjCTypeEncodable>(_ value: T) throws(ObjCRuntimeError) {
+    try check(T.self, against: methodSignature.encoding.returnDescriptor, "the return value")
+    InvocationFrame.write(value, to: frame.returnSlot, capacity: frame.interface.returnSlotSize)
+    returnedObject = flattened(value).flatMap { type(of: $0) is AnyClass ? $0 as AnyObject : nil }
   }
 
-  private func checkReturn(_ code: UInt8) throws(ObjCRuntimeError) {
-    guard SignatureCode.code(of: methodSignature.methodReturnType) == code else {
-      throw .signatureMismatch(
-        MethodReference(className: "Invocation", selectorName: selector.name),
-        method: methodSignature.typeEncoding,
-        call: "a return value of type \(String(UnicodeScalar(code)))")
-    }
-  }
-
-  /// The return word as a send hands it back: objects retained once more (+1) for the caller.
+  /// The return value as a typed send hands it back in a register: objects retained once more
+  /// (+1) for the caller.
   internal func returnWordForCaller() -> UInt64 {
-    guard let returnedObject else { return returnWord }
-    return UInt64(UInt(bitPattern: UnsafeRawPointer(returnedObject.passRetained())))
+    let word = frame.returnSlot.load(as: UInt64.self)
+    if returnsObject, let address = UnsafeRawPointer(bitPattern: UInt(word)) {
+      _ = Unmanaged<AnyObject>.fromOpaque(address).retain()
+    }
+    return word
   }
 
   // MARK: Invoking
 
-  /// Sends the message to ``target`` and keeps the return value.
+  /// Sends the message to ``target`` and keeps the return value. The corresponding Foundation
+  /// method is `-invoke`.
   ///
   /// - Throws: ``ObjCRuntimeError/nilArgument(_:)`` without a target, and what the send throws.
   public func invoke() throws(ObjCRuntimeError) {
@@ -171,69 +180,52 @@ public final class Invocation: ObjCObject {
   }
 
   /// Sends the message to `target` (the invocation's own target is not changed) and keeps the
-  /// return value. A target that does not implement the method forwards it in turn.
+  /// return value. A target that does not implement the method forwards it in turn, with this
+  /// invocation. The corresponding Foundation method is `-invokeWithTarget:`.
   public func invoke(target: ObjCObject) throws(ObjCRuntimeError) {
-    let code = methodSignature.signatureCode
-    guard code != 0 else {
-      throw .unsupportedSignature(
-        MethodReference(owner: target.isa.takeUnretainedValue(), selector: selector),
-        encoding: methodSignature.typeEncoding)
+    let cls = target.isa.takeUnretainedValue()
+    var method = Dispatch.lookUp(cls, selector, .send)
+    if method?.implementation == nil, Resolver.resolve(selector, for: target) {
+      method = Dispatch.lookUp(cls, selector, .send)
     }
-    let imp: UnsafeRawPointer
-    if let found = try Dispatch.resolve(target, target.isa, selector, .send, code) {
-      imp = found
-    } else {
-      switch try Forwarding.forward(target, selector, code, words) {
-      case .resend(let other): return try invoke(target: other)
-      case .answered(let bits): return store(returned: bits)
-      }
+    guard let method, let imp = method.implementation else {
+      return try Forwarding.forward(self, to: target)
     }
-    store(returned: call(imp, on: target))
+    guard MethodTableEdits.sameSignature(method.typeEncoding, methodSignature.typeEncoding) else {
+      throw .signatureMismatch(
+        MethodReference(owner: cls, selector: selector), method: method.typeEncoding,
+        call: methodSignature.typeEncoding)
+    }
+    call(imp.rawValue, on: target)
   }
 
-  private func store(returned bits: UInt64) {
-    returnWord = bits
-    returnedObject = nil
-    if SignatureCode.code(of: methodSignature.methodReturnType) == UInt8(ascii: "@"),
-      let address = UnsafeRawPointer(bitPattern: UInt(bits))
+  /// Calls `imp` directly with the target and arguments, whatever method the target has. The
+  /// corresponding Foundation method is `-invokeUsingIMP:`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/nilArgument(_:)`` without a target, and
+  ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the IMP was declared with
+  ///   another signature.
+  public func invoke(using imp: IMP) throws(ObjCRuntimeError) {
+    guard let target else { throw .nilArgument("Invocation.target") }
+    if let declared = imp.declaredTypeEncoding,
+      !MethodTableEdits.sameSignature(declared, methodSignature.typeEncoding)
     {
-      returnedObject = Unmanaged<ObjCObject>.fromOpaque(address).takeRetainedValue()
+      throw mismatch("an IMP of type \(declared)")
     }
+    call(imp.rawValue, on: target)
   }
 
-  private func call(_ imp: UnsafeRawPointer, on target: ObjCObject) -> UInt64 {
-    let kinds = methodSignature.encoding.explicitArgumentTypes.map(Invocation.registerKind)
-    let result = Invocation.registerKind(methodSignature.methodReturnType)
-    let receiver = target.passUnretained()
-    let sel = selector.sel
-    let w = words
-    return withExtendedLifetime((target, retainedArguments)) {
-      switch w.count {
-      case 0: _callIMP0(imp, receiver, sel, result)
-      case 1: _callIMP1(imp, receiver, sel, kinds[0], w[0], result)
-      case 2: _callIMP2(imp, receiver, sel, kinds[0], w[0], kinds[1], w[1], result)
-      case 3:
-        _callIMP3(imp, receiver, sel, kinds[0], w[0], kinds[1], w[1], kinds[2], w[2], result)
-      case 4:
-        _callIMP4(
-          imp, receiver, sel, kinds[0], w[0], kinds[1], w[1], kinds[2], w[2], kinds[3], w[3],
-          result)
-      case 5:
-        _callIMP5(
-          imp, receiver, sel, kinds[0], w[0], kinds[1], w[1], kinds[2], w[2], kinds[3], w[3],
-          kinds[4], w[4], result)
-      default:
-        _callIMP6(
-          imp, receiver, sel, kinds[0], w[0], kinds[1], w[1], kinds[2], w[2], kinds[3], w[3],
-          kinds[4], w[4], kinds[5], w[5], result)
-      }
+  private func call(_ imp: UnsafeRawPointer, on target: ObjCObject) {
+    frame.slot(0).storeBytes(of: target.passUnretained(), as: id.self)
+    frame.slot(1).storeBytes(of: selector.sel, as: SEL.self)
+    returnedObject = nil
+    withExtendedLifetime(target) {
+      frame.interface.call(imp, returnSlot: frame.returnSlot, arguments: frame.argumentPointers)
     }
-  }
-
-  private static func registerKind(_ type: String) -> ObjCRegisterKind {
-    switch SignatureCode.code(of: type) {
-    case UInt8(ascii: "f"), UInt8(ascii: "d"): .floatingPoint
-    default: .general
+    markedUnanswered = false
+    if returnsObject, let address = frame.returnSlot.load(as: UnsafeRawPointer?.self) {
+      // An IMP returns objects retained (+1): the invocation takes that reference over.
+      returnedObject = Unmanaged<AnyObject>.fromOpaque(address).takeRetainedValue()
     }
   }
 }
