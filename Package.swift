@@ -33,9 +33,14 @@ let package = Package(
       dependencies: ["ObjCRuntime"],
       path: "Sources/swizzle-bench"
     ),
+    // C functions of many signatures, for the libffi ABI coverage tests.
+    .target(
+      name: "CABITestSupport",
+      path: "Tests/CABITestSupport"
+    ),
     .testTarget(
       name: "ObjCRuntimeTests",
-      dependencies: ["ObjCRuntime"],
+      dependencies: ["ObjCRuntime", "CABITestSupport"],
       path: "Tests/ObjCRuntimeTests"
     ),
   ],

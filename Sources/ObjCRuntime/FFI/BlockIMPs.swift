@@ -1,5 +1,6 @@
 // IMPs made from Swift closures, the imp_implementationWithBlock family.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 internal import CFFI
 
 /// An IMP made from a closure: the libffi closure that is the IMP, and the closure it runs.

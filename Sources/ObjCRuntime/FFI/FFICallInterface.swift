@@ -116,9 +116,8 @@ internal final class FFICallInterface: @unchecked Sendable {
           description: "libffi refused the signature (status \(status.rawValue))")
       }
     } catch {
-      // deinit does not run for a failed initializer of a class: free here.
-      cif.deallocate()
-      argumentTypes.deallocate()
+      // Every stored property is set by now, so the object is complete: throwing releases it and
+      // deinit frees the cif, the type list and the type table.
       throw .unsupportedSignature(reference, encoding: "\(text): \(error.description)")
     }
   }

@@ -36,7 +36,7 @@ internal final class FFIClosure {
       closure, interface.cif, ffiClosureEntry, Unmanaged.passUnretained(self).toOpaque(),
       codeAddress)
     guard status == FFI_OK else {
-      ffi_closure_free(raw)
+      // The object is complete by now, so throwing releases it and deinit frees the closure.
       throw .invalidImplementation("libffi could not prepare a closure (status \(status.rawValue))")
     }
   }

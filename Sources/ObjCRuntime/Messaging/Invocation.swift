@@ -102,10 +102,13 @@ public final class Invocation: ObjCObject {
   ///
   /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not laid out as
   ///   the argument is, or the index is out of range.
-  public func setArgument<T: ObjCTypeEncodable>(_ value: T, at index: Int) throws(ObjCRuntimeError) {
+  public func setArgument<T: ObjCTypeEncodable>(_ value: T, at index: Int) throws(ObjCRuntimeError)
+  {
     try check(T.self, against: argumentDescriptor(index), "argument \(index)")
     InvocationFrame.write(value, to: frame.slot(index), capacity: frame.slotSize(index))
-    retainedArguments[index] = flattened(value).flatMap { type(of: $0) is AnyClass ? $0 as AnyObject : nil }
+    retainedArguments[index] = flattened(value).flatMap {
+      type(of: $0) is AnyClass ? $0 as AnyObject : nil
+    }
   }
 
   private func argumentDescriptor(_ index: Int) throws(ObjCRuntimeError) -> ObjCTypeDescriptor {

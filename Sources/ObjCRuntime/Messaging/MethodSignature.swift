@@ -4,7 +4,9 @@
 ///
 /// Forwarding asks `methodSignature(for:)` for one before it builds an ``Invocation``. It is an
 /// object, so it can be returned through the runtime like any other.
-public final class MethodSignature: ObjCObject {
+public final class MethodSignature: ObjCObject, @unchecked Sendable {
+  // @unchecked Sendable: every stored property is immutable, and the isa is atomic.
+
   /// The encoding, verbatim.
   public let typeEncoding: String
   /// The parsed encoding.

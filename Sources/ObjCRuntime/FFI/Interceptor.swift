@@ -1,0 +1,157 @@
+// A libffi closure for any method signature that hands a Swift handler the raw call.
+
+/// One call caught by an ``Interceptor``: a view of its arguments and of its return slot, valid
+/// only while the handler runs. Reading and writing goes through the signature's layout; nothing
+/// is allocated.
+public struct InterceptedCall {
+  /// The signature of the intercepted method.
+  public let signature: MethodSignature
+  private let arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  private let returnSlot: UnsafeMutableRawPointer
+  private let interface: FFICallInterface
+
+  internal init(
+    signature: MethodSignature, interface: FFICallInterface,
+    arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, returnSlot: UnsafeMutableRawPointer
+  ) {
+    self.signature = signature
+    self.interface = interface
+    self.arguments = arguments
+    self.returnSlot = returnSlot
+  }
+
+  /// The receiver (`self`), unretained for the duration of the call.
+  public var receiver: ObjCObject {
+    arguments[0].unsafelyUnwrapped.load(as: id.self).takeUnretainedObject()
+  }
+
+  /// The selector the method was called with (`_cmd`).
+  public var selector: Selector {
+    Selector(arguments[1].unsafelyUnwrapped.load(as: SEL.self))
+  }
+
+  /// Argument `index` (2 is the first after `self` and `_cmd`) as a `T`; nil when `T` is not laid
+  /// out as the argument is.
+  public func argument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type = T.self) -> T? {
+    guard index >= 2, index < signature.numberOfArguments,
+      InterceptedCall.fits(T.self, signature.encoding.argumentDescriptors[index])
+    else { return nil }
+    return arguments[index].unsafelyUnwrapped.load(as: T.self)
+  }
+
+  /// Replaces argument `index` before the call is forwarded. Objects are not retained: the
+  /// caller's reference must outlive the call. Returns false when `T` does not fit.
+  @discardableResult
+  public func setArgument<T: ObjCTypeEncodable>(_ value: T, at index: Int) -> Bool {
+    guard index >= 2, index < signature.numberOfArguments,
+      InterceptedCall.fits(T.self, signature.encoding.argumentDescriptors[index])
+    else { return false }
+    InvocationFrame.write(
+      value, to: arguments[index].unsafelyUnwrapped, capacity: MemoryLayout<T>.size)
+    return true
+  }
+
+  /// The value in the return slot as a `T` (after ``forward(to:)`` or ``setReturnValue(_:)``);
+  /// nil when `T` does not fit.
+  public func returnValue<T: ObjCTypeEncodable>(as type: T.Type = T.self) -> T? {
+    guard InterceptedCall.fits(T.self, signature.encoding.returnDescriptor) else { return nil }
+    return returnSlot.load(as: T.self)
+  }
+
+  /// Writes the value the call returns. An object must be returned retained, as IMPs return
+  /// them: pass it and the slot takes a reference. Returns false when `T` does not fit.
+  @discardableResult
+  public func setReturnValue<T: ObjCTypeEncodable>(_ value: T) -> Bool {
+    guard InterceptedCall.fits(T.self, signature.encoding.returnDescriptor) else { return false }
+    if let object = flattened(value), type(of: object) is AnyClass {
+      _ = Unmanaged.passRetained(object as AnyObject)
+    }
+    if case .integer(let size, let signed) = signature.encoding.returnDescriptor, size < 8 {
+      // libffi expects narrow integers widened to a full register.
+      var word: UInt64 = 0
+      withUnsafeBytes(of: value) { bytes in
+        for (offset, byte) in bytes.prefix(size).enumerated() {
+          word |= UInt64(byte) << (8 * UInt64(offset))
+        }
+      }
+      if signed, size < 8, word & (1 << (UInt64(size) * 8 - 1)) != 0 {
+        word |= ~0 << (UInt64(size) * 8)
+      }
+      returnSlot.storeBytes(of: word, as: UInt64.self)
+    } else {
+      InvocationFrame.write(value, to: returnSlot, capacity: interface.returnSlotSize)
+    }
+    return true
+  }
+
+  /// Calls `imp` with this call's arguments (as they are now) and lets it fill the return slot:
+  /// how a hook calls the implementation it replaced.
+  public func forward(to imp: IMP) {
+    interface.call(imp.rawValue, returnSlot: returnSlot, arguments: arguments)
+  }
+
+  private static func fits<T>(_ type: T.Type, _ expected: ObjCTypeDescriptor) -> Bool {
+    guard let encodable = type as? any ObjCTypeEncodable.Type,
+      let descriptor = try? MethodEncoding(parsing: encodable.objcTypeEncoding + "@:")
+        .returnDescriptor
+    else { return false }
+    return descriptor.isLayoutCompatible(with: expected)
+  }
+}
+
+/// A real C function pointer for any method signature that runs a Swift handler with a view of
+/// the raw call, the base the hook framework builds on.
+///
+/// ```swift
+/// let original = method_getImplementation(method)!
+/// let interceptor = try Interceptor(types: method_getTypeEncoding(method)!) { call in
+///   print("before \(call.selector)")
+///   call.forward(to: original)
+/// }
+/// method_setImplementation(method, interceptor.implementation)
+/// ```
+///
+/// The IMP is valid for as long as the interceptor lives; keep it (a hook keeps its own).
+public final class Interceptor: Sendable {
+  // Sendable: every stored property is immutable; the closure and signature are only read.
+
+  /// The signature the IMP implements.
+  public let signature: MethodSignature
+  /// The IMP to install.
+  public let implementation: IMP
+  private let closure: UnsafeClosureBox
+
+  /// Makes an interceptor for methods of type `types`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/malformedTypeEncoding(_:position:expected:)`` and
+  ///   ``ObjCRuntimeError/unsupportedSignature(_:encoding:)``.
+  public init(types: String, handler: @escaping @Sendable (InterceptedCall) -> Void)
+    throws(ObjCRuntimeError)
+  {
+    let signature = try MethodSignature(types: types)
+    let interface = try CallInterfaces.interface(for: types)
+    let closure = try FFIClosure(interface) { arguments, returnSlot in
+      handler(
+        InterceptedCall(
+          signature: signature, interface: interface, arguments: arguments,
+          returnSlot: returnSlot))
+    }
+    self.signature = signature
+    self.closure = UnsafeClosureBox(closure)
+    self.implementation = IMP(rawValue: closure.code)
+    IMPSignatures.shared.record(implementation, encoding: types)
+  }
+
+  deinit {
+    IMPSignatures.shared.forget(implementation)
+  }
+}
+
+/// Holds an `FFIClosure` in a `Sendable` type.
+///
+/// `@unchecked Sendable`: the closure is immutable after init, and libffi's closure code is safe
+/// to call from any thread.
+private final class UnsafeClosureBox: @unchecked Sendable {
+  let closure: FFIClosure
+  init(_ closure: FFIClosure) { self.closure = closure }
+}
