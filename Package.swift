@@ -6,6 +6,7 @@ let package = Package(
   name: "SwizzleKit",
   products: [
     .library(name: "ObjCRuntime", targets: ["ObjCRuntime"]),
+    .library(name: "ObjCRuntimeGeometry", targets: ["ObjCRuntimeGeometry"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
   ],
   targets: [
@@ -28,6 +29,13 @@ let package = Package(
       dependencies: ["CObjCRuntime", "CFFI"],
       path: "Sources/ObjCRuntime"
     ),
+    // The encodings of Foundation's CGFloat, CGPoint, CGSize and CGRect: a module of its own so
+    // that ObjCRuntime never loads Foundation.
+    .target(
+      name: "ObjCRuntimeGeometry",
+      dependencies: ["ObjCRuntime"],
+      path: "Sources/ObjCRuntimeGeometry"
+    ),
     .executableTarget(
       name: "swizzle-bench",
       dependencies: ["ObjCRuntime"],
@@ -40,7 +48,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ObjCRuntimeTests",
-      dependencies: ["ObjCRuntime", "CABITestSupport"],
+      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "CABITestSupport"],
       path: "Tests/ObjCRuntimeTests"
     ),
   ],

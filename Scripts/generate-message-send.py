@@ -231,6 +231,7 @@ def block_function(n, returns_value):
         "/// corresponding objc4 function is `imp_implementationWithBlock`.",
         "///",
         "/// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.",
+        "@inlinable",
         f"public func imp_implementationWithBlock<{gens}>(",
         f"  _ block: @escaping ({params}) -> {result}",
         ") throws(ObjCRuntimeError) -> IMP {",

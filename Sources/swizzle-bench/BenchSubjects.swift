@@ -8,12 +8,14 @@ final class BenchTarget: ObjCObject {
       ObjCMethodDeclaration("increment:", BenchTarget.increment)
       ObjCMethodDeclaration("decrement:", BenchTarget.decrement)
       ObjCMethodDeclaration("twice:", BenchTarget.twice, swiftEntry: BenchTarget.twiceEntry)
+      ObjCMethodDeclaration("add:to:", BenchTarget.add)
     }
   }
 
   static let increment: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value &+ 1 }
   static let decrement: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value &- 1 }
   static let twice: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value &* 2 }
+  static let add: @convention(c) (id, SEL, Int, Int) -> Int = { _, _, a, b in a &+ b }
   static let twiceEntry: @convention(c) (id, SEL, Int) -> Int = { me, _, value in
     unsafeDowncast(me.takeUnretainedObject(), to: BenchTarget.self).twice(value)
   }

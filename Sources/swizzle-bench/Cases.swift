@@ -17,6 +17,9 @@ struct BenchCase: Sendable {
   var direct: (@Sendable () -> Double)?
   /// The unit of the figure.
   var unit = "instructions/op"
+  /// For targets stated relative to another case: that case's name; the limit is then its figure
+  /// plus `limit`.
+  var relativeTo: String?
 }
 
 enum Cases {
@@ -46,6 +49,12 @@ enum Cases {
       name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
       iterations: (0, 4_000), body: addMethods),
     BenchCase(
+      name: "closure-imp-send", target: "<= cached-send + 60", limit: 60,
+      iterations: (100_000, 300_000), body: closureSend, relativeTo: "cached-send"),
+    BenchCase(
+      name: "invocation-invoke", target: "<= direct-call + 150", limit: 150,
+      iterations: (100_000, 300_000), body: invocationInvoke, relativeTo: "direct-call"),
+    BenchCase(
       name: "associated-get-hit", target: "<= 60", limit: 60, iterations: (100_000, 300_000),
       body: associatedGet),
     BenchCase(
@@ -66,6 +75,37 @@ enum Cases {
       body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
       unit: "bytes/association"),
   ]
+
+  static func closureSend(count: Int) -> Int {
+    guard
+      let imp = try? imp_implementationWithBlock({ (_: BenchTarget, value: Int) -> Int in value &+ 1
+        }),
+      let cls = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchClosureHost", 0)
+    else { return 0 }
+    class_addMethod(cls, "closureIncrement:", imp, "q@:q")
+    objc_registerClassPair(cls)
+    let target = BenchTarget()
+    object_setClass(target, cls)
+    return sendLoop(target, "closureIncrement:", count)
+  }
+
+  static func invocationInvoke(count: Int) -> Int {
+    guard let invocation = try? Invocation(target: BenchTarget(), selector: "add:to:") else {
+      return 0
+    }
+    try? invocation.setArgument(20, at: 2)
+    try? invocation.setArgument(22, at: 3)
+    return invokeLoop(invocation, count)
+  }
+
+  @inline(never)
+  static func invokeLoop(_ invocation: Invocation, _ count: Int) -> Int {
+    var failures = 0
+    for _ in 0..<count {
+      do { try invocation.invoke() } catch { failures += 1 }
+    }
+    return ((try? invocation.returnValue(as: Int.self)) ?? 0) + failures
+  }
 
   static let valueKey = AssociatedKey<Int>(default: 0)
   static let colorKey: Selector = "bench.color"

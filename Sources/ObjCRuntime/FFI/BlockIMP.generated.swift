@@ -10,6 +10,7 @@
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, R: ObjCScalar>(
   _ block: @escaping (Receiver) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -30,6 +31,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, R: ObjCScalar>(
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject>(
   _ block: @escaping (Receiver) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
@@ -50,6 +52,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject>(
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, R: ObjCScalar>(
   _ block: @escaping (Receiver, A0) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -70,6 +73,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, R:
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar>(
   _ block: @escaping (Receiver, A0) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
@@ -90,6 +94,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar>(
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -110,6 +115,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
@@ -130,6 +136,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -150,6 +157,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
@@ -170,6 +178,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2, A3) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -190,6 +199,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2, A3) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
@@ -210,6 +220,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -230,6 +241,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
@@ -250,6 +262,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4, A5) -> R
 ) throws(ObjCRuntimeError) -> IMP {
@@ -270,6 +283,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 /// corresponding objc4 function is `imp_implementationWithBlock`.
 ///
 /// - Throws: ``ObjCRuntimeError/invalidImplementation(_:)`` when libffi cannot make the closure.
+@inlinable
 public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4, A5) -> Void
 ) throws(ObjCRuntimeError) -> IMP {

@@ -19,6 +19,7 @@ internal final class BlockIMP {
 @usableFromInline
 internal enum BlockIMPs {
   private static let registry = RuntimeLock<[UnsafeRawPointer: BlockIMP]>([:])
+  @usableFromInline
   static func make(encoding: String, block: Any, handler: @escaping FFIClosureHandler)
     throws(ObjCRuntimeError) -> IMP
   {
@@ -43,7 +44,7 @@ internal enum BlockIMPs {
   static var liveCount: Int { registry.withLock { $0.count } }
 
   /// The receiver (`self`, argument 0) if it is a `Receiver`.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func receiver<Receiver: ObjCObject>(
     _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, as type: Receiver.Type
   ) -> Receiver? {
@@ -53,7 +54,7 @@ internal enum BlockIMPs {
 
   /// Argument `index` (2 is the first after `self` and `_cmd`), read as the C ABI laid it out;
   /// every `ObjCScalar` has the layout of its C counterpart.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func argument<T: ObjCScalar>(
     _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ index: Int, as type: T.Type
   ) -> T {
@@ -62,7 +63,7 @@ internal enum BlockIMPs {
 
   /// Writes `value` to the return slot as a C function returns it: integers widened to a full
   /// `ffi_arg`, floats in four bytes, objects retained (+1).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func store<R: ObjCScalar>(_ value: R, into slot: UnsafeMutableRawPointer) {
     let bits = value.registerBits
     if R.objcTypeCode == UInt8(ascii: "@"), let address = UnsafeRawPointer(bitPattern: UInt(bits)) {
@@ -76,6 +77,7 @@ internal enum BlockIMPs {
   }
 
   /// A zero return value, for a call whose receiver was not of the closure's type.
+  @usableFromInline
   static func storeZero(_ slot: UnsafeMutableRawPointer, size: Int) {
     slot.initializeMemory(as: UInt8.self, repeating: 0, count: size)
     Diagnostics.warn("an IMP made from a closure was called on an object of another class")

@@ -3,6 +3,7 @@ internal import CFFI
 
 /// What a closure's handler sees of one call: the argument pointers (one per argument, `self`
 /// and `_cmd` included) and the slot the return value goes to. Nothing is allocated per call.
+@usableFromInline
 internal typealias FFIClosureHandler = (
   _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ returnSlot: UnsafeMutableRawPointer
 ) -> Void

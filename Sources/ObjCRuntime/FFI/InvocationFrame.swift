@@ -80,3 +80,18 @@ extension ObjCTypeDescriptor {
     }
   }
 }
+
+/// The type descriptors of Swift types, parsed once per type from their encodings.
+internal enum TypeDescriptors {
+  private static let table = RuntimeLock<[ObjectIdentifier: ObjCTypeDescriptor]>([:])
+
+  /// What `type`'s encoding describes, or nil when the encoding does not parse.
+  static func descriptor<T: ObjCTypeEncodable>(of type: T.Type) -> ObjCTypeDescriptor? {
+    let key = ObjectIdentifier(type)
+    if let known = table.withLock({ $0[key] }) { return known }
+    var parser = TypeEncodingParser(T.objcTypeEncoding)
+    guard let parsed = try? parser.parseDescribedType().descriptor, parser.atEnd else { return nil }
+    table.withLock { $0[key] = parsed }
+    return parsed
+  }
+}

@@ -11,17 +11,32 @@
 /// Object arguments, the target and the returned object are retained by the invocation for as
 /// long as it lives, as `-retainArguments` makes Foundation's do.
 public final class Invocation: ObjCObject {
+  // The stored properties below are only touched by the thread that uses the invocation (an
+  // invocation is not shared between threads), so Swift's dynamic exclusivity checks, which cost
+  // more than the call itself, are turned off for them.
+
   /// The object the message is sent to by ``invoke()``; retained.
-  public var target: ObjCObject?
+  @exclusivity(unchecked) public var target: ObjCObject?
   /// The message's selector.
-  public var selector: Selector
+  @exclusivity(unchecked) public var selector: Selector
   /// The message's types.
   public let methodSignature: MethodSignature
 
   private let frame: InvocationFrame
-  private var retainedArguments: [Int: AnyObject] = [:]
-  private var returnedObject: AnyObject?
-  private var markedUnanswered = false
+  /// Each argument's and the return type's one-byte code, for the scalar fast paths.
+  private let argumentCodes: [UInt8?]
+  private let returnCode: UInt8?
+  /// The last method whose signature was checked against this invocation's.
+  @exclusivity(unchecked) private var verifiedMethod: Method?
+  @exclusivity(unchecked) private var retainedArguments: [Int: AnyObject] = [:]
+  @exclusivity(unchecked) private var returnedObject: AnyObject?
+  @exclusivity(unchecked) private var markedUnanswered = false
+  /// When every value of the signature travels in one register, the call needs no libffi: the
+  /// number of explicit arguments, a bit per argument set when it travels in a floating-point
+  /// register, and the result's register kind.
+  private let registerShape: (count: Int, floatingMask: UInt8, result: ObjCRegisterKind)?
+  /// How each explicit argument's word is widened, for the register path.
+  private let widening: [Widening]
   private let returnsObject: Bool
 
   /// An invocation of a message with `signature`, every argument zero, no target or selector
@@ -34,6 +49,18 @@ public final class Invocation: ObjCObject {
       for: signature.typeEncoding,
       reference: MethodReference(className: "Invocation", selectorName: "(none)"))
     self.frame = InvocationFrame(interface)
+    self.argumentCodes = signature.encoding.argumentTypes.map(SignatureCode.code(of:))
+    self.returnCode = SignatureCode.code(of: signature.methodReturnType)
+    let explicit = signature.encoding.explicitArgumentTypes
+    var mask: UInt8 = 0
+    for (position, type) in explicit.enumerated()
+    where Invocation.registerKind(type) == .floatingPoint {
+      mask |= 1 << UInt8(position)
+    }
+    self.registerShape =
+      signature.signatureCode == 0
+      ? nil : (explicit.count, mask, Invocation.registerKind(signature.methodReturnType))
+    self.widening = explicit.map { Widening(code: SignatureCode.code(of: $0)) }
     self.methodSignature = signature
     self.selector = Selector("")
     self.returnsObject =
@@ -111,6 +138,44 @@ public final class Invocation: ObjCObject {
     }
   }
 
+  /// Argument `index` as a scalar `T`: the fast path, a one-byte comparison of type codes.
+  ///
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the
+  ///   argument's type or the index is out of range.
+  public func argument<T: ObjCScalar>(at index: Int, as type: T.Type = T.self)
+    throws(ObjCRuntimeError) -> T
+  {
+    try checkScalar(T.self, index)
+    return frame.slot(index).load(as: T.self)
+  }
+
+  /// Replaces argument `index` with a scalar: the fast path.
+  ///
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the
+  ///   argument's type or the index is out of range.
+  public func setArgument<T: ObjCScalar>(_ value: T, at index: Int) throws(ObjCRuntimeError) {
+    try checkScalar(T.self, index)
+    InvocationFrame.write(value, to: frame.slot(index), capacity: frame.slotSize(index))
+    if T.objcTypeCode == UInt8(ascii: "@") {
+      retainedArguments[index] = flattened(value).map { $0 as AnyObject }
+    }
+  }
+
+  /// The return value as a scalar `T`: the fast path.
+  ///
+  /// - Throws: ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when `T` is not the return
+  ///   type.
+  public func returnValue<T: ObjCScalar>(as type: T.Type = T.self) throws(ObjCRuntimeError) -> T {
+    guard returnCode == T.objcTypeCode else { throw mismatch("the return value as \(T.self)") }
+    return frame.returnSlot.load(as: T.self)
+  }
+
+  private func checkScalar<T: ObjCScalar>(_ type: T.Type, _ index: Int) throws(ObjCRuntimeError) {
+    guard index >= 2, index < frame.count, argumentCodes[index] == T.objcTypeCode else {
+      throw mismatch("argument \(index) as \(T.self)")
+    }
+  }
+
   private func argumentDescriptor(_ index: Int) throws(ObjCRuntimeError) -> ObjCTypeDescriptor {
     guard index >= 2, index < frame.count else {
       throw mismatch("an argument index from 2 to \(frame.count - 1), not \(index)")
@@ -118,12 +183,10 @@ public final class Invocation: ObjCObject {
     return methodSignature.encoding.argumentDescriptors[index]
   }
 
-  private func check<T>(_ type: T.Type, against expected: ObjCTypeDescriptor, _ what: String)
-    throws(ObjCRuntimeError)
-  {
-    guard let encodable = type as? any ObjCTypeEncodable.Type,
-      let descriptor = try? MethodEncoding(parsing: encodable.objcTypeEncoding + "@:")
-        .returnDescriptor,
+  private func check<T: ObjCTypeEncodable>(
+    _ type: T.Type, against expected: ObjCTypeDescriptor, _ what: String
+  ) throws(ObjCRuntimeError) {
+    guard let descriptor = TypeDescriptors.descriptor(of: T.self),
       descriptor.isLayoutCompatible(with: expected),
       MemoryLayout<T>.size <= max(expected.size, 8)
     else {
@@ -187,6 +250,13 @@ public final class Invocation: ObjCObject {
   /// invocation. The corresponding Foundation method is `-invokeWithTarget:`.
   public func invoke(target: ObjCObject) throws(ObjCRuntimeError) {
     let cls = target.isa.takeUnretainedValue()
+    // The fast path: the class's cache already holds a method whose signature was checked.
+    if let hit = cls.sendCache.lookup(selector) {
+      let method = Unmanaged<Method>.fromOpaque(hit).takeUnretainedValue()
+      if method === verifiedMethod, let imp = method.implementation {
+        return call(imp.rawValue, on: target)
+      }
+    }
     var method = Dispatch.lookUp(cls, selector, .send)
     if method?.implementation == nil, Resolver.resolve(selector, for: target) {
       method = Dispatch.lookUp(cls, selector, .send)
@@ -199,6 +269,7 @@ public final class Invocation: ObjCObject {
         MethodReference(owner: cls, selector: selector), method: method.typeEncoding,
         call: methodSignature.typeEncoding)
     }
+    verifiedMethod = method
     call(imp.rawValue, on: target)
   }
 
@@ -218,17 +289,100 @@ public final class Invocation: ObjCObject {
     call(imp.rawValue, on: target)
   }
 
+  private func callInRegisters(
+    _ imp: UnsafeRawPointer, _ shape: (count: Int, floatingMask: UInt8, result: ObjCRegisterKind)
+  ) -> UInt64 {
+    let receiver = frame.slot(0).load(as: id.self)
+    let sel = frame.slot(1).load(as: SEL.self)
+    let result = shape.result
+    func kind(_ position: Int) -> ObjCRegisterKind {
+      shape.floatingMask & (1 << UInt8(position)) == 0 ? .general : .floatingPoint
+    }
+    func word(_ position: Int) -> UInt64 {
+      widening[position].widen(frame.slot(position + 2).load(as: UInt64.self))
+    }
+    switch shape.count {
+    case 0: return _callIMP0(imp, receiver, sel, result)
+    case 1: return _callIMP1(imp, receiver, sel, kind(0), word(0), result)
+    case 2: return _callIMP2(imp, receiver, sel, kind(0), word(0), kind(1), word(1), result)
+    case 3:
+      return _callIMP3(
+        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), result)
+    case 4:
+      return _callIMP4(
+        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
+        word(3), result)
+    case 5:
+      return _callIMP5(
+        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
+        word(3), kind(4), word(4), result)
+    default:
+      return _callIMP6(
+        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
+        word(3), kind(4), word(4), kind(5), word(5), result)
+    }
+  }
+
+  private static func registerKind(_ type: String) -> ObjCRegisterKind {
+    switch SignatureCode.code(of: type) {
+    case UInt8(ascii: "f"), UInt8(ascii: "d"): .floatingPoint
+    default: .general
+    }
+  }
+
   private func call(_ imp: UnsafeRawPointer, on target: ObjCObject) {
     frame.slot(0).storeBytes(of: target.passUnretained(), as: id.self)
     frame.slot(1).storeBytes(of: selector.sel, as: SEL.self)
     returnedObject = nil
     withExtendedLifetime(target) {
-      frame.interface.call(imp, returnSlot: frame.returnSlot, arguments: frame.argumentPointers)
+      if let registerShape {
+        // Every value fits a register: call through the register shapes typed sends use, which
+        // costs a fraction of ffi_call's classification of each argument.
+        let bits = callInRegisters(imp, registerShape)
+        if registerShape.result == .floatingPoint, returnCode == UInt8(ascii: "f") {
+          frame.returnSlot.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
+        } else {
+          frame.returnSlot.storeBytes(of: bits, as: UInt64.self)
+        }
+      } else {
+        frame.interface.call(imp, returnSlot: frame.returnSlot, arguments: frame.argumentPointers)
+      }
     }
     markedUnanswered = false
     if returnsObject, let address = frame.returnSlot.load(as: UnsafeRawPointer?.self) {
       // An IMP returns objects retained (+1): the invocation takes that reference over.
       returnedObject = Unmanaged<AnyObject>.fromOpaque(address).takeRetainedValue()
+    }
+  }
+}
+
+/// How a narrow integer written in its own width becomes a register word: a C caller extends
+/// narrow arguments to the register's width, and compiled callees may rely on it.
+private enum Widening {
+  case none, signed8, signed16, signed32, unsigned8, unsigned16, unsigned32
+
+  init(code: UInt8?) {
+    switch code {
+    case UInt8(ascii: "c"): self = .signed8
+    case UInt8(ascii: "s"): self = .signed16
+    case UInt8(ascii: "i"): self = .signed32
+    case UInt8(ascii: "C"), UInt8(ascii: "B"): self = .unsigned8
+    case UInt8(ascii: "S"): self = .unsigned16
+    case UInt8(ascii: "I"), UInt8(ascii: "f"): self = .unsigned32
+    default: self = .none
+    }
+  }
+
+  @inline(__always)
+  func widen(_ raw: UInt64) -> UInt64 {
+    switch self {
+    case .none: raw
+    case .signed8: UInt64(bitPattern: Int64(Int8(truncatingIfNeeded: raw)))
+    case .signed16: UInt64(bitPattern: Int64(Int16(truncatingIfNeeded: raw)))
+    case .signed32: UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: raw)))
+    case .unsigned8: raw & 0xFF
+    case .unsigned16: raw & 0xFFFF
+    case .unsigned32: raw & 0xFFFF_FFFF
     }
   }
 }

@@ -1,0 +1,48 @@
+// The encodings of Foundation's geometry types, and calls that pass them.
+import Foundation
+import ObjCRuntime
+import ObjCRuntimeGeometry
+import Testing
+
+private final class Canvas: ObjCObject {
+  var alpha: CGFloat = 1
+  var frame = CGRect.zero
+}
+
+@Suite("Geometry encodings")
+struct GeometryEncodingTests {
+  @Test("CGFloat, CGPoint, CGSize and CGRect encode as clang encodes them on 64-bit machines")
+  func encodings() throws {
+    #expect(CGFloat.objcTypeEncoding == "d")
+    #expect(CGPoint.objcTypeEncoding == "{CGPoint=dd}")
+    #expect(CGRect.objcTypeEncoding == "{CGRect={CGPoint=dd}{CGSize=dd}}")
+    let rect = try MethodEncoding(parsing: CGRect.objcTypeEncoding + "@:").returnDescriptor
+    #expect(rect.size == MemoryLayout<CGRect>.size)
+    #expect(rect.alignment == MemoryLayout<CGRect>.alignment)
+  }
+
+  @Test("a CGFloat travels through a typed send, a CGRect through an invocation")
+  func calls() throws {
+    let setAlpha = try imp_implementationWithBlock { (me: Canvas, alpha: CGFloat) in
+      me.alpha = alpha
+    }
+    let setFrame = try Interceptor(types: "v@:{CGRect={CGPoint=dd}{CGSize=dd}}") { call in
+      guard let canvas = call.receiver as? Canvas, let frame = call.argument(at: 2, as: CGRect.self)
+      else { return }
+      canvas.frame = frame
+    }
+    defer { imp_removeBlock(setAlpha) }
+    let cls = makeClass("Canvas", superclass: Canvas.runtimeClass)
+    class_addMethod(cls, "setAlpha:", setAlpha, "v@:d")
+    class_addMethod(
+      cls, "setFrame:", setFrame.implementation, "v@:{CGRect={CGPoint=dd}{CGSize=dd}}")
+    let canvas = Canvas()
+    object_setClass(canvas, cls)
+    try objc_msgSend(canvas, "setAlpha:", CGFloat(0.25)) as Void
+    #expect(canvas.alpha == 0.25)
+    let invocation = try Invocation(target: canvas, selector: "setFrame:")
+    try invocation.setArgument(CGRect(x: 1, y: 2, width: 320, height: 44), at: 2)
+    try invocation.invoke()
+    #expect(canvas.frame == CGRect(x: 1, y: 2, width: 320, height: 44))
+  }
+}
