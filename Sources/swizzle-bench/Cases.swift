@@ -77,9 +77,9 @@ enum Cases {
   ]
 
   static func closureSend(count: Int) -> Int {
+    let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }
     guard
-      let imp = try? imp_implementationWithBlock({ (_: BenchTarget, value: Int) -> Int in value &+ 1
-        }),
+      let imp = try? imp_implementationWithBlock(increment),
       let cls = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchClosureHost", 0)
     else { return 0 }
     class_addMethod(cls, "closureIncrement:", imp, "q@:q")
