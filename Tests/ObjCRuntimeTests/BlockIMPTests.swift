@@ -1,4 +1,5 @@
 // IMPs made from closures: real C function pointers through libffi.
+import CABITestSupport
 import Testing
 
 @testable import ObjCRuntime
@@ -89,6 +90,20 @@ struct BlockIMPTests {
     let thermometer = Thermometer()
     object_setClass(thermometer, cls)
     #expect(sendTwice(thermometer, "one") == [2, 2])
+  }
+
+  @Test("a closure IMP called from C receives integers of every width extended correctly")
+  func calledFromC() throws {
+    let block: (Thermometer, Int8, UInt8, Int16, UInt16, Int32, UInt32) -> Int64 = {
+      _, a, b, c, d, e, f in
+      Int64(a) + Int64(b) + Int64(c) + Int64(d) + Int64(e) + Int64(f)
+    }
+    let imp = try imp_implementationWithBlock(block)
+    defer { imp_removeBlock(imp) }
+    let thermometer = Thermometer()
+    let viaC = abi_call_extend(
+      imp.rawValue, UnsafeMutableRawPointer(thermometer.passUnretained()), nil)
+    #expect(viaC == -100 + 200 - 30_000 + 60_000 - 2_000_000_000 + 4_000_000_000)
   }
 
   @Test("imp_getBlock returns the closure; imp_removeBlock frees it once")

@@ -26,8 +26,8 @@ struct TypeEncodingTests {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("cislqCISLQfdBv*@#:?^[]{}()=b0123456789rnNoORV\"xZ ")
     var parsed = 0
-    for _ in 0..<50_000 {
-      let length = Int.random(in: 0...12, using: &generator)
+    for _ in 0..<200_000 {
+      let length = Int.random(in: 0...24, using: &generator)
       let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
       if (try? MethodEncoding(parsing: text)) != nil { parsed += 1 }
     }
@@ -57,6 +57,7 @@ struct TypeEncodingTests {
     #expect(Double.objcTypeEncoding == "d")
     #expect(Selector.objcTypeEncoding == ":")
     #expect(ObjCObject.objcTypeEncoding == "@")
+    #expect(Class.objcTypeEncoding == "#")
     #expect(id.objcTypeEncoding == "@")
     #expect(SEL.objcTypeEncoding == ":")
     #expect(UnsafeMutablePointer<Double>.objcTypeEncoding == "^d")

@@ -289,8 +289,8 @@ extension UnsafeMutablePointer where Pointee == objc_object {
 }
 
 extension ObjCObject: ObjCNullableScalar {
-  /// `@`, an object.
-  public static var objcTypeEncoding: String { "@" }
+  /// `@`, an object; `#` for a class object.
+  public static var objcTypeEncoding: String { self == Class.self ? "#" : "@" }
   /// Objects travel in general-purpose registers.
   @inlinable public static var registerKind: ObjCRegisterKind { .general }
   /// `@`.
