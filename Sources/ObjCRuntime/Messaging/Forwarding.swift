@@ -77,6 +77,7 @@ extension Forwarding {
       cls.respondsWithoutResolving(to: forwardInvocationSelector),
       (try objc_msgSend(receiver, methodSignatureSelector, selector) as MethodSignature?) != nil
     {
+      invocation.prepareForForwarding()
       try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
       if invocation.wasAnswered { return }
     }

@@ -1,4 +1,5 @@
 // Invocation: the NSInvocation analogue, a message as an object that can be inspected and re-sent.
+import Synchronization
 
 /// A message as an object: a target, a selector, typed arguments and a return value, the analogue
 /// of `NSInvocation`.
@@ -23,11 +24,24 @@ public final class Invocation: ObjCObject {
   public let methodSignature: MethodSignature
 
   private let frame: InvocationFrame
+  /// The frame's pointer array and return slot, copied out of it so that a call reads them
+  /// without touching (and reference-counting) the frame object. The frame owns the memory and
+  /// lives as long as the invocation.
+  private let argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  private let returnSlot: UnsafeMutableRawPointer
   /// Each argument's and the return type's one-byte code, for the scalar fast paths.
   private let argumentCodes: [UInt8?]
   private let returnCode: UInt8?
   /// The last method whose signature was checked against this invocation's.
-  @exclusivity(unchecked) private var verifiedMethod: Method?
+  @exclusivity(unchecked) private var verifiedMethod: Method? {
+    didSet {
+      verifiedMethodAddress = verifiedMethod.map {
+        UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque())
+      }
+    }
+  }
+  /// The address of `verifiedMethod`, compared with the cache's entry without reference counting.
+  @exclusivity(unchecked) private var verifiedMethodAddress: UnsafeRawPointer?
   @exclusivity(unchecked) private var retainedArguments: [Int: AnyObject] = [:]
   @exclusivity(unchecked) private var returnedObject: AnyObject?
   @exclusivity(unchecked) private var markedUnanswered = false
@@ -35,8 +49,11 @@ public final class Invocation: ObjCObject {
   /// number of explicit arguments, a bit per argument set when it travels in a floating-point
   /// register, and the result's register kind.
   private let registerShape: (count: Int, floatingMask: UInt8, result: ObjCRegisterKind)?
-  /// How each explicit argument's word is widened, for the register path.
-  private let widening: [Widening]
+  /// How each explicit argument's word is widened, for the register path: one `Widening` raw
+  /// value per argument, four bits each, packed so that a call reads no array.
+  private let widening: UInt32
+  /// Whether any argument needs widening; most signatures pass only full words.
+  private let needsWidening: Bool
   private let returnsObject: Bool
 
   /// An invocation of a message with `signature`, every argument zero, no target or selector
@@ -48,7 +65,10 @@ public final class Invocation: ObjCObject {
     let interface = try CallInterfaces.interface(
       for: signature.typeEncoding,
       reference: MethodReference(className: "Invocation", selectorName: "(none)"))
-    self.frame = InvocationFrame(interface)
+    let frame = InvocationFrame(interface)
+    self.frame = frame
+    self.argumentPointers = frame.argumentPointers
+    self.returnSlot = frame.returnSlot
     self.argumentCodes = signature.encoding.argumentTypes.map(SignatureCode.code(of:))
     self.returnCode = SignatureCode.code(of: signature.methodReturnType)
     let explicit = signature.encoding.explicitArgumentTypes
@@ -60,7 +80,13 @@ public final class Invocation: ObjCObject {
     self.registerShape =
       signature.signatureCode == 0
       ? nil : (explicit.count, mask, Invocation.registerKind(signature.methodReturnType))
-    self.widening = explicit.map { Widening(code: SignatureCode.code(of: $0)) }
+    var packed: UInt32 = 0
+    for (position, type) in explicit.prefix(6).enumerated() {
+      packed |=
+        UInt32(Widening(code: SignatureCode.code(of: type)).rawValue) << (4 * UInt32(position))
+    }
+    self.widening = packed
+    self.needsWidening = packed != 0
     self.methodSignature = signature
     self.selector = Selector("")
     self.returnsObject =
@@ -106,6 +132,11 @@ public final class Invocation: ObjCObject {
 
   internal func markUnanswered() {
     markedUnanswered = true
+  }
+
+  /// Clears the mark before the invocation is handed to `forwardInvocation(_:)`.
+  internal func prepareForForwarding() {
+    markedUnanswered = false
   }
 
   /// Keeps the target and object arguments alive; they always are, so this only exists for
@@ -249,14 +280,19 @@ public final class Invocation: ObjCObject {
   /// return value. A target that does not implement the method forwards it in turn, with this
   /// invocation. The corresponding Foundation method is `-invokeWithTarget:`.
   public func invoke(target: ObjCObject) throws(ObjCRuntimeError) {
-    let cls = target.isa.takeUnretainedValue()
-    // The fast path: the class's cache already holds a method whose signature was checked.
-    if let hit = cls.sendCache.lookup(selector) {
-      let method = Unmanaged<Method>.fromOpaque(hit).takeUnretainedValue()
-      if method === verifiedMethod, let imp = method.implementation {
-        return call(imp.rawValue, on: target)
+    // The fast path: the class's cache already holds the method whose signature was checked.
+    let selector = self.selector
+    if let hit = target.isa._withUnsafeGuaranteedRef({ $0.sendCache.lookup(selector) }),
+      hit == verifiedMethodAddress
+    {
+      let word = Unmanaged<Method>.fromOpaque(hit)._withUnsafeGuaranteedRef {
+        $0.impWord.load(ordering: .acquiring)
+      }
+      if let imp = UnsafeRawPointer(bitPattern: word) {
+        return call(imp, on: target)
       }
     }
+    let cls = target.isa.takeUnretainedValue()
     var method = Dispatch.lookUp(cls, selector, .send)
     if method?.implementation == nil, Resolver.resolve(selector, for: target) {
       method = Dispatch.lookUp(cls, selector, .send)
@@ -289,17 +325,21 @@ public final class Invocation: ObjCObject {
     call(imp.rawValue, on: target)
   }
 
+  @inline(__always)
   private func callInRegisters(
     _ imp: UnsafeRawPointer, _ shape: (count: Int, floatingMask: UInt8, result: ObjCRegisterKind)
   ) -> UInt64 {
-    let receiver = frame.slot(0).load(as: id.self)
-    let sel = frame.slot(1).load(as: SEL.self)
+    let receiver = argumentPointers[0].unsafelyUnwrapped.load(as: id.self)
+    let sel = argumentPointers[1].unsafelyUnwrapped.load(as: SEL.self)
     let result = shape.result
-    func kind(_ position: Int) -> ObjCRegisterKind {
+    @inline(__always) func kind(_ position: Int) -> ObjCRegisterKind {
       shape.floatingMask & (1 << UInt8(position)) == 0 ? .general : .floatingPoint
     }
-    func word(_ position: Int) -> UInt64 {
-      widening[position].widen(frame.slot(position + 2).load(as: UInt64.self))
+    @inline(__always) func word(_ position: Int) -> UInt64 {
+      let raw = argumentPointers[position + 2].unsafelyUnwrapped.load(as: UInt64.self)
+      guard needsWidening else { return raw }
+      let widening = Widening(rawValue: UInt8((self.widening >> (4 * UInt32(position))) & 0xF))
+      return widening.unsafelyUnwrapped.widen(raw)
     }
     switch shape.count {
     case 0: return _callIMP0(imp, receiver, sel, result)
@@ -330,35 +370,36 @@ public final class Invocation: ObjCObject {
     }
   }
 
+  @inline(__always)
   private func call(_ imp: UnsafeRawPointer, on target: ObjCObject) {
-    frame.slot(0).storeBytes(of: target.passUnretained(), as: id.self)
-    frame.slot(1).storeBytes(of: selector.sel, as: SEL.self)
-    returnedObject = nil
-    withExtendedLifetime(target) {
-      if let registerShape {
-        // Every value fits a register: call through the register shapes typed sends use, which
-        // costs a fraction of ffi_call's classification of each argument.
-        let bits = callInRegisters(imp, registerShape)
-        if registerShape.result == .floatingPoint, returnCode == UInt8(ascii: "f") {
-          frame.returnSlot.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
-        } else {
-          frame.returnSlot.storeBytes(of: bits, as: UInt64.self)
-        }
+    argumentPointers[0].unsafelyUnwrapped.storeBytes(of: target.passUnretained(), as: id.self)
+    argumentPointers[1].unsafelyUnwrapped.storeBytes(of: selector.sel, as: SEL.self)
+    // `target` is a parameter: its caller keeps it alive for the whole call.
+    if let registerShape {
+      // Every value fits a register: call through the register shapes typed sends use, which
+      // costs a fraction of ffi_call's classification of each argument.
+      let bits = callInRegisters(imp, registerShape)
+      if registerShape.result == .floatingPoint, returnCode == UInt8(ascii: "f") {
+        returnSlot.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
       } else {
-        frame.interface.call(imp, returnSlot: frame.returnSlot, arguments: frame.argumentPointers)
+        returnSlot.storeBytes(of: bits, as: UInt64.self)
       }
+    } else {
+      frame.interface.call(imp, returnSlot: returnSlot, arguments: argumentPointers)
     }
-    markedUnanswered = false
-    if returnsObject, let address = frame.returnSlot.load(as: UnsafeRawPointer?.self) {
-      // An IMP returns objects retained (+1): the invocation takes that reference over.
-      returnedObject = Unmanaged<AnyObject>.fromOpaque(address).takeRetainedValue()
+    if returnsObject {
+      // An IMP returns objects retained (+1): the invocation takes that reference over, and
+      // drops the one it held from an earlier call. Other return types never hold an object.
+      returnedObject = returnSlot.load(as: UnsafeRawPointer?.self).map {
+        Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
+      }
     }
   }
 }
 
 /// How a narrow integer written in its own width becomes a register word: a C caller extends
 /// narrow arguments to the register's width, and compiled callees may rely on it.
-private enum Widening {
+private enum Widening: UInt8 {
   case none, signed8, signed16, signed32, unsigned8, unsigned16, unsigned32
 
   init(code: UInt8?) {
