@@ -52,6 +52,9 @@ enum Cases {
       name: "closure-imp-send", target: "<= cached-send + 60", limit: 60,
       iterations: (100_000, 300_000), body: closureSend, relativeTo: "cached-send"),
     BenchCase(
+      name: "closure-churn", target: "report (make, call and free one closure IMP)",
+      limit: nil, iterations: (1_000, 3_000), body: closureChurn),
+    BenchCase(
       name: "invocation-invoke", target: "<= direct-call + 150", limit: 150,
       iterations: (100_000, 300_000), body: invocationInvoke, relativeTo: "direct-call"),
     BenchCase(
@@ -87,6 +90,21 @@ enum Cases {
     let target = BenchTarget()
     object_setClass(target, cls)
     return sendLoop(target, "closureIncrement:", count)
+  }
+
+  /// Makes, calls and frees a closure IMP `count` times; also what the memory check runs under
+  /// valgrind's memcheck.
+  static func closureChurn(count: Int) -> Int {
+    let target = BenchTarget()
+    var sum = 0
+    for index in 0..<count {
+      let add: (BenchTarget, Int) -> Int = { _, value in value &+ index }
+      guard let imp = try? imp_implementationWithBlock(add) else { continue }
+      let function = unsafeBitCast(imp.rawValue, to: (@convention(c) (id, SEL, Int) -> Int).self)
+      sum &+= function(target.passUnretained(), Selector("churn:").sel, 1)
+      imp_removeBlock(imp)
+    }
+    return sum
   }
 
   static func invocationInvoke(count: Int) -> Int {
