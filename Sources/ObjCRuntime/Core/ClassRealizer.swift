@@ -135,21 +135,19 @@ internal enum ClassRealizer {
       switch method.validated(className: className) {
       case .failure(let problem):
         members.problems.append(problem)
-      case .success(let valid) where valid.isClassMethod:
-        if seenClass.insert(valid.selector).inserted {
+      case .success(let valid):
+        let isNew =
+          valid.isClassMethod
+          ? seenClass.insert(valid.selector).inserted : seen.insert(valid.selector).inserted
+        if !isNew {
+          let marker = valid.isClassMethod ? "+" : "-"
+          members.problems.append(
+            .invalidDeclaration(
+              className: className, reason: "\(marker)\(valid.selector) is declared twice"))
+        } else if valid.isClassMethod {
           members.classMethods.append(valid)
         } else {
-          members.problems.append(
-            .invalidDeclaration(
-              className: className, reason: "+\(valid.selector) is declared twice"))
-        }
-      case .success(let valid):
-        if seen.insert(valid.selector).inserted {
           members.instanceMethods.append(valid)
-        } else {
-          members.problems.append(
-            .invalidDeclaration(
-              className: className, reason: "-\(valid.selector) is declared twice"))
         }
       }
     }
