@@ -462,7 +462,7 @@ extension ObjCObject {
         }
         return unsafeBitCast(object as AnyObject?, to: Value.self)
       case .value:
-        return payload.takeTyped(Value.self) ?? key.defaultValue
+        return typedValue(payload, key)
       }
     }
     set {
@@ -481,6 +481,14 @@ extension ObjCObject {
       }
     }
   }
+}
+
+/// The value of a value-typed key's payload, or the key's default. Kept out of the subscript so
+/// that its object paths need no `Optional<Value>` metadata, which an unspecialized generic
+/// function would look up on every call.
+@inline(never)
+private func typedValue<Value>(_ payload: DetachedPayload, _ key: AssociatedKey<Value>) -> Value {
+  payload.takeTyped(Value.self) ?? key.defaultValue
 }
 
 /// Whether `object` is an instance of `cls` or of a subclass of it.
