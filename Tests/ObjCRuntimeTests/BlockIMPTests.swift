@@ -106,6 +106,29 @@ struct BlockIMPTests {
     #expect(viaC == -100 + 200 - 30_000 + 60_000 - 2_000_000_000 + 4_000_000_000)
   }
 
+  @Test("closures that fit in registers get a stub of their own, the others a libffi closure")
+  func bothPaths() throws {
+    let stubsBefore = swk_trampoline_live_count()
+    let registers = try imp_implementationWithBlock { (me: Thermometer, x: Double) -> Double in
+      me.celsius * x
+    }
+    #expect(swk_trampoline_live_count() == stubsBefore + 1)
+    let wide = try imp_implementationWithBlock {
+      (_: Thermometer, a: Int, b: Int, c: Int, d: Int) -> Int in a + b + c + d
+    }
+    #expect(swk_trampoline_live_count() == stubsBefore + 1)
+    let cls = makeClass("BlockPaths", superclass: Thermometer.runtimeClass)
+    class_addMethod(cls, "times:", registers, "d@:d")
+    class_addMethod(cls, "a:b:c:d:", wide, "q@:qqqq")
+    let thermometer = Thermometer()
+    object_setClass(thermometer, cls)
+    #expect(try objc_msgSend(thermometer, "times:", 2.0) as Double == 40)
+    #expect(try objc_msgSend(thermometer, "a:b:c:d:", 1, 2, 3, 4) as Int == 10)
+    imp_removeBlock(registers)
+    imp_removeBlock(wide)
+    #expect(swk_trampoline_live_count() == stubsBefore)
+  }
+
   @Test("imp_getBlock returns the closure; imp_removeBlock frees it once")
   func getAndRemove() throws {
     let imp = try imp_implementationWithBlock { (_: Thermometer) -> Int in 7 }
@@ -131,6 +154,7 @@ struct BlockIMPTests {
   @Test("100,000 closures made, called and removed leave none behind")
   func noLeaks() throws {
     let before = BlockIMPs.liveCount
+    let stubsBefore = swk_trampoline_live_count()
     let thermometer = Thermometer()
     var total = 0
     for index in 0..<100_000 {
@@ -140,6 +164,7 @@ struct BlockIMPTests {
       imp_removeBlock(imp)
     }
     #expect(BlockIMPs.liveCount == before)
+    #expect(swk_trampoline_live_count() == stubsBefore)
     #expect(total == (1...100_000).reduce(0, +))
   }
 }

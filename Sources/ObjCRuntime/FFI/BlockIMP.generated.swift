@@ -15,6 +15,18 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, R: ObjCScalar>(
   _ block: @escaping (Receiver) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:"
+  let generalCount: Int = 0
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 0 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -36,6 +48,19 @@ public func imp_implementationWithBlock<Receiver: ObjCObject>(
   _ block: @escaping (Receiver) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:"
+  let generalCount: Int = 0
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 0 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    receiver._withUnsafeGuaranteedRef { block($0) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -57,6 +82,20 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, R:
   _ block: @escaping (Receiver, A0) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 1 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -78,6 +117,21 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar>(
   _ block: @escaping (Receiver, A0) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 1 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    receiver._withUnsafeGuaranteedRef { block($0, a0) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -99,6 +153,22 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 2 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -120,6 +190,23 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 2 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    receiver._withUnsafeGuaranteedRef { block($0, a0, a1) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -141,6 +228,24 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 3 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -162,6 +267,25 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 3 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -183,6 +307,26 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2, A3) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 4 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -204,6 +348,27 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2, A3) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 4 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -225,6 +390,28 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 5 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -246,6 +433,29 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 5 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -267,6 +477,30 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4, A5) -> R
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding + A5.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0) + (A5.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 6 - generalCount,
+    floatingResult: R.registerKind == .floatingPoint
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+    let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+    let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floating(5 - g5, d0, d1, d2, d3, d4, d5, d6, d7), as: A5.self)
+    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4, a5)) }
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)
@@ -288,6 +522,31 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   _ block: @escaping (Receiver, A0, A1, A2, A3, A4, A5) -> Void
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding + A5.objcTypeEncoding
+  let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0) + (A5.registerKind == .general ? 1 : 0)
+  let registerIMP = RegisterClosures.make(
+    encoding: encoding, block: block, generalCount: generalCount,
+    floatingCount: 6 - generalCount,
+    floatingResult: false
+  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      return RegisterClosures.wrongReceiver()
+    }
+    let g0: Int = 0
+    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+    let g1: Int = (A0.registerKind == .general ? 1 : 0)
+    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+    let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+    let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floating(5 - g5, d0, d1, d2, d3, d4, d5, d6, d7), as: A5.self)
+    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4, a5) }
+    return 0
+  }
+  if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
       return BlockIMPs.storeZero(returnSlot, size: 8)

@@ -3,13 +3,14 @@
 
 internal import CFFI
 
-/// An IMP made from a closure: the libffi closure that is the IMP, and the closure it runs.
+/// An IMP made from a closure: what owns the IMP's code (a libffi closure or a register-shape
+/// stub), and the closure it runs.
 internal final class BlockIMP {
-  let closure: FFIClosure
+  let owner: AnyObject
   let block: Any
 
-  init(closure: FFIClosure, block: Any) {
-    self.closure = closure
+  init(owner: AnyObject, block: Any) {
+    self.owner = owner
     self.block = block
   }
 }
@@ -24,8 +25,15 @@ internal enum BlockIMPs {
     throws(ObjCRuntimeError) -> IMP
   {
     let closure = try FFIClosure(CallInterfaces.interface(for: encoding), handler: handler)
-    let imp = IMP(rawValue: closure.code)
-    registry.withLock { $0[closure.code] = BlockIMP(closure: closure, block: block) }
+    return register(code: closure.code, owner: closure, block: block, encoding: encoding)
+  }
+
+  /// Records an IMP whose code `owner` keeps alive until `imp_removeBlock`.
+  static func register(code: UnsafeRawPointer, owner: AnyObject, block: Any, encoding: String)
+    -> IMP
+  {
+    let imp = IMP(rawValue: code)
+    registry.withLock { $0[code] = BlockIMP(owner: owner, block: block) }
     IMPSignatures.shared.record(imp, encoding: encoding)
     return imp
   }

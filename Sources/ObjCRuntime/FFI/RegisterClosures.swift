@@ -1,0 +1,141 @@
+// Closure IMPs for signatures that fit in registers: a stub and a handler per register shape,
+// without libffi.
+import CObjCRuntime
+
+/// The closure behind a register-shape IMP, in one universal form: the receiver, `_cmd`, up to
+/// three integer-class argument words and eight floating-point ones, returning the result's bits.
+///
+/// `@unchecked Sendable`: the closure is immutable and the stub is freed only in deinit.
+@usableFromInline
+internal final class RegisterClosure: @unchecked Sendable {
+  @usableFromInline
+  typealias Call = (
+    id, SEL, UInt64, UInt64, UInt64, Double, Double, Double, Double, Double, Double, Double, Double
+  ) -> UInt64
+
+  let call: Call
+  /// The stub's address, the IMP; nil until the stub is made.
+  private(set) var stub: UnsafeMutableRawPointer?
+
+  init(_ call: @escaping Call) {
+    self.call = call
+  }
+
+  /// Makes the stub for a method with `generalCount` integer-class and `floatingCount`
+  /// floating-point explicit arguments; nil when the shape does not fit or no executable memory
+  /// could be had (the caller then uses libffi).
+  func makeStub(generalCount: Int, floatingCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
+    guard generalCount <= 3, floatingCount <= 8,
+      let handler = RegisterHandlers.handler(
+        general: generalCount, floating: floatingCount, floatingResult: floatingResult)
+    else { return nil }
+    let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    stub = swk_trampoline_make(Int32(2 + generalCount), context, handler)
+    return stub.map(UnsafeRawPointer.init)
+  }
+
+  deinit {
+    swk_trampoline_free(stub)
+  }
+}
+
+/// The helpers the generated register-shape closures share.
+@usableFromInline
+internal enum RegisterClosures {
+  /// Whether register-shape IMPs are used; `SWIZZLEKIT_FFI_CLOSURES=1` forces libffi, to compare.
+  @usableFromInline
+  static let enabled: Bool = getenvIsUnset("SWIZZLEKIT_FFI_CLOSURES")
+
+  /// Makes an IMP from a register-shape closure, or nil to fall back to libffi.
+  @usableFromInline
+  static func make(
+    encoding: String, block: Any, generalCount: Int, floatingCount: Int, floatingResult: Bool,
+    call: @escaping RegisterClosure.Call
+  ) -> IMP? {
+    guard enabled else { return nil }
+    let closure = RegisterClosure(call)
+    guard
+      let code = closure.makeStub(
+        generalCount: generalCount, floatingCount: floatingCount, floatingResult: floatingResult)
+    else { return nil }
+    return BlockIMPs.register(code: code, owner: closure, block: block, encoding: encoding)
+  }
+
+  /// The receiver, unretained, if it is a `Receiver`: the sender keeps it alive for the call,
+  /// so the closure can borrow it without reference counting.
+  @inlinable @inline(__always)
+  static func receiver<Receiver: ObjCObject>(_ me: id, as receiverType: Receiver.Type)
+    -> Unmanaged<Receiver>?
+  {
+    let object = Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me))
+    let dynamicType: AnyClass = object._withUnsafeGuaranteedRef { type(of: $0) }
+    guard dynamicType == Receiver.self || isSubclass(dynamicType, of: Receiver.self) else {
+      return nil
+    }
+    return Unmanaged<Receiver>.fromOpaque(UnsafeRawPointer(me))
+  }
+
+  @usableFromInline
+  static func isSubclass(_ type: AnyClass, of ancestor: AnyClass) -> Bool {
+    var current: AnyClass? = _getSuperclass(type)
+    while let candidate = current {
+      if candidate == ancestor { return true }
+      current = _getSuperclass(candidate)
+    }
+    return false
+  }
+
+  /// An argument of type `T` from the word it travelled in: integers and pointers in the low
+  /// bytes of a general register, `Float` in the low half of a floating-point one.
+  @inlinable @inline(__always)
+  static func value<T: ObjCScalar>(_ bits: UInt64, as type: T.Type) -> T {
+    withUnsafeBytes(of: bits) { $0.load(as: T.self) }
+  }
+
+  @inlinable @inline(__always)
+  static func general(_ index: Int, _ i0: UInt64, _ i1: UInt64, _ i2: UInt64) -> UInt64 {
+    switch index {
+    case 0: i0
+    case 1: i1
+    default: i2
+    }
+  }
+
+  @inlinable @inline(__always)
+  static func floating(
+    _ index: Int, _ d0: Double, _ d1: Double, _ d2: Double, _ d3: Double, _ d4: Double,
+    _ d5: Double, _ d6: Double, _ d7: Double
+  ) -> UInt64 {
+    switch index {
+    case 0: d0.bitPattern
+    case 1: d1.bitPattern
+    case 2: d2.bitPattern
+    case 3: d3.bitPattern
+    case 4: d4.bitPattern
+    case 5: d5.bitPattern
+    case 6: d6.bitPattern
+    default: d7.bitPattern
+    }
+  }
+
+  /// The bits a result travels back in: objects retained (+1), as IMPs return them.
+  @inlinable @inline(__always)
+  static func resultBits<R: ObjCScalar>(_ value: R) -> UInt64 {
+    let bits = value.registerBits
+    if R.objcTypeCode == UInt8(ascii: "@"), let address = UnsafeRawPointer(bitPattern: UInt(bits)) {
+      _ = Unmanaged<AnyObject>.fromOpaque(address).retain()
+    }
+    return bits
+  }
+
+  /// A zero result for a call whose receiver was not of the closure's type.
+  @usableFromInline
+  static func wrongReceiver() -> UInt64 {
+    Diagnostics.warn("an IMP made from a closure was called on an object of another class")
+    return 0
+  }
+}
+
+private func getenvIsUnset(_ name: String) -> Bool {
+  name.withCString { swk_getenv_is_unset($0) != 0 }
+}
