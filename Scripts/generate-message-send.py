@@ -249,30 +249,57 @@ def block_function(n, returns_value):
     lines += ["  }", "}"]
     # The register fast path goes first: insert it after the encoding line.
     general = lambda k: " + ".join([f"(A{j}.registerKind == .general ? 1 : 0)" for j in range(k)]) or "0"
-    fast = [
-        f"  let generalCount: Int = {general(n)}",
-        f"  let registerIMP = RegisterClosures.make(",
-        f"    encoding: encoding, block: block, generalCount: generalCount,",
-        f"    floatingCount: {n} - generalCount,",
-        f"    floatingResult: {'R.registerKind == .floatingPoint' if returns_value else 'false'}",
-        "  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in",
-        "    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {",
-        "      return RegisterClosures.wrongReceiver()",
-        "    }",
+
+    def fast_closure(form):
+        if form == "small":
+            head = "{ me, _, i0, i1, i2, d0, d1 in"
+            doubles = "d0, d1"
+        else:
+            head = "{ me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in"
+            doubles = "d0, d1, d2, d3, d4, d5, d6, d7"
+        body = [
+            head,
+            "      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {",
+            "        return RegisterClosures.wrongReceiver()",
+            "      }",
+        ]
+        for k in range(n):
+            body.append(f"      let g{k}: Int = {general(k)}")
+            body.append(
+                f"      let a{k} = RegisterClosures.value(A{k}.registerKind == .general"
+                f" ? RegisterClosures.general(g{k}, i0, i1, i2)"
+                f" : RegisterClosures.{'floatingSmall' if form == 'small' else 'floating'}({k} - g{k}, {doubles}), as: A{k}.self)")
+        fast_call = "block($0" + "".join(f", a{k}" for k in range(n)) + ")"
+        if returns_value:
+            body.append(f"      return receiver._withUnsafeGuaranteedRef {{ RegisterClosures.resultBits({fast_call}) }}")
+        else:
+            body.append(f"      receiver._withUnsafeGuaranteedRef {{ {fast_call} }}")
+            body.append("      return 0")
+        body.append("    }")
+        return body
+
+    floating_result = "R.registerKind == .floatingPoint" if returns_value else "false"
+    fast = [f"  let generalCount: Int = {general(n)}"]
+    arguments = [
+        "      encoding: encoding, block: block, generalCount: generalCount,",
+        f"      floatingCount: {n} - generalCount, floatingResult: {floating_result},",
     ]
-    for k in range(n):
-        fast.append(f"    let g{k}: Int = {general(k)}")
-        fast.append(
-            f"    let a{k} = RegisterClosures.value(A{k}.registerKind == .general"
-            f" ? RegisterClosures.general(g{k}, i0, i1, i2)"
-            f" : RegisterClosures.floating({k} - g{k}, d0, d1, d2, d3, d4, d5, d6, d7), as: A{k}.self)")
-    fast_call = "block($0" + "".join(f", a{k}" for k in range(n)) + ")"
-    if returns_value:
-        fast.append(f"    return receiver._withUnsafeGuaranteedRef {{ RegisterClosures.resultBits({fast_call}) }}")
+    small = ["    RegisterClosures.make("] + arguments + ["      small: "] 
+    small[-1] = small[-1] + fast_closure("small")[0]
+    small += fast_closure("small")[1:] + ["    )"]
+    if n <= 2:
+        fast.append("  let registerIMP =")
+        fast += small
     else:
-        fast.append(f"    receiver._withUnsafeGuaranteedRef {{ {fast_call} }}")
-        fast.append("    return 0")
-    fast += ["  }", "  if let registerIMP { return registerIMP }"]
+        large = ["    RegisterClosures.make("] + arguments + ["      call: "]
+        large[-1] = large[-1] + fast_closure("large")[0]
+        large += fast_closure("large")[1:] + ["    )"]
+        fast.append(f"  let registerIMP = {n} - generalCount <= 2")
+        fast.append("    ?")
+        fast += small
+        fast.append("    :")
+        fast += large
+    fast.append("  if let registerIMP { return registerIMP }")
     index = next(i for i, line in enumerate(lines) if line.startswith("  let encoding = "))
     lines[index + 1:index + 1] = fast
     return "\n".join(lines)
@@ -302,9 +329,14 @@ def register_handlers():
                 params = ", ".join(["id", "SEL"] + ["UInt64"] * g + ["UnsafeRawPointer"] + ["Double"] * f)
                 names = ", ".join(["me", "cmd"] + ints + ["context"] + dbls)
                 call_ints = [*(ints), *(["0"] * (3 - g))]
-                call_dbls = [*(dbls), *(["0"] * (8 - f))]
-                inner = ("Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, "
-                         + ", ".join(call_ints + call_dbls) + ") }")
+                if f <= 2:
+                    call_dbls = [*(dbls), *(["0"] * (2 - f))]
+                    member = "small"
+                else:
+                    call_dbls = [*(dbls), *(["0"] * (8 - f))]
+                    member = "call"
+                inner = ("Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0."
+                         + member + "(me, cmd, " + ", ".join(call_ints + call_dbls) + ") }")
                 result = "Double" if fr else "UInt64"
                 body = f"Double(bitPattern: {inner})" if fr else inner
                 lines.append(f"    case ({g}, {f}, {'true' if fr else 'false'}):")

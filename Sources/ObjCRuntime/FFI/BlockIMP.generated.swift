@@ -16,16 +16,17 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, R: ObjCScalar>(
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:"
   let generalCount: Int = 0
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 0 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP =
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 0 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0)) }
     }
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0)) }
-  }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -49,17 +50,18 @@ public func imp_implementationWithBlock<Receiver: ObjCObject>(
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:"
   let generalCount: Int = 0
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 0 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP =
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 0 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      receiver._withUnsafeGuaranteedRef { block($0) }
+      return 0
     }
-    receiver._withUnsafeGuaranteedRef { block($0) }
-    return 0
-  }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -83,18 +85,19 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, R:
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 1 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP =
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 1 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0)) }
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0)) }
-  }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -118,19 +121,20 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar>(
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 1 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP =
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 1 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0) }
+      return 0
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    receiver._withUnsafeGuaranteedRef { block($0, a0) }
-    return 0
-  }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -154,20 +158,21 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 2 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP =
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 2 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1)) }
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1)) }
-  }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -191,21 +196,22 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 2 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP =
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 2 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1) }
+      return 0
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    receiver._withUnsafeGuaranteedRef { block($0, a0, a1) }
-    return 0
-  }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -229,22 +235,41 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 3 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 3 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 3 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2)) }
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2)) }
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 3 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2)) }
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -268,23 +293,43 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 3 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 3 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 3 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2) }
+      return 0
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2) }
-    return 0
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 3 - generalCount, floatingResult: false,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2) }
+      return 0
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -308,24 +353,45 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 4 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 4 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 4 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3)) }
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3)) }
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 4 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3)) }
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -349,25 +415,47 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 4 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 4 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 4 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3) }
+      return 0
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
-    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3) }
-    return 0
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 4 - generalCount, floatingResult: false,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3) }
+      return 0
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -391,26 +479,49 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 5 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 5 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 5 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4)) }
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
-    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4)) }
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 5 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4)) }
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -434,27 +545,51 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 5 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 5 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 5 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4) }
+      return 0
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
-    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
-    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4) }
-    return 0
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 5 - generalCount, floatingResult: false,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4) }
+      return 0
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -478,28 +613,53 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding + A5.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0) + (A5.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 6 - generalCount,
-    floatingResult: R.registerKind == .floatingPoint
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 6 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 6 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floatingSmall(5 - g5, d0, d1), as: A5.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4, a5)) }
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
-    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
-    let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-    let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floating(5 - g5, d0, d1, d2, d3, d4, d5, d6, d7), as: A5.self)
-    return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4, a5)) }
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 6 - generalCount, floatingResult: R.registerKind == .floatingPoint,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+      let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floating(5 - g5, d0, d1, d2, d3, d4, d5, d6, d7), as: A5.self)
+      return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4, a5)) }
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
@@ -523,29 +683,55 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding + A5.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0) + (A5.registerKind == .general ? 1 : 0)
-  let registerIMP = RegisterClosures.make(
-    encoding: encoding, block: block, generalCount: generalCount,
-    floatingCount: 6 - generalCount,
-    floatingResult: false
-  ) { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-    guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
-      return RegisterClosures.wrongReceiver()
+  let registerIMP = 6 - generalCount <= 2
+    ?
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 6 - generalCount, floatingResult: false,
+      small: { me, _, i0, i1, i2, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floatingSmall(5 - g5, d0, d1), as: A5.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4, a5) }
+      return 0
     }
-    let g0: Int = 0
-    let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
-    let g1: Int = (A0.registerKind == .general ? 1 : 0)
-    let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
-    let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-    let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
-    let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-    let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
-    let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-    let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
-    let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-    let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floating(5 - g5, d0, d1, d2, d3, d4, d5, d6, d7), as: A5.self)
-    receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4, a5) }
-    return 0
-  }
+    )
+    :
+    RegisterClosures.make(
+      encoding: encoding, block: block, generalCount: generalCount,
+      floatingCount: 6 - generalCount, floatingResult: false,
+      call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+        return RegisterClosures.wrongReceiver()
+      }
+      let g0: Int = 0
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floating(0 - g0, d0, d1, d2, d3, d4, d5, d6, d7), as: A0.self)
+      let g1: Int = (A0.registerKind == .general ? 1 : 0)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floating(1 - g1, d0, d1, d2, d3, d4, d5, d6, d7), as: A1.self)
+      let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floating(2 - g2, d0, d1, d2, d3, d4, d5, d6, d7), as: A2.self)
+      let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floating(3 - g3, d0, d1, d2, d3, d4, d5, d6, d7), as: A3.self)
+      let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floating(4 - g4, d0, d1, d2, d3, d4, d5, d6, d7), as: A4.self)
+      let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
+      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floating(5 - g5, d0, d1, d2, d3, d4, d5, d6, d7), as: A5.self)
+      receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4, a5) }
+      return 0
+    }
+    )
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {

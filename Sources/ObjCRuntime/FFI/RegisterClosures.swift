@@ -2,30 +2,46 @@
 // without libffi.
 import CObjCRuntime
 
-/// The closure behind a register-shape IMP, in one universal form: the receiver, `_cmd`, up to
-/// three integer-class argument words and eight floating-point ones, returning the result's bits.
+/// The closure behind a register-shape IMP, in one of two universal forms: the receiver, `_cmd`,
+/// up to three integer-class argument words and two (`small`) or eight (`call`)
+/// floating-point ones, returning the result's bits. The small form passes fewer registers on
+/// every call; most methods take at most two floating-point arguments.
 ///
-/// `@unchecked Sendable`: the closure is immutable and the stub is freed only in deinit.
+/// `@unchecked Sendable`: the closures are immutable and the stub is freed only in deinit.
 @usableFromInline
 internal final class RegisterClosure: @unchecked Sendable {
   @usableFromInline
   typealias Call = (
     id, SEL, UInt64, UInt64, UInt64, Double, Double, Double, Double, Double, Double, Double, Double
   ) -> UInt64
+  @usableFromInline
+  typealias SmallCall = (id, SEL, UInt64, UInt64, UInt64, Double, Double) -> UInt64
 
+  // Both forms are stored non-optional (the unused one answers zero): reading a closure out of
+  // an Optional re-abstracts it, which allocated a thunk context on every call.
   let call: Call
+  let small: SmallCall
+  let isSmall: Bool
   /// The stub's address, the IMP; nil until the stub is made.
   private(set) var stub: UnsafeMutableRawPointer?
 
   init(_ call: @escaping Call) {
     self.call = call
+    self.small = { _, _, _, _, _, _, _ in 0 }
+    self.isSmall = false
+  }
+
+  init(small: @escaping SmallCall) {
+    self.call = { _, _, _, _, _, _, _, _, _, _, _, _, _ in 0 }
+    self.small = small
+    self.isSmall = true
   }
 
   /// Makes the stub for a method with `generalCount` integer-class and `floatingCount`
   /// floating-point explicit arguments; nil when the shape does not fit or no executable memory
   /// could be had (the caller then uses libffi).
   func makeStub(generalCount: Int, floatingCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
-    guard generalCount <= 3, floatingCount <= 8,
+    guard generalCount <= 3, floatingCount <= (isSmall ? 2 : 8), isSmall == (floatingCount <= 2),
       let handler = RegisterHandlers.handler(
         general: generalCount, floating: floatingCount, floatingResult: floatingResult)
     else { return nil }
@@ -46,14 +62,34 @@ internal enum RegisterClosures {
   @usableFromInline
   static let enabled: Bool = getenvIsUnset("SWIZZLEKIT_FFI_CLOSURES")
 
-  /// Makes an IMP from a register-shape closure, or nil to fall back to libffi.
+  /// Makes an IMP from a register-shape closure in the small form, or nil to fall back.
+  @usableFromInline
+  static func make(
+    encoding: String, block: Any, generalCount: Int, floatingCount: Int, floatingResult: Bool,
+    small: @escaping RegisterClosure.SmallCall
+  ) -> IMP? {
+    guard enabled else { return nil }
+    return install(
+      RegisterClosure(small: small), encoding: encoding, block: block,
+      generalCount: generalCount, floatingCount: floatingCount, floatingResult: floatingResult)
+  }
+
+  /// Makes an IMP from a register-shape closure in the large form, or nil to fall back.
   @usableFromInline
   static func make(
     encoding: String, block: Any, generalCount: Int, floatingCount: Int, floatingResult: Bool,
     call: @escaping RegisterClosure.Call
   ) -> IMP? {
     guard enabled else { return nil }
-    let closure = RegisterClosure(call)
+    return install(
+      RegisterClosure(call), encoding: encoding, block: block,
+      generalCount: generalCount, floatingCount: floatingCount, floatingResult: floatingResult)
+  }
+
+  private static func install(
+    _ closure: RegisterClosure, encoding: String, block: Any, generalCount: Int,
+    floatingCount: Int, floatingResult: Bool
+  ) -> IMP? {
     guard
       let code = closure.makeStub(
         generalCount: generalCount, floatingCount: floatingCount, floatingResult: floatingResult)
@@ -116,6 +152,11 @@ internal enum RegisterClosures {
     case 6: d6.bitPattern
     default: d7.bitPattern
     }
+  }
+
+  @inlinable @inline(__always)
+  static func floatingSmall(_ index: Int, _ d0: Double, _ d1: Double) -> UInt64 {
+    index == 0 ? d0.bitPattern : d1.bitPattern
   }
 
   /// The bits a result travels back in: objects retained (+1), as IMPs return them.
