@@ -78,6 +78,22 @@ enum Callgrind {
     return nil
   }
 
+  /// A direct (non-callgrind) case's figure, measured by a fresh run of this executable.
+  static func measureInFreshProcess(_ name: String) -> Double? {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: selfPath())
+    process.arguments = ["--measure", name]
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+      .split(separator: "\n").last.flatMap { Double($0) }
+  }
+
   private static func selfPath() -> String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]

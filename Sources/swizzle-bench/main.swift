@@ -4,6 +4,13 @@ import ObjCRuntime
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+if arguments.first == "--measure", arguments.count == 2,
+  let direct = Cases.all.first(where: { $0.name == arguments[1] })?.direct
+{
+  print(direct())
+  exit(0)
+}
+
 if arguments.first == "--run", arguments.count == 3, let count = Int(arguments[2]),
   let bench = Cases.all.first(where: { $0.name == arguments[1] })
 {
