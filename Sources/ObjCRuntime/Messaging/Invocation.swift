@@ -6,8 +6,10 @@ import Synchronization
 ///
 /// Forwarding hands one to `forwardInvocation(_:)`, which may change the arguments, send it to
 /// another target with ``invoke(target:)``, or answer it with ``setReturnValue(_:)``. Any
-/// signature libffi can call works, structs by value included; the call goes through `ffi_call`
-/// with memory allocated once, when the invocation is made, so invoking allocates nothing.
+/// signature libffi can call works, structs by value included. A signature whose values all fit
+/// in registers is called through the register shapes typed sends use; the others through
+/// `ffi_call`. The memory of the call is allocated once, when the invocation is made, so invoking
+/// allocates nothing.
 ///
 /// Object arguments, the target and the returned object are retained by the invocation for as
 /// long as it lives, as `-retainArguments` makes Foundation's do.
