@@ -73,10 +73,7 @@ internal enum BlockIMPs {
   /// `ffi_arg`, floats in four bytes, objects retained (+1).
   @inlinable @inline(__always)
   static func store<R: ObjCScalar>(_ value: R, into slot: UnsafeMutableRawPointer) {
-    let bits = value.registerBits
-    if R.objcTypeCode == UInt8(ascii: "@"), let address = UnsafeRawPointer(bitPattern: UInt(bits)) {
-      _ = Unmanaged<AnyObject>.fromOpaque(address).retain()
-    }
+    let bits = RegisterClosures.resultBits(value)
     if R.objcTypeCode == UInt8(ascii: "f") {
       slot.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
     } else {

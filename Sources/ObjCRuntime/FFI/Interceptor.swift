@@ -90,12 +90,10 @@ public struct InterceptedCall {
     interface.call(imp.rawValue, returnSlot: returnSlot, arguments: arguments)
   }
 
-  private static func fits<T>(_ type: T.Type, _ expected: ObjCTypeDescriptor) -> Bool {
-    guard let encodable = type as? any ObjCTypeEncodable.Type,
-      let descriptor = try? MethodEncoding(parsing: encodable.objcTypeEncoding + "@:")
-        .returnDescriptor
-    else { return false }
-    return descriptor.isLayoutCompatible(with: expected)
+  private static func fits<T: ObjCTypeEncodable>(_ type: T.Type, _ expected: ObjCTypeDescriptor)
+    -> Bool
+  {
+    TypeDescriptors.descriptor(of: T.self)?.isLayoutCompatible(with: expected) ?? false
   }
 }
 

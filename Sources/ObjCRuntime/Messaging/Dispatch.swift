@@ -79,11 +79,9 @@ internal enum Dispatch {
     _ code: UInt64
   ) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
     let start = cls.takeUnretainedValue()
-    var method = lookUp(start, selector, mode)
-    if method?.implementation == nil, Resolver.resolve(selector, for: receiver) {
-      method = lookUp(start, selector, mode)
-    }
-    guard let method, let imp = method.implementation else {
+    guard let method = lookUpResolving(start, selector, mode, for: receiver),
+      let imp = method.implementation
+    else {
       return nil
     }
     guard method.signatureCode == code else {
@@ -92,6 +90,18 @@ internal enum Dispatch {
         method: method.typeEncoding, call: SignatureCode.describe(code))
     }
     return imp.rawValue
+  }
+
+  /// Looks `selector` up from `start`; on a miss runs the receiver's resolver once and looks
+  /// again. Nil (or a method without implementation) means the message must be forwarded.
+  static func lookUpResolving(
+    _ start: Class, _ selector: Selector, _ mode: LookupMode, for receiver: ObjCObject
+  ) -> Method? {
+    let method = lookUp(start, selector, mode)
+    if method?.implementation == nil, Resolver.resolve(selector, for: receiver) {
+      return lookUp(start, selector, mode)
+    }
+    return method
   }
 
   /// Looks `selector` up from `start`, caching the result unless its sends are traced.

@@ -295,11 +295,9 @@ public final class Invocation: ObjCObject {
       }
     }
     let cls = target.isa.takeUnretainedValue()
-    var method = Dispatch.lookUp(cls, selector, .send)
-    if method?.implementation == nil, Resolver.resolve(selector, for: target) {
-      method = Dispatch.lookUp(cls, selector, .send)
-    }
-    guard let method, let imp = method.implementation else {
+    guard let method = Dispatch.lookUpResolving(cls, selector, .send, for: target),
+      let imp = method.implementation
+    else {
       return try Forwarding.forward(self, to: target)
     }
     guard MethodTableEdits.sameSignature(method.typeEncoding, methodSignature.typeEncoding) else {
