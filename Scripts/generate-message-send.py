@@ -252,14 +252,15 @@ def block_function(n, returns_value):
 
     def fast_closure(form):
         if form == "small":
-            head = "{ me, _, i0, i1, i2, d0, d1 in"
+            head = "{ me, i0, i1, d0, d1 in"
             doubles = "d0, d1"
         else:
             head = "{ me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in"
             doubles = "d0, d1, d2, d3, d4, d5, d6, d7"
         body = [
             head,
-            "      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {",
+            "      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass)"
+            " else {",
             "        return RegisterClosures.wrongReceiver()",
             "      }",
         ]
@@ -267,7 +268,7 @@ def block_function(n, returns_value):
             body.append(f"      let g{k}: Int = {general(k)}")
             body.append(
                 f"      let a{k} = RegisterClosures.value(A{k}.registerKind == .general"
-                f" ? RegisterClosures.general(g{k}, i0, i1, i2)"
+                f" ? RegisterClosures.{'generalSmall(g' + str(k) + ', i0, i1)' if form == 'small' else 'general(g' + str(k) + ', i0, i1, i2)'}"
                 f" : RegisterClosures.{'floatingSmall' if form == 'small' else 'floating'}({k} - g{k}, {doubles}), as: A{k}.self)")
         fast_call = "block($0" + "".join(f", a{k}" for k in range(n)) + ")"
         if returns_value:
@@ -279,7 +280,11 @@ def block_function(n, returns_value):
         return body
 
     floating_result = "R.registerKind == .floatingPoint" if returns_value else "false"
-    fast = [f"  let generalCount: Int = {general(n)}"]
+    fast = [
+        f"  let generalCount: Int = {general(n)}",
+        "  // Captured, so that each call compares with it instead of asking for the metadata.",
+        "  let receiverClass: AnyClass = Receiver.self",
+    ]
     arguments = [
         "      encoding: encoding, block: block, generalCount: generalCount,",
         f"      floatingCount: {n} - generalCount, floatingResult: {floating_result},",
@@ -294,7 +299,7 @@ def block_function(n, returns_value):
         large = ["    RegisterClosures.make("] + arguments + ["      call: "]
         large[-1] = large[-1] + fast_closure("large")[0]
         large += fast_closure("large")[1:] + ["    )"]
-        fast.append(f"  let registerIMP = {n} - generalCount <= 2")
+        fast.append(f"  let registerIMP = generalCount <= 2 && {n} - generalCount <= 2")
         fast.append("    ?")
         fast += small
         fast.append("    :")
@@ -328,15 +333,14 @@ def register_handlers():
                 dbls = [f"d{k}" for k in range(f)]
                 params = ", ".join(["id", "SEL"] + ["UInt64"] * g + ["UnsafeRawPointer"] + ["Double"] * f)
                 names = ", ".join(["me", "cmd"] + ints + ["context"] + dbls)
-                call_ints = [*(ints), *(["0"] * (3 - g))]
-                if f <= 2:
-                    call_dbls = [*(dbls), *(["0"] * (2 - f))]
+                if g <= 2 and f <= 2:
+                    arguments = ["me", *ints, *(["0"] * (2 - g)), *dbls, *(["0"] * (2 - f))]
                     member = "small"
                 else:
-                    call_dbls = [*(dbls), *(["0"] * (8 - f))]
+                    arguments = ["me", "cmd", *ints, *(["0"] * (3 - g)), *dbls, *(["0"] * (8 - f))]
                     member = "call"
                 inner = ("Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0."
-                         + member + "(me, cmd, " + ", ".join(call_ints + call_dbls) + ") }")
+                         + member + "(" + ", ".join(arguments) + ") }")
                 result = "Double" if fr else "UInt64"
                 body = f"Double(bitPattern: {inner})" if fr else inner
                 lines.append(f"    case ({g}, {f}, {'true' if fr else 'false'}):")

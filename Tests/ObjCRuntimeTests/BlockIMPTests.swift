@@ -129,6 +129,42 @@ struct BlockIMPTests {
     #expect(swk_trampoline_live_count() == stubsBefore)
   }
 
+  @Test("every register form receives its arguments in order, kinds interleaved")
+  func registerForms() throws {
+    let stubsBefore = swk_trampoline_live_count()
+    let threeIntegers = try imp_implementationWithBlock {
+      (_: Thermometer, a: Int, b: Int, c: Int) -> Int in a * 100 + b * 10 + c
+    }
+    let threeDoubles = try imp_implementationWithBlock {
+      (_: Thermometer, a: Double, b: Double, c: Double) -> Double in a * 100 + b * 10 + c
+    }
+    let interleaved = try imp_implementationWithBlock {
+      (_: Thermometer, a: Double, b: Int32, c: Float, d: UInt8) -> Double in
+      a * 1000 + Double(b) * 100 + Double(c) * 10 + Double(d)
+    }
+    let void = try imp_implementationWithBlock { (me: Thermometer, value: Double) in
+      me.celsius = value
+    }
+    defer {
+      for imp in [threeIntegers, threeDoubles, interleaved, void] { imp_removeBlock(imp) }
+    }
+    #expect(swk_trampoline_live_count() == stubsBefore + 4)
+    let cls = makeClass("BlockForms", superclass: Thermometer.runtimeClass)
+    class_addMethod(cls, "ints:::", threeIntegers, "q@:qqq")
+    class_addMethod(cls, "doubles:::", threeDoubles, "d@:ddd")
+    class_addMethod(cls, "mixed::::", interleaved, "d@:difC")
+    class_addMethod(cls, "set:", void, "v@:d")
+    let thermometer = Thermometer()
+    object_setClass(thermometer, cls)
+    #expect(try objc_msgSend(thermometer, "ints:::", 1, 2, 3) as Int == 123)
+    #expect(try objc_msgSend(thermometer, "doubles:::", 1.0, 2.0, 3.0) as Double == 123)
+    let mixed: Double = try objc_msgSend(
+      thermometer, "mixed::::", 4.0, Int32(-3), Float(2), UInt8(1))
+    #expect(mixed == 4000 - 300 + 20 + 1)
+    try objc_msgSend(thermometer, "set:", 36.6) as Void
+    #expect(thermometer.celsius == 36.6)
+  }
+
   @Test("imp_getBlock returns the closure; imp_removeBlock frees it once")
   func getAndRemove() throws {
     let imp = try imp_implementationWithBlock { (_: Thermometer) -> Int in 7 }

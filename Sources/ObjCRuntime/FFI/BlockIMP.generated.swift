@@ -16,12 +16,14 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, R: ObjCScalar>(
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:"
   let generalCount: Int = 0
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
   let registerIMP =
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 0 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0)) }
@@ -50,12 +52,14 @@ public func imp_implementationWithBlock<Receiver: ObjCObject>(
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:"
   let generalCount: Int = 0
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
   let registerIMP =
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 0 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       receiver._withUnsafeGuaranteedRef { block($0) }
@@ -85,16 +89,18 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, R:
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0)
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
   let registerIMP =
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 1 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0)) }
     }
     )
@@ -121,16 +127,18 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar>(
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0)
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
   let registerIMP =
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 1 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       receiver._withUnsafeGuaranteedRef { block($0, a0) }
       return 0
     }
@@ -158,18 +166,20 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
   let registerIMP =
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 2 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1)) }
     }
     )
@@ -196,18 +206,20 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
   let registerIMP =
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 2 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       receiver._withUnsafeGuaranteedRef { block($0, a0, a1) }
       return 0
     }
@@ -235,21 +247,23 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-  let registerIMP = 3 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 3 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 3 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2)) }
     }
     )
@@ -258,7 +272,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 3 - generalCount, floatingResult: R.registerKind == .floatingPoint,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -293,21 +307,23 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-  let registerIMP = 3 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 3 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 3 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2) }
       return 0
     }
@@ -317,7 +333,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 3 - generalCount, floatingResult: false,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -353,23 +369,25 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-  let registerIMP = 4 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 4 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 4 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.generalSmall(g3, i0, i1) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3)) }
     }
     )
@@ -378,7 +396,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 4 - generalCount, floatingResult: R.registerKind == .floatingPoint,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -415,23 +433,25 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-  let registerIMP = 4 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 4 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 4 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.generalSmall(g3, i0, i1) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
       receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3) }
       return 0
     }
@@ -441,7 +461,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 4 - generalCount, floatingResult: false,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -479,25 +499,27 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-  let registerIMP = 5 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 5 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 5 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.generalSmall(g3, i0, i1) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
       let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.generalSmall(g4, i0, i1) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4)) }
     }
     )
@@ -506,7 +528,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 5 - generalCount, floatingResult: R.registerKind == .floatingPoint,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -545,25 +567,27 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-  let registerIMP = 5 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 5 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 5 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.generalSmall(g3, i0, i1) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
       let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.generalSmall(g4, i0, i1) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
       receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4) }
       return 0
     }
@@ -573,7 +597,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 5 - generalCount, floatingResult: false,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -613,27 +637,29 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = R.objcTypeEncoding + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding + A5.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0) + (A5.registerKind == .general ? 1 : 0)
-  let registerIMP = 6 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 6 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 6 - generalCount, floatingResult: R.registerKind == .floatingPoint,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.generalSmall(g3, i0, i1) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
       let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.generalSmall(g4, i0, i1) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
       let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floatingSmall(5 - g5, d0, d1), as: A5.self)
+      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.generalSmall(g5, i0, i1) : RegisterClosures.floatingSmall(5 - g5, d0, d1), as: A5.self)
       return receiver._withUnsafeGuaranteedRef { RegisterClosures.resultBits(block($0, a0, a1, a2, a3, a4, a5)) }
     }
     )
@@ -642,7 +668,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 6 - generalCount, floatingResult: R.registerKind == .floatingPoint,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
@@ -683,27 +709,29 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
 ) throws(ObjCRuntimeError) -> IMP {
   let encoding = "v" + "@:" + A0.objcTypeEncoding + A1.objcTypeEncoding + A2.objcTypeEncoding + A3.objcTypeEncoding + A4.objcTypeEncoding + A5.objcTypeEncoding
   let generalCount: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0) + (A5.registerKind == .general ? 1 : 0)
-  let registerIMP = 6 - generalCount <= 2
+  // Captured, so that each call compares with it instead of asking for the metadata.
+  let receiverClass: AnyClass = Receiver.self
+  let registerIMP = generalCount <= 2 && 6 - generalCount <= 2
     ?
     RegisterClosures.make(
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 6 - generalCount, floatingResult: false,
-      small: { me, _, i0, i1, i2, d0, d1 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      small: { me, i0, i1, d0, d1 in
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0
-      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.general(g0, i0, i1, i2) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
+      let a0 = RegisterClosures.value(A0.registerKind == .general ? RegisterClosures.generalSmall(g0, i0, i1) : RegisterClosures.floatingSmall(0 - g0, d0, d1), as: A0.self)
       let g1: Int = (A0.registerKind == .general ? 1 : 0)
-      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.general(g1, i0, i1, i2) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
+      let a1 = RegisterClosures.value(A1.registerKind == .general ? RegisterClosures.generalSmall(g1, i0, i1) : RegisterClosures.floatingSmall(1 - g1, d0, d1), as: A1.self)
       let g2: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0)
-      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.general(g2, i0, i1, i2) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
+      let a2 = RegisterClosures.value(A2.registerKind == .general ? RegisterClosures.generalSmall(g2, i0, i1) : RegisterClosures.floatingSmall(2 - g2, d0, d1), as: A2.self)
       let g3: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0)
-      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.general(g3, i0, i1, i2) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
+      let a3 = RegisterClosures.value(A3.registerKind == .general ? RegisterClosures.generalSmall(g3, i0, i1) : RegisterClosures.floatingSmall(3 - g3, d0, d1), as: A3.self)
       let g4: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0)
-      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.general(g4, i0, i1, i2) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
+      let a4 = RegisterClosures.value(A4.registerKind == .general ? RegisterClosures.generalSmall(g4, i0, i1) : RegisterClosures.floatingSmall(4 - g4, d0, d1), as: A4.self)
       let g5: Int = (A0.registerKind == .general ? 1 : 0) + (A1.registerKind == .general ? 1 : 0) + (A2.registerKind == .general ? 1 : 0) + (A3.registerKind == .general ? 1 : 0) + (A4.registerKind == .general ? 1 : 0)
-      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.general(g5, i0, i1, i2) : RegisterClosures.floatingSmall(5 - g5, d0, d1), as: A5.self)
+      let a5 = RegisterClosures.value(A5.registerKind == .general ? RegisterClosures.generalSmall(g5, i0, i1) : RegisterClosures.floatingSmall(5 - g5, d0, d1), as: A5.self)
       receiver._withUnsafeGuaranteedRef { block($0, a0, a1, a2, a3, a4, a5) }
       return 0
     }
@@ -713,7 +741,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
       encoding: encoding, block: block, generalCount: generalCount,
       floatingCount: 6 - generalCount, floatingResult: false,
       call: { me, _, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self) else {
+      guard let receiver = RegisterClosures.receiver(me, as: Receiver.self, receiverClass) else {
         return RegisterClosures.wrongReceiver()
       }
       let g0: Int = 0

@@ -2,10 +2,10 @@
 // without libffi.
 import CObjCRuntime
 
-/// The closure behind a register-shape IMP, in one of two universal forms: the receiver, `_cmd`,
-/// up to three integer-class argument words and two (`small`) or eight (`call`)
-/// floating-point ones, returning the result's bits. The small form passes fewer registers on
-/// every call; most methods take at most two floating-point arguments.
+/// The closure behind a register-shape IMP, in one of two universal forms: the receiver and up to
+/// two integer-class and two floating-point argument words (`small`), or `_cmd`, three and eight
+/// (`call`), returning the result's bits. The small form passes fewer registers on every call;
+/// most methods take at most two arguments of each kind.
 ///
 /// `@unchecked Sendable`: the closures are immutable and the stub is freed only in deinit.
 @usableFromInline
@@ -15,7 +15,7 @@ internal final class RegisterClosure: @unchecked Sendable {
     id, SEL, UInt64, UInt64, UInt64, Double, Double, Double, Double, Double, Double, Double, Double
   ) -> UInt64
   @usableFromInline
-  typealias SmallCall = (id, SEL, UInt64, UInt64, UInt64, Double, Double) -> UInt64
+  typealias SmallCall = (id, UInt64, UInt64, Double, Double) -> UInt64
 
   // Both forms are stored non-optional (the unused one answers zero): reading a closure out of
   // an Optional re-abstracts it, which allocated a thunk context on every call.
@@ -27,7 +27,7 @@ internal final class RegisterClosure: @unchecked Sendable {
 
   init(_ call: @escaping Call) {
     self.call = call
-    self.small = { _, _, _, _, _, _, _ in 0 }
+    self.small = { _, _, _, _, _ in 0 }
     self.isSmall = false
   }
 
@@ -41,7 +41,8 @@ internal final class RegisterClosure: @unchecked Sendable {
   /// floating-point explicit arguments; nil when the shape does not fit or no executable memory
   /// could be had (the caller then uses libffi).
   func makeStub(generalCount: Int, floatingCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
-    guard generalCount <= 3, floatingCount <= (isSmall ? 2 : 8), isSmall == (floatingCount <= 2),
+    guard generalCount <= 3, floatingCount <= 8,
+      isSmall == (generalCount <= 2 && floatingCount <= 2),
       let handler = RegisterHandlers.handler(
         general: generalCount, floating: floatingCount, floatingResult: floatingResult)
     else { return nil }
@@ -100,12 +101,12 @@ internal enum RegisterClosures {
   /// The receiver, unretained, if it is a `Receiver`: the sender keeps it alive for the call,
   /// so the closure can borrow it without reference counting.
   @inlinable @inline(__always)
-  static func receiver<Receiver: ObjCObject>(_ me: id, as receiverType: Receiver.Type)
-    -> Unmanaged<Receiver>?
-  {
+  static func receiver<Receiver: ObjCObject>(
+    _ me: id, as receiverType: Receiver.Type, _ receiverClass: AnyClass
+  ) -> Unmanaged<Receiver>? {
     let object = Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me))
     let dynamicType: AnyClass = object._withUnsafeGuaranteedRef { type(of: $0) }
-    guard dynamicType == Receiver.self || isSubclass(dynamicType, of: Receiver.self) else {
+    guard dynamicType == receiverClass || isSubclass(dynamicType, of: receiverClass) else {
       return nil
     }
     return Unmanaged<Receiver>.fromOpaque(UnsafeRawPointer(me))
@@ -152,6 +153,11 @@ internal enum RegisterClosures {
     case 6: d6.bitPattern
     default: d7.bitPattern
     }
+  }
+
+  @inlinable @inline(__always)
+  static func generalSmall(_ index: Int, _ i0: UInt64, _ i1: UInt64) -> UInt64 {
+    index == 0 ? i0 : i1
   }
 
   @inlinable @inline(__always)

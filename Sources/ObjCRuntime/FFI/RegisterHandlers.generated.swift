@@ -11,32 +11,32 @@ internal enum RegisterHandlers {
     switch (general, floating, floatingResult) {
     case (0, 0, false):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer) -> UInt64 = { me, cmd, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, 0, 0, 0, 0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, 0, 0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 0, true):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer) -> Double = { me, cmd, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, 0, 0, 0, 0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, 0, 0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 1, false):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, context, d0 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, 0, 0, 0, d0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, 0, 0, d0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 1, true):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double) -> Double = { me, cmd, context, d0 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, 0, 0, 0, d0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, 0, 0, d0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 2, false):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, context, d0, d1 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, 0, 0, 0, d0, d1) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, 0, 0, d0, d1) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 2, true):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, context, d0, d1 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, 0, 0, 0, d0, d1) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, 0, 0, d0, d1) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 3, false):
@@ -101,32 +101,32 @@ internal enum RegisterHandlers {
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 0, false):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, 0, 0, 0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, 0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 0, true):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, 0, 0, 0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, 0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 1, false):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, i0, context, d0 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, 0, 0, d0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, 0, d0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 1, true):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double) -> Double = { me, cmd, i0, context, d0 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, 0, 0, d0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, 0, d0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 2, false):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, 0, 0, d0, d1) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, 0, d0, d1) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 2, true):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, i0, context, d0, d1 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, 0, 0, d0, d1) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, 0, d0, d1) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 3, false):
@@ -191,32 +191,32 @@ internal enum RegisterHandlers {
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 0, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, i1, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, 0, 0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, i1, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 0, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, i1, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, 0, 0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, i1, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 1, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, i0, i1, context, d0 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, 0, d0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, i1, d0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 1, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double) -> Double = { me, cmd, i0, i1, context, d0 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, 0, d0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, i1, d0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 2, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, 0, d0, d1) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, i1, d0, d1) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 2, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, 0, d0, d1) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, i0, i1, d0, d1) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 3, false):
@@ -281,32 +281,32 @@ internal enum RegisterHandlers {
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 0, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, i1, i2, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, i2, 0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, 0, 0, 0, 0, 0, 0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 0, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, i1, i2, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, i2, 0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, 0, 0, 0, 0, 0, 0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 1, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, i2, d0, 0) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, 0, 0, 0, 0, 0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 1, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double) -> Double = { me, cmd, i0, i1, i2, context, d0 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, i2, d0, 0) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, 0, 0, 0, 0, 0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 2, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1 in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, i2, d0, d1) }
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, 0, 0, 0, 0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 2, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1 in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.small(me, cmd, i0, i1, i2, d0, d1) })
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, 0, 0, 0, 0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 3, false):
