@@ -32,3 +32,9 @@ extension CGRect: ObjCTypeEncodable {
   /// `{CGRect={CGPoint=dd}{CGSize=dd}}`.
   public static var objcTypeEncoding: String { "{CGRect={CGPoint=dd}{CGSize=dd}}" }
 }
+
+extension AffineTransform: ObjCTypeEncodable {
+  /// `{CGAffineTransform=dddddd}`: Foundation on Linux has no `CGAffineTransform`, but its
+  /// `AffineTransform` has the same six doubles in the same order (a, b, c, d, tx, ty).
+  public static var objcTypeEncoding: String { "{CGAffineTransform=dddddd}" }
+}

@@ -1,6 +1,8 @@
 // ABI coverage: every signature called through ffi_call (Invocation) and through a libffi
 // closure called from C (Interceptor), compared with a direct C call.
 import CABITestSupport
+import Foundation
+import ObjCRuntimeGeometry
 import Testing
 
 @testable import ObjCRuntime
@@ -263,6 +265,14 @@ struct ABICoverageTests {
     #expect(product.a == 2 && product.tx == 10 && product.ty == 20)
     let interceptor = try passThrough(function, types)
     #expect(abi_call_concat(interceptor.implementation.rawValue, nil, nil).ty == 20)
+
+    // Foundation's AffineTransform has the C layout of CGAffineTransform.
+    let foundation = try invocation(function, types)
+    try foundation.setArgument(AffineTransform(scaleByX: 2, byY: 3), at: 2)
+    try foundation.setArgument(AffineTransform(translationByX: 10, byY: 20), at: 3)
+    try foundation.invoke()
+    let transformed = try foundation.returnValue(as: AffineTransform.self)
+    #expect(transformed.m11 == 2 && transformed.m22 == 3 && transformed.tX == 10)
   }
 
   @Test("a small struct comes back in registers")

@@ -21,6 +21,16 @@ struct GeometryEncodingTests {
     #expect(rect.alignment == MemoryLayout<CGRect>.alignment)
   }
 
+  @Test("an AffineTransform is laid out as CGAffineTransform, six doubles")
+  func affineTransform() throws {
+    let signature = try MethodSignature(types: "v@:" + AffineTransform.objcTypeEncoding)
+    let descriptor = try #require(signature.argumentDescriptor(at: 2))
+    #expect(descriptor.size == MemoryLayout<AffineTransform>.size)
+    #expect(descriptor.alignment == MemoryLayout<AffineTransform>.alignment)
+    #expect(signature.argumentDescriptor(at: 3) == nil)
+    #expect(signature.returnDescriptor == .void)
+  }
+
   @Test("a CGFloat travels through a typed send, a CGRect through an invocation")
   func calls() throws {
     let setAlpha = try imp_implementationWithBlock { (me: Canvas, alpha: CGFloat) in

@@ -48,6 +48,15 @@ public final class MethodSignature: ObjCObject, @unchecked Sendable {
     encoding.argumentTypes.indices.contains(index) ? encoding.argumentTypes[index] : nil
   }
 
+  /// What argument `index` is, with its size and alignment by the C ABI of this machine; nil
+  /// when out of range.
+  public func argumentDescriptor(at index: Int) -> ObjCTypeDescriptor? {
+    encoding.argumentDescriptors.indices.contains(index) ? encoding.argumentDescriptors[index] : nil
+  }
+
+  /// What the return type is, with its size and alignment by the C ABI of this machine.
+  public var returnDescriptor: ObjCTypeDescriptor { encoding.returnDescriptor }
+
   /// The encoding.
   public override var description: String { typeEncoding }
 }
