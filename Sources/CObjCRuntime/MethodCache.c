@@ -14,7 +14,6 @@ static const struct {
 
 // Replaced buffers, kept for readers that may still hold them. Written under the runtime lock.
 static swk_cache_buffer *swk_retired_buffers = NULL;
-static uintptr_t swk_retired_byte_count = 0;
 
 const swk_cache_buffer *swk_cache_empty_buffer(void) {
   return (const swk_cache_buffer *)&swk_empty_storage;
@@ -80,17 +79,9 @@ int swk_cache_retire(const swk_cache_buffer *buffer) {
   swk_cache_buffer *retired = (swk_cache_buffer *)buffer;
   retired->retired_next = swk_retired_buffers;
   swk_retired_buffers = retired;
-  swk_retired_byte_count += swk_buffer_size(retired->mask + 1);
   return retired->occupied > 0;
 }
 
-uintptr_t swk_cache_count(const swk_cache_buffer *buffer) {
-  return buffer->occupied;
-}
-
-uintptr_t swk_cache_retired_bytes(void) {
-  return swk_retired_byte_count;
-}
 
 uintptr_t swk_msgForward(id self, SEL _cmd) {
   (void)self;

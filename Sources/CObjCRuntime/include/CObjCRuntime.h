@@ -88,11 +88,6 @@ swk_cache_buffer *swk_cache_insert(const swk_cache_buffer *buffer, const void *k
 /// when it was the empty buffer. Call with the runtime lock held.
 int swk_cache_retire(const swk_cache_buffer *buffer);
 
-/// The number of entries in `buffer`. Call with the runtime lock held.
-uintptr_t swk_cache_count(const swk_cache_buffer *buffer);
-
-/// Bytes held by buffers that were replaced and are kept for in-flight readers.
-uintptr_t swk_cache_retired_bytes(void);
 
 // MARK: - The runtime's lock
 //

@@ -47,6 +47,4 @@ internal struct MethodCache: ~Copyable, Sendable {
     return swk_cache_retire(old) != 0
   }
 
-  /// The number of cached selectors; call with the runtime lock held.
-  var count: Int { Int(swk_cache_count(buffer)) }
 }

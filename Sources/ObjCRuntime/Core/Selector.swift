@@ -172,8 +172,4 @@ internal final class SelectorTable: Sendable {
     }
     return Selector(interned: interned)
   }
-
-  var count: Int {
-    names.withLock { $0.count }
-  }
 }
