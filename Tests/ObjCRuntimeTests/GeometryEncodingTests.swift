@@ -21,6 +21,17 @@ struct GeometryEncodingTests {
     #expect(rect.alignment == MemoryLayout<CGRect>.alignment)
   }
 
+  @Test("a typed send to a method taking a struct is refused, not miscalled")
+  func typedSendToStructMethod() throws {
+    let setFrame = try Interceptor(types: "v@:{CGRect={CGPoint=dd}{CGSize=dd}}") { _ in }
+    let cls = makeClass("StructHost")
+    class_addMethod(
+      cls, "setFrame:", setFrame.implementation, "v@:{CGRect={CGPoint=dd}{CGSize=dd}}")
+    #expect(throws: ObjCRuntimeError.self) {
+      try objc_msgSend(instance(of: cls), "setFrame:", 1.0) as Void
+    }
+  }
+
   @Test("an AffineTransform is laid out as CGAffineTransform, six doubles")
   func affineTransform() throws {
     let signature = try MethodSignature(types: "v@:" + AffineTransform.objcTypeEncoding)
