@@ -88,7 +88,8 @@ struct ForwardingTests {
     let before = Lazy.resolutions.load(ordering: .relaxed)
     #expect(try objc_msgSend(lazy, "lazyValue") as Int == 42)
     #expect(try objc_msgSend(lazy, "lazyValue") as Int == 42)
-    #expect(Lazy.resolutions.load(ordering: .relaxed) - before <= 1)
+    // The first send resolved and added the method; the second found it in the cache.
+    #expect(Lazy.resolutions.load(ordering: .relaxed) - before == 1)
     #expect(lazy.responds(to: "lazyValue"))
   }
 
