@@ -37,6 +37,9 @@ enum Cases {
       name: "swift-entry-call", target: "report (UIKit model: <= 1.5x cached send)", limit: nil,
       iterations: (100_000, 300_000), body: swiftEntryCall),
     BenchCase(
+      name: "object-lifetime", target: "report (make and free an ObjCObject subclass instance)",
+      limit: nil, iterations: (10_000, 30_000), body: objectLifetime),
+    BenchCase(
       name: "exchange-10-classes", target: "<= 2,000", limit: 2000, iterations: (1_000, 3_000),
       body: { exchange(liveClasses: 10, count: $0) }),
     BenchCase(
@@ -220,6 +223,16 @@ enum Cases {
       print("send failed: \(error)")
     }
     return sum
+  }
+
+  @inline(never)
+  static func objectLifetime(count: Int) -> Int {
+    var alive = 0
+    for _ in 0..<count {
+      let object = BenchTarget()
+      alive &+= object.hash & 1
+    }
+    return alive
   }
 
   static func cachedSend(count: Int) -> Int {

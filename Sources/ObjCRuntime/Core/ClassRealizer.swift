@@ -9,9 +9,23 @@ import CObjCRuntime
 /// the lock; if two threads realize the same type at once, the first to publish wins and the
 /// other's work is dropped.
 internal enum ClassRealizer {
+  /// Realized classes by Swift type metadata, read without a lock: every object's init looks its
+  /// class up here. The same single-writer cache the method caches use; written under the
+  /// runtime lock, never flushed (classes live as long as the process).
+  private static let realized = MethodCache()
+
   static func realize(_ type: ObjCObject.Type) -> Class {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    if let hit = realized.lookup(address: metadata) {
+      return Unmanaged<Class>.fromOpaque(hit).takeUnretainedValue()
+    }
     let key = ObjectIdentifier(type)
-    if let known = Runtime.state.withLock({ $0.classesBySwiftType[key] }) {
+    if let known = Runtime.state.withLock({ tables -> Class? in
+      guard let known = tables.classesBySwiftType[key] else { return nil }
+      realized.insert(
+        address: metadata, UnsafeRawPointer(Unmanaged.passUnretained(known).toOpaque()))
+      return known
+    }) {
       return known
     }
     if type == Class.self {
@@ -24,6 +38,9 @@ internal enum ClassRealizer {
         return (known, false)
       }
       let cls = build(type, superclass: superclass, members: members, tables: &tables)
+      realized.insert(
+        address: unsafeBitCast(type, to: UnsafeRawPointer.self),
+        UnsafeRawPointer(Unmanaged.passUnretained(cls).toOpaque()))
       return (cls, true)
     }
     if result.isNew {

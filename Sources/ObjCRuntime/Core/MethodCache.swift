@@ -31,6 +31,19 @@ internal struct MethodCache: ~Copyable, Sendable {
     UnsafePointer(bitPattern: bufferWord.load(ordering: .acquiring)).unsafelyUnwrapped
   }
 
+  /// The value cached under an arbitrary address key (the class table uses type metadata).
+  @inline(__always)
+  func lookup(address key: UnsafeRawPointer) -> UnsafeRawPointer? {
+    let buffer = UnsafePointer<swk_cache_buffer>(bitPattern: bufferWord.load(ordering: .acquiring))
+    return swk_cache_lookup(buffer.unsafelyUnwrapped, key)
+  }
+
+  /// Caches `value` under an address key; call with the runtime lock held.
+  func insert(address key: UnsafeRawPointer, _ value: UnsafeRawPointer) {
+    guard let next = swk_cache_insert(buffer, key, value) else { return }
+    bufferWord.store(UInt(bitPattern: next), ordering: .releasing)
+  }
+
   /// Caches `method` for `selector`; call with the runtime lock held.
   func insert(_ selector: Selector, _ method: Method) {
     let value = Unmanaged.passUnretained(method).toOpaque()
