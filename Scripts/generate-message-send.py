@@ -238,7 +238,7 @@ def block_function(n, returns_value):
         f"  let encoding = {encoding}",
         "  return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in",
         "    guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {",
-        "      return BlockIMPs.storeZero(returnSlot, size: 8)",
+        "      return BlockIMPs.storeZero(returnSlot)",
         "    }",
     ]
     call = f"block(receiver{args})"

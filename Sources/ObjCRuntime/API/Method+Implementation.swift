@@ -72,16 +72,7 @@ extension ObjCObject {
   public func setClass(_ cls: Class, fileID: String = #fileID, line: Int = #line)
     throws(ObjCRuntimeError) -> Class
   {
-    var swiftType: AnyClass? = type(of: self)
-    var compatible = false
-    while let candidate = swiftType {
-      if candidate == cls.storageType {
-        compatible = true
-        break
-      }
-      swiftType = _getSuperclass(candidate)
-    }
-    guard compatible else {
+    guard isSwiftClass(type(of: self), inheritingFrom: cls.storageType) else {
       throw .incompatibleClass(
         objectType: _typeName(type(of: self), qualified: false), targetClass: cls.name,
         storageClass: _typeName(cls.storageType, qualified: false))

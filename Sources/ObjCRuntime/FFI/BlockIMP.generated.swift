@@ -32,7 +32,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, R: ObjCScalar>(
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver), into: returnSlot)
   }
@@ -69,7 +69,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject>(
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver)
   }
@@ -107,7 +107,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, R:
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self)), into: returnSlot)
   }
@@ -146,7 +146,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar>(
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self))
   }
@@ -186,7 +186,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self)), into: returnSlot)
   }
@@ -227,7 +227,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self))
   }
@@ -287,7 +287,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self)), into: returnSlot)
   }
@@ -349,7 +349,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self))
   }
@@ -413,7 +413,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self), BlockIMPs.argument(arguments, 5, as: A3.self)), into: returnSlot)
   }
@@ -479,7 +479,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self), BlockIMPs.argument(arguments, 5, as: A3.self))
   }
@@ -547,7 +547,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self), BlockIMPs.argument(arguments, 5, as: A3.self), BlockIMPs.argument(arguments, 6, as: A4.self)), into: returnSlot)
   }
@@ -617,7 +617,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self), BlockIMPs.argument(arguments, 5, as: A3.self), BlockIMPs.argument(arguments, 6, as: A4.self))
   }
@@ -689,7 +689,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     BlockIMPs.store(block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self), BlockIMPs.argument(arguments, 5, as: A3.self), BlockIMPs.argument(arguments, 6, as: A4.self), BlockIMPs.argument(arguments, 7, as: A5.self)), into: returnSlot)
   }
@@ -763,7 +763,7 @@ public func imp_implementationWithBlock<Receiver: ObjCObject, A0: ObjCScalar, A1
   if let registerIMP { return registerIMP }
   return try BlockIMPs.make(encoding: encoding, block: block) { arguments, returnSlot in
     guard let receiver = BlockIMPs.receiver(arguments, as: Receiver.self) else {
-      return BlockIMPs.storeZero(returnSlot, size: 8)
+      return BlockIMPs.storeZero(returnSlot)
     }
     block(receiver, BlockIMPs.argument(arguments, 2, as: A0.self), BlockIMPs.argument(arguments, 3, as: A1.self), BlockIMPs.argument(arguments, 4, as: A2.self), BlockIMPs.argument(arguments, 5, as: A3.self), BlockIMPs.argument(arguments, 6, as: A4.self), BlockIMPs.argument(arguments, 7, as: A5.self))
   }

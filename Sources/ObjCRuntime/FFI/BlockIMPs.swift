@@ -56,8 +56,8 @@ internal enum BlockIMPs {
   static func receiver<Receiver: ObjCObject>(
     _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, as type: Receiver.Type
   ) -> Receiver? {
-    let address = arguments[0].unsafelyUnwrapped.load(as: UnsafeRawPointer.self)
-    return Unmanaged<ObjCObject>.fromOpaque(address).takeUnretainedValue() as? Receiver
+    let me = arguments[0].unsafelyUnwrapped.load(as: id.self)
+    return RegisterClosures.receiver(me, as: Receiver.self, Receiver.self)?.takeUnretainedValue()
   }
 
   /// Argument `index` (2 is the first after `self` and `_cmd`), read as the C ABI laid it out;
@@ -83,9 +83,8 @@ internal enum BlockIMPs {
 
   /// A zero return value, for a call whose receiver was not of the closure's type.
   @usableFromInline
-  static func storeZero(_ slot: UnsafeMutableRawPointer, size: Int) {
-    slot.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-    Diagnostics.warn("an IMP made from a closure was called on an object of another class")
+  static func storeZero(_ slot: UnsafeMutableRawPointer) {
+    slot.storeBytes(of: RegisterClosures.wrongReceiver(), as: UInt64.self)
   }
 }
 

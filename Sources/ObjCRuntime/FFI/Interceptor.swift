@@ -63,8 +63,8 @@ public struct InterceptedCall {
   @discardableResult
   public func setReturnValue<T: ObjCTypeEncodable>(_ value: T) -> Bool {
     guard InterceptedCall.fits(T.self, signature.encoding.returnDescriptor) else { return false }
-    if let object = flattened(value), type(of: object) is AnyClass {
-      _ = Unmanaged.passRetained(object as AnyObject)
+    if let object = objectReference(value) {
+      _ = Unmanaged.passRetained(object)
     }
     if case .integer(let size, let signed) = signature.encoding.returnDescriptor, size < 8 {
       // libffi expects narrow integers widened to a full register.

@@ -106,20 +106,11 @@ internal enum RegisterClosures {
   ) -> Unmanaged<Receiver>? {
     let object = Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me))
     let dynamicType: AnyClass = object._withUnsafeGuaranteedRef { type(of: $0) }
-    guard dynamicType == receiverClass || isSubclass(dynamicType, of: receiverClass) else {
+    guard dynamicType == receiverClass || isSwiftClass(dynamicType, inheritingFrom: receiverClass)
+    else {
       return nil
     }
     return Unmanaged<Receiver>.fromOpaque(UnsafeRawPointer(me))
-  }
-
-  @usableFromInline
-  static func isSubclass(_ type: AnyClass, of ancestor: AnyClass) -> Bool {
-    var current: AnyClass? = _getSuperclass(type)
-    while let candidate = current {
-      if candidate == ancestor { return true }
-      current = _getSuperclass(candidate)
-    }
-    return false
   }
 
   /// An argument of type `T` from the word it travelled in: integers and pointers in the low

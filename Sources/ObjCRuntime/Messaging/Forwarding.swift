@@ -29,59 +29,74 @@ internal enum Forwarding {
   private static var methodSignatureSelector: Selector { RootMethods.methodSignatureSelector }
   private static var forwardInvocationSelector: Selector { RootMethods.forwardInvocationSelector }
 
+  /// Forwarding for a typed send: the arguments arrive as register words, and an invocation is
+  /// built only if the chain gets as far as `forwardInvocation(_:)`.
   @usableFromInline
   static func forward(
     _ receiver: ObjCObject, _ selector: Selector, _ code: UInt64, _ arguments: [UInt64]
   ) throws(ObjCRuntimeError) -> ForwardingOutcome {
-    let cls = receiver.isa.takeUnretainedValue()
-    if cls.respondsWithoutResolving(to: forwardingTargetSelector),
-      let target = try objc_msgSend(receiver, forwardingTargetSelector, selector) as ObjCObject?,
-      target !== receiver
-    {
+    if let target = try forwardingTarget(of: receiver, for: selector) {
       return .resend(target)
     }
-    if cls.respondsWithoutResolving(to: methodSignatureSelector),
-      cls.respondsWithoutResolving(to: forwardInvocationSelector),
-      let signature = try objc_msgSend(receiver, methodSignatureSelector, selector)
-        as MethodSignature?
-    {
+    if let signature = try signature(of: receiver, for: selector) {
       guard signature.signatureCode == code else {
         throw .signatureMismatch(
-          MethodReference(owner: cls, selector: selector),
+          MethodReference(owner: receiver.isa.takeUnretainedValue(), selector: selector),
           method: signature.typeEncoding, call: SignatureCode.describe(code))
       }
       let invocation = try Invocation(
         target: receiver, selector: selector, signature: signature, argumentWords: arguments)
-      try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
-      if invocation.wasAnswered {
+      if try answers(invocation, by: receiver) {
         return .answered(invocation.returnWordForCaller())
       }
     }
     try receiver.doesNotRecognizeSelector(selector)
   }
-}
 
-extension Forwarding {
   /// Forwarding for an ``Invocation`` sent to a target that does not implement its selector: the
   /// same chain, handing on the invocation itself.
   static func forward(_ invocation: Invocation, to receiver: ObjCObject) throws(ObjCRuntimeError) {
     let selector = invocation.selector
-    let cls = receiver.isa.takeUnretainedValue()
-    if cls.respondsWithoutResolving(to: forwardingTargetSelector),
-      let target = try objc_msgSend(receiver, forwardingTargetSelector, selector) as ObjCObject?,
-      target !== receiver
-    {
+    if let target = try forwardingTarget(of: receiver, for: selector) {
       return try invocation.invoke(target: target)
     }
-    if cls.respondsWithoutResolving(to: methodSignatureSelector),
-      cls.respondsWithoutResolving(to: forwardInvocationSelector),
-      (try objc_msgSend(receiver, methodSignatureSelector, selector) as MethodSignature?) != nil
-    {
-      invocation.prepareForForwarding()
-      try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
-      if invocation.wasAnswered { return }
+    if try signature(of: receiver, for: selector) != nil, try answers(invocation, by: receiver) {
+      return
     }
     try receiver.doesNotRecognizeSelector(selector)
+  }
+
+  /// Step 2: another object to re-send to, if the receiver names one other than itself.
+  private static func forwardingTarget(of receiver: ObjCObject, for selector: Selector)
+    throws(ObjCRuntimeError) -> ObjCObject?
+  {
+    guard receiver.isa.takeUnretainedValue().respondsWithoutResolving(to: forwardingTargetSelector),
+      let target = try objc_msgSend(receiver, forwardingTargetSelector, selector) as ObjCObject?,
+      target !== receiver
+    else { return nil }
+    return target
+  }
+
+  /// Step 3, first half: the message's signature, if the receiver can describe the message and
+  /// has a `forwardInvocation:` to hand it to.
+  private static func signature(of receiver: ObjCObject, for selector: Selector)
+    throws(ObjCRuntimeError) -> MethodSignature?
+  {
+    let cls = receiver.isa.takeUnretainedValue()
+    guard cls.respondsWithoutResolving(to: methodSignatureSelector),
+      cls.respondsWithoutResolving(to: forwardInvocationSelector)
+    else { return nil }
+    return try objc_msgSend(receiver, methodSignatureSelector, selector) as MethodSignature?
+  }
+
+  /// Step 3, second half: hands `invocation` to the receiver's `forwardInvocation:`; true when it
+  /// answered (the root implementation does not).
+  private static func answers(_ invocation: Invocation, by receiver: ObjCObject)
+    throws(ObjCRuntimeError) -> Bool
+  {
+    invocation.prepareForForwarding()
+    try objc_msgSend(receiver, forwardInvocationSelector, invocation as ObjCObject?) as Void
+    return invocation.wasAnswered
   }
 }
 

@@ -166,9 +166,7 @@ public final class Invocation: ObjCObject {
   {
     try check(T.self, against: argumentDescriptor(index), "argument \(index)")
     InvocationFrame.write(value, to: frame.slot(index), capacity: frame.slotSize(index))
-    retainedArguments[index] = flattened(value).flatMap {
-      type(of: $0) is AnyClass ? $0 as AnyObject : nil
-    }
+    retainedArguments[index] = objectReference(value)
   }
 
   /// Argument `index` as a scalar `T`: the fast path, a one-byte comparison of type codes.
@@ -190,7 +188,7 @@ public final class Invocation: ObjCObject {
     try checkScalar(T.self, index)
     InvocationFrame.write(value, to: frame.slot(index), capacity: frame.slotSize(index))
     if T.objcTypeCode == UInt8(ascii: "@") {
-      retainedArguments[index] = flattened(value).map { $0 as AnyObject }
+      retainedArguments[index] = objectReference(value)
     }
   }
 
@@ -254,7 +252,7 @@ public final class Invocation: ObjCObject {
   public func setReturnValue<T: ObjCTypeEncodable>(_ value: T) throws(ObjCRuntimeError) {
     try check(T.self, against: methodSignature.encoding.returnDescriptor, "the return value")
     InvocationFrame.write(value, to: frame.returnSlot, capacity: frame.interface.returnSlotSize)
-    returnedObject = flattened(value).flatMap { type(of: $0) is AnyClass ? $0 as AnyObject : nil }
+    returnedObject = objectReference(value)
   }
 
   /// The return value as a typed send hands it back in a register: objects retained once more

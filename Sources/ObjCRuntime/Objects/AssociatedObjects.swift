@@ -452,12 +452,14 @@ extension ObjCObject {
       else { return key.defaultValue }
       switch base.representation {
       case .object(let cls):
-        guard let object = payload.takeObject(), isInstance(object, of: cls) else {
+        guard let object = payload.takeObject(), isSwiftClass(type(of: object), inheritingFrom: cls)
+        else {
           return key.defaultValue
         }
         return unsafeBitCast(object, to: Value.self)
       case .optionalObject(let cls):
-        guard let object = payload.takeObject(), isInstance(object, of: cls) else {
+        guard let object = payload.takeObject(), isSwiftClass(type(of: object), inheritingFrom: cls)
+        else {
           return key.defaultValue
         }
         return unsafeBitCast(object as AnyObject?, to: Value.self)
@@ -489,17 +491,6 @@ extension ObjCObject {
 @inline(never)
 private func typedValue<Value>(_ payload: DetachedPayload, _ key: AssociatedKey<Value>) -> Value {
   payload.takeTyped(Value.self) ?? key.defaultValue
-}
-
-/// Whether `object` is an instance of `cls` or of a subclass of it.
-@inline(__always)
-private func isInstance(_ object: AnyObject, of cls: AnyClass) -> Bool {
-  var current: AnyClass? = type(of: object)
-  while let candidate = current {
-    if candidate == cls { return true }
-    current = _getSuperclass(candidate)
-  }
-  return false
 }
 
 /// How a typed key's values are stored, decided once when the key is made.
