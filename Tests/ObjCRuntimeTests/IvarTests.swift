@@ -38,6 +38,7 @@ private final class Accessors: ObjCObject {
       ObjCMethodDeclaration("_setLevel:", Accessors.underscoreSetLevel)
       ObjCMethodDeclaration("ratio", Accessors.ratio)
       ObjCMethodDeclaration("setRatio:", Accessors.setRatio)
+      ObjCMethodDeclaration("setSmall:", Accessors.setSmall)
       ObjCIvarDeclaration("_backing", \Accessors.backing)
       ObjCIvarDeclaration("_isHidden", \Accessors._hidden)
     }
@@ -58,6 +59,9 @@ private final class Accessors: ObjCObject {
   }
   static let ratio: @convention(c) (id, SEL) -> Double = { me, _ in
     Double(me.takeUnretainedObject(as: Accessors.self)?.stored ?? 0) / 4
+  }
+  static let setSmall: @convention(c) (id, SEL, Int8) -> Void = { me, _, small in
+    me.takeUnretainedObject(as: Accessors.self)?.stored = Int(small)
   }
   static let setRatio: @convention(c) (id, SEL, Double) -> Void = { me, _, ratio in
     me.takeUnretainedObject(as: Accessors.self)?.stored = Int(ratio * 4)
@@ -187,6 +191,12 @@ struct KeyValueCodingTests {
     #expect(try object.value(forKey: "ratio") as? Double == 2.5)
     #expect(throws: ObjCRuntimeError.self) { try object.setValue("five", forKey: "level") }
     #expect(object.stored == 10)
+    // A narrow setter takes numbers it holds exactly, and refuses the others.
+    try object.setValue(-5, forKey: "small")
+    #expect(object.stored == -5)
+    #expect(throws: ObjCRuntimeError.self) { try object.setValue(300, forKey: "small") }
+    #expect(throws: ObjCRuntimeError.self) { try object.setValue(2.5, forKey: "small") }
+    #expect(object.stored == -5)
   }
 
   @Test("private ivars are reachable through KVC, as the navigation-bar libraries use them")

@@ -48,45 +48,28 @@ internal enum DynamicSend {
     case UInt8(ascii: "f"):
       guard let number = Number(value)?.double else { return false }
       try objc_msgSend(object, selector, Float(number)) as Void
-    case UInt8(ascii: "q"), UInt8(ascii: "i"), UInt8(ascii: "s"), UInt8(ascii: "c"):
-      guard let number = Number(value)?.integer else { return false }
-      return try setInteger(object, selector, code, number)
-    case UInt8(ascii: "Q"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
-      guard let number = Number(value)?.integer, number >= 0 else { return false }
-      return try setInteger(object, selector, code, number)
+    case UInt8(ascii: "q"): return try send(object, selector, value, as: Int.self)
+    case UInt8(ascii: "Q"): return try send(object, selector, value, as: UInt.self)
+    case UInt8(ascii: "i"): return try send(object, selector, value, as: Int32.self)
+    case UInt8(ascii: "I"): return try send(object, selector, value, as: UInt32.self)
+    case UInt8(ascii: "s"): return try send(object, selector, value, as: Int16.self)
+    case UInt8(ascii: "S"): return try send(object, selector, value, as: UInt16.self)
+    case UInt8(ascii: "c"): return try send(object, selector, value, as: Int8.self)
+    case UInt8(ascii: "C"): return try send(object, selector, value, as: UInt8.self)
     default:
       return false
     }
     return true
   }
 
-  private static func setInteger(
-    _ object: ObjCObject, _ selector: Selector, _ code: UInt8, _ number: Int
-  )
-    throws(ObjCRuntimeError) -> Bool
-  {
-    switch code {
-    case UInt8(ascii: "q"): try objc_msgSend(object, selector, number) as Void
-    case UInt8(ascii: "Q"): try objc_msgSend(object, selector, UInt(number)) as Void
-    case UInt8(ascii: "i"):
-      guard let narrow = Int32(exactly: number) else { return false }
-      try objc_msgSend(object, selector, narrow) as Void
-    case UInt8(ascii: "I"):
-      guard let narrow = UInt32(exactly: number) else { return false }
-      try objc_msgSend(object, selector, narrow) as Void
-    case UInt8(ascii: "s"):
-      guard let narrow = Int16(exactly: number) else { return false }
-      try objc_msgSend(object, selector, narrow) as Void
-    case UInt8(ascii: "S"):
-      guard let narrow = UInt16(exactly: number) else { return false }
-      try objc_msgSend(object, selector, narrow) as Void
-    case UInt8(ascii: "c"):
-      guard let narrow = Int8(exactly: number) else { return false }
-      try objc_msgSend(object, selector, narrow) as Void
-    default:
-      guard let narrow = UInt8(exactly: number) else { return false }
-      try objc_msgSend(object, selector, narrow) as Void
+  /// Sends `value` as an integer of type `T`; false when it is not a number `T` holds exactly.
+  private static func send<T: ObjCScalar & FixedWidthInteger>(
+    _ object: ObjCObject, _ selector: Selector, _ value: Any?, as type: T.Type
+  ) throws(ObjCRuntimeError) -> Bool {
+    guard let integer = Number(value)?.integer, let exact = T(exactly: integer) else {
+      return false
     }
+    try objc_msgSend(object, selector, exact) as Void
     return true
   }
 }
