@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "ObjCRuntime", targets: ["ObjCRuntime"]),
     .library(name: "ObjCRuntimeGeometry", targets: ["ObjCRuntimeGeometry"]),
+    .library(name: "Hooks", targets: ["Hooks"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
   ],
   targets: [
@@ -36,6 +37,12 @@ let package = Package(
       dependencies: ["ObjCRuntime"],
       path: "Sources/ObjCRuntimeGeometry"
     ),
+    // Aspects-class hooks on the runtime, plugins that install once, and SelfAware discovery.
+    .target(
+      name: "Hooks",
+      dependencies: ["ObjCRuntime"],
+      path: "Sources/Hooks"
+    ),
     .executableTarget(
       name: "swizzle-bench",
       dependencies: ["ObjCRuntime"],
@@ -50,6 +57,11 @@ let package = Package(
       name: "ObjCRuntimeTests",
       dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "CABITestSupport"],
       path: "Tests/ObjCRuntimeTests"
+    ),
+    .testTarget(
+      name: "HooksTests",
+      dependencies: ["Hooks", "ObjCRuntime", "CABITestSupport"],
+      path: "Tests/HooksTests"
     ),
   ],
   swiftLanguageModes: [.v6]

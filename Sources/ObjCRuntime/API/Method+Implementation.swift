@@ -23,6 +23,29 @@ extension Method {
     return old
   }
 
+  /// Sets the implementation to `implementation` only if it is still `expected`, in one step
+  /// under the runtime lock; returns whether it did.
+  ///
+  /// This is how a hook restores the implementation it replaced without clobbering someone who
+  /// swizzled on top of it since (InterposeKit's rule): check and set cannot be separated by
+  /// another thread's `method_setImplementation`.
+  @discardableResult
+  public func setImplementation(
+    _ implementation: IMP, ifCurrent expected: IMP, fileID: String = #fileID, line: Int = #line
+  ) -> Bool {
+    let swapped = Runtime.state.withLock { _ -> Bool in
+      guard self.implementation == expected else { return false }
+      storeImplementation(implementation)
+      return true
+    }
+    if swapped {
+      Tracing.emit(
+        .implementationSet(
+          self, old: expected, new: implementation, by: SourceLocation(fileID: fileID, line: line)))
+    }
+    return swapped
+  }
+
   /// Swaps this method's implementation with `other`'s; selectors and encodings stay put.
   ///
   /// Every class that inherits either method sees the swap. The corresponding objc4 function is
@@ -52,6 +75,8 @@ extension Method {
       let theirs = other.impWord.load(ordering: .acquiring)
       impWord.store(theirs, ordering: .releasing)
       other.impWord.store(mine, ordering: .releasing)
+      noteDeallocChange()
+      other.noteDeallocChange()
     }
     Tracing.emit(
       .implementationsExchanged(self, other, by: SourceLocation(fileID: fileID, line: line)))

@@ -38,6 +38,17 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
     self.impWord = Atomic(Method.word(for: imp))
     self.owner = owner
     self.isSwiftEntry = isSwiftEntry
+    noteDeallocChange()
+  }
+
+  /// Turns on the `dealloc` send in ``ObjCObject``'s deinit the first time any class's `dealloc`
+  /// gets an implementation other than the root's empty one, so that objects pay nothing for
+  /// `dealloc` until someone hooks or swizzles it.
+  internal func noteDeallocChange() {
+    guard selector == RootMethods.deallocSelector,
+      impWord.load(ordering: .relaxed) != UInt(bitPattern: RootMethods.deallocIMP.rawValue)
+    else { return }
+    Runtime.deallocIsCustomized.store(true, ordering: .releasing)
   }
 
   /// The implementation, or nil when the method has none.
@@ -48,6 +59,7 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
   /// Stores a new implementation; call with the runtime lock held.
   internal func storeImplementation(_ imp: IMP?) {
     impWord.store(Method.word(for: imp), ordering: .releasing)
+    noteDeallocChange()
   }
 
   private static func word(for imp: IMP?) -> UInt {

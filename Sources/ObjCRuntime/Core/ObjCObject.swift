@@ -42,7 +42,15 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   /// Releases the object's associations, after every subclass's deinit has run (Swift runs the
   /// root class's deinit last), as objc4's `objc_destructInstance` does after the C++ and Swift
   /// destructors.
+  ///
+  /// When some class's `dealloc` was hooked or swizzled, the runtime first sends `dealloc`
+  /// through the method tables. It runs after every Swift subclass's deinit, so an
+  /// implementation of `dealloc` may use the object's runtime state (class, associations) but not
+  /// the stored properties of its Swift subclasses, which are gone by then.
   deinit {
+    if Runtime.deallocIsCustomized.load(ordering: .acquiring) {
+      sendDealloc()
+    }
     if associationWord.load(ordering: .acquiring) != 0 {
       Associations.removeAll(self)
     }
@@ -50,6 +58,18 @@ open class ObjCObject: CustomStringConvertible, Hashable {
     if cls.isRuntimeMade {
       cls.liveInstances.subtract(1, ordering: .relaxed)
     }
+  }
+
+  /// Sends `dealloc` to the dying object through the method tables (not the Swift entry points:
+  /// the Swift object is half destroyed).
+  private func sendDealloc() {
+    let cls = isa.takeUnretainedValue()
+    let imp = cls.methodImplementation(for: RootMethods.deallocSelector)
+    guard imp != .forward, imp != RootMethods.deallocIMP else { return }
+    let function = unsafeBitCast(imp.rawValue, to: (@convention(c) (id, SEL) -> Void).self)
+    function(
+      id(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())),
+      RootMethods.deallocSelector.sel)
   }
 
   /// The runtime class, read without reference counting.

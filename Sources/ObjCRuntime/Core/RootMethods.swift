@@ -11,6 +11,7 @@ internal enum RootMethods {
     ObjCClassDeclaration(ObjCObject.self) {
       ObjCMethodDeclaration("class", instanceClass)
       ObjCMethodDeclaration("self", selfIMP)
+      ObjCMethodDeclaration("dealloc", deallocation)
       ObjCMethodDeclaration("isEqual:", isEqual, swiftEntry: isEqualEntry)
       ObjCMethodDeclaration("hash", hash, swiftEntry: hashEntry)
       ObjCMethodDeclaration("respondsToSelector:", respondsToSelector)
@@ -29,6 +30,12 @@ internal enum RootMethods {
       ObjCMethodDeclaration.classMethod("resolveClassMethod:", resolveClassMethod)
     }
   }
+
+  static let deallocSelector: Selector = "dealloc"
+  /// The root's `-dealloc`: nothing; Swift's deinit does the work. It is here so that `dealloc`
+  /// can be hooked or swizzled, and is sent from deinit once someone did.
+  static let deallocation: @convention(c) (id, SEL) -> Void = { _, _ in }
+  static let deallocIMP = IMP(rawValue: unsafeBitCast(deallocation, to: UnsafeRawPointer.self))
 
   static let forwardingTargetSelector: Selector = "forwardingTargetForSelector:"
   static let methodSignatureSelector: Selector = "methodSignatureForSelector:"

@@ -1,3 +1,5 @@
+import Synchronization
+
 // The runtime's global tables and the lock that serializes every change to them.
 
 /// Everything the runtime knows, guarded by one lock, as objc4 guards its tables with
@@ -13,6 +15,8 @@ internal struct RuntimeTables {
   /// Every class (not metaclass) in the order it was made.
   var classes: [Class] = []
   var tracer: TracerRegistration?
+  /// Observers of changes (every event but sends), beside the tracer.
+  var observers: [ObjectIdentifier: any RuntimeTracer] = [:]
   /// Classes made by objc_allocateClassPair and not yet registered, and their names.
   var constructing: [ObjectIdentifier: Class] = [:]
   var constructingNames: Set<String> = []
@@ -22,6 +26,9 @@ internal struct RuntimeTables {
 
 internal enum Runtime {
   static let state = RuntimeLock(RuntimeTables())
+  /// Whether some class's `dealloc` has an implementation other than the root's empty one; until
+  /// then deinit sends no `dealloc`.
+  static let deallocIsCustomized = Atomic<Bool>(false)
 
   /// The root class, `ObjCObject`.
   static var rootClass: Class { ClassRealizer.realize(ObjCObject.self) }

@@ -5,7 +5,7 @@ import CObjCRuntime
 ///
 /// The runtime derives a method's encoding from the Swift signature of its IMP by asking each
 /// parameter type for its encoding, so declarations never spell encodings by hand.
-public protocol ObjCTypeEncodable {
+public protocol ObjCTypeEncodable: SendableMetatype {
   /// The type's encoding as objc4 writes it: `q` for `Int`, `d` for `Double`, `@` for an object.
   static var objcTypeEncoding: String { get }
 }

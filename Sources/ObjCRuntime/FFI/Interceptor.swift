@@ -6,8 +6,8 @@
 public struct InterceptedCall {
   /// The signature of the intercepted method.
   public let signature: MethodSignature
-  private let arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-  private let returnSlot: UnsafeMutableRawPointer
+  @usableFromInline internal let arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  @usableFromInline internal let returnSlot: UnsafeMutableRawPointer
   private let interface: FFICallInterface
 
   internal init(
@@ -51,6 +51,58 @@ public struct InterceptedCall {
     return true
   }
 
+  /// Argument `index` as a `T`, without the layout check of ``argument(at:as:)``: for a hook
+  /// that checked the signature once, when it was installed, with
+  /// ``MethodSignature/argument(at:accepts:)``.
+  ///
+  /// - Precondition: `index` is in range and `T` is laid out as the argument is.
+  @inlinable
+  public func uncheckedArgument<T>(at index: Int, as type: T.Type = T.self) -> T {
+    argumentAddress(index).load(as: T.self)
+  }
+
+  /// Replaces argument `index` without the layout check of ``setArgument(_:at:)``.
+  ///
+  /// - Precondition: as for ``uncheckedArgument(at:as:)``.
+  @inlinable
+  public func uncheckedSetArgument<T>(_ value: T, at index: Int) {
+    argumentAddress(index).storeBytes(of: value, as: T.self)
+  }
+
+  /// The value in the return slot, without the layout check of ``returnValue(as:)``.
+  ///
+  /// - Precondition: `T` is laid out as the return type is
+  ///   (``MethodSignature/returnType(accepts:)``).
+  @inlinable
+  public func uncheckedReturnValue<T>(as type: T.Type = T.self) -> T {
+    returnAddress.load(as: T.self)
+  }
+
+  /// The bytes of argument `index`, `count` of them: how a struct is shown when its Swift type
+  /// is not known. Empty when `index` is out of range.
+  public func argumentBytes(at index: Int, count: Int) -> [UInt8] {
+    guard index >= 0, index < signature.numberOfArguments else { return [] }
+    let size = min(count, signature.argumentDescriptor(at: index)?.size ?? 0)
+    return Array(UnsafeRawBufferPointer(start: argumentAddress(index), count: size))
+  }
+
+  /// Stores `value`'s bytes in the return slot as they are: no retain, no widening. For
+  /// emptying the slot of an object result (`nil`) after its reference was released.
+  ///
+  /// - Precondition: `T` is no larger than the return slot.
+  @inlinable
+  public func uncheckedSetRawReturnValue<T>(_ value: T) {
+    returnAddress.storeBytes(of: value, as: T.self)
+  }
+
+  @usableFromInline
+  internal func argumentAddress(_ index: Int) -> UnsafeMutableRawPointer {
+    arguments[index].unsafelyUnwrapped
+  }
+
+  @usableFromInline
+  internal var returnAddress: UnsafeMutableRawPointer { returnSlot }
+
   /// The value in the return slot as a `T` (after ``forward(to:)`` or ``setReturnValue(_:)``);
   /// nil when `T` does not fit.
   public func returnValue<T: ObjCTypeEncodable>(as type: T.Type = T.self) -> T? {
@@ -63,6 +115,16 @@ public struct InterceptedCall {
   @discardableResult
   public func setReturnValue<T: ObjCTypeEncodable>(_ value: T) -> Bool {
     guard InterceptedCall.fits(T.self, signature.encoding.returnDescriptor) else { return false }
+    uncheckedSetReturnValue(value)
+    return true
+  }
+
+  /// Writes the value the call returns without the layout check of ``setReturnValue(_:)``;
+  /// objects are retained as there.
+  ///
+  /// - Precondition: `T` is laid out as the return type is
+  ///   (``MethodSignature/returnType(accepts:)``).
+  public func uncheckedSetReturnValue<T>(_ value: T) {
     if let object = objectReference(value) {
       _ = Unmanaged.passRetained(object)
     }
@@ -81,7 +143,6 @@ public struct InterceptedCall {
     } else {
       InvocationFrame.write(value, to: returnSlot, capacity: interface.returnSlotSize)
     }
-    return true
   }
 
   /// Calls `imp` with this call's arguments (as they are now) and lets it fill the return slot:

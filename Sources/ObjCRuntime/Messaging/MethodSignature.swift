@@ -57,6 +57,21 @@ public final class MethodSignature: ObjCObject, @unchecked Sendable {
   /// What the return type is, with its size and alignment by the C ABI of this machine.
   public var returnDescriptor: ObjCTypeDescriptor { encoding.returnDescriptor }
 
+  /// Whether a `T` is laid out as argument `index` is (same size, alignment and fields, whatever
+  /// the struct names and integer signedness), so that it can be read and written there.
+  public func argument<T: ObjCTypeEncodable>(at index: Int, accepts type: T.Type) -> Bool {
+    guard let expected = argumentDescriptor(at: index),
+      let given = TypeDescriptors.descriptor(of: T.self)
+    else { return false }
+    return given.isLayoutCompatible(with: expected)
+  }
+
+  /// Whether a `T` is laid out as the return type is; `Void` matches `v`.
+  public func returnType<T: ObjCTypeEncodable>(accepts type: T.Type) -> Bool {
+    guard let given = TypeDescriptors.descriptor(of: T.self) else { return false }
+    return given.isLayoutCompatible(with: returnDescriptor)
+  }
+
   /// The encoding.
   public override var description: String { typeEncoding }
 }

@@ -3,18 +3,20 @@ import CObjCRuntime
 
 /// A value guarded by a lock, with the shape of `Synchronization.Mutex`.
 ///
-/// The runtime uses this instead of `Mutex` so that ThreadSanitizer can check it: the standard
+/// The runtime's tables use it, and so may code built on the runtime (the hook framework,
+/// plugins) that wants its locking checked by ThreadSanitizer. The runtime uses this instead of `Mutex` so that ThreadSanitizer can check it: the standard
 /// library is not built with TSan, so TSan cannot see `Mutex`'s synchronization and reports every
 /// access it guards as a race, hiding real ones. The lock word (a futex, see `CObjCRuntime.h`)
 /// lives in memory of its own, since a futex needs a stable address.
 ///
 /// `@unchecked Sendable`: `value` is read and written only between acquire and release of the
 /// lock, which orders every access.
-internal final class RuntimeLock<Value>: @unchecked Sendable {
-  private let word: UnsafeMutablePointer<swk_lock>
-  private var value: Value
+public final class RuntimeLock<Value>: @unchecked Sendable {
+  @usableFromInline internal let word: UnsafeMutablePointer<swk_lock>
+  @usableFromInline internal var value: Value
 
-  init(_ value: Value) {
+  /// A lock guarding `value`.
+  public init(_ value: Value) {
     word = .allocate(capacity: 1)
     word.initialize(to: swk_lock(state: 0))
     self.value = value
@@ -25,8 +27,10 @@ internal final class RuntimeLock<Value>: @unchecked Sendable {
     word.deallocate()
   }
 
-  /// Runs `body` with exclusive access to the value.
-  func withLock<Result, Failure: Error>(
+  /// Runs `body` with exclusive access to the value. The lock is not recursive: `body` must not
+  /// take it again.
+  @inlinable
+  public func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     swk_lock_acquire(word)

@@ -93,17 +93,35 @@ public enum Tracing {
     let registration = TracerRegistration(tracer: tracer, tracedSelectors: selectors)
     Runtime.state.withLock { tables in
       tables.tracer = registration
+      active.store(true, ordering: .releasing)
       flushAll(&tables)
     }
-    active.store(true, ordering: .releasing)
   }
 
   /// Removes the tracer, if any.
   public static func remove() {
-    active.store(false, ordering: .releasing)
     Runtime.state.withLock { tables in
       tables.tracer = nil
+      active.store(!tables.observers.isEmpty, ordering: .releasing)
       flushAll(&tables)
+    }
+  }
+
+  /// Adds an observer of changes: every event except ``RuntimeEvent/messageSent(receiverClass:selector:method:)``,
+  /// beside the tracer and any other observer. The hook registry observes this way, so that the
+  /// lab's trace and the hook map can both be on. Adding an observer twice has no effect.
+  public static func addObserver(_ observer: any RuntimeTracer) {
+    Runtime.state.withLock { tables in
+      tables.observers[ObjectIdentifier(observer)] = observer
+      active.store(true, ordering: .releasing)
+    }
+  }
+
+  /// Removes an observer added with ``addObserver(_:)``.
+  public static func removeObserver(_ observer: any RuntimeTracer) {
+    Runtime.state.withLock { tables in
+      tables.observers[ObjectIdentifier(observer)] = nil
+      active.store(tables.tracer != nil || !tables.observers.isEmpty, ordering: .releasing)
     }
   }
 
@@ -119,8 +137,14 @@ public enum Tracing {
   /// Sends `event` to the tracer, if one is installed. Call without the runtime lock.
   internal static func emit(_ event: @autoclosure () -> RuntimeEvent) {
     guard active.load(ordering: .acquiring) else { return }
-    guard let tracer = Runtime.state.withLock({ $0.tracer?.tracer }) else { return }
-    tracer.runtime(event())
+    let (tracer, observers) = Runtime.state.withLock { tables in
+      (tables.tracer?.tracer, Array(tables.observers.values))
+    }
+    guard tracer != nil || !observers.isEmpty else { return }
+    let event = event()
+    tracer?.runtime(event)
+    if case .messageSent = event { return }
+    for observer in observers { observer.runtime(event) }
   }
 
   /// Whether sends of `selector` are traced; call with the runtime lock held.

@@ -1,0 +1,307 @@
+// Installing and removing hooks: sites per (class, selector), dynamic subclasses for per-object
+// hooks, and the rules for restoring what was there before.
+import ObjCRuntime
+
+/// A hooked (class, selector), as the sites table keys it.
+internal struct SiteKey: Hashable {
+  let cls: ObjectIdentifier
+  let selector: Selector
+}
+
+/// The per-object state of an object with hooks of its own: the class it had before we gave it
+/// our dynamic subclass, and its live hooks.
+internal final class HookedObject {
+  let originalClass: Class
+  let dynamicClass: Class
+  var entries: [HookEntry] = []
+
+  init(originalClass: Class, dynamicClass: Class) {
+    self.originalClass = originalClass
+    self.dynamicClass = dynamicClass
+  }
+}
+
+/// Removes the hooks of an object when it dies: attached to the object as an association, so it
+/// is released right after the object's deinit.
+///
+/// `@unchecked Sendable`: it holds only an immutable identifier.
+private final class DeathWatch: @unchecked Sendable {
+  let key: ObjectIdentifier
+  init(_ key: ObjectIdentifier) { self.key = key }
+  deinit { HookEngine.objectDied(key) }
+}
+
+/// Everything the hook engine changes, under one lock: calls never take it, installs and
+/// removals always do.
+internal struct EngineState {
+  var sites: [SiteKey: HookSite] = [:]
+  /// Our dynamic subclass of each class, made on the first per-object hook of an instance.
+  var dynamicSubclasses: [ObjectIdentifier: Class] = [:]
+  /// The dynamic subclasses we made, to recognize them.
+  var ourClasses: Set<ObjectIdentifier> = []
+  var hookedObjects: [ObjectIdentifier: HookedObject] = [:]
+  var liveHooks = 0
+}
+
+/// Installs and removes hooks.
+internal enum HookEngine {
+  static let state = RuntimeLock(EngineState())
+  static let deathWatchKey: Selector = "SwizzleKit.Hooks.deathWatch"
+
+  /// Selectors no hook may touch: the runtime's own machinery.
+  static let blacklist: Set<Selector> = [
+    "retain", "release", "autorelease", "retainCount", "forwardInvocation:",
+    "methodSignatureForSelector:", "forwardingTargetForSelector:", "resolveInstanceMethod:",
+    "resolveClassMethod:",
+  ]
+
+  /// The checks every install makes before changing anything.
+  static func validate(
+    _ cls: Class, _ selector: Selector, _ position: HookPosition
+  ) throws(HookError) -> Method {
+    let reference = MethodReference(owner: cls, selector: selector)
+    guard !blacklist.contains(selector) else { throw .blacklisted(reference) }
+    if selector == "dealloc", position != .before {
+      throw .deallocPosition(reference, position)
+    }
+    guard let method = cls.instanceMethod(for: selector), method.implementation != nil else {
+      throw .unknownSelector(reference)
+    }
+    return method
+  }
+
+  /// Adds a class-wide hook to `cls` (a metaclass for class methods).
+  static func install(
+    on cls: Class, _ selector: Selector, position: HookPosition, options: HookOptions,
+    check: (MethodSignature) throws(HookError) -> Void,
+    body: @escaping @Sendable (HookInvocation) -> Void
+  ) throws(HookError) -> HookEntry {
+    let method = try validate(cls, selector, position)
+    let signature = try signature(of: method)
+    try check(signature)
+    let owner = PluginRegistry.installingPluginID
+    return try state.withLock { state throws(HookError) -> HookEntry in
+      let site = try self.site(cls, selector, signature, &state)
+      let entry = HookEntry(
+        position: position, once: options.contains(.once), site: site, object: nil,
+        owner: owner, body: body)
+      try installIfNeeded(site)
+      site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.adding(entry)) }
+      state.liveHooks += 1
+      return entry
+    }
+  }
+
+  /// Adds a hook for `object` alone: the object gets our dynamic subclass of its class (made
+  /// once per class, shared by every hooked object of that class), and the hook goes on that
+  /// subclass's site, filtered by object.
+  static func install(
+    on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
+    check: (MethodSignature) throws(HookError) -> Void,
+    body: @escaping @Sendable (HookInvocation) -> Void
+  ) throws(HookError) -> HookEntry {
+    let method = try validate(object.objcClass, selector, position)
+    let signature = try signature(of: method)
+    try check(signature)
+    let owner = PluginRegistry.installingPluginID
+    let key = ObjectIdentifier(object)
+    var watch: DeathWatch?
+    let entry = try state.withLock { state throws(HookError) -> HookEntry in
+      let record: HookedObject
+      if let known = state.hookedObjects[key],
+        object.objcClass === known.dynamicClass
+          || object.objcClass.inherits(from: known.dynamicClass)
+      {
+        record = known
+      } else {
+        let current = object.objcClass
+        let dynamic = try dynamicSubclass(of: current, for: object, &state)
+        do {
+          try object.setClass(dynamic)
+        } catch {
+          throw .cannotSubclass(
+            object: object.description, className: current.name, reason: "\(error)")
+        }
+        record = HookedObject(originalClass: current, dynamicClass: dynamic)
+        if state.hookedObjects[key] == nil { watch = DeathWatch(key) }
+        state.hookedObjects[key] = record
+      }
+      let site = try self.site(record.dynamicClass, selector, signature, &state)
+      let entry = HookEntry(
+        position: position, once: options.contains(.once), site: site, object: object,
+        owner: owner, body: body)
+      try installIfNeeded(site)
+      site.snapshot.withLock { snapshot in
+        var objectHooks = snapshot.objectHooks
+        objectHooks[key] = (objectHooks[key] ?? .empty).adding(entry)
+        snapshot = snapshot.with(objectHooks: objectHooks)
+      }
+      record.entries.append(entry)
+      state.liveHooks += 1
+      return entry
+    }
+    // Outside the engine's lock: setting an association may release an old value.
+    if let watch {
+      objc_setAssociatedObject(object, deathWatchKey, watch, .OBJC_ASSOCIATION_RETAIN)
+    }
+    return entry
+  }
+
+  private static func signature(of method: Method) throws(HookError) -> MethodSignature {
+    do {
+      return try MethodSignature(types: method.typeEncoding)
+    } catch {
+      throw .runtime(error)
+    }
+  }
+
+  private static func site(
+    _ cls: Class, _ selector: Selector, _ signature: MethodSignature, _ state: inout EngineState
+  ) throws(HookError) -> HookSite {
+    let key = SiteKey(cls: ObjectIdentifier(cls), selector: selector)
+    if let site = state.sites[key] { return site }
+    let site = try HookSite.make(cls: cls, selector: selector, signature: signature)
+    state.sites[key] = site
+    return site
+  }
+
+  /// Puts the site's interceptor in its class, if it is not there: as the implementation of the
+  /// class's own method (remembering the one it replaces), or as a method added to a class that
+  /// only inherited the selector.
+  private static func installIfNeeded(_ site: HookSite) throws(HookError) {
+    switch site.installation {
+    case .replaced, .added, .passThrough: return
+    case .none: break
+    }
+    let interceptor = site.interceptor.implementation
+    if let own = site.cls.methods.first(where: { $0.selector == site.selector }) {
+      guard let original = own.implementation else {
+        throw .unknownSelector(site.method)
+      }
+      site.snapshot.withLock { $0 = $0.with(original: .some(original)) }
+      own.setImplementation(interceptor)
+      site.installedMethod = own
+      site.installation = .replaced
+    } else {
+      do {
+        try site.cls.addMethod(
+          site.selector, implementation: interceptor, types: site.signature.typeEncoding)
+      } catch {
+        throw .runtime(error)
+      }
+      site.snapshot.withLock { $0 = $0.with(original: .some(nil)) }
+      site.installedMethod = site.cls.methods.first { $0.selector == site.selector }
+      site.installation = .added
+    }
+  }
+
+  /// Makes (once per class) the dynamic subclass per-object hooks live in. Like KVO's, it hides
+  /// itself: `-class` answers the class the object had.
+  private static func dynamicSubclass(
+    of cls: Class, for object: ObjCObject, _ state: inout EngineState
+  ) throws(HookError) -> Class {
+    if state.ourClasses.contains(ObjectIdentifier(cls)) { return cls }
+    if let known = state.dynamicSubclasses[ObjectIdentifier(cls)] { return known }
+    let name = "SwizzleKitHooked_\(cls.name)"
+    guard let dynamic = objc_allocateClassPair(cls, name, 0) else {
+      throw .cannotSubclass(
+        object: object.description, className: cls.name,
+        reason: objc_getClass(name) != nil
+          ? "the name \(name) is taken" : "the class is not registered yet")
+    }
+    do {
+      // `-class` answers what the superclass answers: the object's class before us, or what a
+      // KVO-style class under us chose to show.
+      let classIMP = try imp_implementationWithBlock { (me: ObjCObject) -> Class in
+        (try? objc_msgSendSuper(ObjCSuper(receiver: me, superclass: cls), "class")) ?? cls
+      }
+      try dynamic.addMethod("class", implementation: classIMP, types: "#@:")
+    } catch {
+      objc_disposeClassPair(dynamic)
+      throw .runtime(error)
+    }
+    objc_registerClassPair(dynamic)
+    state.dynamicSubclasses[ObjectIdentifier(cls)] = dynamic
+    state.ourClasses.insert(ObjectIdentifier(dynamic))
+    return dynamic
+  }
+
+  /// Removes a hook; idempotent.
+  static func remove(_ entry: HookEntry) {
+    var restore: (ObjCObject, Class)?
+    var warning: String?
+    state.withLock { state in
+      guard
+        entry.removed.compareExchange(
+          expected: false, desired: true, ordering: .acquiringAndReleasing
+        ).exchanged
+      else { return }
+      state.liveHooks -= 1
+      let site = entry.site
+      if let key = entry.objectKey {
+        site.snapshot.withLock { snapshot in
+          var objectHooks = snapshot.objectHooks
+          let remaining = (objectHooks[key] ?? .empty).removing(entry)
+          objectHooks[key] = remaining.isEmpty ? nil : remaining
+          snapshot = snapshot.with(objectHooks: objectHooks)
+        }
+        if let record = state.hookedObjects[key] {
+          record.entries.removeAll { $0 === entry }
+          if record.entries.isEmpty {
+            state.hookedObjects[key] = nil
+            if let object = entry.object { restore = (object, record.originalClass) }
+          }
+        }
+      } else {
+        site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.removing(entry)) }
+      }
+      warning = uninstallIfEmpty(site)
+    }
+    if let warning { Diagnostics.warn(warning) }
+    if let (object, original) = restore {
+      restoreClass(of: object, to: original)
+    }
+  }
+
+  /// Takes the interceptor out of its method when no hook is left on the site, if nobody
+  /// replaced it since; otherwise leaves it as a pass-through and says who is on top.
+  private static func uninstallIfEmpty(_ site: HookSite) -> String? {
+    guard site.snapshot.withLock({ $0.isEmpty }), site.installation == .replaced,
+      let method = site.installedMethod
+    else { return nil }
+    let original = site.snapshot.withLock { $0.original }
+    guard let original else { return nil }
+    if method.setImplementation(original, ifCurrent: site.interceptor.implementation) {
+      site.installation = .none
+      site.installedMethod = nil
+      return nil
+    }
+    let replacer = ChangeLog.shared.lastChange(of: method) ?? "someone"
+    site.installation = .passThrough(by: replacer)
+    return "\(site.method) was replaced by \(replacer) after it was hooked; the last hook was"
+      + " removed, but the method keeps the hook's implementation, now a pass-through, so that"
+      + " the replacement keeps working"
+  }
+
+  /// Gives an object its class back after its last hook went, if it still has ours; if someone
+  /// isa-swizzled it on top of us, their class stays and ours passes calls through.
+  private static func restoreClass(of object: ObjCObject, to original: Class) {
+    let current = object.objcClass
+    let ours = state.withLock { $0.ourClasses.contains(ObjectIdentifier(current)) }
+    guard ours, current.superclass === original else { return }
+    _ = try? object.setClass(original)
+    objc_setAssociatedObject(object, deathWatchKey, nil, .OBJC_ASSOCIATION_RETAIN)
+  }
+
+  /// An object with hooks died: its hooks go with it.
+  static func objectDied(_ key: ObjectIdentifier) {
+    let entries = state.withLock { state -> [HookEntry] in
+      guard let record = state.hookedObjects[key] else { return [] }
+      return record.entries
+    }
+    for entry in entries { remove(entry) }
+  }
+
+  /// How many hooks are installed, for tests and the leak check.
+  static var liveHookCount: Int { state.withLock { $0.liveHooks } }
+}

@@ -1,0 +1,208 @@
+// One hooked method in one class: the libffi closure installed as its IMP, and the hook lists
+// every call reads as one snapshot.
+import ObjCRuntime
+import Synchronization
+
+/// One installed hook: its position, options and body, and where it lives.
+///
+/// `@unchecked Sendable`: every stored property is immutable except `fired` and `removed`, which
+/// are atomics; the object is held weakly and only read.
+internal final class HookEntry: @unchecked Sendable {
+  let position: HookPosition
+  let once: Bool
+  let body: @Sendable (HookInvocation) -> Void
+  /// The site the hook is in.
+  let site: HookSite
+  /// The hooked object, for a per-object hook; nil for a class-wide one.
+  let objectKey: ObjectIdentifier?
+  weak let object: ObjCObject?
+  /// The plugin that installed the hook, if one was installing.
+  let owner: String?
+  /// Set by the one call that runs a `once` hook.
+  let fired = Atomic<Bool>(false)
+  /// Set when the hook was removed.
+  let removed = Atomic<Bool>(false)
+  /// When the hook was made, relative to other hooks and runtime changes.
+  let sequence = ChangeSequence.next()
+
+  init(
+    position: HookPosition, once: Bool, site: HookSite, object: ObjCObject?, owner: String?,
+    body: @escaping @Sendable (HookInvocation) -> Void
+  ) {
+    self.position = position
+    self.once = once
+    self.site = site
+    self.objectKey = object.map(ObjectIdentifier.init)
+    self.object = object
+    self.owner = owner
+    self.body = body
+  }
+
+  /// Runs the body unless it is a `once` hook that already ran, and says whether it ran;
+  /// removes a `once` hook after it ran.
+  @inline(__always) @discardableResult
+  func run(_ invocation: HookInvocation) -> Bool {
+    guard once else {
+      body(invocation)
+      return true
+    }
+    guard
+      fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        .exchanged
+    else { return false }
+    body(invocation)
+    HookEngine.remove(self)
+    return true
+  }
+}
+
+/// The hooks of one method at one moment, by position, in the order they were added. Immutable:
+/// an edit makes a new list, so a call that took the list sees every hook or none of a change.
+internal final class HookList: Sendable {
+  let before: [HookEntry]
+  let instead: [HookEntry]
+  let after: [HookEntry]
+
+  static let empty = HookList(before: [], instead: [], after: [])
+
+  init(before: [HookEntry], instead: [HookEntry], after: [HookEntry]) {
+    self.before = before
+    self.instead = instead
+    self.after = after
+  }
+
+  var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
+  var all: [HookEntry] { before + instead + after }
+
+  func adding(_ entry: HookEntry) -> HookList {
+    switch entry.position {
+    case .before: HookList(before: before + [entry], instead: instead, after: after)
+    case .instead: HookList(before: before, instead: instead + [entry], after: after)
+    case .after: HookList(before: before, instead: instead, after: after + [entry])
+    }
+  }
+
+  func removing(_ entry: HookEntry) -> HookList {
+    HookList(
+      before: before.filter { $0 !== entry }, instead: instead.filter { $0 !== entry },
+      after: after.filter { $0 !== entry })
+  }
+}
+
+/// What a call of a site reads, in one lock: the class-wide hooks, the per-object hooks, and the
+/// implementation to call when the hooks are done.
+internal final class SiteSnapshot: Sendable {
+  let classHooks: HookList
+  let objectHooks: [ObjectIdentifier: HookList]
+  /// The implementation the hooks wrap; nil when the hooked class only inherits the method, so
+  /// each call asks the superclass for its *current* implementation.
+  let original: IMP?
+
+  init(classHooks: HookList, objectHooks: [ObjectIdentifier: HookList], original: IMP?) {
+    self.classHooks = classHooks
+    self.objectHooks = objectHooks
+    self.original = original
+  }
+
+  var isEmpty: Bool { classHooks.isEmpty && objectHooks.isEmpty }
+
+  func with(
+    classHooks: HookList? = nil, objectHooks: [ObjectIdentifier: HookList]? = nil,
+    original: IMP?? = nil
+  ) -> SiteSnapshot {
+    SiteSnapshot(
+      classHooks: classHooks ?? self.classHooks, objectHooks: objectHooks ?? self.objectHooks,
+      original: original ?? self.original)
+  }
+}
+
+/// How a site's interceptor sits in its class.
+internal enum SiteInstallation: Equatable {
+  /// Not installed: the method has its own implementation again.
+  case none
+  /// The class's own method runs the interceptor; `original` was its implementation.
+  case replaced
+  /// The class only inherited the method; the interceptor was added to it and stays for good,
+  /// calling the superclass's current implementation when no hook is left.
+  case added
+  /// Someone replaced the interceptor after it was installed; the site passes calls through
+  /// when it is reached and is never reinstalled over them.
+  case passThrough(by: String)
+}
+
+/// A hooked (class, selector): the libffi closure that is the method's IMP while hooks are on it.
+///
+/// Sites live as long as the process: once an interceptor's IMP was handed out, someone (a
+/// swizzle on top, a cache) may still call it, and it must keep working as a pass-through.
+///
+/// `@unchecked Sendable`: `snapshot` is read and written under its lock; `installation` and
+/// `method` only under ``HookEngine``'s lock; the rest is immutable after init.
+internal final class HookSite: @unchecked Sendable {
+  let cls: Class
+  let selector: Selector
+  let signature: MethodSignature
+  let method: MethodReference
+  /// Whether the method returns an object, which the return slot then holds retained.
+  let returnsObject: Bool
+  /// Set once, in ``make(cls:selector:signature:)``, before the site is shared.
+  private(set) var interceptor: Interceptor!
+  let snapshot: RuntimeLock<SiteSnapshot>
+  /// Under ``HookEngine``'s lock.
+  var installation: SiteInstallation = .none
+  /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.
+  var installedMethod: Method?
+
+  private init(cls: Class, selector: Selector, signature: MethodSignature) {
+    self.cls = cls
+    self.selector = selector
+    self.signature = signature
+    self.method = MethodReference(owner: cls, selector: selector)
+    let code = signature.methodReturnType.utf8.first { !"rnNoORV".utf8.contains($0) }
+    self.returnsObject = code == UInt8(ascii: "@") || code == UInt8(ascii: "#")
+    self.snapshot = RuntimeLock(
+      SiteSnapshot(classHooks: .empty, objectHooks: [:], original: nil))
+  }
+
+  static func make(cls: Class, selector: Selector, signature: MethodSignature)
+    throws(HookError) -> HookSite
+  {
+    let site = HookSite(cls: cls, selector: selector, signature: signature)
+    do {
+      // The site and its interceptor refer to each other on purpose: sites are immortal.
+      site.interceptor = try Interceptor(types: signature.typeEncoding) { call in
+        site.handle(call)
+      }
+    } catch {
+      throw .runtime(error)
+    }
+    return site
+  }
+
+  /// The implementation of the method for this call when no `instead` hook is left.
+  @inline(__always)
+  func originalImplementation(_ snapshot: SiteSnapshot) -> IMP {
+    if let original = snapshot.original { return original }
+    return cls.superclass?.methodImplementation(for: selector) ?? .forward
+  }
+
+  /// One call of the hooked method: before hooks, the instead chain (or the original), after
+  /// hooks, all from one snapshot.
+  func handle(_ call: InterceptedCall) {
+    let snapshot = self.snapshot.withLock { $0 }
+    let classHooks = snapshot.classHooks
+    var objectHooks: HookList?
+    if !snapshot.objectHooks.isEmpty {
+      objectHooks = snapshot.objectHooks[ObjectIdentifier(call.receiver)]
+    }
+    if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
+    var invocation = HookInvocation(
+      call: call, site: self, snapshot: snapshot, objectHooks: objectHooks, position: .before)
+    for entry in classHooks.before { entry.run(invocation) }
+    if let objectHooks { for entry in objectHooks.before { entry.run(invocation) } }
+    invocation.position = .instead
+    invocation.proceed()
+    invocation.position = .after
+    if let objectHooks { for entry in objectHooks.after { entry.run(invocation) } }
+    for entry in classHooks.after { entry.run(invocation) }
+  }
+}
