@@ -45,7 +45,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "swizzle-bench",
-      dependencies: ["ObjCRuntime"],
+      dependencies: ["ObjCRuntime", "Hooks"],
       path: "Sources/swizzle-bench"
     ),
     // C functions of many signatures, for the libffi ABI coverage tests.

@@ -323,7 +323,22 @@ def register_handlers():
         "internal enum RegisterHandlers {",
         "  /// The handler for `general` integer-class and `floating` floating-point explicit",
         "  /// arguments, returning in a floating-point register when `floatingResult`.",
-        "  static func handler(general: Int, floating: Int, floatingResult: Bool) -> UnsafeRawPointer? {",
+    ]
+    lines += handler_family("handler", large=False)
+    lines += [
+        "",
+        "  /// The handler for the same shapes that always calls the large form (`_cmd`, three",
+        "  /// integer-class and eight floating-point words), for closures that need `_cmd` or",
+        "  /// every register even when the shape is small: interceptors.",
+    ]
+    lines += handler_family("largeHandler", large=True)
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def handler_family(name, large):
+    lines = [
+        f"  static func {name}(general: Int, floating: Int, floatingResult: Bool) -> UnsafeRawPointer? {{",
         "    switch (general, floating, floatingResult) {",
     ]
     for g in range(4):
@@ -333,7 +348,7 @@ def register_handlers():
                 dbls = [f"d{k}" for k in range(f)]
                 params = ", ".join(["id", "SEL"] + ["UInt64"] * g + ["UnsafeRawPointer"] + ["Double"] * f)
                 names = ", ".join(["me", "cmd"] + ints + ["context"] + dbls)
-                if g <= 2 and f <= 2:
+                if g <= 2 and f <= 2 and not large:
                     arguments = ["me", *ints, *(["0"] * (2 - g)), *dbls, *(["0"] * (2 - f))]
                     member = "small"
                 else:
@@ -348,8 +363,8 @@ def register_handlers():
                 lines.append(f"        {body}")
                 lines.append("      }")
                 lines.append("      return unsafeBitCast(handler, to: UnsafeRawPointer.self)")
-    lines += ["    default:", "      return nil", "    }", "  }", "}", ""]
-    return "\n".join(lines)
+    lines += ["    default:", "      return nil", "    }", "  }"]
+    return lines
 
 
 def main():

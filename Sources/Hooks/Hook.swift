@@ -32,7 +32,7 @@ extension Hookable {
   ///
   /// - Throws: ``HookError`` when the selector is unknown or refused, or when the closure's
   ///   argument types do not match the method's; nothing is changed then.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hook<each Arg: ObjCTypeEncodable>(
     before selector: Selector, in cls: Class? = nil, options: HookOptions = [],
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
@@ -47,7 +47,7 @@ extension Hookable {
   /// Runs `body` after every call of the instance method `selector`, with the arguments.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)``.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hook<each Arg: ObjCTypeEncodable>(
     after selector: Selector, in cls: Class? = nil, options: HookOptions = [],
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
@@ -64,7 +64,7 @@ extension Hookable {
   /// returns is what the caller gets.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)``; the result type is checked too.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hook<each Arg: ObjCTypeEncodable, Result>(
     after selector: Selector, returning: Result.Type, in cls: Class? = nil,
     options: HookOptions = [],
@@ -80,7 +80,7 @@ extension Hookable {
   /// original as its first argument and decides whether, and with which arguments, to call it.
   ///
   /// - Throws: ``HookError``, as ``hook(after:returning:options:_:)``.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hook<each Arg: ObjCTypeEncodable, Result>(
     instead selector: Selector, in cls: Class? = nil, options: HookOptions = [],
     _ body:
@@ -109,7 +109,8 @@ extension Hookable {
 
   /// The class a class-wide hook goes on: `cls` when given, which must describe objects of this
   /// Swift type (a class made at run time below it, say), or else this type's class.
-  private static func instancesClass(_ cls: Class?) throws(HookError) -> Class {
+  @usableFromInline
+  internal static func instancesClass(_ cls: Class?) throws(HookError) -> Class {
     guard let cls else { return runtimeClass }
     guard !cls.isMetaClass, cls.storageType is Self.Type else {
       throw .receiverType(className: cls.name, storage: "\(cls.storageType)", hook: "\(Self.self)")
@@ -126,7 +127,7 @@ extension Hookable {
   ///
   /// - Throws: ``HookError``, as the class-wide form, and
   ///   ``HookError/cannotSubclass(object:className:reason:)``.
-  @discardableResult
+  @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable>(
     before selector: Selector, options: HookOptions = [],
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
@@ -140,7 +141,7 @@ extension Hookable {
   /// Runs `body` after every call of `selector` on this object only.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
-  @discardableResult
+  @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable>(
     after selector: Selector, options: HookOptions = [],
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
@@ -155,7 +156,7 @@ extension Hookable {
   /// which `body` may replace.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
-  @discardableResult
+  @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable, Result>(
     after selector: Selector, returning: Result.Type, options: HookOptions = [],
     _ body: @escaping @Sendable (Self, Result, repeat each Arg) -> Result
@@ -169,7 +170,7 @@ extension Hookable {
   /// Runs `body` in place of every call of `selector` on this object only.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
-  @discardableResult
+  @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable, Result>(
     instead selector: Selector, options: HookOptions = [],
     _ body:
@@ -199,7 +200,7 @@ extension Hookable {
   /// subclasses); the receiver is the class object.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable>(
     before selector: Selector, options: HookOptions = [],
     _ body: @escaping @Sendable (Class, repeat each Arg) -> Void
@@ -213,7 +214,7 @@ extension Hookable {
   /// Runs `body` after every call of the class method `selector`.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable, Result>(
     after selector: Selector, returning: Result.Type, options: HookOptions = [],
     _ body: @escaping @Sendable (Class, Result, repeat each Arg) -> Result
@@ -227,7 +228,7 @@ extension Hookable {
   /// Runs `body` in place of every call of the class method `selector`.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
-  @discardableResult
+  @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable, Result>(
     instead selector: Selector, options: HookOptions = [],
     _ body:
@@ -258,6 +259,7 @@ extension Hookable {
 /// framework's bookkeeping.
 public enum Hooks {
   /// What a hook applies to.
+  @usableFromInline
   internal enum Target {
     case instances(Class)
     case object(ObjCObject)
@@ -277,6 +279,7 @@ public enum Hooks {
   /// How many hooks are installed in the process.
   public static var installedCount: Int { HookEngine.liveHookCount }
 
+  @usableFromInline
   internal static func install(
     on target: Target, _ selector: Selector, _ position: HookPosition, _ options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
@@ -303,11 +306,13 @@ public enum Hooks {
 public struct HookOriginal<Result, each Arg> {
   @usableFromInline internal let invocation: HookInvocation
 
+  @usableFromInline
   internal init(_ invocation: HookInvocation) {
     self.invocation = invocation
   }
 
   /// Calls the original with `arguments` and returns its result.
+  @inlinable
   public func callAsFunction(_ arguments: repeat each Arg) -> Result {
     var index = 2
     repeat invocation.call.uncheckedSetArgument(
@@ -320,6 +325,7 @@ public struct HookOriginal<Result, each Arg> {
 extension HookInvocation {
   /// The result in the return slot as a Swift value that owns its reference: the slot's own
   /// reference to an object result is dropped, so that writing a result back does not leak.
+  @inlinable
   internal func takeResult<Result>(as type: Result.Type) -> Result {
     let result = call.uncheckedReturnValue(as: Result.self)
     releaseReturnedObject()
@@ -328,27 +334,32 @@ extension HookInvocation {
 }
 
 /// Whether an object is a `T`, as a `Sendable` value (metatypes of generic parameters are not).
-private struct ObjectCheck<T: ObjCTypeEncodable>: Sendable {
-  func matches(_ object: AnyObject) -> Bool { object is T }
+@usableFromInline
+internal struct ObjectCheck<T: ObjCTypeEncodable>: Sendable {
+  @inlinable init() {}
+  @inlinable func matches(_ object: AnyObject) -> Bool { object is T }
 }
 
 /// The typed forms' machinery: checks a closure's types against the method once, and turns the
 /// closure into an untyped hook body that reads the call without checks.
+@usableFromInline
 internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
-  let selector: Selector
+  @usableFromInline let selector: Selector
 
+  @inlinable
   init(_ selector: Selector) {
     self.selector = selector
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   static func next(_ index: inout Int) -> Int {
     defer { index += 1 }
     return index
   }
 
   /// The closure's argument encodings, in order.
-  private var argumentEncodings: [String] {
+  @inlinable
+  var argumentEncodings: [String] {
     var encodings: [String] = []
     for type in repeat (each Arg).self { encodings.append(type.objcTypeEncoding) }
     return encodings
@@ -356,6 +367,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
 
   /// A check of the method's signature against the closure's types: the same number of
   /// arguments, each laid out the same, and the result too when `result` is given.
+  @inlinable
   func check(result: Any.Type?) -> (MethodSignature) throws(HookError) -> Void {
     let encodings = argumentEncodings
     return { signature throws(HookError) in
@@ -387,7 +399,8 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     }
   }
 
-  private static func returnAccepts<T: ObjCTypeEncodable>(
+  @inlinable
+  static func returnAccepts<T: ObjCTypeEncodable>(
     _ signature: MethodSignature, _ type: T.Type
   ) -> Bool {
     signature.returnType(accepts: type)
@@ -396,7 +409,8 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
   /// Checks of object arguments' classes, which encodings cannot tell apart (every object is
   /// `@`): a call with an object of another class skips the hook with a warning rather than
   /// hand the closure a wrong type.
-  private var objectChecks: [(Int, @Sendable (AnyObject) -> Bool, Bool)] {
+  @inlinable
+  var objectChecks: [(Int, @Sendable (AnyObject) -> Bool, Bool)] {
     var checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)] = []
     var index = 2
     for type in repeat (each Arg).self {
@@ -408,7 +422,8 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     return checks
   }
 
-  private static func objectCheck<T: ObjCTypeEncodable>(_ type: T.Type)
+  @inlinable
+  static func objectCheck<T: ObjCTypeEncodable>(_ type: T.Type)
     -> (@Sendable (AnyObject) -> Bool)?
   {
     guard T.objcTypeEncoding == "@" else { return nil }
@@ -417,7 +432,8 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
   }
 
   /// Whether the call's object arguments have the closure's classes.
-  private static func argumentsFit(
+  @usableFromInline
+  static func argumentsFit(
     _ call: InterceptedCall, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
     _ method: MethodReference
   ) -> Bool {
@@ -437,6 +453,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
   }
 
   /// A body for `before` and observing `after` hooks.
+  @inlinable
   func observer(_ body: @escaping @Sendable (Receiver, repeat each Arg) -> Void)
     -> @Sendable (HookInvocation) -> Void
   {
@@ -445,13 +462,16 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       let call = invocation.call
       if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
       var index = 2
-      body(
-        unsafeDowncast(call.receiver, to: Receiver.self),
-        repeat call.uncheckedArgument(at: Self.next(&index), as: (each Arg).self))
+      call.unmanagedReceiver._withUnsafeGuaranteedRef { receiver in
+        body(
+          unsafeDowncast(receiver, to: Receiver.self),
+          repeat call.uncheckedArgument(at: Self.next(&index), as: (each Arg).self))
+      }
     }
   }
 
   /// A body for `after` hooks that see and replace the result.
+  @inlinable
   func resultReplacer<Result>(
     _ body: @escaping @Sendable (Receiver, Result, repeat each Arg) -> Result
   ) -> @Sendable (HookInvocation) -> Void {
@@ -469,6 +489,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
   }
 
   /// A body for `instead` hooks.
+  @inlinable
   func replacement<Result>(
     _ body:
       @escaping @Sendable (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg)

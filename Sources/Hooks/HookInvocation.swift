@@ -9,22 +9,26 @@ import ObjCRuntime
 public struct HookInvocation {
   /// The raw call: typed hooks read it without checks, having checked the signature once.
   @usableFromInline internal let call: InterceptedCall
+  // Unowned: the site is immortal, and the call that made this view holds the snapshot (and
+  // with it both lists) until it returns; copying the view therefore costs no reference counting.
   internal unowned(unsafe) let site: HookSite
-  internal let snapshot: SiteSnapshot
-  internal let objectHooks: HookList?
+  internal let classHooks: Unmanaged<HookList>
+  internal let objectHooks: Unmanaged<HookList>?
+  internal let original: IMP?
   /// How far down the `instead` chain this invocation is: 0 is the outermost hook.
   internal var insteadDepth = 0
   /// The position of the hook that is running.
   public internal(set) var position: HookPosition
 
   internal init(
-    call: InterceptedCall, site: HookSite, snapshot: SiteSnapshot, objectHooks: HookList?,
-    position: HookPosition
+    call: InterceptedCall, site: HookSite, classHooks: Unmanaged<HookList>,
+    objectHooks: Unmanaged<HookList>?, original: IMP?, position: HookPosition
   ) {
     self.call = call
     self.site = site
-    self.snapshot = snapshot
+    self.classHooks = classHooks
     self.objectHooks = objectHooks
+    self.original = original
     self.position = position
   }
 
@@ -111,6 +115,7 @@ public struct HookInvocation {
   /// Drops the reference the return slot holds, if the method returns an object and the slot
   /// holds one, and empties the slot: before the slot is written again, so that a replaced
   /// result does not leak.
+  @usableFromInline
   internal func releaseReturnedObject() {
     guard site.returnsObject else { return }
     if let object = call.uncheckedReturnValue(as: UnsafeRawPointer?.self) {
@@ -138,19 +143,21 @@ public struct HookInvocation {
   /// newest outermost), or the original implementation when the chain is done.
   internal mutating func proceed(from depth: Int = 0) {
     insteadDepth = depth
-    let objectCount = objectHooks?.instead.count ?? 0
-    let classInstead = snapshot.classHooks.instead
-    let entry: HookEntry
-    if depth < objectCount, let objectHooks {
-      entry = objectHooks.instead[objectCount - 1 - depth]
+    let objectInstead = objectHooks?._withUnsafeGuaranteedRef { $0.insteadBuffer }
+    let classInstead = classHooks._withUnsafeGuaranteedRef { $0.insteadBuffer }
+    let objectCount = objectInstead?.count ?? 0
+    let entry: Unmanaged<HookEntry>
+    if depth < objectCount, let objectInstead {
+      entry = objectInstead[objectCount - 1 - depth]
     } else if depth - objectCount < classInstead.count {
       entry = classInstead[classInstead.count - 1 - (depth - objectCount)]
     } else {
       releaseReturnedObject()
-      call.forward(to: site.originalImplementation(snapshot))
+      call.forward(to: site.originalImplementation(original))
       return
     }
     // A `once` hook that another call already ran passes on to the next in the chain.
-    if !entry.run(self) { proceed(from: depth + 1) }
+    let ran = entry._withUnsafeGuaranteedRef { $0.run(self) }
+    if !ran { proceed(from: depth + 1) }
   }
 }

@@ -58,10 +58,18 @@ internal final class HookEntry: @unchecked Sendable {
 
 /// The hooks of one method at one moment, by position, in the order they were added. Immutable:
 /// an edit makes a new list, so a call that took the list sees every hook or none of a change.
-internal final class HookList: Sendable {
+///
+/// Calls read the entries through buffers of unmanaged references, which the arrays keep alive:
+/// walking them costs no reference counting.
+///
+/// `@unchecked Sendable`: immutable after init; the buffers are only read.
+internal final class HookList: @unchecked Sendable {
   let before: [HookEntry]
   let instead: [HookEntry]
   let after: [HookEntry]
+  let beforeBuffer: UnsafeBufferPointer<Unmanaged<HookEntry>>
+  let insteadBuffer: UnsafeBufferPointer<Unmanaged<HookEntry>>
+  let afterBuffer: UnsafeBufferPointer<Unmanaged<HookEntry>>
 
   static let empty = HookList(before: [], instead: [], after: [])
 
@@ -69,6 +77,31 @@ internal final class HookList: Sendable {
     self.before = before
     self.instead = instead
     self.after = after
+    beforeBuffer = HookList.buffer(before)
+    insteadBuffer = HookList.buffer(instead)
+    afterBuffer = HookList.buffer(after)
+  }
+
+  deinit {
+    beforeBuffer.deallocate()
+    insteadBuffer.deallocate()
+    afterBuffer.deallocate()
+  }
+
+  private static func buffer(_ entries: [HookEntry]) -> UnsafeBufferPointer<Unmanaged<HookEntry>> {
+    let buffer = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(capacity: entries.count)
+    _ = buffer.initialize(from: entries.map(Unmanaged.passUnretained))
+    return UnsafeBufferPointer(buffer)
+  }
+
+  /// Runs every entry of `entries` with `invocation`, without reference counting.
+  @inline(__always)
+  static func run(
+    _ entries: UnsafeBufferPointer<Unmanaged<HookEntry>>, _ invocation: HookInvocation
+  ) {
+    for entry in entries {
+      _ = entry._withUnsafeGuaranteedRef { $0.run(invocation) }
+    }
   }
 
   var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
@@ -98,8 +131,12 @@ internal final class SiteSnapshot: Sendable {
   /// each call asks the superclass for its *current* implementation.
   let original: IMP?
 
+  /// `classHooks`, for calls, which hold the snapshot.
+  let unmanagedClassHooks: Unmanaged<HookList>
+
   init(classHooks: HookList, objectHooks: [ObjectIdentifier: HookList], original: IMP?) {
     self.classHooks = classHooks
+    self.unmanagedClassHooks = Unmanaged.passUnretained(classHooks)
     self.objectHooks = objectHooks
     self.original = original
   }
@@ -180,8 +217,8 @@ internal final class HookSite: @unchecked Sendable {
 
   /// The implementation of the method for this call when no `instead` hook is left.
   @inline(__always)
-  func originalImplementation(_ snapshot: SiteSnapshot) -> IMP {
-    if let original = snapshot.original { return original }
+  func originalImplementation(_ original: IMP?) -> IMP {
+    if let original { return original }
     return cls.superclass?.methodImplementation(for: selector) ?? .forward
   }
 
@@ -189,20 +226,32 @@ internal final class HookSite: @unchecked Sendable {
   /// hooks, all from one snapshot.
   func handle(_ call: InterceptedCall) {
     let snapshot = self.snapshot.withLock { $0 }
-    let classHooks = snapshot.classHooks
-    var objectHooks: HookList?
-    if !snapshot.objectHooks.isEmpty {
-      objectHooks = snapshot.objectHooks[ObjectIdentifier(call.receiver)]
+    withExtendedLifetime(snapshot) {
+      // The snapshot keeps its lists alive for the whole call: the rest reads them unmanaged.
+      let classHooks = snapshot.unmanagedClassHooks
+      var objectHooks: Unmanaged<HookList>?
+      if !snapshot.objectHooks.isEmpty {
+        objectHooks = snapshot.objectHooks[ObjectIdentifier(call.receiver)].map(
+          Unmanaged.passUnretained)
+      }
+      if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
+      var invocation = HookInvocation(
+        call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
+        original: snapshot.original, position: .before)
+      let (classBefore, classAfter) = classHooks._withUnsafeGuaranteedRef {
+        ($0.beforeBuffer, $0.afterBuffer)
+      }
+      HookList.run(classBefore, invocation)
+      if let objectHooks {
+        HookList.run(objectHooks._withUnsafeGuaranteedRef { $0.beforeBuffer }, invocation)
+      }
+      invocation.position = .instead
+      invocation.proceed()
+      invocation.position = .after
+      if let objectHooks {
+        HookList.run(objectHooks._withUnsafeGuaranteedRef { $0.afterBuffer }, invocation)
+      }
+      HookList.run(classAfter, invocation)
     }
-    if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
-    var invocation = HookInvocation(
-      call: call, site: self, snapshot: snapshot, objectHooks: objectHooks, position: .before)
-    for entry in classHooks.before { entry.run(invocation) }
-    if let objectHooks { for entry in objectHooks.before { entry.run(invocation) } }
-    invocation.position = .instead
-    invocation.proceed()
-    invocation.position = .after
-    if let objectHooks { for entry in objectHooks.after { entry.run(invocation) } }
-    for entry in classHooks.after { entry.run(invocation) }
   }
 }

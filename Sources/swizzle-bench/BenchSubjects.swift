@@ -9,6 +9,9 @@ final class BenchTarget: ObjCObject {
       ObjCMethodDeclaration("decrement:", BenchTarget.decrement)
       ObjCMethodDeclaration("twice:", BenchTarget.twice, swiftEntry: BenchTarget.twiceEntry)
       ObjCMethodDeclaration("add:to:", BenchTarget.add)
+      // The same IMP as increment:, under selectors of their own for the hook cases.
+      ObjCMethodDeclaration("classHooked:", BenchTarget.increment)
+      ObjCMethodDeclaration("objectHooked:", BenchTarget.increment)
     }
   }
 

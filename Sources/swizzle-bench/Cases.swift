@@ -18,69 +18,72 @@ struct BenchCase: Sendable {
   /// The unit of the figure.
   var unit = "instructions/op"
   /// For targets stated relative to another case: that case's name; the limit is then its figure
-  /// plus `limit`.
+  /// plus `limit`, or times `limit` when `relativeFactor` is set.
   var relativeTo: String?
+  /// Whether `limit` multiplies the other case's figure rather than adding to it.
+  var relativeFactor = false
 }
 
 enum Cases {
-  static let all: [BenchCase] = [
-    BenchCase(
-      name: "direct-call", target: "floor (GNU: 12)", limit: nil, iterations: (100_000, 300_000),
-      body: directCall),
-    BenchCase(
-      name: "cached-send", target: "<= 36 (GNU cached send)", limit: 36,
-      iterations: (100_000, 300_000), body: cachedSend),
-    BenchCase(
-      name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
-      iterations: (100_000, 300_000), body: sendAfterExchange),
-    BenchCase(
-      name: "swift-entry-call", target: "report (UIKit model: <= 1.5x cached send)", limit: nil,
-      iterations: (100_000, 300_000), body: swiftEntryCall),
-    BenchCase(
-      name: "object-lifetime", target: "report (make and free an ObjCObject subclass instance)",
-      limit: nil, iterations: (10_000, 30_000), body: objectLifetime),
-    BenchCase(
-      name: "exchange-10-classes", target: "<= 2,000", limit: 2000, iterations: (1_000, 3_000),
-      body: { exchange(liveClasses: 10, count: $0) }),
-    BenchCase(
-      name: "exchange-1000-classes", target: "<= 2,000 (GNU: 77,854 at 1,006)", limit: 2000,
-      iterations: (1_000, 3_000), body: { exchange(liveClasses: 1_000, count: $0) }),
-    BenchCase(
-      name: "exchange-10000-classes", target: "<= 2,000", limit: 2000,
-      iterations: (1_000, 3_000), body: { exchange(liveClasses: 10_000, count: $0) }),
-    BenchCase(
-      name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
-      iterations: (0, 4_000), body: addMethods),
-    BenchCase(
-      name: "closure-imp-send", target: "<= cached-send + 60", limit: 60,
-      iterations: (100_000, 300_000), body: closureSend, relativeTo: "cached-send"),
-    BenchCase(
-      name: "closure-churn", target: "report (make, call and free one closure IMP)",
-      limit: nil, iterations: (1_000, 3_000), body: closureChurn),
-    BenchCase(
-      name: "invocation-invoke", target: "<= direct-call + 150", limit: 150,
-      iterations: (100_000, 300_000), body: invocationInvoke, relativeTo: "direct-call"),
-    BenchCase(
-      name: "associated-get-hit", target: "<= 60", limit: 60, iterations: (100_000, 300_000),
-      body: associatedGet),
-    BenchCase(
-      name: "associated-object-hit", target: "<= 60 (as AnyObject, no Any box)", limit: 60,
-      iterations: (100_000, 300_000), body: associatedObjectGet),
-    BenchCase(
-      name: "associated-typed-key-hit", target: "report", limit: nil,
-      iterations: (100_000, 300_000), body: typedKeyGet),
-    BenchCase(
-      name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
-      body: associatedSet),
-    BenchCase(
-      name: "association-memory-1", target: "<= 64 (libobjc2: 322)", limit: 64,
-      iterations: (0, 1), body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(1) },
-      unit: "bytes/association"),
-    BenchCase(
-      name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
-      body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
-      unit: "bytes/association"),
-  ]
+  static let all: [BenchCase] =
+    [
+      BenchCase(
+        name: "direct-call", target: "floor (GNU: 12)", limit: nil, iterations: (100_000, 300_000),
+        body: directCall),
+      BenchCase(
+        name: "cached-send", target: "<= 36 (GNU cached send)", limit: 36,
+        iterations: (100_000, 300_000), body: cachedSend),
+      BenchCase(
+        name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
+        iterations: (100_000, 300_000), body: sendAfterExchange),
+      BenchCase(
+        name: "swift-entry-call", target: "report (UIKit model: <= 1.5x cached send)", limit: nil,
+        iterations: (100_000, 300_000), body: swiftEntryCall),
+      BenchCase(
+        name: "object-lifetime", target: "report (make and free an ObjCObject subclass instance)",
+        limit: nil, iterations: (10_000, 30_000), body: objectLifetime),
+      BenchCase(
+        name: "exchange-10-classes", target: "<= 2,000", limit: 2000, iterations: (1_000, 3_000),
+        body: { exchange(liveClasses: 10, count: $0) }),
+      BenchCase(
+        name: "exchange-1000-classes", target: "<= 2,000 (GNU: 77,854 at 1,006)", limit: 2000,
+        iterations: (1_000, 3_000), body: { exchange(liveClasses: 1_000, count: $0) }),
+      BenchCase(
+        name: "exchange-10000-classes", target: "<= 2,000", limit: 2000,
+        iterations: (1_000, 3_000), body: { exchange(liveClasses: 10_000, count: $0) }),
+      BenchCase(
+        name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
+        iterations: (0, 4_000), body: addMethods),
+      BenchCase(
+        name: "closure-imp-send", target: "<= cached-send + 60", limit: 60,
+        iterations: (100_000, 300_000), body: closureSend, relativeTo: "cached-send"),
+      BenchCase(
+        name: "closure-churn", target: "report (make, call and free one closure IMP)",
+        limit: nil, iterations: (1_000, 3_000), body: closureChurn),
+      BenchCase(
+        name: "invocation-invoke", target: "<= direct-call + 150", limit: 150,
+        iterations: (100_000, 300_000), body: invocationInvoke, relativeTo: "direct-call"),
+      BenchCase(
+        name: "associated-get-hit", target: "<= 60", limit: 60, iterations: (100_000, 300_000),
+        body: associatedGet),
+      BenchCase(
+        name: "associated-object-hit", target: "<= 60 (as AnyObject, no Any box)", limit: 60,
+        iterations: (100_000, 300_000), body: associatedObjectGet),
+      BenchCase(
+        name: "associated-typed-key-hit", target: "report", limit: nil,
+        iterations: (100_000, 300_000), body: typedKeyGet),
+      BenchCase(
+        name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
+        body: associatedSet),
+      BenchCase(
+        name: "association-memory-1", target: "<= 64 (libobjc2: 322)", limit: 64,
+        iterations: (0, 1), body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(1) },
+        unit: "bytes/association"),
+      BenchCase(
+        name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
+        body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
+        unit: "bytes/association"),
+    ] + HookCases.all
 
   static func closureSend(count: Int) -> Int {
     let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }

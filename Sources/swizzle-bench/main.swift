@@ -79,7 +79,9 @@ let rows = selected.map { bench -> [String] in
       ?? Cases.all.first { $0.name == base }
       .flatMap { Callgrind.instructionsPerOperation($0, valgrind: valgrind) }
     figures[base] = baseline
-    limit = baseline.map { $0 + (bench.limit ?? 0) }
+    limit = baseline.map {
+      bench.relativeFactor ? $0 * (bench.limit ?? 1) : $0 + (bench.limit ?? 0)
+    }
   }
   let figure = measured.map { String(format: "%.1f", $0) } ?? "failed"
   let verdict: String

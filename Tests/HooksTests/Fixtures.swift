@@ -36,24 +36,24 @@ final class Journal: Sendable {
 
 /// A class with one runtime method per signature kind of the matrix. Each test makes its own
 /// subclass (``Fresh``) so that tests running in parallel never hook the same class.
-class Calculator: ObjCObject {
+class Meter: ObjCObject {
   let journal = Journal()
 
   override class var objcDeclaration: ObjCClassDeclaration {
-    ObjCClassDeclaration(Calculator.self) {
-      ObjCMethodDeclaration("record:", Calculator.record)
-      ObjCMethodDeclaration("scaled:", Calculator.scaled)
-      ObjCMethodDeclaration("half:", Calculator.half)
-      ObjCMethodDeclaration("echo:", Calculator.echo)
-      ObjCMethodDeclaration("moved:", Calculator.moved)
-      ObjCMethodDeclaration("add:to:", Calculator.add)
-      ObjCMethodDeclaration.classMethod("tripled:", Calculator.tripled)
+    ObjCClassDeclaration(Meter.self) {
+      ObjCMethodDeclaration("record:", Meter.record)
+      ObjCMethodDeclaration("scaled:", Meter.scaled)
+      ObjCMethodDeclaration("half:", Meter.half)
+      ObjCMethodDeclaration("echo:", Meter.echo)
+      ObjCMethodDeclaration("moved:", Meter.moved)
+      ObjCMethodDeclaration("add:to:", Meter.add)
+      ObjCMethodDeclaration.classMethod("tripled:", Meter.tripled)
     }
   }
 
   /// `v@:q`: notes the value.
   static let record: @convention(c) (id, SEL, Int) -> Void = { me, _, value in
-    me.takeUnretainedObject(as: Calculator.self)?.journal.note("record(\(value))")
+    me.takeUnretainedObject(as: Meter.self)?.journal.note("record(\(value))")
   }
   /// `q@:q`: ten times the value.
   static let scaled: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value * 10 }
@@ -73,17 +73,17 @@ class Calculator: ObjCObject {
   static let tripled: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value * 3 }
 }
 
-/// A subclass of ``Calculator`` made at run time, unique to the test that asks: class-wide hooks
+/// A subclass of ``Meter`` made at run time, unique to the test that asks: class-wide hooks
 /// on it touch no other test.
-func freshCalculatorClass(_ name: String = "Calc") -> Class {
-  let cls = objc_allocateClassPair(Calculator.runtimeClass, UniqueNames.make(name), 0)!
+func freshMeterClass(_ name: String = "Calc") -> Class {
+  let cls = objc_allocateClassPair(Meter.runtimeClass, UniqueNames.make(name), 0)!
   objc_registerClassPair(cls)
   return cls
 }
 
 /// A calculator whose runtime class is `cls`.
-func calculator(of cls: Class) -> Calculator {
-  let object = Calculator()
+func meter(of cls: Class) -> Meter {
+  let object = Meter()
   try! object.setClass(cls)
   return object
 }
@@ -98,7 +98,7 @@ enum UniqueNames {
 }
 
 /// Sends and the struct call, in one place.
-extension Calculator {
+extension Meter {
   func sendScaled(_ value: Int) -> Int { (try? objc_msgSend(self, "scaled:", value)) ?? -1 }
   func sendHalf(_ value: Double) -> Double { (try? objc_msgSend(self, "half:", value)) ?? -1 }
   func sendRecord(_ value: Int) { try? objc_msgSend(self, "record:", value) as Void }

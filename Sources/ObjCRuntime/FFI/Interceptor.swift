@@ -5,17 +5,24 @@
 /// is allocated.
 public struct InterceptedCall {
   /// The signature of the intercepted method.
-  public let signature: MethodSignature
+  public var signature: MethodSignature { unownedSignature }
+  // Unowned: the interceptor owns the signature and the interface and outlives every call it
+  // handles, so a call view holds no references and copying it costs nothing.
+  private unowned(unsafe) let unownedSignature: MethodSignature
   @usableFromInline internal let arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   @usableFromInline internal let returnSlot: UnsafeMutableRawPointer
-  private let interface: FFICallInterface
+  /// How the call is forwarded: through libffi, or, when every value fits a register, through
+  /// the register shape (then the return slot is one 8-byte word).
+  private unowned(unsafe) let interface: FFICallInterface?
+  private let registerShape: RegisterShape?
 
   internal init(
-    signature: MethodSignature, interface: FFICallInterface,
+    signature: MethodSignature, interface: FFICallInterface?, registerShape: RegisterShape?,
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, returnSlot: UnsafeMutableRawPointer
   ) {
-    self.signature = signature
+    self.unownedSignature = signature
     self.interface = interface
+    self.registerShape = registerShape
     self.arguments = arguments
     self.returnSlot = returnSlot
   }
@@ -23,6 +30,13 @@ public struct InterceptedCall {
   /// The receiver (`self`), unretained for the duration of the call.
   public var receiver: ObjCObject {
     arguments[0].unsafelyUnwrapped.load(as: id.self).takeUnretainedObject()
+  }
+
+  /// The receiver's address, for code that borrows it without reference counting (the
+  /// caller keeps the receiver alive for the call).
+  @inlinable
+  public var unmanagedReceiver: Unmanaged<ObjCObject> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(argumentAddress(0).load(as: id.self)))
   }
 
   /// The selector the method was called with (`_cmd`).
@@ -95,12 +109,12 @@ public struct InterceptedCall {
     returnAddress.storeBytes(of: value, as: T.self)
   }
 
-  @usableFromInline
+  @inlinable
   internal func argumentAddress(_ index: Int) -> UnsafeMutableRawPointer {
     arguments[index].unsafelyUnwrapped
   }
 
-  @usableFromInline
+  @inlinable
   internal var returnAddress: UnsafeMutableRawPointer { returnSlot }
 
   /// The value in the return slot as a `T` (after ``forward(to:)`` or ``setReturnValue(_:)``);
@@ -141,14 +155,18 @@ public struct InterceptedCall {
       }
       returnSlot.storeBytes(of: word, as: UInt64.self)
     } else {
-      InvocationFrame.write(value, to: returnSlot, capacity: interface.returnSlotSize)
+      InvocationFrame.write(value, to: returnSlot, capacity: interface?.returnSlotSize ?? 8)
     }
   }
 
   /// Calls `imp` with this call's arguments (as they are now) and lets it fill the return slot:
   /// how a hook calls the implementation it replaced.
   public func forward(to imp: IMP) {
-    interface.call(imp.rawValue, returnSlot: returnSlot, arguments: arguments)
+    if let registerShape {
+      returnSlot.storeBytes(of: registerShape.call(imp.rawValue, arguments), as: UInt64.self)
+    } else {
+      interface.unsafelyUnwrapped.call(imp.rawValue, returnSlot: returnSlot, arguments: arguments)
+    }
   }
 
   private static func fits<T: ObjCTypeEncodable>(_ type: T.Type, _ expected: ObjCTypeDescriptor)
@@ -188,17 +206,69 @@ public final class Interceptor: Sendable {
     throws(ObjCRuntimeError)
   {
     let signature = try MethodSignature(types: types)
-    let interface = try CallInterfaces.interface(for: types)
-    let closure = try FFIClosure(interface) { arguments, returnSlot in
-      handler(
-        InterceptedCall(
-          signature: signature, interface: interface, arguments: arguments,
-          returnSlot: returnSlot))
-    }
     self.signature = signature
-    self.closure = UnsafeClosureBox(closure)
-    self.implementation = IMP(rawValue: closure.code)
+    if let shape = RegisterShape(signature), RegisterClosures.enabled,
+      let registers = Interceptor.registerClosure(signature, shape, handler),
+      let code = registers.makeStub(
+        generalCount: shape.generalCount, floatingCount: shape.floatingCount,
+        floatingResult: shape.result == .floatingPoint)
+    {
+      // Every value fits a register: a stub hands the registers to Swift, which lays them out
+      // as a call frame on the stack; no libffi on the way in or out.
+      self.closure = UnsafeClosureBox(registers)
+      self.implementation = IMP(rawValue: UnsafeRawPointer(code))
+    } else {
+      let interface = try CallInterfaces.interface(for: types)
+      let closure = try FFIClosure(interface) { arguments, returnSlot in
+        handler(
+          InterceptedCall(
+            signature: signature, interface: interface, registerShape: nil,
+            arguments: arguments, returnSlot: returnSlot))
+      }
+      self.closure = UnsafeClosureBox(closure)
+      self.implementation = IMP(rawValue: closure.code)
+    }
     IMPSignatures.shared.record(implementation, encoding: types)
+  }
+
+  /// A register-shape closure that lays the registers out as a call frame (one word per
+  /// argument and one for the result, on the stack) and runs `handler` with it.
+  private static func registerClosure(
+    _ signature: MethodSignature, _ shape: RegisterShape,
+    _ handler: @escaping @Sendable (InterceptedCall) -> Void
+  ) -> RegisterClosure? {
+    guard shape.generalCount <= 3, shape.floatingCount <= 8 else { return nil }
+    return RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 9) { words in
+        withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 8) { pointers in
+          let base = words.baseAddress.unsafelyUnwrapped
+          base[0] = UInt64(UInt(bitPattern: me))
+          base[1] = UInt64(UInt(bitPattern: cmd))
+          var general = 0
+          var floating = 0
+          for position in 0..<shape.count {
+            if shape.kind(position) == .general {
+              base[2 + position] = RegisterClosures.general(general, i0, i1, i2)
+              general += 1
+            } else {
+              base[2 + position] = RegisterClosures.floating(
+                floating, d0, d1, d2, d3, d4, d5, d6, d7)
+              floating += 1
+            }
+          }
+          base[8] = 0
+          let argumentPointers = pointers.baseAddress.unsafelyUnwrapped
+          for index in 0..<(shape.count + 2) {
+            argumentPointers[index] = UnsafeMutableRawPointer(base + index)
+          }
+          handler(
+            InterceptedCall(
+              signature: signature, interface: nil, registerShape: shape,
+              arguments: argumentPointers, returnSlot: UnsafeMutableRawPointer(base + 8)))
+          return base[8]
+        }
+      }
+    }
   }
 
   deinit {
@@ -206,11 +276,11 @@ public final class Interceptor: Sendable {
   }
 }
 
-/// Holds an `FFIClosure` in a `Sendable` type.
+/// Holds the `FFIClosure` or `RegisterClosure` behind an interceptor's IMP in a `Sendable` type.
 ///
-/// `@unchecked Sendable`: the closure is immutable after init, and libffi's closure code is safe
-/// to call from any thread.
+/// `@unchecked Sendable`: the closure is immutable after init, and both kinds of closure code are
+/// safe to call from any thread.
 private final class UnsafeClosureBox: @unchecked Sendable {
-  let closure: FFIClosure
-  init(_ closure: FFIClosure) { self.closure = closure }
+  let closure: AnyObject
+  init(_ closure: AnyObject) { self.closure = closure }
 }

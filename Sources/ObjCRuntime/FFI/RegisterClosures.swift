@@ -41,10 +41,15 @@ internal final class RegisterClosure: @unchecked Sendable {
   /// floating-point explicit arguments; nil when the shape does not fit or no executable memory
   /// could be had (the caller then uses libffi).
   func makeStub(generalCount: Int, floatingCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
+    // A small closure needs a small shape; a large one takes any shape, through the handlers
+    // that always call the large form.
     guard generalCount <= 3, floatingCount <= 8,
-      isSmall == (generalCount <= 2 && floatingCount <= 2),
-      let handler = RegisterHandlers.handler(
-        general: generalCount, floating: floatingCount, floatingResult: floatingResult)
+      !isSmall || (generalCount <= 2 && floatingCount <= 2),
+      let handler = isSmall
+        ? RegisterHandlers.handler(
+          general: generalCount, floating: floatingCount, floatingResult: floatingResult)
+        : RegisterHandlers.largeHandler(
+          general: generalCount, floating: floatingCount, floatingResult: floatingResult)
     else { return nil }
     let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     stub = swk_trampoline_make(Int32(2 + generalCount), context, handler)

@@ -373,4 +373,374 @@ internal enum RegisterHandlers {
       return nil
     }
   }
+
+  /// The handler for the same shapes that always calls the large form (`_cmd`, three
+  /// integer-class and eight floating-point words), for closures that need `_cmd` or
+  /// every register even when the shape is small: interceptors.
+  static func largeHandler(general: Int, floating: Int, floatingResult: Bool) -> UnsafeRawPointer? {
+    switch (general, floating, floatingResult) {
+    case (0, 0, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer) -> UInt64 = { me, cmd, context in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 0, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer) -> Double = { me, cmd, context in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 1, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, context, d0 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 1, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double) -> Double = { me, cmd, context, d0 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 2, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, context, d0, d1 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 2, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, context, d0, d1 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 3, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double) -> UInt64 = { me, cmd, context, d0, d1, d2 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 3, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double) -> Double = { me, cmd, context, d0, d1, d2 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 4, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double) -> UInt64 = { me, cmd, context, d0, d1, d2, d3 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 4, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double) -> Double = { me, cmd, context, d0, d1, d2, d3 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 5, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, context, d0, d1, d2, d3, d4 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 5, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double) -> Double = { me, cmd, context, d0, d1, d2, d3, d4 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 6, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, context, d0, d1, d2, d3, d4, d5 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, d5, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 6, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, context, d0, d1, d2, d3, d4, d5 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, d5, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 7, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, context, d0, d1, d2, d3, d4, d5, d6 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, d5, d6, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 7, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, context, d0, d1, d2, d3, d4, d5, d6 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, d5, d6, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 8, false):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, d5, d6, d7) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (0, 8, true):
+      let handler: @convention(c) (id, SEL, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, 0, 0, 0, d0, d1, d2, d3, d4, d5, d6, d7) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 0, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, context in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 0, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, context in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 1, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, i0, context, d0 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 1, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double) -> Double = { me, cmd, i0, context, d0 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 2, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 2, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, i0, context, d0, d1 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 3, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1, d2 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 3, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double) -> Double = { me, cmd, i0, context, d0, d1, d2 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 4, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1, d2, d3 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 4, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double) -> Double = { me, cmd, i0, context, d0, d1, d2, d3 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 5, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1, d2, d3, d4 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 5, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, context, d0, d1, d2, d3, d4 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 6, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1, d2, d3, d4, d5 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, d5, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 6, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, context, d0, d1, d2, d3, d4, d5 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, d5, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 7, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1, d2, d3, d4, d5, d6 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, d5, d6, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 7, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, context, d0, d1, d2, d3, d4, d5, d6 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, d5, d6, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 8, false):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, d5, d6, d7) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (1, 8, true):
+      let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, 0, 0, d0, d1, d2, d3, d4, d5, d6, d7) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 0, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, i1, context in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 0, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, i1, context in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, 0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 1, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, i0, i1, context, d0 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 1, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double) -> Double = { me, cmd, i0, i1, context, d0 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 2, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 2, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 3, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1, d2 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 3, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1, d2 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 4, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1, d2, d3 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 4, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1, d2, d3 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 5, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 5, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 6, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4, d5 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, d5, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 6, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4, d5 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, d5, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 7, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4, d5, d6 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, d5, d6, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 7, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4, d5, d6 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, d5, d6, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 8, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, d5, d6, d7) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (2, 8, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, 0, d0, d1, d2, d3, d4, d5, d6, d7) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 0, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, i1, i2, context in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, 0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 0, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, i1, i2, context in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, 0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 1, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, 0, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 1, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double) -> Double = { me, cmd, i0, i1, i2, context, d0 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, 0, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 2, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, 0, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 2, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, 0, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 3, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1, d2 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, 0, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 3, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1, d2 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, 0, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 4, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, 0, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 4, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, 0, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 5, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, 0, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 5, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, 0, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 6, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4, d5 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, 0, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 6, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4, d5 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, 0, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 7, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4, d5, d6 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, 0) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 7, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4, d5, d6 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, 0) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 8, false):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> UInt64 = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7) }
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    case (3, 8, true):
+      let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer, Double, Double, Double, Double, Double, Double, Double, Double) -> Double = { me, cmd, i0, i1, i2, context, d0, d1, d2, d3, d4, d5, d6, d7 in
+        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.call(me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7) })
+      }
+      return unsafeBitCast(handler, to: UnsafeRawPointer.self)
+    default:
+      return nil
+    }
+  }
 }

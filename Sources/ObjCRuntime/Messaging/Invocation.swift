@@ -47,15 +47,8 @@ public final class Invocation: ObjCObject {
   @exclusivity(unchecked) private var retainedArguments: [Int: AnyObject] = [:]
   @exclusivity(unchecked) private var returnedObject: AnyObject?
   @exclusivity(unchecked) private var markedUnanswered = false
-  /// When every value of the signature travels in one register, the call needs no libffi: the
-  /// number of explicit arguments, a bit per argument set when it travels in a floating-point
-  /// register, and the result's register kind.
-  private let registerShape: (count: Int, floatingMask: UInt8, result: ObjCRegisterKind)?
-  /// How each explicit argument's word is widened, for the register path: one `Widening` raw
-  /// value per argument, four bits each, packed so that a call reads no array.
-  private let widening: UInt32
-  /// Whether any argument needs widening; most signatures pass only full words.
-  private let needsWidening: Bool
+  /// When every value of the signature travels in one register, the call needs no libffi.
+  private let registerShape: RegisterShape?
   private let returnsObject: Bool
 
   /// An invocation of a message with `signature`, every argument zero, no target or selector
@@ -73,22 +66,7 @@ public final class Invocation: ObjCObject {
     self.returnSlot = frame.returnSlot
     self.argumentCodes = signature.encoding.argumentTypes.map(SignatureCode.code(of:))
     self.returnCode = SignatureCode.code(of: signature.methodReturnType)
-    let explicit = signature.encoding.explicitArgumentTypes
-    var mask: UInt8 = 0
-    for (position, type) in explicit.enumerated()
-    where Invocation.registerKind(type) == .floatingPoint {
-      mask |= 1 << UInt8(position)
-    }
-    self.registerShape =
-      signature.signatureCode == 0
-      ? nil : (explicit.count, mask, Invocation.registerKind(signature.methodReturnType))
-    var packed: UInt32 = 0
-    for (position, type) in explicit.prefix(6).enumerated() {
-      packed |=
-        UInt32(Widening(code: SignatureCode.code(of: type)).rawValue) << (4 * UInt32(position))
-    }
-    self.widening = packed
-    self.needsWidening = packed != 0
+    self.registerShape = RegisterShape(signature)
     self.methodSignature = signature
     self.selector = Selector("")
     self.returnsObject =
@@ -324,51 +302,6 @@ public final class Invocation: ObjCObject {
   }
 
   @inline(__always)
-  private func callInRegisters(
-    _ imp: UnsafeRawPointer, _ shape: (count: Int, floatingMask: UInt8, result: ObjCRegisterKind)
-  ) -> UInt64 {
-    let receiver = argumentPointers[0].unsafelyUnwrapped.load(as: id.self)
-    let sel = argumentPointers[1].unsafelyUnwrapped.load(as: SEL.self)
-    let result = shape.result
-    @inline(__always) func kind(_ position: Int) -> ObjCRegisterKind {
-      shape.floatingMask & (1 << UInt8(position)) == 0 ? .general : .floatingPoint
-    }
-    @inline(__always) func word(_ position: Int) -> UInt64 {
-      let raw = argumentPointers[position + 2].unsafelyUnwrapped.load(as: UInt64.self)
-      guard needsWidening else { return raw }
-      let widening = Widening(rawValue: UInt8((self.widening >> (4 * UInt32(position))) & 0xF))
-      return widening.unsafelyUnwrapped.widen(raw)
-    }
-    switch shape.count {
-    case 0: return _callIMP0(imp, receiver, sel, result)
-    case 1: return _callIMP1(imp, receiver, sel, kind(0), word(0), result)
-    case 2: return _callIMP2(imp, receiver, sel, kind(0), word(0), kind(1), word(1), result)
-    case 3:
-      return _callIMP3(
-        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), result)
-    case 4:
-      return _callIMP4(
-        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
-        word(3), result)
-    case 5:
-      return _callIMP5(
-        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
-        word(3), kind(4), word(4), result)
-    default:
-      return _callIMP6(
-        imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
-        word(3), kind(4), word(4), kind(5), word(5), result)
-    }
-  }
-
-  private static func registerKind(_ type: String) -> ObjCRegisterKind {
-    switch SignatureCode.code(of: type) {
-    case UInt8(ascii: "f"), UInt8(ascii: "d"): .floatingPoint
-    default: .general
-    }
-  }
-
-  @inline(__always)
   private func call(_ imp: UnsafeRawPointer, on target: ObjCObject) {
     argumentPointers[0].unsafelyUnwrapped.storeBytes(of: target.passUnretained(), as: id.self)
     argumentPointers[1].unsafelyUnwrapped.storeBytes(of: selector.sel, as: SEL.self)
@@ -376,7 +309,7 @@ public final class Invocation: ObjCObject {
     if let registerShape {
       // Every value fits a register: call through the register shapes typed sends use, which
       // costs a fraction of ffi_call's classification of each argument.
-      let bits = callInRegisters(imp, registerShape)
+      let bits = registerShape.call(imp, argumentPointers)
       if registerShape.result == .floatingPoint, returnCode == UInt8(ascii: "f") {
         returnSlot.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
       } else {
@@ -391,37 +324,6 @@ public final class Invocation: ObjCObject {
       returnedObject = returnSlot.load(as: UnsafeRawPointer?.self).map {
         Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
       }
-    }
-  }
-}
-
-/// How a narrow integer written in its own width becomes a register word: a C caller extends
-/// narrow arguments to the register's width, and compiled callees may rely on it.
-private enum Widening: UInt8 {
-  case none, signed8, signed16, signed32, unsigned8, unsigned16, unsigned32
-
-  init(code: UInt8?) {
-    switch code {
-    case UInt8(ascii: "c"): self = .signed8
-    case UInt8(ascii: "s"): self = .signed16
-    case UInt8(ascii: "i"): self = .signed32
-    case UInt8(ascii: "C"), UInt8(ascii: "B"): self = .unsigned8
-    case UInt8(ascii: "S"): self = .unsigned16
-    case UInt8(ascii: "I"), UInt8(ascii: "f"): self = .unsigned32
-    default: self = .none
-    }
-  }
-
-  @inline(__always)
-  func widen(_ raw: UInt64) -> UInt64 {
-    switch self {
-    case .none: raw
-    case .signed8: UInt64(bitPattern: Int64(Int8(truncatingIfNeeded: raw)))
-    case .signed16: UInt64(bitPattern: Int64(Int16(truncatingIfNeeded: raw)))
-    case .signed32: UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: raw)))
-    case .unsigned8: raw & 0xFF
-    case .unsigned16: raw & 0xFFFF
-    case .unsigned32: raw & 0xFFFF_FFFF
     }
   }
 }

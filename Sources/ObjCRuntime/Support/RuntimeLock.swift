@@ -13,7 +13,9 @@ import CObjCRuntime
 /// lock, which orders every access.
 public final class RuntimeLock<Value>: @unchecked Sendable {
   @usableFromInline internal let word: UnsafeMutablePointer<swk_lock>
-  @usableFromInline internal var value: Value
+  // Unchecked exclusivity: the lock already serializes every access, so the dynamic check of
+  // each `inout` access to a class property would only cost time.
+  @usableFromInline @exclusivity(unchecked) internal var value: Value
 
   /// A lock guarding `value`.
   public init(_ value: Value) {

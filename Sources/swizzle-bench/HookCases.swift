@@ -1,0 +1,81 @@
+// The hook cases: the cost of a hooked call, and of installing and removing hooks.
+import Hooks
+import ObjCRuntime
+import Synchronization
+
+enum HookCases {
+  static let all: [BenchCase] = [
+    BenchCase(
+      name: "class-hook-before-after", target: "<= 15x cached-send (SwiftHook: 108x before)",
+      limit: 15, iterations: (20_000, 60_000), body: classHookSend, relativeTo: "cached-send",
+      relativeFactor: true),
+    BenchCase(
+      name: "object-hook-before-after", target: "<= 20x cached-send", limit: 20,
+      iterations: (20_000, 60_000), body: objectHookSend, relativeTo: "cached-send",
+      relativeFactor: true),
+    BenchCase(
+      name: "hook-install-remove", target: "report (one install + remove, 100 selectors)",
+      limit: nil, iterations: (1_000, 10_000), body: installRemove),
+  ]
+
+  /// A counter the hooks bump, so that their bodies are not optimized away.
+  static let hookCalls = Atomic<Int>(0)
+
+  static func classHookSend(count: Int) -> Int {
+    let before = try? BenchTarget.hook(before: "classHooked:") { (_, _: Int) in
+      hookCalls.wrappingAdd(1, ordering: .relaxed)
+    }
+    let after = try? BenchTarget.hook(after: "classHooked:") { (_, _: Int) in
+      hookCalls.wrappingAdd(1, ordering: .relaxed)
+    }
+    defer {
+      before?.remove()
+      after?.remove()
+    }
+    return Cases.sendLoop(BenchTarget(), "classHooked:", count)
+      &+ hookCalls.load(ordering: .relaxed)
+  }
+
+  static func objectHookSend(count: Int) -> Int {
+    let target = BenchTarget()
+    let before = try? target.hook(before: "objectHooked:") { (_, _: Int) in
+      hookCalls.wrappingAdd(1, ordering: .relaxed)
+    }
+    let after = try? target.hook(after: "objectHooked:") { (_, _: Int) in
+      hookCalls.wrappingAdd(1, ordering: .relaxed)
+    }
+    defer {
+      before?.remove()
+      after?.remove()
+    }
+    return Cases.sendLoop(target, "objectHooked:", count) &+ hookCalls.load(ordering: .relaxed)
+  }
+
+  /// Selectors `bench.hook.0:` ... `bench.hook.99:`, each a method of the class `hostClass`.
+  static let hostClass: Class? = {
+    guard let cls = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchHookHost", 0) else {
+      return nil
+    }
+    let imp = method_getImplementation(
+      class_getInstanceMethod(BenchTarget.runtimeClass, "increment:"))
+    for index in 0..<100 {
+      class_addMethod(cls, Selector("bench.hook.\(index):"), imp, "q@:q")
+    }
+    objc_registerClassPair(cls)
+    return cls
+  }()
+
+  /// Installs a before hook on one of 100 selectors and removes it, `count` times: the first
+  /// hook on a selector makes its site, later ones only edit lists and swap the IMP.
+  static func installRemove(count: Int) -> Int {
+    guard let cls = hostClass else { return 0 }
+    let selectors = (0..<100).map { Selector("bench.hook.\($0):") }
+    var installed = 0
+    for index in 0..<count {
+      let token = try? Hooks.hook(cls, selectors[index % 100], position: .before) { _ in }
+      if token != nil { installed += 1 }
+      token?.remove()
+    }
+    return installed
+  }
+}
