@@ -37,10 +37,15 @@ let package = Package(
       dependencies: ["ObjCRuntime"],
       path: "Sources/ObjCRuntimeGeometry"
     ),
+    // The Swift runtime's image enumeration, for SelfAware discovery. Only Hooks imports it.
+    .target(
+      name: "CSwiftMetadata",
+      path: "Sources/CSwiftMetadata"
+    ),
     // Aspects-class hooks on the runtime, plugins that install once, and SelfAware discovery.
     .target(
       name: "Hooks",
-      dependencies: ["ObjCRuntime"],
+      dependencies: ["ObjCRuntime", "CSwiftMetadata"],
       path: "Sources/Hooks"
     ),
     .executableTarget(
@@ -58,10 +63,19 @@ let package = Package(
       dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "CABITestSupport"],
       path: "Tests/ObjCRuntimeTests"
     ),
+    // SelfAware conformers in a module of their own, for the discovery tests.
+    .target(
+      name: "HooksTestSupport",
+      dependencies: ["Hooks"],
+      path: "Tests/HooksTestSupport"
+    ),
     .testTarget(
       name: "HooksTests",
-      dependencies: ["Hooks", "ObjCRuntime", "CABITestSupport"],
-      path: "Tests/HooksTests"
+      dependencies: ["Hooks", "ObjCRuntime", "CABITestSupport", "HooksTestSupport"],
+      path: "Tests/HooksTests",
+      // The dlopen test loads a plugin library that links against the test binary's copy of
+      // Hooks, so the binary exports its symbols.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
     ),
   ],
   swiftLanguageModes: [.v6]

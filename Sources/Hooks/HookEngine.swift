@@ -100,7 +100,7 @@ internal enum HookEngine {
     check: (MethodSignature) throws(HookError) -> Void,
     body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookEntry {
-    let method = try validate(object.objcClass, selector, position)
+    let method = try validate(object_getClass(object)!, selector, position)
     let signature = try signature(of: method)
     try check(signature)
     let owner = PluginRegistry.installingPluginID
@@ -109,12 +109,12 @@ internal enum HookEngine {
     let entry = try state.withLock { state throws(HookError) -> HookEntry in
       let record: HookedObject
       if let known = state.hookedObjects[key],
-        object.objcClass === known.dynamicClass
-          || object.objcClass.inherits(from: known.dynamicClass)
+        object_getClass(object)! === known.dynamicClass
+          || object_getClass(object)!.inherits(from: known.dynamicClass)
       {
         record = known
       } else {
-        let current = object.objcClass
+        let current = object_getClass(object)!
         let dynamic = try dynamicSubclass(of: current, for: object, &state)
         do {
           try object.setClass(dynamic)
@@ -210,10 +210,13 @@ internal enum HookEngine {
           ? "the name \(name) is taken" : "the class is not registered yet")
     }
     do {
-      // `-class` answers what the superclass answers: the object's class before us, or what a
-      // KVO-style class under us chose to show.
+      // `-class` answers the class the object had, or what a KVO-style class under us chose to
+      // show: the superclass's answer, unless that is the isa itself (the root's answer).
       let classIMP = try imp_implementationWithBlock { (me: ObjCObject) -> Class in
-        (try? objc_msgSendSuper(ObjCSuper(receiver: me, superclass: cls), "class")) ?? cls
+        let answer: Class? = try? objc_msgSendSuper(
+          ObjCSuper(receiver: me, superclass: cls), "class")
+        guard let answer, answer !== dynamic else { return cls }
+        return answer
       }
       try dynamic.addMethod("class", implementation: classIMP, types: "#@:")
     } catch {
@@ -286,7 +289,7 @@ internal enum HookEngine {
   /// Gives an object its class back after its last hook went, if it still has ours; if someone
   /// isa-swizzled it on top of us, their class stays and ours passes calls through.
   private static func restoreClass(of object: ObjCObject, to original: Class) {
-    let current = object.objcClass
+    let current = object_getClass(object)!
     let ours = state.withLock { $0.ourClasses.contains(ObjectIdentifier(current)) }
     guard ours, current.superclass === original else { return }
     _ = try? object.setClass(original)

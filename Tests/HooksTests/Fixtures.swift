@@ -120,3 +120,8 @@ extension Meter {
 struct Shared<Value>: @unchecked Sendable {
   let value: Value
 }
+
+extension ObjCObject {
+  /// The object's isa, not what `-class` answers.
+  var isaClass: Class { object_getClass(self)! }
+}

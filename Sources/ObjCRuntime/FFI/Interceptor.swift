@@ -70,7 +70,7 @@ public struct InterceptedCall {
   /// ``MethodSignature/argument(at:accepts:)``.
   ///
   /// - Precondition: `index` is in range and `T` is laid out as the argument is.
-  @inlinable
+  @inlinable @inline(__always)
   public func uncheckedArgument<T>(at index: Int, as type: T.Type = T.self) -> T {
     argumentAddress(index).load(as: T.self)
   }
@@ -109,7 +109,7 @@ public struct InterceptedCall {
     returnAddress.storeBytes(of: value, as: T.self)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   internal func argumentAddress(_ index: Int) -> UnsafeMutableRawPointer {
     arguments[index].unsafelyUnwrapped
   }

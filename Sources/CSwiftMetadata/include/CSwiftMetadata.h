@@ -1,0 +1,46 @@
+// The two doors into the Swift runtime that SelfAware discovery needs and Swift cannot declare:
+// the enumeration of every loaded image's metadata sections, and dladdr/dlopen for images.
+// Only the Hooks module imports this, with an internal import, and only MetadataSections.swift
+// uses it.
+#ifndef CSWIFTMETADATA_H
+#define CSWIFTMETADATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// A section's bounds, as the Swift runtime records them.
+typedef struct {
+  uintptr_t start;
+  size_t length;
+} swk_section_range;
+
+/// The prefix of swift::MetadataSections (usr/lib/swift/shims/MetadataSections.h) that
+/// discovery reads: the version, the image base, and the first three section ranges. The Swift
+/// runtime versions the struct by its first field; fields are only ever appended.
+typedef struct {
+  uintptr_t version;
+  const void *baseAddress;
+  void *unused0;
+  void *unused1;
+  swk_section_range swift5_protocols;
+  swk_section_range swift5_protocol_conformances;
+  swk_section_range swift5_type_metadata;
+} swk_metadata_sections_prefix;
+
+/// Exported by libswiftCore.so on ELF platforms (stdlib/public/runtime/ImageInspectionCommon.cpp):
+/// calls `body` for every image the Swift runtime registered, until it returns false. Swift
+/// Testing finds its tests through the same function.
+extern void swift_enumerateAllMetadataSections(
+    bool (*body)(const void *sections, void *context), void *context);
+
+/// The path of the image that holds `address`, or NULL.
+const char *swk_image_path(const void *address);
+
+/// dlopen with RTLD_NOW | RTLD_GLOBAL; NULL on failure (then swk_dlerror says why).
+void *swk_dlopen(const char *path);
+
+/// The last dlopen error, or NULL.
+const char *swk_dlerror(void);
+
+#endif

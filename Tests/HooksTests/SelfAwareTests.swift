@@ -1,0 +1,132 @@
+// SelfAware discovery: conformers across modules, private, nested, by extension and by
+// inheritance are awoken once, with no list anywhere; a library loaded later is scanned too.
+import Foundation
+import Hooks
+import HooksTestSupport
+import Synchronization
+import Testing
+
+/// How many times each conformer of this module was awoken.
+enum AwakeCounts {
+  static let privateConformer = Atomic<Int>(0)
+  static let nested = Atomic<Int>(0)
+  static let byExtension = Atomic<Int>(0)
+  static let generic = Atomic<Int>(0)
+}
+
+private final class PrivateConformer: SelfAware {
+  static func awake() { AwakeCounts.privateConformer.add(1, ordering: .relaxed) }
+}
+
+enum Outer {
+  final class Nested: SelfAware {
+    static func awake() { AwakeCounts.nested.add(1, ordering: .relaxed) }
+  }
+}
+
+final class ConformsByExtension {}
+
+extension ConformsByExtension: SelfAware {
+  static func awake() { AwakeCounts.byExtension.add(1, ordering: .relaxed) }
+}
+
+/// Generic classes have no metadata until someone names their arguments: never awoken.
+final class GenericConformer<Element>: SelfAware {
+  static func awake() { AwakeCounts.generic.add(1, ordering: .relaxed) }
+}
+
+@Suite("SelfAware discovery")
+struct SelfAwareTests {
+  @Test("every kind of conformer is awoken exactly once, however often discovery runs")
+  func awakesOnce() throws {
+    try SelfAwareDiscovery.awakeAll()
+    try SelfAwareDiscovery.awakeAll()
+    #expect(AwakeCounts.privateConformer.load(ordering: .relaxed) == 1)
+    #expect(AwakeCounts.nested.load(ordering: .relaxed) == 1)
+    #expect(AwakeCounts.byExtension.load(ordering: .relaxed) == 1)
+    #expect(SupportAwakeCounts.conformer.load(ordering: .relaxed) == 1, "across modules")
+    #expect(SupportAwakeCounts.subclass.load(ordering: .relaxed) == 1, "inherited conformance")
+    #expect(AwakeCounts.generic.load(ordering: .relaxed) == 0)
+  }
+
+  @Test("the conformers are listed without being awoken, and nothing else is")
+  func lists() throws {
+    let names = Set(try SelfAwareDiscovery.selfAwareTypes().map { _typeName($0, qualified: true) })
+    #expect(names.contains("HooksTests.Outer.Nested"))
+    #expect(names.contains("HooksTests.ConformsByExtension"))
+    #expect(names.contains("HooksTestSupport.SupportSubclass"))
+    #expect(!names.contains { $0.contains("GenericConformer") })
+    #expect(!names.contains { $0.contains("Meter") })
+  }
+
+  @Test("a second pass scans only images loaded since, and awakes nothing twice")
+  func rescan() throws {
+    try SelfAwareDiscovery.awakeAll()
+    let again = try SelfAwareDiscovery.awakeAll()
+    #expect(again.awoken.isEmpty)
+    #expect(again.imagesScanned == 0)
+  }
+
+  @Test("a plugin library loaded with dlopen is scanned, and its plugin registers once")
+  func loadsLibrary() throws {
+    let library = try LatePluginBuilder.build()
+    let first = try SelfAwareDiscovery.loadLibrary(at: library)
+    #expect(first.awake.awoken.contains { $0.hasSuffix("LatePluginStartup") })
+    #expect(first.plugins == ["test.late-plugin"])
+    #expect(PluginRegistry.shared.isInstalled("test.late-plugin"))
+    let second = try SelfAwareDiscovery.loadLibrary(at: library)
+    #expect(second.awake.awoken.isEmpty)
+    #expect(PluginRegistry.shared.installationCount(of: "test.late-plugin") == 1)
+  }
+
+  @Test("a library that does not exist is a typed error naming it")
+  func missingLibrary() {
+    #expect(throws: DiscoveryError.self) {
+      try SelfAwareDiscovery.loadLibrary(at: "/nonexistent/libNothing.so")
+    }
+  }
+}
+
+/// Compiles `Tests/LatePluginSource/LatePlugin.swift` into a shared library against the modules
+/// of this build, once per test run.
+enum LatePluginBuilder {
+  private static let built = Mutex<String?>(nil)
+
+  static func build() throws -> String {
+    try built.withLock { built in
+      if let built { return built }
+      let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+      let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+      let buildDirectory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+      let output = FileManager.default.temporaryDirectory
+        .appendingPathComponent("swizzlekit-late-plugin-\(getpid()).so").path
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = [
+        "swiftc", "-emit-library", "-parse-as-library", "-module-name", "LatePlugin",
+        "-I", buildDirectory.appendingPathComponent("Modules").path,
+        "-Xcc",
+        "-fmodule-map-file="
+          + buildDirectory.appendingPathComponent("CObjCRuntime.build/module.modulemap").path,
+        "-Xcc", "-I" + packageRoot.appendingPathComponent("Sources/CObjCRuntime/include").path,
+        "-Xcc",
+        "-fmodule-map-file="
+          + packageRoot.appendingPathComponent("Sources/CFFI/module.modulemap").path,
+        "-Xcc",
+        "-fmodule-map-file="
+          + buildDirectory.appendingPathComponent("CSwiftMetadata.build/module.modulemap").path,
+        "-Xcc", "-I" + packageRoot.appendingPathComponent("Sources/CSwiftMetadata/include").path,
+        packageRoot.appendingPathComponent("Tests/LatePluginSource/LatePlugin.swift").path,
+        "-o", output,
+      ]
+      try process.run()
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else {
+        throw DiscoveryError.loadFailed(path: output, reason: "swiftc failed")
+      }
+      built = output
+      return output
+    }
+  }
+}
