@@ -59,14 +59,17 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
     let plugin = PluginRegistry.installingPluginID
     let recorded: [MethodChange]
     switch event {
+    case .methodAdded(_, let location) where location.fileID.hasPrefix("Hooks/"):
+      // The hook engine's own installs are shown by the hook sites, not as changes.
+      return
+    case .implementationSet(_, _, _, let location) where location.fileID.hasPrefix("Hooks/"):
+      return
     case .methodAdded(let method, let location):
       recorded = [
         MethodChange(
           method: reference(method), kind: .added, plugin: plugin, location: location)
       ]
     case .implementationSet(let method, _, _, let location):
-      // The hook engine's own installs are shown by the hook sites, not as replacements.
-      guard !location.fileID.hasPrefix("Hooks/") else { return }
       recorded = [
         MethodChange(
           method: reference(method), kind: .replaced, plugin: plugin, location: location)

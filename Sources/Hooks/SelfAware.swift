@@ -57,6 +57,7 @@ public enum SelfAwareDiscovery {
   ///   metadata is not laid out as this build expects; nothing is awoken then.
   @discardableResult
   public static func awakeAll() throws(DiscoveryError) -> AwakeReport {
+    ChangeLog.start()
     let images = try SwiftImages.all()
     let toolchain = SwiftImages.toolchainDirectory
     let fresh = state.withLock { state in

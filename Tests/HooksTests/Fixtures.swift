@@ -93,7 +93,7 @@ enum UniqueNames {
   private static let counter = Atomic(0)
 
   static func make(_ base: String) -> String {
-    "\(base)_\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
+    "HooksTests.\(base)_\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
   }
 }
 

@@ -1,0 +1,171 @@
+// Plugins: installed exactly once however many threads race, listed, and drawn in the hook map
+// with their conflicts.
+import Hooks
+import ObjCRuntime
+import Synchronization
+import Testing
+
+/// A count shared between threads.
+final class Counter: Sendable {
+  let value = Atomic<Int>(0)
+}
+
+/// A plugin that counts its installations and hooks `record:` on its class.
+struct CountingPlugin: HookPlugin {
+  let identifier: String
+  let summary = "Counts its installations"
+  let cls: Shared<Class>
+  let installs: Counter
+
+  func install() throws {
+    installs.value.add(1, ordering: .relaxed)
+    try Meter.hook(before: "record:", in: cls.value) { (_, _: Int) in }
+  }
+}
+
+/// The `static let` idiom of the seeds: the initializer installs, Swift runs it once.
+enum StaticLetInstall {
+  static let installs = Counter()
+  static let plugin = CountingPlugin(
+    identifier: "test.static-let", cls: Shared(value: freshMeterClass("StaticLet")),
+    installs: installs)
+  static let installation: Void = {
+    _ = try? PluginRegistry.shared.install(plugin)
+  }()
+}
+
+/// A plugin that swizzles through the plain runtime API, no hooks.
+struct ExchangingPlugin: HookPlugin {
+  let identifier: String
+  let summary = "Exchanges two implementations"
+  let first: Shared<Method>
+  let second: Shared<Method>
+
+  func install() throws {
+    method_exchangeImplementations(first.value, second.value)
+  }
+}
+
+/// A plugin that hooks one method.
+struct HookingPlugin: HookPlugin {
+  let identifier: String
+  let summary = "Hooks one method"
+  let cls: Shared<Class>
+  let selector: Selector
+
+  func install() throws {
+    try Meter.hook(selector, position: .before, in: cls.value) { _ in }
+  }
+}
+
+/// A plugin whose install fails half way.
+struct FailingPlugin: HookPlugin {
+  let identifier = "test.failing"
+  let summary = "Hooks, then throws"
+  let cls: Shared<Class>
+
+  func install() throws {
+    try Meter.hook(before: "record:", in: cls.value) { (_, _: Int) in }
+    throw HookError.unknownSelector(MethodReference(className: "X", selectorName: "y"))
+  }
+}
+
+@Suite("Plugin registry")
+struct PluginRegistryTests {
+  @Test("8 threads x 1,000 attempts install a plugin once")
+  func installsOnce() async {
+    let installs = Counter()
+    let plugin = CountingPlugin(
+      identifier: "test.racing", cls: Shared(value: freshMeterClass("Racing")),
+      installs: installs)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          for _ in 0..<1_000 { _ = try? PluginRegistry.shared.install(plugin) }
+        }
+      }
+    }
+    #expect(installs.value.load(ordering: .relaxed) == 1)
+    #expect(PluginRegistry.shared.installationCount(of: "test.racing") == 1)
+  }
+
+  @Test("the static-let idiom installs once from any number of threads")
+  func staticLet() async {
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask { for _ in 0..<1_000 { StaticLetInstall.installation } }
+      }
+    }
+    #expect(StaticLetInstall.installs.value.load(ordering: .relaxed) == 1)
+    #expect(PluginRegistry.shared.isInstalled("test.static-let"))
+  }
+
+  @Test("uninstalling removes the plugin's hooks; a failed install leaves none behind")
+  func uninstallAndFailure() throws {
+    let cls = freshMeterClass("Uninstall")
+    let meter = meter(of: cls)
+    let installs = Counter()
+    let plugin = CountingPlugin(
+      identifier: "test.uninstall", cls: Shared(value: cls), installs: installs)
+    try PluginRegistry.shared.install(plugin)
+    #expect(PluginRegistry.shared.uninstall("test.uninstall"))
+    #expect(!PluginRegistry.shared.isInstalled("test.uninstall"))
+    meter.sendRecord(1)
+    #expect(meter.journal.take() == ["record(1)"])
+    let failing = FailingPlugin(cls: Shared(value: cls))
+    #expect(throws: HookError.self) { try PluginRegistry.shared.install(failing) }
+    #expect(!PluginRegistry.shared.isInstalled("test.failing"))
+    meter.sendRecord(2)
+    #expect(meter.journal.take() == ["record(2)"], "the failed plugin's hook was removed")
+  }
+
+  @Test("the hook map shows hooks and plain swizzles with their plugins, and the conflicts")
+  func hookMap() throws {
+    // The map records changes from the first use of the hook framework on.
+    _ = PluginRegistry.shared.plugins
+    let cls = freshMeterClass("Mapped")
+    let scaled = try #require(class_getInstanceMethod(Meter.runtimeClass, "scaled:"))
+    class_addMethod(cls, "scaled:", scaled.implementation!, scaled.typeEncoding)
+    class_addMethod(cls, "tenfold:", scaled.implementation!, scaled.typeEncoding)
+    let own = cls.methods
+    let first = try #require(own.first { $0.selector == "scaled:" })
+    let second = try #require(own.first { $0.selector == "tenfold:" })
+    try PluginRegistry.shared.install(
+      HookingPlugin(identifier: "test.map.hooker", cls: Shared(value: cls), selector: "scaled:"))
+    try PluginRegistry.shared.install(
+      ExchangingPlugin(
+        identifier: "test.map.exchanger", first: Shared(value: first),
+        second: Shared(value: second)))
+    let map = PluginRegistry.shared.hookMap
+    let entry = try #require(
+      map.entries.first { $0.method.description == "-[\(cls.name) scaled:]" })
+    #expect(entry.layers.map(\.plugin) == ["test.map.exchanger", "test.map.hooker", nil])
+    #expect(entry.layers.last?.kind == "added", "the test's own class_addMethod, with its location")
+    #expect(entry.layers.last?.location?.fileID == "HooksTests/PluginRegistryTests.swift")
+    #expect(entry.layers.first?.kind.contains("exchanged with -[\(cls.name) tenfold:]") == true)
+    let conflict = try #require(map.conflicts.first { $0.method == entry.method })
+    #expect(conflict.plugins == ["test.map.exchanger", "test.map.hooker"])
+    #expect(map.description.contains("conflict on -[\(cls.name) scaled:]"))
+  }
+
+  @Test("two plugins replacing the same method are a conflict naming both")
+  func twoReplacers() throws {
+    let cls = freshMeterClass("TwoReplacers")
+    let scaled = try #require(class_getInstanceMethod(Meter.runtimeClass, "scaled:"))
+    class_addMethod(cls, "scaled:", scaled.implementation!, scaled.typeEncoding)
+    class_addMethod(cls, "a:", scaled.implementation!, scaled.typeEncoding)
+    class_addMethod(cls, "b:", scaled.implementation!, scaled.typeEncoding)
+    let methods = Dictionary(uniqueKeysWithValues: cls.methods.map { ($0.selector, $0) })
+    for (name, other) in [("test.two.first", "a:"), ("test.two.second", "b:")] {
+      try PluginRegistry.shared.install(
+        ExchangingPlugin(
+          identifier: name, first: Shared(value: methods["scaled:"]!),
+          second: Shared(value: methods[Selector(other)]!)))
+    }
+    let method = MethodReference(className: cls.name, selectorName: "scaled:")
+    let conflict = try #require(
+      PluginRegistry.shared.hookMap.conflicts.first { $0.method == method && $0.plugins.count == 2 }
+    )
+    #expect(conflict.plugins == ["test.two.first", "test.two.second"])
+  }
+}
