@@ -332,23 +332,32 @@ def register_handlers():
         "  /// every register even when the shape is small: interceptors.",
     ]
     lines += handler_family("largeHandler", large=True)
+    lines += [
+        "",
+        "  /// The handler for shapes without floating-point arguments that calls the general form",
+        "  /// (`_cmd` and three integer-class words).",
+    ]
+    lines += handler_family("generalHandler", large=True, general_only=True)
     lines += ["}", ""]
     return "\n".join(lines)
 
 
-def handler_family(name, large):
+def handler_family(name, large, general_only=False):
     lines = [
         f"  static func {name}(general: Int, floating: Int, floatingResult: Bool) -> UnsafeRawPointer? {{",
         "    switch (general, floating, floatingResult) {",
     ]
     for g in range(4):
-        for f in range(9):
+        for f in (range(1) if general_only else range(9)):
             for fr in (False, True):
                 ints = [f"i{k}" for k in range(g)]
                 dbls = [f"d{k}" for k in range(f)]
                 params = ", ".join(["id", "SEL"] + ["UInt64"] * g + ["UnsafeRawPointer"] + ["Double"] * f)
                 names = ", ".join(["me", "cmd"] + ints + ["context"] + dbls)
-                if g <= 2 and f <= 2 and not large:
+                if general_only:
+                    arguments = ["me", "cmd", *ints, *(["0"] * (3 - g))]
+                    member = "general"
+                elif g <= 2 and f <= 2 and not large:
                     arguments = ["me", *ints, *(["0"] * (2 - g)), *dbls, *(["0"] * (2 - f))]
                     member = "small"
                 else:

@@ -465,7 +465,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       call.unmanagedReceiver._withUnsafeGuaranteedRef { receiver in
         body(
           unsafeDowncast(receiver, to: Receiver.self),
-          repeat call.uncheckedArgument(at: Self.next(&index), as: (each Arg).self))
+          repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
       }
     }
   }
@@ -483,7 +483,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       let result = invocation.takeResult(as: Result.self)
       let replaced = body(
         unsafeDowncast(call.receiver, to: Receiver.self), result,
-        repeat call.uncheckedArgument(at: Self.next(&index), as: (each Arg).self))
+        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
       call.uncheckedSetReturnValue(replaced)
     }
   }
@@ -505,7 +505,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       var index = 2
       let result = body(
         HookOriginal(invocation), unsafeDowncast(call.receiver, to: Receiver.self),
-        repeat call.uncheckedArgument(at: Self.next(&index), as: (each Arg).self))
+        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
       invocation.releaseReturnedObject()
       call.uncheckedSetReturnValue(result)
     }

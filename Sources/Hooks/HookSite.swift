@@ -124,7 +124,8 @@ internal final class HookList: @unchecked Sendable {
 
 /// What a call of a site reads, in one lock: the class-wide hooks, the per-object hooks, and the
 /// implementation to call when the hooks are done.
-internal final class SiteSnapshot: Sendable {
+/// `@unchecked Sendable`: immutable after init; the pair buffer is only read.
+internal final class SiteSnapshot: @unchecked Sendable {
   let classHooks: HookList
   let objectHooks: [ObjectIdentifier: HookList]
   /// The implementation the hooks wrap; nil when the hooked class only inherits the method, so
@@ -134,14 +135,39 @@ internal final class SiteSnapshot: Sendable {
   /// `classHooks`, for calls, which hold the snapshot.
   let unmanagedClassHooks: Unmanaged<HookList>
 
+  /// The per-object lists as (object, list) pairs, searched linearly when there are few: a
+  /// dictionary lookup hashes the identifier, which costs more than a short scan.
+  private let objectPairs: UnsafeBufferPointer<(ObjectIdentifier, Unmanaged<HookList>)>
+  private static let scanLimit = 16
+
   init(classHooks: HookList, objectHooks: [ObjectIdentifier: HookList], original: IMP?) {
     self.classHooks = classHooks
     self.unmanagedClassHooks = Unmanaged.passUnretained(classHooks)
+    let pairs = UnsafeMutableBufferPointer<(ObjectIdentifier, Unmanaged<HookList>)>.allocate(
+      capacity: objectHooks.count <= SiteSnapshot.scanLimit ? objectHooks.count : 0)
+    if objectHooks.count <= SiteSnapshot.scanLimit {
+      _ = pairs.initialize(from: objectHooks.map { ($0.key, Unmanaged.passUnretained($0.value)) })
+    }
+    self.objectPairs = UnsafeBufferPointer(pairs)
     self.objectHooks = objectHooks
     self.original = original
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectHooks.isEmpty }
+
+  deinit {
+    objectPairs.deallocate()
+  }
+
+  /// The hooks of `object`, if it has any here, unretained: the snapshot keeps them alive.
+  @inline(__always)
+  func hooks(of object: ObjectIdentifier) -> Unmanaged<HookList>? {
+    if objectHooks.count <= SiteSnapshot.scanLimit {
+      for (key, list) in objectPairs where key == object { return list }
+      return nil
+    }
+    return objectHooks[object].map(Unmanaged.passUnretained)
+  }
 
   func with(
     classHooks: HookList? = nil, objectHooks: [ObjectIdentifier: HookList]? = nil,
@@ -174,7 +200,7 @@ internal enum SiteInstallation: Equatable {
 ///
 /// `@unchecked Sendable`: `snapshot` is read and written under its lock; `installation` and
 /// `method` only under ``HookEngine``'s lock; the rest is immutable after init.
-internal final class HookSite: @unchecked Sendable {
+internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   let cls: Class
   let selector: Selector
   let signature: MethodSignature
@@ -206,9 +232,7 @@ internal final class HookSite: @unchecked Sendable {
     let site = HookSite(cls: cls, selector: selector, signature: signature)
     do {
       // The site and its interceptor refer to each other on purpose: sites are immortal.
-      site.interceptor = try Interceptor(types: signature.typeEncoding) { call in
-        site.handle(call)
-      }
+      site.interceptor = try Interceptor(types: signature.typeEncoding, handler: site)
     } catch {
       throw .runtime(error)
     }
@@ -224,15 +248,16 @@ internal final class HookSite: @unchecked Sendable {
 
   /// One call of the hooked method: before hooks, the instead chain (or the original), after
   /// hooks, all from one snapshot.
-  func handle(_ call: InterceptedCall) {
+  func intercept(_ call: InterceptedCall) {
     let snapshot = self.snapshot.withLock { $0 }
-    withExtendedLifetime(snapshot) {
-      // The snapshot keeps its lists alive for the whole call: the rest reads them unmanaged.
+    // The snapshot keeps its lists alive for the whole call: the rest reads them unmanaged.
+    defer { withExtendedLifetime(snapshot) {} }
+    do {
       let classHooks = snapshot.unmanagedClassHooks
       var objectHooks: Unmanaged<HookList>?
       if !snapshot.objectHooks.isEmpty {
-        objectHooks = snapshot.objectHooks[ObjectIdentifier(call.receiver)].map(
-          Unmanaged.passUnretained)
+        objectHooks = snapshot.hooks(
+          of: ObjectIdentifier(call.unmanagedReceiver._withUnsafeGuaranteedRef { $0 }))
       }
       if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
       var invocation = HookInvocation(
@@ -246,7 +271,16 @@ internal final class HookSite: @unchecked Sendable {
         HookList.run(objectHooks._withUnsafeGuaranteedRef { $0.beforeBuffer }, invocation)
       }
       invocation.position = .instead
-      invocation.proceed()
+      let noInstead =
+        classHooks._withUnsafeGuaranteedRef { $0.insteadBuffer.isEmpty }
+        && (objectHooks?._withUnsafeGuaranteedRef { $0.insteadBuffer.isEmpty } ?? true)
+      if noInstead {
+        // No instead hook: straight to the original.
+        invocation.releaseReturnedObject()
+        call.forward(to: originalImplementation(snapshot.original))
+      } else {
+        invocation.proceed()
+      }
       invocation.position = .after
       if let objectHooks {
         HookList.run(objectHooks._withUnsafeGuaranteedRef { $0.afterBuffer }, invocation)

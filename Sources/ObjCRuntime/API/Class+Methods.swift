@@ -47,7 +47,14 @@ extension Class {
   /// replacement IMP must not re-enter a Swift override. The corresponding objc4 function is
   /// `class_getMethodImplementation`.
   public func methodImplementation(for selector: Selector) -> IMP {
-    Dispatch.lookUp(self, selector, .table)?.implementation ?? .forward
+    // The cache first, without the lock, as a send does: hooks ask this on every call.
+    if let hit = tableCache.lookup(selector) {
+      let word = Unmanaged<Method>.fromOpaque(hit)._withUnsafeGuaranteedRef {
+        $0.impWord.load(ordering: .acquiring)
+      }
+      if let imp = IMP(word: word) { return imp }
+    }
+    return Dispatch.lookUp(self, selector, .table)?.implementation ?? .forward
   }
 
   /// Adds a method for `selector` to this class, overriding an inherited one if there is one.

@@ -8,6 +8,20 @@ import CObjCRuntime
 public protocol ObjCTypeEncodable: SendableMetatype {
   /// The type's encoding as objc4 writes it: `q` for `Int`, `d` for `Double`, `@` for an object.
   static var objcTypeEncoding: String { get }
+
+  /// The value at `address`, laid out as the C ABI lays out this type (a copy; objects are
+  /// retained by it). Implemented once for every type by the protocol: generic code that reads
+  /// arguments of many types (a hook's closure over a parameter pack) calls it through the
+  /// conformance, which reads with the concrete type instead of through value witnesses.
+  static func objcValue(at address: UnsafeRawPointer) -> Self
+}
+
+extension ObjCTypeEncodable {
+  /// Reads the value with this type's own layout.
+  @inlinable @inline(__always)
+  public static func objcValue(at address: UnsafeRawPointer) -> Self {
+    address.load(as: Self.self)
+  }
 }
 
 /// How a value travels in a C call on this machine.

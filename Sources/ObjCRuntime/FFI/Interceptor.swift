@@ -5,24 +5,18 @@
 /// is allocated.
 public struct InterceptedCall {
   /// The signature of the intercepted method.
-  public var signature: MethodSignature { unownedSignature }
-  // Unowned: the interceptor owns the signature and the interface and outlives every call it
-  // handles, so a call view holds no references and copying it costs nothing.
-  private unowned(unsafe) let unownedSignature: MethodSignature
+  public var signature: MethodSignature { layout.signature }
+  // Unowned: the interceptor owns the layout and outlives every call it handles, so a call view
+  // holds no references and copying it costs three words.
+  private unowned(unsafe) let layout: CallLayout
   @usableFromInline internal let arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   @usableFromInline internal let returnSlot: UnsafeMutableRawPointer
-  /// How the call is forwarded: through libffi, or, when every value fits a register, through
-  /// the register shape (then the return slot is one 8-byte word).
-  private unowned(unsafe) let interface: FFICallInterface?
-  private let registerShape: RegisterShape?
 
   internal init(
-    signature: MethodSignature, interface: FFICallInterface?, registerShape: RegisterShape?,
-    arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, returnSlot: UnsafeMutableRawPointer
+    layout: CallLayout, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    returnSlot: UnsafeMutableRawPointer
   ) {
-    self.unownedSignature = signature
-    self.interface = interface
-    self.registerShape = registerShape
+    self.layout = layout
     self.arguments = arguments
     self.returnSlot = returnSlot
   }
@@ -73,6 +67,17 @@ public struct InterceptedCall {
   @inlinable @inline(__always)
   public func uncheckedArgument<T>(at index: Int, as type: T.Type = T.self) -> T {
     argumentAddress(index).load(as: T.self)
+  }
+
+  /// Argument `index` read through `T`'s conformance (see
+  /// ``ObjCTypeEncodable/objcValue(at:)``): what typed hooks use inside parameter packs.
+  ///
+  /// - Precondition: as for ``uncheckedArgument(at:as:)``.
+  @inlinable @inline(__always)
+  public func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type)
+    -> T
+  {
+    T.objcValue(at: argumentAddress(index))
   }
 
   /// Replaces argument `index` without the layout check of ``setArgument(_:at:)``.
@@ -155,17 +160,19 @@ public struct InterceptedCall {
       }
       returnSlot.storeBytes(of: word, as: UInt64.self)
     } else {
-      InvocationFrame.write(value, to: returnSlot, capacity: interface?.returnSlotSize ?? 8)
+      InvocationFrame.write(
+        value, to: returnSlot, capacity: layout.interface?.returnSlotSize ?? 8)
     }
   }
 
   /// Calls `imp` with this call's arguments (as they are now) and lets it fill the return slot:
   /// how a hook calls the implementation it replaced.
   public func forward(to imp: IMP) {
-    if let registerShape {
+    if let registerShape = layout.registerShape {
       returnSlot.storeBytes(of: registerShape.call(imp.rawValue, arguments), as: UInt64.self)
     } else {
-      interface.unsafelyUnwrapped.call(imp.rawValue, returnSlot: returnSlot, arguments: arguments)
+      layout.interface.unsafelyUnwrapped.call(
+        imp.rawValue, returnSlot: returnSlot, arguments: arguments)
     }
   }
 
@@ -202,7 +209,18 @@ public final class Interceptor: Sendable {
   ///
   /// - Throws: ``ObjCRuntimeError/malformedTypeEncoding(_:position:expected:)`` and
   ///   ``ObjCRuntimeError/unsupportedSignature(_:encoding:)``.
-  public init(types: String, handler: @escaping @Sendable (InterceptedCall) -> Void)
+  public convenience init(
+    types: String, handler: @escaping @Sendable (InterceptedCall) -> Void
+  ) throws(ObjCRuntimeError) {
+    try self.init(types: types, handler: ClosureHandler(handler))
+  }
+
+  /// Makes an interceptor for methods of type `types` whose calls go to `handler`'s
+  /// ``InterceptionHandler/intercept(_:)``: one indirect call less than a closure, for handlers
+  /// on hot paths (the hook framework's sites). The interceptor keeps `handler` alive.
+  ///
+  /// - Throws: as ``init(types:handler:)-closure``.
+  public init<Handler: InterceptionHandler>(types: String, handler: Handler)
     throws(ObjCRuntimeError)
   {
     let signature = try MethodSignature(types: types)
@@ -219,11 +237,10 @@ public final class Interceptor: Sendable {
       self.implementation = IMP(rawValue: UnsafeRawPointer(code))
     } else {
       let interface = try CallInterfaces.interface(for: types)
+      let layout = CallLayout(signature: signature, interface: interface, registerShape: nil)
       let closure = try FFIClosure(interface) { arguments, returnSlot in
-        handler(
-          InterceptedCall(
-            signature: signature, interface: interface, registerShape: nil,
-            arguments: arguments, returnSlot: returnSlot))
+        handler.intercept(
+          InterceptedCall(layout: layout, arguments: arguments, returnSlot: returnSlot))
       }
       self.closure = UnsafeClosureBox(closure)
       self.implementation = IMP(rawValue: closure.code)
@@ -233,46 +250,96 @@ public final class Interceptor: Sendable {
 
   /// A register-shape closure that lays the registers out as a call frame (one word per
   /// argument and one for the result, on the stack) and runs `handler` with it.
-  private static func registerClosure(
-    _ signature: MethodSignature, _ shape: RegisterShape,
-    _ handler: @escaping @Sendable (InterceptedCall) -> Void
+  private static func registerClosure<Handler: InterceptionHandler>(
+    _ signature: MethodSignature, _ shape: RegisterShape, _ handler: Handler
   ) -> RegisterClosure? {
     guard shape.generalCount <= 3, shape.floatingCount <= 8 else { return nil }
-    return RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 9) { words in
-        withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 8) { pointers in
-          let base = words.baseAddress.unsafelyUnwrapped
+    let layout = CallLayout(signature: signature, interface: nil, registerShape: shape)
+    if shape.floatingMask == 0 {
+      // The common shape: at most three integer-class arguments, in order.
+      return RegisterClosure(general: { me, cmd, i0, i1, i2 in
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 17) { frame in
+          let base = frame.baseAddress.unsafelyUnwrapped
           base[0] = UInt64(UInt(bitPattern: me))
           base[1] = UInt64(UInt(bitPattern: cmd))
-          var general = 0
-          var floating = 0
-          for position in 0..<shape.count {
-            if shape.kind(position) == .general {
-              base[2 + position] = RegisterClosures.general(general, i0, i1, i2)
-              general += 1
-            } else {
-              base[2 + position] = RegisterClosures.floating(
-                floating, d0, d1, d2, d3, d4, d5, d6, d7)
-              floating += 1
-            }
-          }
-          base[8] = 0
-          let argumentPointers = pointers.baseAddress.unsafelyUnwrapped
-          for index in 0..<(shape.count + 2) {
-            argumentPointers[index] = UnsafeMutableRawPointer(base + index)
-          }
-          handler(
-            InterceptedCall(
-              signature: signature, interface: nil, registerShape: shape,
-              arguments: argumentPointers, returnSlot: UnsafeMutableRawPointer(base + 8)))
-          return base[8]
+          base[2] = i0
+          base[3] = i1
+          base[4] = i2
+          return Interceptor.run(handler, layout, base)
         }
+      })
+    }
+    return RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 17) { frame in
+        let base = frame.baseAddress.unsafelyUnwrapped
+        base[0] = UInt64(UInt(bitPattern: me))
+        base[1] = UInt64(UInt(bitPattern: cmd))
+        var general = 0
+        var floating = 0
+        for position in 0..<shape.count {
+          if shape.kind(position) == .general {
+            base[2 + position] = RegisterClosures.general(general, i0, i1, i2)
+            general += 1
+          } else {
+            base[2 + position] = RegisterClosures.floating(
+              floating, d0, d1, d2, d3, d4, d5, d6, d7)
+            floating += 1
+          }
+        }
+        return Interceptor.run(handler, layout, base)
       }
     }
   }
 
-  deinit {
-    IMPSignatures.shared.forget(implementation)
+  /// Runs `handler` on the frame at `base` (seventeen words on the caller's stack: `self`,
+  /// `_cmd` and six argument words, the result word, then eight argument pointers, set here) and
+  /// returns the result word.
+  @inline(__always)
+  private static func run<Handler: InterceptionHandler>(
+    _ handler: Handler, _ layout: CallLayout, _ base: UnsafeMutablePointer<UInt64>
+  ) -> UInt64 {
+    base[8] = 0
+    let pointers = UnsafeMutableRawPointer(base + 9).assumingMemoryBound(
+      to: UnsafeMutableRawPointer?.self)
+    pointers[0] = UnsafeMutableRawPointer(base)
+    pointers[1] = UnsafeMutableRawPointer(base + 1)
+    pointers[2] = UnsafeMutableRawPointer(base + 2)
+    pointers[3] = UnsafeMutableRawPointer(base + 3)
+    pointers[4] = UnsafeMutableRawPointer(base + 4)
+    pointers[5] = UnsafeMutableRawPointer(base + 5)
+    pointers[6] = UnsafeMutableRawPointer(base + 6)
+    pointers[7] = UnsafeMutableRawPointer(base + 7)
+    handler.intercept(
+      InterceptedCall(
+        layout: layout, arguments: pointers, returnSlot: UnsafeMutableRawPointer(base + 8)))
+    return base[8]
+  }
+}
+
+/// An object that handles the calls an ``Interceptor`` catches.
+public protocol InterceptionHandler: AnyObject, Sendable {
+  /// Handles one call: read and change its arguments, forward it, set its result.
+  func intercept(_ call: InterceptedCall)
+}
+
+/// A closure as an ``InterceptionHandler``.
+private final class ClosureHandler: InterceptionHandler {
+  let body: @Sendable (InterceptedCall) -> Void
+  init(_ body: @escaping @Sendable (InterceptedCall) -> Void) { self.body = body }
+  func intercept(_ call: InterceptedCall) { body(call) }
+}
+
+/// What a call view needs of its interceptor: the signature, and how to forward a call (through
+/// libffi's call interface, or through the register shape when every value fits a register).
+internal final class CallLayout {
+  let signature: MethodSignature
+  let interface: FFICallInterface?
+  let registerShape: RegisterShape?
+
+  init(signature: MethodSignature, interface: FFICallInterface?, registerShape: RegisterShape?) {
+    self.signature = signature
+    self.interface = interface
+    self.registerShape = registerShape
   }
 }
 

@@ -2,10 +2,11 @@
 // without libffi.
 import CObjCRuntime
 
-/// The closure behind a register-shape IMP, in one of two universal forms: the receiver and up to
-/// two integer-class and two floating-point argument words (`small`), or `_cmd`, three and eight
-/// (`call`), returning the result's bits. The small form passes fewer registers on every call;
-/// most methods take at most two arguments of each kind.
+/// The closure behind a register-shape IMP, in one of three universal forms: the receiver and up
+/// to two integer-class and two floating-point argument words (`small`); `_cmd` and three
+/// integer-class words, for shapes without floating point (`general`, what interceptors of most
+/// methods use); or `_cmd`, three and eight (`call`). Each returns the result's bits. The smaller
+/// forms pass fewer registers on every call.
 ///
 /// `@unchecked Sendable`: the closures are immutable and the stub is freed only in deinit.
 @usableFromInline
@@ -16,41 +17,61 @@ internal final class RegisterClosure: @unchecked Sendable {
   ) -> UInt64
   @usableFromInline
   typealias SmallCall = (id, UInt64, UInt64, Double, Double) -> UInt64
+  @usableFromInline
+  typealias GeneralCall = (id, SEL, UInt64, UInt64, UInt64) -> UInt64
 
-  // Both forms are stored non-optional (the unused one answers zero): reading a closure out of
-  // an Optional re-abstracts it, which allocated a thunk context on every call.
+  enum Form { case small, general, large }
+
+  // Every form is stored non-optional (the unused ones answer zero): reading a closure out of an
+  // Optional re-abstracts it, which allocated a thunk context on every call.
   let call: Call
   let small: SmallCall
-  let isSmall: Bool
+  let general: GeneralCall
+  let form: Form
   /// The stub's address, the IMP; nil until the stub is made.
   private(set) var stub: UnsafeMutableRawPointer?
 
   init(_ call: @escaping Call) {
     self.call = call
     self.small = { _, _, _, _, _ in 0 }
-    self.isSmall = false
+    self.general = { _, _, _, _, _ in 0 }
+    self.form = .large
   }
 
   init(small: @escaping SmallCall) {
     self.call = { _, _, _, _, _, _, _, _, _, _, _, _, _ in 0 }
     self.small = small
-    self.isSmall = true
+    self.general = { _, _, _, _, _ in 0 }
+    self.form = .small
+  }
+
+  init(general: @escaping GeneralCall) {
+    self.call = { _, _, _, _, _, _, _, _, _, _, _, _, _ in 0 }
+    self.small = { _, _, _, _, _ in 0 }
+    self.general = general
+    self.form = .general
   }
 
   /// Makes the stub for a method with `generalCount` integer-class and `floatingCount`
-  /// floating-point explicit arguments; nil when the shape does not fit or no executable memory
-  /// could be had (the caller then uses libffi).
+  /// floating-point explicit arguments; nil when the shape does not fit the form or no
+  /// executable memory could be had (the caller then uses libffi).
   func makeStub(generalCount: Int, floatingCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
-    // A small closure needs a small shape; a large one takes any shape, through the handlers
-    // that always call the large form.
-    guard generalCount <= 3, floatingCount <= 8,
-      !isSmall || (generalCount <= 2 && floatingCount <= 2),
-      let handler = isSmall
-        ? RegisterHandlers.handler(
-          general: generalCount, floating: floatingCount, floatingResult: floatingResult)
-        : RegisterHandlers.largeHandler(
-          general: generalCount, floating: floatingCount, floatingResult: floatingResult)
-    else { return nil }
+    guard generalCount <= 3, floatingCount <= 8 else { return nil }
+    let handler: UnsafeRawPointer?
+    switch form {
+    case .small:
+      guard generalCount <= 2, floatingCount <= 2 else { return nil }
+      handler = RegisterHandlers.handler(
+        general: generalCount, floating: floatingCount, floatingResult: floatingResult)
+    case .general:
+      guard floatingCount == 0 else { return nil }
+      handler = RegisterHandlers.generalHandler(
+        general: generalCount, floating: 0, floatingResult: floatingResult)
+    case .large:
+      handler = RegisterHandlers.largeHandler(
+        general: generalCount, floating: floatingCount, floatingResult: floatingResult)
+    }
+    guard let handler else { return nil }
     let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     stub = swk_trampoline_make(Int32(2 + generalCount), context, handler)
     return stub.map(UnsafeRawPointer.init)
