@@ -46,6 +46,10 @@ public enum SelfAwareDiscovery {
   private struct State {
     var scannedImages: Set<UInt> = []
     var awoken: Set<ObjectIdentifier> = []
+    /// Classes whose own conformance records say they are SelfAware, in every image scanned.
+    var conformers: Set<ObjectIdentifier> = []
+    /// The address of SelfAware's protocol descriptor, once a record named it.
+    var descriptor: UnsafeRawPointer?
   }
 
   private static let state = RuntimeLock(State())
@@ -53,25 +57,37 @@ public enum SelfAwareDiscovery {
   /// Awakes every ``SelfAware`` class not awoken yet, in the order of the images and of the
   /// classes in them.
   ///
+  /// Discovery reads two sections of each image loaded since the last pass (the toolchain's own
+  /// libraries aside): the conformance records, for the classes that declare the conformance,
+  /// and the type records, for every class, whose superclass chain says whether it inherits
+  /// one. No dynamic cast runs on a class that is not SelfAware.
+  ///
   /// - Throws: ``DiscoveryError/unexpectedLayout(version:image:)`` when the Swift runtime's
   ///   metadata is not laid out as this build expects; nothing is awoken then.
   @discardableResult
   public static func awakeAll() throws(DiscoveryError) -> AwakeReport {
     ChangeLog.start()
     let images = try SwiftImages.all()
-    let toolchain = SwiftImages.toolchainDirectory
-    let fresh = state.withLock { state in
-      images.filter { image in
-        let isToolchain = toolchain.map { image.path.hasPrefix($0) } ?? false
-        return state.scannedImages.insert(image.base).inserted && !isToolchain
+    // Claim the new images and their conformers under the lock.
+    let (fresh, conformers) = state.withLock { state in
+      let fresh = images.filter { image in
+        state.scannedImages.insert(image.base).inserted && !SwiftImages.isToolchain(image)
       }
+      for image in fresh {
+        for cls in SwiftImages.conformingClasses(
+          in: image, to: "SelfAware", in: "Hooks", protocol: &state.descriptor)
+        {
+          state.conformers.insert(ObjectIdentifier(cls))
+        }
+      }
+      return (fresh, state.conformers)
     }
     var examined = 0
     var candidates: [any SelfAware.Type] = []
     for image in fresh {
       let classes = SwiftImages.classes(in: image)
       examined += classes.count
-      for cls in classes {
+      for cls in classes where inherits(cls, from: conformers) {
         if let type = cls as? any SelfAware.Type { candidates.append(type) }
       }
     }
@@ -86,14 +102,32 @@ public enum SelfAwareDiscovery {
       imagesSkipped: images.count - fresh.count, classesExamined: examined)
   }
 
+  /// Whether `cls` or one of its superclasses is among `conformers`.
+  private static func inherits(_ cls: AnyClass, from conformers: Set<ObjectIdentifier>) -> Bool {
+    var current: AnyClass? = cls
+    while let type = current {
+      if conformers.contains(ObjectIdentifier(type)) { return true }
+      current = _getSuperclass(type)
+    }
+    return false
+  }
+
   /// The ``SelfAware`` classes of the process, without awaking them.
   ///
   /// - Throws: ``DiscoveryError/unexpectedLayout(version:image:)``.
   public static func selfAwareTypes() throws(DiscoveryError) -> [any SelfAware.Type] {
-    let toolchain = SwiftImages.toolchainDirectory
-    return try SwiftImages.all()
-      .filter { image in !(toolchain.map { image.path.hasPrefix($0) } ?? false) }
-      .flatMap(SwiftImages.classes(in:))
+    let images = try SwiftImages.all().filter { !SwiftImages.isToolchain($0) }
+    var descriptor: UnsafeRawPointer?
+    var conformers: Set<ObjectIdentifier> = []
+    for image in images {
+      for cls in SwiftImages.conformingClasses(
+        in: image, to: "SelfAware", in: "Hooks", protocol: &descriptor)
+      {
+        conformers.insert(ObjectIdentifier(cls))
+      }
+    }
+    return images.flatMap(SwiftImages.classes(in:))
+      .filter { inherits($0, from: conformers) }
       .compactMap { $0 as? any SelfAware.Type }
   }
 

@@ -25,7 +25,7 @@ enum AssociationMemory {
   }
 
   /// The process's resident set size, from `/proc/self/statm`.
-  private static func residentBytes() -> Int {
+  static func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
       let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
     else { return 0 }

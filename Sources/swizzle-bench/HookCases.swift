@@ -1,4 +1,5 @@
 // The hook cases: the cost of a hooked call, and of installing and removing hooks.
+import Foundation
 import Hooks
 import ObjCRuntime
 import Synchronization
@@ -16,7 +17,56 @@ enum HookCases {
     BenchCase(
       name: "hook-install-remove", target: "report (one install + remove, 100 selectors)",
       limit: nil, iterations: (1_000, 10_000), body: installRemove),
+    BenchCase(
+      name: "hook-cycles-memory", target: "report (~0: 1,000,000 install/remove cycles)",
+      limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { cycleMemory() },
+      unit: "bytes/1M cycles"),
+    BenchCase(
+      name: "awake-first-scan", target: "<= 1 ms (first scan, fresh process)", limit: 1,
+      iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 1) },
+      unit: "ms"),
+    BenchCase(
+      name: "awake-first-scan-instructions", target: "report", limit: nil,
+      iterations: (0, 1), body: { count in (0..<count).reduce(0) { sum, _ in sum + awakeOnce() } }),
+    BenchCase(
+      name: "awake-rescan", target: "report (no new image)", limit: nil,
+      iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 2) },
+      unit: "ms"),
   ]
+
+  /// Resident bytes grown by 1,000,000 install/remove cycles of one hook, after 10,000 to warm
+  /// the heap.
+  static func cycleMemory() -> Double {
+    guard let cls = hostClass else { return -1 }
+    let selector: Selector = "bench.hook.0:"
+    func cycles(_ count: Int) {
+      for _ in 0..<count {
+        (try? Hooks.hook(cls, selector, position: .before) { _ in })?.remove()
+      }
+    }
+    cycles(10_000)
+    let start = AssociationMemory.residentBytes()
+    cycles(1_000_000)
+    return Double(AssociationMemory.residentBytes() - start)
+  }
+
+  /// The wall time of discovery pass `pass` (1: the first scan of every image; 2: a rescan with
+  /// no new image) in this process, in milliseconds.
+  static func awakeMilliseconds(pass: Int) -> Double {
+    var elapsed = 0.0
+    for _ in 0..<pass {
+      let start = DispatchTime.now().uptimeNanoseconds
+      _ = try? SelfAwareDiscovery.awakeAll()
+      elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+    return elapsed
+  }
+
+  /// One first scan: the callgrind case runs it once (iterations 0 and 1), so the difference is
+  /// the scan's instructions.
+  static func awakeOnce() -> Int {
+    (try? SelfAwareDiscovery.awakeAll())?.classesExamined ?? 0
+  }
 
   /// A counter the hooks bump, so that their bodies are not optimized away.
   static let hookCalls = Atomic<Int>(0)

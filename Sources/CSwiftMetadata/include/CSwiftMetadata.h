@@ -34,8 +34,10 @@ typedef struct {
 extern void swift_enumerateAllMetadataSections(
     bool (*body)(const void *sections, void *context), void *context);
 
-/// The path of the image that holds `address`, or NULL.
-const char *swk_image_path(const void *address);
+/// Calls `body` with the load address and path of every loaded ELF object (dl_iterate_phdr); the
+/// main executable's path is empty.
+void swk_enumerate_loaded_objects(void (*body)(uintptr_t base, const char *path, void *context),
+                                  void *context);
 
 /// dlopen with RTLD_NOW | RTLD_GLOBAL; NULL on failure (then swk_dlerror says why).
 void *swk_dlopen(const char *path);
