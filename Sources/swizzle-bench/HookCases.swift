@@ -18,6 +18,10 @@ enum HookCases {
       name: "hook-install-remove", target: "report (one install + remove, 100 selectors)",
       limit: nil, iterations: (1_000, 10_000), body: installRemove),
     BenchCase(
+      name: "hooks-10000-on-100-selectors", target: "report (install all, then remove all)",
+      limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandHooks() },
+      unit: "ms"),
+    BenchCase(
       name: "hook-cycles-memory", target: "report (~0: 1,000,000 install/remove cycles)",
       limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { cycleMemory() },
       unit: "bytes/1M cycles"),
@@ -33,6 +37,22 @@ enum HookCases {
       iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 2) },
       unit: "ms"),
   ]
+
+  /// Milliseconds to install 10,000 hooks, 100 on each of 100 selectors, then remove them all.
+  static func tenThousandHooks() -> Double {
+    guard let cls = hostClass else { return -1 }
+    let selectors = (0..<100).map { Selector("bench.hook.\($0):") }
+    let start = DispatchTime.now().uptimeNanoseconds
+    var tokens: [HookToken] = []
+    tokens.reserveCapacity(10_000)
+    for index in 0..<10_000 {
+      if let token = try? Hooks.hook(cls, selectors[index % 100], position: .before, { _ in }) {
+        tokens.append(token)
+      }
+    }
+    for token in tokens { token.remove() }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+  }
 
   /// Resident bytes grown by 1,000,000 install/remove cycles of one hook, after 10,000 to warm
   /// the heap.

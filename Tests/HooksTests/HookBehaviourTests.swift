@@ -228,6 +228,23 @@ struct HookBehaviourTests {
       }
     }
     #expect(cls.methods.count == before, "nothing was added")
+
+    // An object whose class is still under construction cannot get a dynamic subclass.
+    let unfinished = objc_allocateClassPair(cls, UniqueNames.make("Unfinished"), 0)!
+    let object = meter(of: cls)
+    try object.setClass(unfinished)
+    do {
+      _ = try object.hook(before: "record:") { (_, _: Int) in }
+      Issue.record("an object of an unregistered class was hooked")
+    } catch {
+      guard case .cannotSubclass = error else {
+        Issue.record("expected cannotSubclass, got \(error)")
+        return
+      }
+    }
+    #expect(object.isaClass === unfinished, "the object is unchanged")
+    try object.setClass(cls)
+    objc_disposeClassPair(unfinished)
   }
 
   @Test("a before hook on dealloc runs when the object dies, with its associations intact")

@@ -11,8 +11,104 @@ enum Scope: String, CaseIterable, CustomTestStringConvertible {
   var testDescription: String { rawValue }
 }
 
+/// The full matrix's scopes: the two instance scopes and class methods.
+enum MatrixScope: String, CaseIterable, CustomTestStringConvertible {
+  case classWide, oneObject, classMethod
+
+  var testDescription: String { rawValue }
+}
+
+/// The signatures of the full matrix.
+enum MatrixSignature: String, CaseIterable, CustomTestStringConvertible {
+  case void, integer, double, object, structure
+
+  var testDescription: String { rawValue }
+
+  var selector: Selector {
+    switch self {
+    case .void: "record:"
+    case .integer: "scaled:"
+    case .double: "half:"
+    case .object: "echo:"
+    case .structure: "moved:"
+    }
+  }
+}
+
+/// A receiver of the matrix (an instance, or a class object for class methods) and a way to
+/// call each signature on it through the runtime, returning what the call returned as text.
+struct MatrixSubject {
+  let receiver: ObjCObject
+  let echoed = Meter()
+
+  func call(_ signature: MatrixSignature) throws -> String {
+    switch signature {
+    case .void:
+      try objc_msgSend(receiver, "record:", 5) as Void
+      return "void"
+    case .integer: return "\(try objc_msgSend(receiver, "scaled:", 5) as Int)"
+    case .double: return "\(try objc_msgSend(receiver, "half:", 5.0) as Double)"
+    case .object:
+      let answer: ObjCObject? = try objc_msgSend(receiver, "echo:", echoed)
+      return answer === echoed ? "same" : "other"
+    case .structure:
+      let invocation = try Invocation(target: receiver, selector: "moved:")
+      try invocation.setArgument(Pair(x: 5, y: 5), at: 2)
+      try invocation.invoke()
+      return "\(try invocation.returnValue(as: Pair.self).fields)"
+    }
+  }
+}
+
 @Suite("Hook matrix")
 struct HookMatrixTests {
+  /// A class with its own copy of every matrix method, as instance and as class methods.
+  private func matrixClass() throws -> Class {
+    let cls = freshMeterClass("Matrix")
+    for signature in MatrixSignature.allCases {
+      let method = try #require(class_getInstanceMethod(Meter.runtimeClass, signature.selector))
+      class_addMethod(
+        object_getClass(cls), signature.selector, method.implementation!, method.typeEncoding)
+    }
+    return cls
+  }
+
+  @Test(
+    "scope x position x signature: each hook runs where it should, and removal restores",
+    arguments: MatrixScope.allCases, [HookPosition.before, .instead, .after])
+  func matrix(scope: MatrixScope, position: HookPosition) throws {
+    for signature in MatrixSignature.allCases {
+      let cls = try matrixClass()
+      let subject = MatrixSubject(
+        receiver: scope == .classMethod ? cls : meter(of: cls))
+      let plain = try subject.call(signature)
+      let ran = Journal()
+      let body: @Sendable (HookInvocation) -> Void = { invocation in
+        ran.note("\(invocation.position)")
+        if invocation.position == .instead { invocation.invokeOriginal() }
+      }
+      let token: HookToken
+      switch scope {
+      case .classWide:
+        token = try Meter.hook(signature.selector, position: position, in: cls, body)
+      case .oneObject:
+        token = try (subject.receiver as! Meter).hook(signature.selector, position: position, body)
+      case .classMethod:
+        token = try Hooks.hook(object_getClass(cls)!, signature.selector, position: position, body)
+      }
+      #expect(try subject.call(signature) == plain, "\(signature): the hook passes the result on")
+      #expect(ran.take() == ["\(position)"], "\(signature): the hook ran once")
+      if scope == .oneObject {
+        let other = MatrixSubject(receiver: meter(of: cls))
+        _ = try other.call(signature)
+        #expect(ran.take().isEmpty, "\(signature): another object is not hooked")
+      }
+      token.remove()
+      #expect(try subject.call(signature) == plain)
+      #expect(ran.take().isEmpty, "\(signature): removed")
+    }
+  }
+
   /// A fresh class, a hooked calculator and an unhooked one of the same class.
   private func subjects() -> (cls: Class, hooked: Meter, other: Meter) {
     let cls = freshMeterClass()
