@@ -55,10 +55,12 @@ internal enum HookEngine {
     "resolveClassMethod:",
   ]
 
-  /// The checks every install makes before changing anything.
+  /// The checks every install makes before changing anything: the selector, the position, and
+  /// the hook's types against the method's signature, which it returns.
   static func validate(
-    _ cls: Class, _ selector: Selector, _ position: HookPosition
-  ) throws(HookError) -> Method {
+    _ cls: Class, _ selector: Selector, _ position: HookPosition,
+    check: (MethodSignature) throws(HookError) -> Void
+  ) throws(HookError) -> MethodSignature {
     let reference = MethodReference(owner: cls, selector: selector)
     guard !blacklist.contains(selector) else { throw .blacklisted(reference) }
     if selector == "dealloc", position != .before {
@@ -67,7 +69,9 @@ internal enum HookEngine {
     guard let method = cls.instanceMethod(for: selector), method.implementation != nil else {
       throw .unknownSelector(reference)
     }
-    return method
+    let signature = try signature(of: method)
+    try check(signature)
+    return signature
   }
 
   /// Adds a class-wide hook to `cls` (a metaclass for class methods).
@@ -76,9 +80,7 @@ internal enum HookEngine {
     check: (MethodSignature) throws(HookError) -> Void,
     body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookEntry {
-    let method = try validate(cls, selector, position)
-    let signature = try signature(of: method)
-    try check(signature)
+    let signature = try validate(cls, selector, position, check: check)
     let owner = PluginRegistry.installingPluginID
     return try state.withLock { state throws(HookError) -> HookEntry in
       let site = try self.site(cls, selector, signature, &state)
@@ -100,9 +102,7 @@ internal enum HookEngine {
     check: (MethodSignature) throws(HookError) -> Void,
     body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookEntry {
-    let method = try validate(object_getClass(object)!, selector, position)
-    let signature = try signature(of: method)
-    try check(signature)
+    let signature = try validate(object_getClass(object)!, selector, position, check: check)
     let owner = PluginRegistry.installingPluginID
     let key = ObjectIdentifier(object)
     var watch: DeathWatch?
