@@ -70,7 +70,12 @@ internal enum HookEngine {
       throw .unknownSelector(reference)
     }
     let signature = try signature(of: method)
-    try check(signature)
+    do {
+      try check(signature)
+    } catch .signatureMismatch(_, let expected, let hook) {
+      // The typed check knows the closure's types, not the class: name the method fully.
+      throw .signatureMismatch(reference, method: expected, hook: hook)
+    }
     return signature
   }
 
@@ -123,7 +128,12 @@ internal enum HookEngine {
             object: object.description, className: current.name, reason: "\(error)")
         }
         record = HookedObject(originalClass: current, dynamicClass: dynamic)
-        if state.hookedObjects[key] == nil { watch = DeathWatch(key) }
+        if let stale = state.hookedObjects[key] {
+          // Someone took our class off the object; its hooks come back with the new one.
+          record.entries = stale.entries
+        } else {
+          watch = DeathWatch(key)
+        }
         state.hookedObjects[key] = record
       }
       let site = try self.site(record.dynamicClass, selector, signature, &state)

@@ -71,7 +71,8 @@ public final class PluginRegistry: Sendable {
 
   /// Installs `plugin` unless a plugin with its identifier is installed; returns whether this
   /// call installed it. Racing calls block until the one that installs is done, so every caller
-  /// returns with the plugin installed.
+  /// returns with the plugin installed. A plugin's ``HookPlugin/install()`` may install other
+  /// plugins, but not itself.
   ///
   /// - Throws: whatever ``HookPlugin/install()`` throws; then the hooks it made are removed and
   ///   the plugin is not installed.

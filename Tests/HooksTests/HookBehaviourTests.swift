@@ -221,7 +221,7 @@ struct HookBehaviourTests {
     } catch {
       #expect(error.description.contains("q@:q"))
       #expect(error.description.contains("@:d"))
-      #expect(error.description.contains("scaled:"))
+      #expect(error.description.contains("-[\(cls.name) scaled:]"))
     }
     #expect(throws: HookError.self) {
       try ObjCObject.hook(before: "record:", in: TestHost.runtimeClass) { (_: ObjCObject, _: Int) in
