@@ -282,3 +282,27 @@ struct HookBehaviourTests {
 
 /// A class unrelated to ``Meter``, for the receiver-type refusal.
 final class TestHost: ObjCObject {}
+
+@Suite("Hook arguments")
+struct HookArgumentTests {
+  @Test("an instead hook can call the original with another object")
+  func replacesObjectArgument() throws {
+    let cls = freshMeterClass("ObjectArgument")
+    let meter = meter(of: cls)
+    let substitute = Meter()
+    let shared = Shared(value: substitute)
+    let token = try Meter.hook(instead: "echo:", in: cls) {
+      (original: HookOriginal<ObjCObject?, ObjCObject?>, _, _: ObjCObject?) in
+      original(shared.value)
+    }
+    #expect(meter.sendEcho(Meter()) === substitute)
+    token.remove()
+    weak var released: Meter?
+    do {
+      let temporary = Meter()
+      released = temporary
+      #expect(meter.sendEcho(temporary) === temporary)
+    }
+    #expect(released == nil, "no reference leaked")
+  }
+}

@@ -80,12 +80,12 @@ public struct InterceptedCall {
     T.objcValue(at: argumentAddress(index))
   }
 
-  /// Replaces argument `index` without the layout check of ``setArgument(_:at:)``.
+  /// Replaces argument `index` without the layout check of ``setArgument(_:at:)``. The value's
+  /// bits are copied: an object is not retained, as with ``setArgument(_:at:)``.
   ///
   /// - Precondition: as for ``uncheckedArgument(at:as:)``.
-  @inlinable
   public func uncheckedSetArgument<T>(_ value: T, at index: Int) {
-    argumentAddress(index).storeBytes(of: value, as: T.self)
+    InvocationFrame.write(value, to: argumentAddress(index), capacity: MemoryLayout<T>.size)
   }
 
   /// The value in the return slot, without the layout check of ``returnValue(as:)``.
@@ -110,7 +110,7 @@ public struct InterceptedCall {
   ///
   /// - Precondition: `T` is no larger than the return slot.
   @inlinable
-  public func uncheckedSetRawReturnValue<T>(_ value: T) {
+  public func uncheckedSetRawReturnValue<T: BitwiseCopyable>(_ value: T) {
     returnAddress.storeBytes(of: value, as: T.self)
   }
 
