@@ -76,7 +76,12 @@ class Meter: ObjCObject {
 /// A subclass of ``Meter`` made at run time, unique to the test that asks: class-wide hooks
 /// on it touch no other test.
 func freshMeterClass(_ name: String = "Calc") -> Class {
-  let cls = objc_allocateClassPair(Meter.runtimeClass, UniqueNames.make(name), 0)!
+  let unique = UniqueNames.make(name)
+  guard let cls = objc_allocateClassPair(Meter.runtimeClass, unique, 0) else {
+    // Say why, should it ever happen: a name in use, or a superclass under construction.
+    fatalError(
+      "objc_allocateClassPair refused \(unique): name in use: \(objc_getClass(unique) != nil)")
+  }
   objc_registerClassPair(cls)
   return cls
 }
