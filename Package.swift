@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "ObjCRuntime", targets: ["ObjCRuntime"]),
     .library(name: "ObjCRuntimeGeometry", targets: ["ObjCRuntimeGeometry"]),
     .library(name: "Hooks", targets: ["Hooks"]),
+    .library(name: "UIKitModel", targets: ["UIKitModel"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
   ],
   targets: [
@@ -48,6 +49,12 @@ let package = Package(
       dependencies: ["ObjCRuntime", "CSwiftMetadata"],
       path: "Sources/Hooks"
     ),
+    // A headless, deterministic model of UIKit's navigation stack, on the runtime's tables.
+    .target(
+      name: "UIKitModel",
+      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "Hooks"],
+      path: "Sources/UIKitModel"
+    ),
     .executableTarget(
       name: "swizzle-bench",
       dependencies: ["ObjCRuntime", "Hooks"],
@@ -76,6 +83,11 @@ let package = Package(
       // The dlopen test loads a plugin library that links against the test binary's copy of
       // Hooks, so the binary exports its symbols.
       linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+    ),
+    .testTarget(
+      name: "UIKitModelTests",
+      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks"],
+      path: "Tests/UIKitModelTests"
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,231 @@
+// Animations on the virtual clock: the model value changes at once, the presentation value
+// follows it over time, and completions run when the animations end.
+public import Foundation
+
+/// A value a view animates: what `UIView.animate` interpolates.
+public enum AnimatableValue: Equatable, Sendable {
+  /// A number (alpha).
+  case scalar(CGFloat)
+  /// A point (center).
+  case point(CGPoint)
+  /// A rectangle (frame, bounds).
+  case rect(CGRect)
+  /// A transform.
+  case transform(CGAffineTransform)
+  /// A colour (background colour, tint colour); nil is clear.
+  case color(UIColorComponents)
+
+  /// The value `fraction` of the way from `self` to `other` (values of different kinds jump).
+  public func interpolated(to other: AnimatableValue, fraction t: CGFloat) -> AnimatableValue {
+    func lerp(_ a: CGFloat, _ b: CGFloat) -> CGFloat { a + (b - a) * t }
+    switch (self, other) {
+    case (.scalar(let a), .scalar(let b)): return .scalar(lerp(a, b))
+    case (.point(let a), .point(let b)):
+      return .point(CGPoint(x: lerp(a.x, b.x), y: lerp(a.y, b.y)))
+    case (.rect(let a), .rect(let b)):
+      return .rect(
+        CGRect(
+          x: lerp(a.origin.x, b.origin.x), y: lerp(a.origin.y, b.origin.y),
+          width: lerp(a.width, b.width), height: lerp(a.height, b.height)))
+    case (.transform(let a), .transform(let b)):
+      return .transform(
+        CGAffineTransform(
+          a: lerp(a.a, b.a), b: lerp(a.b, b.b), c: lerp(a.c, b.c), d: lerp(a.d, b.d),
+          tx: lerp(a.tx, b.tx), ty: lerp(a.ty, b.ty)))
+    case (.color(let a), .color(let b)):
+      return .color(
+        UIColorComponents(
+          red: lerp(a.red, b.red), green: lerp(a.green, b.green), blue: lerp(a.blue, b.blue),
+          alpha: lerp(a.alpha, b.alpha)))
+    default: return t < 1 ? self : other
+    }
+  }
+}
+
+/// A colour's components as a value, for interpolation.
+public struct UIColorComponents: Equatable, Sendable {
+  /// The components.
+  public var red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat
+
+  /// Components from their values.
+  public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+    self.alpha = alpha
+  }
+
+  /// The components of `color`; clear for nil.
+  public init(_ color: UIColor?) {
+    let color = color ?? .clear
+    self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+  }
+
+  /// The colour.
+  public var color: UIColor { UIColor(red: red, green: green, blue: blue, alpha: alpha) }
+}
+
+/// A timing curve, as UIKit's `UIView.AnimationCurve`: the cubic Béziers of Core Animation's
+/// named timing functions.
+public enum AnimationCurve: Sendable, CaseIterable {
+  /// Constant speed.
+  case linear
+  /// Slow start: (0.42, 0, 1, 1).
+  case easeIn
+  /// Slow end: (0, 0, 0.58, 1).
+  case easeOut
+  /// Slow start and end: (0.42, 0, 0.58, 1), UIKit's default.
+  case easeInOut
+
+  /// The progress at `time`, both from 0 to 1.
+  public func progress(at time: Double) -> Double {
+    let t = max(0, min(1, time))
+    switch self {
+    case .linear: return t
+    case .easeIn: return AnimationCurve.bezier(x1: 0.42, y1: 0, x2: 1, y2: 1, t)
+    case .easeOut: return AnimationCurve.bezier(x1: 0, y1: 0, x2: 0.58, y2: 1, t)
+    case .easeInOut: return AnimationCurve.bezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1, t)
+    }
+  }
+
+  /// The y of the cubic Bézier (0,0) (x1,y1) (x2,y2) (1,1) at x, found by bisection (exact to
+  /// 1e-9, and deterministic).
+  private static func bezier(x1: Double, y1: Double, x2: Double, y2: Double, _ x: Double)
+    -> Double
+  {
+    func coordinate(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
+      let inverse = 1 - s
+      return 3 * inverse * inverse * s * p1 + 3 * inverse * s * s * p2 + s * s * s
+    }
+    var low = 0.0
+    var high = 1.0
+    var s = x
+    for _ in 0..<60 {
+      s = (low + high) / 2
+      if coordinate(x1, x2, s) < x { low = s } else { high = s }
+      if high - low < 1e-12 { break }
+    }
+    return coordinate(y1, y2, s)
+  }
+}
+
+/// Something with animatable properties (a view).
+internal protocol AnimationTarget: AnyObject {
+  /// The running animation of `key` ended (finished or replaced).
+  func animationEnded(_ animation: RunningAnimation)
+}
+
+/// Animations created by one `UIView.animate` call: their completion runs once all have ended.
+internal final class AnimationGroup {
+  var remaining = 0
+  var interrupted = false
+  let completion: ((Bool) -> Void)?
+
+  init(completion: ((Bool) -> Void)?) {
+    self.completion = completion
+  }
+}
+
+/// One property animating.
+internal final class RunningAnimation {
+  weak var target: (any AnimationTarget)?
+  let key: String
+  let from: AnimatableValue
+  let to: AnimatableValue
+  let start: TimeInterval
+  let duration: TimeInterval
+  let curve: AnimationCurve
+  let group: AnimationGroup
+  var transactions: [Transaction]
+
+  init(
+    target: any AnimationTarget, key: String, from: AnimatableValue, to: AnimatableValue,
+    start: TimeInterval, duration: TimeInterval, curve: AnimationCurve, group: AnimationGroup,
+    transactions: [Transaction]
+  ) {
+    self.target = target
+    self.key = key
+    self.from = from
+    self.to = to
+    self.start = start
+    self.duration = duration
+    self.curve = curve
+    self.group = group
+    self.transactions = transactions
+  }
+
+  var end: TimeInterval { start + duration }
+
+  /// The presentation value at `time`.
+  func value(at time: TimeInterval) -> AnimatableValue {
+    guard duration > 0 else { return to }
+    let fraction = (time - start) / duration
+    if fraction <= 0 { return from }
+    if fraction >= 1 { return to }
+    return from.interpolated(to: to, fraction: CGFloat(curve.progress(at: fraction)))
+  }
+}
+
+/// The running animations of the run loop.
+internal final class AnimationEngine {
+  private(set) var running: [RunningAnimation] = []
+
+  var isEmpty: Bool { running.isEmpty }
+
+  func add(_ animation: RunningAnimation) {
+    running.append(animation)
+    animation.group.remaining += 1
+    for transaction in animation.transactions { transaction.pendingAnimations += 1 }
+  }
+
+  /// Ends the animations whose time is over, in the order they were added.
+  func advance(to time: TimeInterval) {
+    guard !running.isEmpty else { return }
+    var ended: [RunningAnimation] = []
+    running.removeAll { animation in
+      guard time >= animation.end - 1e-9 else { return false }
+      ended.append(animation)
+      return true
+    }
+    for animation in ended { finish(animation, interrupted: false) }
+  }
+
+  /// Ends `animation` early: a later animation of the same property replaced it.
+  func interrupt(_ animation: RunningAnimation) {
+    guard let index = running.firstIndex(where: { $0 === animation }) else { return }
+    running.remove(at: index)
+    finish(animation, interrupted: true)
+  }
+
+  private func finish(_ animation: RunningAnimation, interrupted: Bool) {
+    animation.target?.animationEnded(animation)
+    let group = animation.group
+    if interrupted { group.interrupted = true }
+    group.remaining -= 1
+    if group.remaining == 0, let completion = group.completion {
+      let finished = !group.interrupted
+      VirtualRunLoop.main.atEndOfTurn { completion(finished) }
+    }
+    for transaction in animation.transactions {
+      transaction.pendingAnimations -= 1
+    }
+    animation.transactions.removeAll()
+  }
+
+  func removeAll() { running.removeAll() }
+}
+
+/// The `UIView.animate` call being run, if any: property changes inside it animate.
+internal struct AnimationContext {
+  let duration: TimeInterval
+  let delay: TimeInterval
+  let curve: AnimationCurve
+  let group: AnimationGroup
+  let beginFromCurrentState: Bool
+
+  /// The innermost `animate` or `performWithoutAnimation` block running; nil outside one.
+  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
+  nonisolated(unsafe) static var stack: [AnimationContext?] = []
+
+  static var current: AnimationContext? { stack.last ?? nil }
+}

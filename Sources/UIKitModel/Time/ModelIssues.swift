@@ -1,0 +1,55 @@
+// How the model reports bad input: UIKit raises an exception; the model refuses the call, leaves
+// every object as it was, and reports a typed issue.
+import ObjCRuntime
+
+/// A call the model refused, as UIKit would have raised for it.
+public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A view inserted into itself or into one of its own subviews.
+  case viewCycle(view: String, into: String)
+  /// A subview index out of range.
+  case indexOutOfRange(view: String, index: Int, count: Int)
+  /// A frame, bounds or centre with a NaN or infinite component.
+  case invalidGeometry(view: String, value: String)
+  /// A display link added to a run loop twice.
+  case displayLinkAddedTwice(String)
+  /// `CATransaction.commit()` without a matching `begin()`.
+  case unbalancedTransaction
+  /// A display link whose target does not respond to its selector.
+  case displayLinkTargetMissingSelector(target: String, selector: String)
+
+  /// What was refused and why.
+  public var description: String {
+    switch self {
+    case .viewCycle(let view, let into):
+      "cannot insert \(view) into \(into): a view cannot be its own ancestor"
+    case .indexOutOfRange(let view, let index, let count):
+      "index \(index) is out of range for the \(count) subviews of \(view)"
+    case .invalidGeometry(let view, let value):
+      "\(view) was given \(value), which has a NaN or infinite component; the value was ignored"
+    case .displayLinkAddedTwice(let link):
+      "\(link) is already added to a run loop; add it once"
+    case .unbalancedTransaction:
+      "CATransaction.commit() without a matching begin(); the commit was ignored"
+    case .displayLinkTargetMissingSelector(let target, let selector):
+      "the display link's target \(target) does not respond to \(selector); the tick was skipped"
+    }
+  }
+}
+
+/// The issues the model reported, newest last, so that tests can assert on them; each is also
+/// printed as a warning (silence with `SWIZZLEKIT_QUIET=1`).
+public enum UIKitModelIssues {
+  private static let recorded = RuntimeLock<[UIKitModelIssue]>([])
+
+  /// Every issue so far.
+  public static var all: [UIKitModelIssue] { recorded.withLock { $0 } }
+
+  /// Reports `issue`.
+  public static func report(_ issue: UIKitModelIssue) {
+    recorded.withLock { $0.append(issue) }
+    Diagnostics.warn("UIKit model: \(issue)")
+  }
+
+  /// Forgets the issues so far.
+  public static func removeAll() { recorded.withLock { $0.removeAll() } }
+}

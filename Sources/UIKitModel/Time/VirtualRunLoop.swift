@@ -1,0 +1,233 @@
+// The main run loop on a virtual clock: nothing sleeps; tests and the lab advance time.
+public import Foundation
+
+/// The model's run loop: timers, perform-after, display links and animations, driven by a
+/// virtual clock that only moves when someone calls ``advance(by:)``, ``advance(frames:)`` or
+/// ``runUntilIdle(limit:)``. The same script therefore gives the same results every time.
+///
+/// Frames fall at multiples of 1/60 s of virtual time. At each frame the run loop ticks the
+/// display links active in the current mode, advances the animations, and ends the turn's
+/// implicit `CATransaction`. Timers fire at their own times, between frames.
+///
+/// Like UIKit's main run loop, it belongs to one thread: use the model from one thread (a test's,
+/// the lab's).
+public final class VirtualRunLoop {
+  // nonisolated(unsafe): the model is confined to one thread, as UIKit is to the main thread;
+  // `VirtualRunLoop` checks nothing across threads, and the docs say so.
+  /// The main run loop, what `.main` means where UIKit code writes `RunLoop.main`.
+  nonisolated(unsafe) public static let main = VirtualRunLoop()
+
+  /// A run-loop mode.
+  public struct Mode: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// The mode's name.
+    public let rawValue: String
+    /// A mode from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The default mode: what runs when nothing is being tracked.
+    public static let `default` = Mode(rawValue: "kCFRunLoopDefaultMode")
+    /// The common modes: a source added here runs in `default` and `tracking` alike.
+    public static let common = Mode(rawValue: "kCFRunLoopCommonModes")
+    /// The mode while a scroll view is dragged.
+    public static let tracking = Mode(rawValue: "UITrackingRunLoopMode")
+    /// The name.
+    public var description: String { rawValue }
+
+    /// Whether a source added for this mode runs while the run loop is in `current`.
+    func runs(in current: Mode) -> Bool { self == .common || self == current }
+  }
+
+  /// The duration of one frame: 1/60 s.
+  public static let frameDuration: TimeInterval = 1.0 / 60
+
+  /// The virtual time, in seconds since the run loop was made.
+  public private(set) var currentTime: TimeInterval = 0
+  /// The mode the run loop is running in; a simulated drag switches it to `tracking`.
+  public var currentMode: Mode = .default
+  /// The number of frames so far.
+  public private(set) var frameCount = 0
+
+  private var timers: [Timer] = []
+  private var timerSequence = 0
+  internal var displayLinks: [CADisplayLink] = []
+  internal let animations = AnimationEngine()
+  internal let transactions = TransactionQueue()
+  /// Work to run at the end of the current turn (after the frame), in order.
+  private var endOfTurn: [() -> Void] = []
+
+  private init() {}
+
+  /// Starts over: time 0, frame 0, default mode, and no timer, display link, animation or
+  /// transaction left. Tests and the lab call it between scenarios, so that each starts from the
+  /// same state and gives the same trace.
+  public func reset() {
+    currentTime = 0
+    frameCount = 0
+    currentMode = .default
+    for timer in timers { timer.invalidateQuietly() }
+    timers.removeAll()
+    for link in displayLinks { link.detach() }
+    displayLinks.removeAll()
+    animations.removeAll()
+    transactions.removeAll()
+    endOfTurn.removeAll()
+  }
+
+  // MARK: Advancing time
+
+  /// Runs everything due in the next `interval` seconds of virtual time, in time order.
+  public func advance(by interval: TimeInterval) {
+    let target = currentTime + max(0, interval)
+    while true {
+      let nextFrame = Double(frameCount + 1) * VirtualRunLoop.frameDuration
+      let nextTimer = timers.first?.fireTime ?? .infinity
+      let next = min(nextFrame, nextTimer)
+      guard next <= target + 1e-9 else { break }
+      if nextTimer <= nextFrame {
+        currentTime = max(currentTime, nextTimer)
+        fireDueTimers()
+      } else {
+        currentTime = nextFrame
+        frameCount += 1
+        runFrame()
+      }
+    }
+    currentTime = max(currentTime, target)
+  }
+
+  /// Runs `count` frames.
+  public func advance(frames count: Int) {
+    guard count > 0 else { return }
+    let target = Double(frameCount + count) * VirtualRunLoop.frameDuration
+    advance(by: target - currentTime)
+  }
+
+  /// Advances frame by frame until no timer, perform-after, animation or transaction completion
+  /// is pending (display links keep ticking meanwhile, but do not keep the run loop busy), or
+  /// until `limit` seconds of virtual time went by. Returns whether it became idle.
+  @discardableResult
+  public func runUntilIdle(limit: TimeInterval = 60) -> Bool {
+    let deadline = currentTime + limit
+    while !isIdle {
+      guard currentTime < deadline else { return false }
+      advance(frames: 1)
+    }
+    return true
+  }
+
+  /// Whether nothing but display links is pending.
+  public var isIdle: Bool {
+    timers.allSatisfy { $0.repeats } && animations.isEmpty && transactions.isEmpty
+      && endOfTurn.isEmpty
+  }
+
+  private func runFrame() {
+    for link in displayLinks where link.shouldFire(frame: frameCount, mode: currentMode) {
+      link.fire(at: currentTime)
+    }
+    animations.advance(to: currentTime)
+    endTurn()
+  }
+
+  /// Ends the current turn: the implicit transaction commits, completions that came due run.
+  internal func endTurn() {
+    transactions.endOfTurn(animations: animations)
+    let work = endOfTurn
+    endOfTurn.removeAll()
+    for item in work { item() }
+  }
+
+  /// Runs `block` at the end of the current turn.
+  internal func atEndOfTurn(_ block: @escaping () -> Void) {
+    endOfTurn.append(block)
+  }
+
+  // MARK: Timers
+
+  /// A timer on the virtual clock, as Foundation's `Timer` scheduled on the main run loop.
+  public final class Timer {
+    /// When it fires next.
+    public fileprivate(set) var fireTime: TimeInterval
+    /// The interval of a repeating timer.
+    public let interval: TimeInterval
+    /// Whether it repeats.
+    public let repeats: Bool
+    /// The modes it runs in.
+    public let modes: Set<Mode>
+    /// Whether it still fires.
+    public private(set) var isValid = true
+    fileprivate let block: (Timer) -> Void
+    fileprivate var sequence = 0
+
+    fileprivate init(
+      fireTime: TimeInterval, interval: TimeInterval, repeats: Bool, modes: Set<Mode>,
+      block: @escaping (Timer) -> Void
+    ) {
+      self.fireTime = fireTime
+      self.interval = interval
+      self.repeats = repeats
+      self.modes = modes
+      self.block = block
+    }
+
+    /// Stops the timer.
+    public func invalidate() {
+      isValid = false
+      VirtualRunLoop.main.remove(self)
+    }
+
+    fileprivate func invalidateQuietly() { isValid = false }
+  }
+
+  /// Schedules a timer that first fires `interval` seconds from now.
+  @discardableResult
+  public func scheduledTimer(
+    withTimeInterval interval: TimeInterval, repeats: Bool, modes: Set<Mode> = [.default],
+    block: @escaping (Timer) -> Void
+  ) -> Timer {
+    let timer = Timer(
+      fireTime: currentTime + max(0, interval), interval: max(interval, 1e-4), repeats: repeats,
+      modes: modes, block: block)
+    insert(timer)
+    return timer
+  }
+
+  /// Runs `block` once, `delay` seconds from now (`perform(_:with:afterDelay:)`).
+  public func perform(
+    after delay: TimeInterval, inModes modes: Set<Mode> = [.default], _ block: @escaping () -> Void
+  ) {
+    scheduledTimer(withTimeInterval: delay, repeats: false, modes: modes) { _ in block() }
+  }
+
+  private func insert(_ timer: Timer) {
+    timerSequence += 1
+    timer.sequence = timerSequence
+    let index =
+      timers.firstIndex {
+        $0.fireTime > timer.fireTime
+          || ($0.fireTime == timer.fireTime && $0.sequence > timer.sequence)
+      } ?? timers.endIndex
+    timers.insert(timer, at: index)
+  }
+
+  fileprivate func remove(_ timer: Timer) {
+    timers.removeAll { $0 === timer }
+  }
+
+  private func fireDueTimers() {
+    while let timer = timers.first, timer.fireTime <= currentTime + 1e-9 {
+      timers.removeFirst()
+      let runs = timer.modes.contains { $0.runs(in: currentMode) }
+      if timer.repeats {
+        timer.fireTime += timer.interval
+        insert(timer)
+      }
+      if runs {
+        timer.block(timer)
+      } else if !timer.repeats {
+        // A one-shot timer of another mode waits for its mode, as CFRunLoop keeps it pending.
+        timer.fireTime = currentTime + VirtualRunLoop.frameDuration
+        insert(timer)
+      }
+    }
+  }
+}
