@@ -1,0 +1,82 @@
+// The device: screen sizes and status-bar heights by model, and the system version plugins
+// branch on.
+public import Foundation
+
+/// The devices the model knows, with their screen size and status-bar height.
+public enum DeviceProfile: String, CaseIterable, Sendable {
+  /// 375 x 667, status bar 20.
+  case iPhone8 = "iPhone 8"
+  /// 375 x 812, status bar 44.
+  case iPhoneX = "iPhone X"
+  /// 375 x 812, status bar 44.
+  case iPhoneXS = "iPhone XS"
+  /// 414 x 896, status bar 44.
+  case iPhoneXR = "iPhone XR"
+  /// 414 x 896, status bar 44.
+  case iPhoneXSMax = "iPhone XS Max"
+  /// 393 x 852, status bar 54 (a current iPhone).
+  case iPhone15 = "iPhone 15"
+  /// 820 x 1180, status bar 24.
+  case iPadAir = "iPad Air"
+
+  /// The screen size in points.
+  public var screenSize: CGSize {
+    switch self {
+    case .iPhone8: CGSize(width: 375, height: 667)
+    case .iPhoneX, .iPhoneXS: CGSize(width: 375, height: 812)
+    case .iPhoneXR, .iPhoneXSMax: CGSize(width: 414, height: 896)
+    case .iPhone15: CGSize(width: 393, height: 852)
+    case .iPadAir: CGSize(width: 820, height: 1180)
+    }
+  }
+
+  /// The status bar's height in points.
+  public var statusBarHeight: CGFloat {
+    switch self {
+    case .iPhone8: 20
+    case .iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax: 44
+    case .iPhone15: 54
+    case .iPadAir: 24
+    }
+  }
+
+  /// Finds a profile by name, case and spaces ignored (`iphone-x`, `iPhone X`).
+  public static func named(_ name: String) -> DeviceProfile? {
+    func key(_ text: String) -> String {
+      text.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+    return allCases.first { key($0.rawValue) == key(name) }
+  }
+}
+
+/// The screen, as UIKit's `UIScreen.main`.
+public final class UIScreen {
+  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
+  /// The device's screen.
+  nonisolated(unsafe) public static let main = UIScreen()
+
+  /// The device profile the model emulates.
+  public var profile: DeviceProfile = .iPhone8
+
+  /// The screen's bounds in points.
+  public var bounds: CGRect { CGRect(origin: .zero, size: profile.screenSize) }
+}
+
+/// The device, as UIKit's `UIDevice.current`: its system version is settable, because plugins
+/// branch on it (the bar hierarchy of iOS 10 differs from iOS 11's).
+public final class UIDevice {
+  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
+  /// The device the model runs as.
+  nonisolated(unsafe) public static let current = UIDevice()
+
+  /// The system version, such as `"13.0"`.
+  public var systemVersion = "13.0"
+
+  /// The major version number (`13` for `"13.0"`).
+  public var majorSystemVersion: Int {
+    Int(systemVersion.split(separator: ".").first ?? "") ?? 0
+  }
+
+  /// `iOS`.
+  public var systemName: String { "iOS" }
+}

@@ -1,0 +1,603 @@
+// UINavigationBar with UIKit's private-looking hierarchy, its items, and the query of what the
+// user sees.
+public import Foundation
+public import ObjCRuntime
+import ObjCRuntimeGeometry
+
+/// Bar metrics, as UIKit's `UIBarMetrics`.
+public enum UIBarMetrics: Int, Sendable {
+  /// The default metrics.
+  case `default` = 0
+  /// Compact (landscape phone) metrics.
+  case compact = 1
+}
+
+/// Bar styles, as UIKit's `UIBarStyle`.
+public enum UIBarStyle: Int, Sendable {
+  /// A light bar.
+  case `default` = 0
+  /// A dark bar.
+  case black = 1
+}
+
+/// Text attributes as an object, so that they can cross the runtime (the `NSDictionary` that
+/// `-setTitleTextAttributes:` receives): a swizzle of it reads and replaces `attributes`.
+public final class TextAttributesBox: ObjCObject {
+  /// The attributes.
+  public let attributes: TextAttributes
+
+  /// A box around `attributes`.
+  public init(_ attributes: TextAttributes) {
+    self.attributes = attributes
+    super.init()
+  }
+}
+
+/// A button in a navigation bar.
+open class UIBarButtonItem: ObjCObject {
+  /// The title.
+  open var title: String?
+  /// The image.
+  open var image: UIImage?
+  /// A view shown instead of the title.
+  open var customView: UIView?
+  /// The tint colour; nil inherits the bar's.
+  open var tintColor: UIColor?
+  /// The object sent `action`.
+  open weak var target: ObjCObject?
+  /// The selector sent when the item is tapped.
+  open var action: Selector?
+
+  /// An item with a title.
+  public init(title: String?, target: ObjCObject? = nil, action: Selector? = nil) {
+    self.title = title
+    self.target = target
+    self.action = action
+    super.init()
+  }
+
+  /// An item showing `customView`.
+  public init(customView: UIView) {
+    self.customView = customView
+    super.init()
+  }
+}
+
+/// What a navigation bar shows for one screen: title, title view, buttons.
+open class UINavigationItem: ObjCObject {
+  /// The title.
+  open var title: String?
+  /// A view shown instead of the title.
+  open var titleView: UIView?
+  /// The buttons on the left.
+  open var leftBarButtonItems: [UIBarButtonItem]?
+  /// The buttons on the right.
+  open var rightBarButtonItems: [UIBarButtonItem]?
+  /// The item shown as the back button of the next screen.
+  open var backBarButtonItem: UIBarButtonItem?
+  /// Whether the back button is hidden.
+  open var hidesBackButton = false
+
+  /// An item with `title`.
+  public init(title: String) {
+    self.title = title
+    super.init()
+  }
+
+  /// An item without title.
+  public override init() {
+    super.init()
+  }
+
+  /// The first left button.
+  open var leftBarButtonItem: UIBarButtonItem? {
+    get { leftBarButtonItems?.first }
+    set { leftBarButtonItems = newValue.map { [$0] } }
+  }
+
+  /// The first right button.
+  open var rightBarButtonItem: UIBarButtonItem? {
+    get { rightBarButtonItems?.first }
+    set { rightBarButtonItems = newValue.map { [$0] } }
+  }
+}
+
+/// What a navigation bar asks and tells its delegate (UIKit's `UINavigationBarDelegate`). When
+/// the delegate is an ``ObjCObject`` that answers the selector, the bar sends it through the
+/// runtime (`navigationBar:shouldPopItem:`...), so a swizzle of it runs.
+public protocol UINavigationBarDelegate: AnyObject {
+  /// Whether `item` may be pushed.
+  func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem) -> Bool
+  /// `item` was pushed.
+  func navigationBar(_ navigationBar: UINavigationBar, didPush item: UINavigationItem)
+  /// Whether `item` may be popped.
+  func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem) -> Bool
+  /// `item` was popped.
+  func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem)
+}
+
+extension UINavigationBarDelegate {
+  /// Yes.
+  public func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem)
+    -> Bool
+  { true }
+  /// Nothing.
+  public func navigationBar(_ navigationBar: UINavigationBar, didPush item: UINavigationItem) {}
+  /// Yes.
+  public func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
+    -> Bool
+  { true }
+  /// Nothing.
+  public func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem) {}
+}
+
+// MARK: - The private-looking views
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The bar's background container on iOS 11 and later: `navigationBar.subviews.first`. It holds
+/// the background image view, the effect view (ivar `_backgroundEffectView`) and the shadow view
+/// (ivar `_shadowView`). `setHidden:` is in its table, as a seed swizzles it.
+public final class _UIBarBackground: UIView {
+  /// The view that shows a custom background image.
+  public let backgroundImageView = UIImageView(frame: .zero)
+  /// The translucent system background (the bar tint colour), hidden under a custom image.
+  public let backgroundEffectView = UIView(frame: .zero)
+  /// The hairline at the bottom.
+  public let shadowView = UIImageView(frame: .zero)
+
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(_UIBarBackground.self) {
+      ObjCIvarDeclaration("_backgroundEffectView", readOnly: \_UIBarBackground.backgroundEffectView)
+      ObjCIvarDeclaration("_shadowView", readOnly: \_UIBarBackground.shadowView)
+      ObjCIvarDeclaration("_backgroundImageView", readOnly: \_UIBarBackground.backgroundImageView)
+    }
+  }
+
+  fileprivate override init(frame: CGRect) {
+    super.init(frame: frame)
+    for view in [backgroundImageView, backgroundEffectView, shadowView] {
+      view.autoresizingMask = .flexibleWidth
+      addSubview(view)
+    }
+  }
+}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The bar's background on iOS 10: an image view with the effect and shadow views inside.
+public final class _UINavigationBarBackground: UIImageView {
+  /// The translucent system background.
+  public let backgroundEffectView = UIView(frame: .zero)
+  /// The hairline at the bottom.
+  public let shadowView = UIImageView(frame: .zero)
+
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(_UINavigationBarBackground.self) {
+      ObjCIvarDeclaration(
+        "_backgroundEffectView", readOnly: \_UINavigationBarBackground.backgroundEffectView)
+      ObjCIvarDeclaration("_shadowView", readOnly: \_UINavigationBarBackground.shadowView)
+    }
+  }
+
+  fileprivate override init(frame: CGRect) {
+    super.init(frame: frame)
+    addSubview(backgroundEffectView)
+    addSubview(shadowView)
+  }
+}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The view holding the title and buttons on iOS 11 and later.
+public final class _UINavigationBarContentView: UIView {}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The back chevron.
+public final class _UINavigationBarBackIndicatorView: UIImageView {}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// A bar button's view.
+public final class _UIButtonBarButton: UIView {
+  /// The item it shows.
+  public fileprivate(set) weak var item: UIBarButtonItem?
+}
+
+// MARK: - The bar
+
+/// A navigation bar, with the hierarchy iOS gives it, chosen by the device's system version:
+///
+/// - iOS 11 and later: `subviews[0]` is `_UIBarBackground` (background image view, effect view,
+///   shadow view), `subviews[1]` is `_UINavigationBarContentView` (title label, button views,
+///   back indicator);
+/// - iOS 10: `_UINavigationBarBackground` (an image view holding the effect and shadow views),
+///   then the title label, button views and the back indicator directly in the bar.
+///
+/// The bar is 44 points tall below the status bar; its background extends up under the status
+/// bar. `setBackgroundImage(UIImage(), for: .default)` makes the system background clear, and
+/// the shadow image is honoured only when a custom background image is set, as on iOS.
+open class UINavigationBar: UIView {
+  /// The bar's height, without the status bar.
+  public static let height: CGFloat = 44
+
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UINavigationBar.self) {
+      ObjCMethodDeclaration(
+        "setTitleTextAttributes:", Base.setTitleTextAttributes,
+        swiftEntry: Entry.setTitleTextAttributes)
+      ObjCMethodDeclaration(
+        "setBackgroundImage:forBarMetrics:", Base.setBackgroundImage,
+        swiftEntry: Entry.setBackgroundImage)
+      ObjCMethodDeclaration(
+        "setBarTintColor:", Base.setBarTintColor, swiftEntry: Entry.setBarTintColor)
+      ObjCMethodDeclaration("layoutSubviews", Base.layoutSubviews, swiftEntry: Entry.layoutSubviews)
+    }
+  }
+
+  /// Whether the bar uses the iOS 10 hierarchy (fixed when the bar is made).
+  public let usesLegacyHierarchy: Bool
+  /// The background container (`_UIBarBackground` or `_UINavigationBarBackground`).
+  public let backgroundContainer: UIView
+  /// The view holding title and buttons (the content view on iOS 11+, the bar itself on 10).
+  public let contentContainer: UIView
+  /// The title label.
+  public let titleLabel = UILabel(frame: .zero)
+  /// The back chevron.
+  public let backIndicatorView = _UINavigationBarBackIndicatorView(frame: .zero)
+
+  private var backgroundImages: [Int: UIImage] = [:]
+  private var attributes: TextAttributes?
+  private var barTint: UIColor?
+  private var statusBarHeight: CGFloat
+
+  /// The shadow image; honoured only when a custom background image is set. `UIImage()` hides
+  /// the hairline.
+  open var shadowImage: UIImage? { didSet { applyBackground() } }
+  /// Whether the system background is translucent.
+  open var isTranslucent = true { didSet { applyBackground() } }
+  /// The bar style.
+  open var barStyle: UIBarStyle = .default { didSet { applyBackground() } }
+  /// The delegate (a navigation controller's bar has the controller).
+  open weak var delegate: (any UINavigationBarDelegate)?
+
+  /// The items, bottom to top.
+  public private(set) var items: [UINavigationItem] = []
+
+  /// A bar as wide as the screen, placed under the status bar of the current device.
+  public convenience init() {
+    let screen = UIScreen.main
+    let statusBar = screen.profile.statusBarHeight
+    self.init(
+      frame: CGRect(
+        x: 0, y: statusBar, width: screen.bounds.width, height: UINavigationBar.height),
+      statusBarHeight: statusBar)
+  }
+
+  /// A bar with `frame`, whose background extends `statusBarHeight` points above it.
+  public init(frame: CGRect, statusBarHeight: CGFloat) {
+    self.statusBarHeight = statusBarHeight
+    usesLegacyHierarchy = UIDevice.current.majorSystemVersion < 11
+    if usesLegacyHierarchy {
+      backgroundContainer = _UINavigationBarBackground(frame: .zero)
+    } else {
+      backgroundContainer = _UIBarBackground(frame: .zero)
+    }
+    contentContainer =
+      usesLegacyHierarchy ? UIView(frame: .zero) : _UINavigationBarContentView(frame: .zero)
+    super.init(frame: frame)
+    addSubview(backgroundContainer)
+    if usesLegacyHierarchy {
+      addSubview(titleLabel)
+      addSubview(backIndicatorView)
+    } else {
+      addSubview(contentContainer)
+      contentContainer.addSubview(titleLabel)
+      contentContainer.addSubview(backIndicatorView)
+    }
+    backIndicatorView.isHidden = true
+    applyBackground()
+    applyTitleAttributes()
+    performLayout()
+  }
+
+  // MARK: Appearance
+
+  /// The title's text attributes; setting them is sent through the table
+  /// (`-setTitleTextAttributes:`), which the seeds swizzle.
+  open var titleTextAttributes: TextAttributes? {
+    get { attributes }
+    set { try? sendToTable("setTitleTextAttributes:", newValue.map(TextAttributesBox.init)) }
+  }
+
+  /// Sets the background image for `metrics`: nil restores the system background, an empty
+  /// image makes it clear. Sent through the table.
+  open func setBackgroundImage(_ image: UIImage?, for metrics: UIBarMetrics) {
+    try? sendToTable("setBackgroundImage:forBarMetrics:", image, metrics.rawValue)
+  }
+
+  /// The background image for `metrics`.
+  open func backgroundImage(for metrics: UIBarMetrics) -> UIImage? {
+    backgroundImages[metrics.rawValue]
+  }
+
+  /// The colour of the system background; nil is the default translucent white.
+  open var barTintColor: UIColor? {
+    get { barTint }
+    set { try? sendToTable("setBarTintColor:", newValue) }
+  }
+
+  private var systemBackgroundColor: UIColor {
+    if let barTint {
+      return isTranslucent ? barTint.withAlphaComponent(barTint.alpha * 0.85) : barTint
+    }
+    switch barStyle {
+    case .default: return isTranslucent ? UIColor(white: 0.97, alpha: 0.8) : .systemBarBackground
+    case .black:
+      return isTranslucent ? UIColor(white: 0.11, alpha: 0.8) : UIColor(white: 0.11, alpha: 1)
+    }
+  }
+
+  /// Applies the background rules to the background views.
+  private func applyBackground() {
+    let image = backgroundImages[UIBarMetrics.default.rawValue]
+    let effect: UIView
+    let shadow: UIImageView
+    if let bar = backgroundContainer as? _UIBarBackground {
+      bar.backgroundImageView.image = image
+      bar.backgroundImageView.backgroundColor = image?.solidColor
+      bar.backgroundImageView.isHidden = image == nil
+      effect = bar.backgroundEffectView
+      shadow = bar.shadowView
+    } else if let legacy = backgroundContainer as? _UINavigationBarBackground {
+      legacy.image = image
+      legacy.backgroundColor = image?.solidColor
+      effect = legacy.backgroundEffectView
+      shadow = legacy.shadowView
+    } else {
+      return
+    }
+    // A custom image (even an empty one) replaces the system background.
+    effect.isHidden = image != nil
+    effect.backgroundColor = systemBackgroundColor
+    // The shadow image is honoured only with a custom background image.
+    let shadowImage = image != nil ? self.shadowImage : nil
+    if let shadowImage, shadowImage.isEmpty {
+      shadow.isHidden = true
+    } else {
+      shadow.isHidden = false
+      shadow.image = shadowImage
+      shadow.backgroundColor = shadowImage?.solidColor ?? .systemBarShadow
+    }
+  }
+
+  private func applyTitleAttributes() {
+    titleLabel.textColor = attributes?.foregroundColor ?? .black
+    titleLabel.font = attributes?.font ?? .boldSystemFont(ofSize: 17)
+  }
+
+  // MARK: Items
+
+  /// The top item.
+  open var topItem: UINavigationItem? { items.last }
+
+  /// The item below the top one.
+  open var backItem: UINavigationItem? { items.count > 1 ? items[items.count - 2] : nil }
+
+  /// Pushes `item`, if the delegate agrees.
+  open func pushItem(_ item: UINavigationItem, animated: Bool) {
+    guard
+      askDelegate(
+        "navigationBar:shouldPushItem:", item, swift: { $0.navigationBar(self, shouldPush: item) })
+    else { return }
+    items.append(item)
+    showTopItem()
+    tellDelegate("navigationBar:didPushItem:", item) { $0.navigationBar(self, didPush: item) }
+  }
+
+  /// Pops the top item, if the delegate agrees; returns it.
+  @discardableResult
+  open func popItem(animated: Bool) -> UINavigationItem? {
+    guard let item = items.last,
+      askDelegate(
+        "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
+    else { return nil }
+    items.removeLast()
+    showTopItem()
+    tellDelegate("navigationBar:didPopItem:", item) { $0.navigationBar(self, didPop: item) }
+    return item
+  }
+
+  /// Replaces the items.
+  open func setItems(_ items: [UINavigationItem]?, animated: Bool) {
+    self.items = items ?? []
+    showTopItem()
+  }
+
+  private func askDelegate(
+    _ selector: Selector, _ item: UINavigationItem,
+    swift: (any UINavigationBarDelegate) -> Bool
+  ) -> Bool {
+    guard let delegate else { return true }
+    if let object = delegate as? ObjCObject, object.responds(to: selector) {
+      return (try? objc_msgSend(object, selector, self as ObjCObject, item as ObjCObject) as Bool)
+        ?? true
+    }
+    return swift(delegate)
+  }
+
+  private func tellDelegate(
+    _ selector: Selector, _ item: UINavigationItem, swift: (any UINavigationBarDelegate) -> Void
+  ) {
+    guard let delegate else { return }
+    if let object = delegate as? ObjCObject, object.responds(to: selector) {
+      try? objc_msgSend(object, selector, self as ObjCObject, item as ObjCObject) as Void
+      return
+    }
+    swift(delegate)
+  }
+
+  private var buttonViews: [_UIButtonBarButton] = []
+
+  private func showTopItem() {
+    titleLabel.text = topItem?.title
+    for view in buttonViews { view.removeFromSuperview() }
+    buttonViews.removeAll()
+    let buttons = (topItem?.leftBarButtonItems ?? []) + (topItem?.rightBarButtonItems ?? [])
+    for item in buttons {
+      let view = _UIButtonBarButton(frame: .zero)
+      view.item = item
+      view.tintColor = item.tintColor
+      buttonViews.append(view)
+      contentContainer === self ? addSubview(view) : contentContainer.addSubview(view)
+    }
+    backIndicatorView.isHidden = backItem == nil || topItem?.hidesBackButton == true
+    performLayout()
+  }
+
+  // MARK: Layout
+
+  /// The bar's own layout, the base of `-[UINavigationBar layoutSubviews]` (which seeds
+  /// swizzle): the background up under the status bar, the content over the bar.
+  fileprivate func performLayout() {
+    let width = bounds.width
+    backgroundContainer.frame = CGRect(
+      x: 0, y: -statusBarHeight, width: width, height: UINavigationBar.height + statusBarHeight)
+    for view in backgroundContainer.subviews where view !== shadowView {
+      if view.frame.size == .zero || view.autoresizingMask.contains(.flexibleWidth) {
+        view.frame = backgroundContainer.bounds
+      }
+    }
+    let hairline = 1 / 3.0
+    shadowView.frame = CGRect(
+      x: 0, y: backgroundContainer.bounds.height, width: width, height: hairline)
+    if contentContainer !== self && contentContainer.superview === self {
+      contentContainer.frame = bounds
+    }
+    titleLabel.frame = CGRect(x: width / 2 - 80, y: 11, width: 160, height: 22)
+    backIndicatorView.frame = CGRect(x: 8, y: 11, width: 13, height: 21)
+    var right = width - 8
+    for view in buttonViews.reversed() {
+      view.frame = CGRect(x: right - 44, y: 0, width: 44, height: UINavigationBar.height)
+      right -= 44
+    }
+  }
+
+  private var shadowView: UIView {
+    (backgroundContainer as? _UIBarBackground)?.shadowView
+      ?? (backgroundContainer as? _UINavigationBarBackground)?.shadowView ?? UIView()
+  }
+
+  // MARK: What the user sees
+
+  /// What the bar looks like now, computed from the view tree (presentation values: mid
+  /// animation, the interpolated ones), never stored beside it.
+  public func appearance(over behind: UIColor = .white) -> NavigationBarAppearance {
+    var color = behind
+    composite(backgroundContainer, into: &color)
+    let shadowVisible = shadowView.effectiveAlpha > 0 && !shadowView.isHidden
+    let buttonAlpha =
+      buttonViews.first.map { $0.effectiveAlpha } ?? (contentContainer.effectiveAlpha)
+    return NavigationBarAppearance(
+      backgroundColor: color,
+      titleColor: (titleLabel.textColor ?? .black).withAlphaComponent(
+        (titleLabel.textColor?.alpha ?? 1) * titleLabel.effectiveAlpha),
+      tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
+      shadowVisible: shadowVisible, translationY: presentationTransform.ty)
+  }
+
+  /// Draws `view` and its subtree over `color`, back to front, with effective alphas; views that
+  /// do not cover their superview's area (the hairline below the bar) are not part of it.
+  private func composite(_ view: UIView, into color: inout UIColor) {
+    guard view.effectiveAlpha > 0 else { return }
+    if let parent = view.superview, view !== backgroundContainer {
+      let overlap = view.presentationFrame.intersection(parent.bounds)
+      guard !overlap.isNull, overlap.width > 0, overlap.height > 0 else { return }
+    }
+    let fill = view.presentationBackgroundColor ?? (view as? UIImageView)?.imageColor
+    if let fill, fill.alpha > 0 {
+      color = fill.composited(over: color, opacity: view.effectiveAlpha)
+    }
+    for subview in view.subviews { composite(subview, into: &color) }
+  }
+}
+
+/// What the user sees of a navigation bar at one moment.
+public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {
+  /// The background, composited over what is behind the bar.
+  public let backgroundColor: UIColorComponents
+  /// The title colour, with the title's opacity in its alpha.
+  public let titleColor: UIColorComponents
+  /// The tint of the bar's buttons.
+  public let tintColor: UIColorComponents
+  /// The opacity of the bar's buttons.
+  public let buttonAlpha: CGFloat
+  /// Whether the hairline under the bar shows.
+  public let shadowVisible: Bool
+  /// The bar's vertical offset (its transform's `ty`).
+  public let translationY: CGFloat
+
+  init(
+    backgroundColor: UIColor, titleColor: UIColor, tintColor: UIColor, buttonAlpha: CGFloat,
+    shadowVisible: Bool, translationY: CGFloat
+  ) {
+    self.backgroundColor = UIColorComponents(backgroundColor)
+    self.titleColor = UIColorComponents(titleColor)
+    self.tintColor = UIColorComponents(tintColor)
+    self.buttonAlpha = buttonAlpha
+    self.shadowVisible = shadowVisible
+    self.translationY = translationY
+  }
+
+  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0`.
+  public var description: String {
+    "background \(backgroundColor.color.hexDescription), title \(titleColor.color.hexDescription),"
+      + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
+      + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY)"
+  }
+}
+
+// MARK: - IMPs
+
+extension UINavigationBar {
+  fileprivate static func bar(_ me: id) -> UINavigationBar {
+    unsafeDowncast(me.takeUnretainedObject(), to: UINavigationBar.self)
+  }
+
+  fileprivate enum Base {
+    static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
+      let bar = UINavigationBar.bar(me)
+      bar.attributes = (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
+      bar.applyTitleAttributes()
+    }
+    static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
+      me, _, image, metrics in
+      let bar = UINavigationBar.bar(me)
+      bar.backgroundImages[metrics] = image.map { $0.takeUnretainedObject() } as? UIImage
+      bar.applyBackground()
+    }
+    static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
+      let bar = UINavigationBar.bar(me)
+      bar.barTint = color.map { $0.takeUnretainedObject() } as? UIColor
+      bar.applyBackground()
+    }
+    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
+      UINavigationBar.bar(me).performLayout()
+    }
+  }
+
+  fileprivate enum Entry {
+    static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
+      UINavigationBar.bar(me).titleTextAttributes =
+        (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
+    }
+    static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
+      me, _, image, metrics in
+      UINavigationBar.bar(me).setBackgroundImage(
+        image.map { $0.takeUnretainedObject() } as? UIImage,
+        for: UIBarMetrics(rawValue: metrics) ?? .default)
+    }
+    static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
+      UINavigationBar.bar(me).barTintColor = color.map { $0.takeUnretainedObject() } as? UIColor
+    }
+    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
+      UINavigationBar.bar(me).layoutSubviews()
+    }
+  }
+}
