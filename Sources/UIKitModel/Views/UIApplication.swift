@@ -1,0 +1,134 @@
+// The application: launch (with SelfAware awake before the delegate), the window, and the status
+// bar style.
+import Foundation
+public import Hooks
+public import ObjCRuntime
+
+/// Status bar styles, as UIKit's `UIStatusBarStyle`.
+public enum UIStatusBarStyle: Int, Sendable, CustomStringConvertible {
+  /// Dark content on a light background (before iOS 13: the only dark style).
+  case `default` = 0
+  /// Light content, for dark backgrounds.
+  case lightContent = 1
+  /// Dark content, explicitly (iOS 13).
+  case darkContent = 3
+
+  /// `default`, `lightContent` or `darkContent`.
+  public var description: String {
+    switch self {
+    case .default: "default"
+    case .lightContent: "lightContent"
+    case .darkContent: "darkContent"
+    }
+  }
+}
+
+/// What the status bar style is asked of: UIKit's view controllers answer through
+/// `preferredStatusBarStyle` and `childForStatusBarStyle` (the navigation model's controllers
+/// conform).
+public protocol StatusBarAppearanceProviding: AnyObject {
+  /// The style this object prefers.
+  var preferredStatusBarStyle: UIStatusBarStyle { get }
+  /// The child whose preference wins over this object's, if any.
+  var childForStatusBarStyle: (any StatusBarAppearanceProviding)? { get }
+}
+
+/// A window: the root of what is on screen.
+open class UIWindow: UIView {
+  /// What decides the status bar style when it is view-controller based (the root view
+  /// controller).
+  open var statusBarAppearanceProvider: (any StatusBarAppearanceProviding)?
+  /// Whether this is the key window.
+  public internal(set) var isKeyWindow = false
+
+  /// Makes this the application's key window and shows it.
+  open func makeKeyAndVisible() {
+    for window in UIApplication.shared.windows { window.isKeyWindow = false }
+    isKeyWindow = true
+    isHidden = false
+    UIApplication.shared.register(self)
+  }
+}
+
+/// The application delegate, as UIKit's `UIApplicationDelegate`.
+public protocol UIApplicationDelegate: AnyObject {
+  /// The main window.
+  var window: UIWindow? { get set }
+  /// Launch is done: build the window and the first screens here.
+  func application(
+    _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [String: Any]?
+  ) -> Bool
+}
+
+/// The application, as UIKit's `UIApplication.shared`.
+///
+/// ``launch(delegate:device:systemVersion:)`` is the model's `UIApplicationMain`: it resets the
+/// run loop, sets the device, makes the window, and, before the delegate's
+/// `application(_:didFinishLaunchingWithOptions:)`, awakes every ``SelfAware`` class, as the
+/// seeds' `UIApplication.next` override does on iOS (UIKit reads `next` early in the launch).
+public final class UIApplication: ObjCObject {
+  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
+  /// The application.
+  nonisolated(unsafe) public static let shared = UIApplication()
+
+  /// The delegate, held strongly for the life of the launch.
+  public private(set) var delegate: (any UIApplicationDelegate)?
+  /// The windows, in the order they became visible.
+  public private(set) var windows: [UIWindow] = []
+  /// The key window.
+  public var keyWindow: UIWindow? { windows.last { $0.isKeyWindow } }
+  /// The style set with the legacy global setter, used when the appearance is not view
+  /// controller based.
+  public var statusBarStyle: UIStatusBarStyle = .default
+  /// `UIViewControllerBasedStatusBarAppearance` of the Info.plist: true by default, as in UIKit
+  /// (WRNavigationBar's status-bar control needs it; WR-O #113 was a `NO` here).
+  public var isViewControllerBasedStatusBarAppearance = true
+  /// What the last launch's awake pass did.
+  public private(set) var lastAwakeReport: AwakeReport?
+
+  private override init() {
+    super.init()
+  }
+
+  /// Launches the application with `delegate` on `device` running `systemVersion`; returns
+  /// what the delegate's `didFinishLaunching` returned.
+  @discardableResult
+  public func launch(
+    delegate: any UIApplicationDelegate, device: DeviceProfile = .iPhone8,
+    systemVersion: String = "13.0"
+  ) -> Bool {
+    VirtualRunLoop.main.reset()
+    UIScreen.main.profile = device
+    UIDevice.current.systemVersion = systemVersion
+    windows.removeAll()
+    statusBarStyle = .default
+    self.delegate = delegate
+    // The `next` trick: awake every SelfAware class before the delegate runs.
+    lastAwakeReport = try? SelfAwareDiscovery.awakeAll()
+    let window = UIWindow(frame: UIScreen.main.bounds)
+    delegate.window = window
+    let result = delegate.application(self, didFinishLaunchingWithOptions: nil)
+    if delegate.window?.isKeyWindow != true { delegate.window?.makeKeyAndVisible() }
+    VirtualRunLoop.main.endTurn()
+    return result
+  }
+
+  internal func register(_ window: UIWindow) {
+    if !windows.contains(where: { $0 === window }) { windows.append(window) }
+  }
+
+  /// The status bar style on screen: the key window's view controllers decide it when the
+  /// appearance is view-controller based (following `childForStatusBarStyle` down), else the
+  /// legacy global style.
+  public var resolvedStatusBarStyle: UIStatusBarStyle {
+    guard isViewControllerBasedStatusBarAppearance,
+      var provider = keyWindow?.statusBarAppearanceProvider
+    else { return statusBarStyle }
+    var visited = 0
+    while let child = provider.childForStatusBarStyle, visited < 64 {
+      provider = child
+      visited += 1
+    }
+    return provider.preferredStatusBarStyle
+  }
+}
