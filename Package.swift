@@ -57,7 +57,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "swizzle-bench",
-      dependencies: ["ObjCRuntime", "Hooks"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
       path: "Sources/swizzle-bench"
     ),
     // C functions of many signatures, for the libffi ABI coverage tests.

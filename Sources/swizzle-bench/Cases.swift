@@ -83,7 +83,7 @@ enum Cases {
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "bytes/association"),
-    ] + HookCases.all
+    ] + HookCases.all + UIKitCases.all
 
   static func closureSend(count: Int) -> Int {
     let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }

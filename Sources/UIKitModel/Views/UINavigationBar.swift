@@ -303,13 +303,15 @@ open class UINavigationBar: UIView {
   /// (`-setTitleTextAttributes:`), which the seeds swizzle.
   open var titleTextAttributes: TextAttributes? {
     get { attributes }
-    set { try? sendToTable("setTitleTextAttributes:", newValue.map(TextAttributesBox.init)) }
+    set {
+      try? sendToTable(BarSelectors.setTitleTextAttributes, newValue.map(TextAttributesBox.init))
+    }
   }
 
   /// Sets the background image for `metrics`: nil restores the system background, an empty
   /// image makes it clear. Sent through the table.
   open func setBackgroundImage(_ image: UIImage?, for metrics: UIBarMetrics) {
-    try? sendToTable("setBackgroundImage:forBarMetrics:", image, metrics.rawValue)
+    try? sendToTable(BarSelectors.setBackgroundImageForBarMetrics, image, metrics.rawValue)
   }
 
   /// The background image for `metrics`.
@@ -320,7 +322,7 @@ open class UINavigationBar: UIView {
   /// The colour of the system background; nil is the default translucent white.
   open var barTintColor: UIColor? {
     get { barTint }
-    set { try? sendToTable("setBarTintColor:", newValue) }
+    set { try? sendToTable(BarSelectors.setBarTintColor, newValue) }
   }
 
   private var systemBackgroundColor: UIColor {
@@ -600,4 +602,11 @@ extension UINavigationBar {
       UINavigationBar.bar(me).layoutSubviews()
     }
   }
+}
+
+/// The selectors of UINavigationBar's table methods, interned once.
+private enum BarSelectors {
+  static let setBackgroundImageForBarMetrics: Selector = "setBackgroundImage:forBarMetrics:"
+  static let setBarTintColor: Selector = "setBarTintColor:"
+  static let setTitleTextAttributes: Selector = "setTitleTextAttributes:"
 }

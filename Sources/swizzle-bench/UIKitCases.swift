@@ -1,0 +1,93 @@
+// The UIKit model's cases: a model method called from Swift, and frames with animations and a
+// display link on the virtual clock.
+import Foundation
+import ObjCRuntime
+import UIKitModel
+
+/// A display-link target that counts its ticks.
+final class FrameCounter: ObjCObject {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(FrameCounter.self) {
+      ObjCMethodDeclaration("tick:", FrameCounter.tick)
+    }
+  }
+  var ticks = 0
+  static let tick: @convention(c) (id, SEL, id?) -> Void = { me, _, _ in
+    unsafeDowncast(me.takeUnretainedObject(), to: FrameCounter.self).ticks += 1
+  }
+}
+
+enum UIKitCases {
+  static let all: [BenchCase] = [
+    BenchCase(
+      name: "uikit-method-from-swift", target: "<= 1.5x cached-send (view.isHidden = flag)",
+      limit: 1.5, iterations: (100_000, 300_000), body: modelMethodCall,
+      relativeTo: "cached-send", relativeFactor: true),
+    BenchCase(
+      name: "frame-10-animations", target: "report (one frame: 10 animations, a display link)",
+      limit: nil, iterations: (1_000, 3_000), body: { framesWithAnimations($0) }),
+    BenchCase(
+      name: "frame-10-animations-time", target: "<= 20 us per frame", limit: 20,
+      iterations: (0, 1), body: { _ in 0 }, direct: { microsecondsPerFrame() }, unit: "us/frame"),
+    BenchCase(
+      name: "frames-10000-time", target: "<= 1,000 ms (10,000 frames)", limit: 1000,
+      iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandFramesMilliseconds() },
+      unit: "ms"),
+  ]
+
+  @inline(never)
+  static func modelMethodCall(_ count: Int) -> Int {
+    let view = UIView()
+    var hidden = false
+    for _ in 0..<count {
+      hidden.toggle()
+      view.isHidden = hidden
+    }
+    return view.isHidden ? 1 : 0
+  }
+
+  /// Ten views whose alpha animates over a long time, and a display link, on a fresh run loop.
+  static func scene() -> (views: [UIView], counter: FrameCounter, link: CADisplayLink) {
+    VirtualRunLoop.main.reset()
+    let views = (0..<10).map { _ in UIView(frame: CGRect(x: 0, y: 0, width: 10, height: 10)) }
+    UIView.animate(withDuration: 10_000) {
+      for view in views { view.alpha = 0 }
+    }
+    let counter = FrameCounter()
+    let link = CADisplayLink(target: counter, selector: "tick:")
+    link.add(to: .main, forMode: .common)
+    return (views, counter, link)
+  }
+
+  /// Runs `count` frames of the scene; what callgrind divides.
+  static func framesWithAnimations(_ count: Int) -> Int {
+    let (views, counter, link) = scene()
+    for _ in 0..<count {
+      VirtualRunLoop.main.advance(frames: 1)
+      _ = views[0].presentationAlpha
+    }
+    link.invalidate()
+    return counter.ticks
+  }
+
+  static func microsecondsPerFrame() -> Double {
+    let (views, _, link) = scene()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<10_000 {
+      VirtualRunLoop.main.advance(frames: 1)
+      _ = views[0].presentationAlpha
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    link.invalidate()
+    return elapsed / 10_000 / 1_000
+  }
+
+  static func tenThousandFramesMilliseconds() -> Double {
+    let (_, _, link) = scene()
+    let start = DispatchTime.now().uptimeNanoseconds
+    VirtualRunLoop.main.advance(frames: 10_000)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    link.invalidate()
+    return elapsed / 1_000_000
+  }
+}
