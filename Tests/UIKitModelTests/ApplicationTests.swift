@@ -60,6 +60,8 @@ extension UIKitModelTests {
       #expect(delegate.window?.frame == CGRect(x: 0, y: 0, width: 414, height: 896))
       UIApplication.shared.launch(delegate: ProbeDelegate())
       #expect(LaunchProbe.awoken.load(ordering: .relaxed) == 1, "awoken once per process")
+      #expect(objc_getClass("_UIBarBackground") != nil, "the model's classes are known by name")
+      #expect(objc_getClass("UINavigationBar") != nil)
     }
 
     @Test("the status bar style follows the child chain, or the legacy setter")
@@ -71,6 +73,9 @@ extension UIKitModelTests {
       delegate.window?.statusBarAppearanceProvider = StyleNode(
         .default, child: StyleNode(.lightContent))
       #expect(app.resolvedStatusBarStyle == .lightContent)
+      #expect(UINavigationBar().appearance().statusBarStyle == .lightContent)
+      delegate.window?.statusBarAppearanceProvider?.setNeedsStatusBarAppearanceUpdate()
+      #expect(app.statusBarAppearanceUpdates == 1)
       app.isViewControllerBasedStatusBarAppearance = false
       app.statusBarStyle = .darkContent
       #expect(app.resolvedStatusBarStyle == .darkContent)

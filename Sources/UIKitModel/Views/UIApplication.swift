@@ -33,6 +33,15 @@ public protocol StatusBarAppearanceProviding: AnyObject {
   var childForStatusBarStyle: (any StatusBarAppearanceProviding)? { get }
 }
 
+extension StatusBarAppearanceProviding {
+  /// Asks for the status bar style to be read again. The model resolves the style whenever it is
+  /// asked, so this only counts the request (``UIApplication/statusBarAppearanceUpdates``), which
+  /// tests and the lab can watch, as the seeds call it after changing a style.
+  public func setNeedsStatusBarAppearanceUpdate() {
+    UIApplication.shared.statusBarAppearanceUpdates += 1
+  }
+}
+
 /// A window: the root of what is on screen.
 open class UIWindow: UIView {
   /// What decides the status bar style when it is view-controller based (the root view
@@ -83,6 +92,8 @@ public final class UIApplication: ObjCObject {
   /// `UIViewControllerBasedStatusBarAppearance` of the Info.plist: true by default, as in UIKit
   /// (WRNavigationBar's status-bar control needs it; WR-O #113 was a `NO` here).
   public var isViewControllerBasedStatusBarAppearance = true
+  /// How many times `setNeedsStatusBarAppearanceUpdate()` was called since the launch.
+  public internal(set) var statusBarAppearanceUpdates = 0
   /// What the last launch's awake pass did.
   public private(set) var lastAwakeReport: AwakeReport?
 
@@ -102,7 +113,12 @@ public final class UIApplication: ObjCObject {
     UIDevice.current.systemVersion = systemVersion
     windows.removeAll()
     statusBarStyle = .default
+    statusBarAppearanceUpdates = 0
     self.delegate = delegate
+    // objc4 knows every class of an image at load; here a Swift class gets its runtime class on
+    // first use, so the model's classes are realized now, before any plugin looks them up by
+    // name (`objc_getClass("_UIBarBackground")`).
+    UIApplication.realizeModelClasses()
     // The `next` trick: awake every SelfAware class before the delegate runs.
     lastAwakeReport = try? SelfAwareDiscovery.awakeAll()
     let window = UIWindow(frame: UIScreen.main.bounds)
@@ -111,6 +127,19 @@ public final class UIApplication: ObjCObject {
     if delegate.window?.isKeyWindow != true { delegate.window?.makeKeyAndVisible() }
     VirtualRunLoop.main.endTurn()
     return result
+  }
+
+  /// Realizes the runtime classes of the model, so that `objc_getClass` finds them by name.
+  public static func realizeModelClasses() {
+    let classes: [ObjCObject.Type] = [
+      UIView.self, UIWindow.self, UIImageView.self, UILabel.self, UIButton.self,
+      UIScrollView.self, UITableView.self, UINavigationBar.self, UINavigationItem.self,
+      UIBarButtonItem.self, _UIBarBackground.self, _UINavigationBarBackground.self,
+      _UINavigationBarContentView.self, _UINavigationBarBackIndicatorView.self,
+      _UIButtonBarButton.self, UIColor.self, UIImage.self, UIFont.self, CADisplayLink.self,
+      UIApplication.self, TextAttributesBox.self,
+    ]
+    for type in classes { _ = type.runtimeClass }
   }
 
   internal func register(_ window: UIWindow) {

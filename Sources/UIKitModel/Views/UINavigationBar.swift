@@ -501,7 +501,8 @@ open class UINavigationBar: UIView {
       titleColor: (titleLabel.textColor ?? .black).withAlphaComponent(
         (titleLabel.textColor?.alpha ?? 1) * titleLabel.effectiveAlpha),
       tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
-      shadowVisible: shadowVisible, translationY: presentationTransform.ty)
+      shadowVisible: shadowVisible, translationY: presentationTransform.ty,
+      statusBarStyle: UIApplication.shared.resolvedStatusBarStyle)
   }
 
   /// Draws `view` and its subtree over `color`, back to front, with effective alphas; views that
@@ -534,11 +535,14 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
   public let shadowVisible: Bool
   /// The bar's vertical offset (its transform's `ty`).
   public let translationY: CGFloat
+  /// The status bar style on screen (``UIApplication/resolvedStatusBarStyle``).
+  public let statusBarStyle: UIStatusBarStyle
 
   init(
     backgroundColor: UIColor, titleColor: UIColor, tintColor: UIColor, buttonAlpha: CGFloat,
-    shadowVisible: Bool, translationY: CGFloat
+    shadowVisible: Bool, translationY: CGFloat, statusBarStyle: UIStatusBarStyle
   ) {
+    self.statusBarStyle = statusBarStyle
     self.backgroundColor = UIColorComponents(backgroundColor)
     self.titleColor = UIColorComponents(titleColor)
     self.tintColor = UIColorComponents(tintColor)
@@ -547,11 +551,12 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
     self.translationY = translationY
   }
 
-  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0`.
+  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`.
   public var description: String {
     "background \(backgroundColor.color.hexDescription), title \(titleColor.color.hexDescription),"
       + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
-      + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY)"
+      + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"
+      + " status bar \(statusBarStyle)"
   }
 }
 
