@@ -16,6 +16,16 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case unbalancedTransaction
   /// A display link whose target does not respond to its selector.
   case displayLinkTargetMissingSelector(target: String, selector: String)
+  /// A push or pop requested while another transition runs.
+  case transitionInProgress(controller: String, request: String)
+  /// A controller pushed while it is already in the stack.
+  case pushedTwice(controller: String)
+  /// A pop to a controller that is not in the stack.
+  case notInStack(controller: String, navigationController: String)
+  /// An empty list of view controllers.
+  case emptyViewControllers(controller: String)
+  /// On iOS 13 and later, `navigationBar(_:shouldPop:)` returned true after popping by itself.
+  case shouldPopAfterManualPop(controller: String)
 
   /// What was refused and why.
   public var description: String {
@@ -32,6 +42,17 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "CATransaction.commit() without a matching begin(); the commit was ignored"
     case .displayLinkTargetMissingSelector(let target, let selector):
       "the display link's target \(target) does not respond to \(selector); the tick was skipped"
+    case .transitionInProgress(let controller, let request):
+      "\(controller) is in a transition; \(request) was refused (wait for the completion)"
+    case .pushedTwice(let controller):
+      "pushing the same view controller instance (\(controller)) more than once is not supported"
+    case .notInStack(let controller, let navigationController):
+      "\(controller) is not in the stack of \(navigationController); nothing was popped"
+    case .emptyViewControllers(let controller):
+      "\(controller) was given an empty list of view controllers; the stack is unchanged"
+    case .shouldPopAfterManualPop(let controller):
+      "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
+        + " popping a view controller (an error on iOS 13 and later; return NO)"
     }
   }
 }

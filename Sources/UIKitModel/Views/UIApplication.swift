@@ -45,8 +45,27 @@ extension StatusBarAppearanceProviding {
 /// A window: the root of what is on screen.
 open class UIWindow: UIView {
   /// What decides the status bar style when it is view-controller based (the root view
-  /// controller).
+  /// controller, unless set otherwise).
   open var statusBarAppearanceProvider: (any StatusBarAppearanceProviding)?
+
+  /// The root view controller: its view fills the window, and it decides the status bar style.
+  open var rootViewController: UIViewController? {
+    didSet {
+      oldValue?.view.removeFromSuperview()
+      guard let rootViewController else { return }
+      rootViewController.view.frame = bounds
+      addSubview(rootViewController.view)
+      statusBarAppearanceProvider = rootViewController
+      rootViewController.viewWillAppear(false)
+      rootViewController.viewDidAppear(false)
+      if let navigation = rootViewController as? UINavigationController,
+        let top = navigation.topViewController
+      {
+        top.viewWillAppear(false)
+        top.viewDidAppear(false)
+      }
+    }
+  }
   /// Whether this is the key window.
   public internal(set) var isKeyWindow = false
 
@@ -137,7 +156,8 @@ public final class UIApplication: ObjCObject {
       UIBarButtonItem.self, _UIBarBackground.self, _UINavigationBarBackground.self,
       _UINavigationBarContentView.self, _UINavigationBarBackIndicatorView.self,
       _UIButtonBarButton.self, UIColor.self, UIImage.self, UIFont.self, CADisplayLink.self,
-      UIApplication.self, TextAttributesBox.self,
+      UIApplication.self, TextAttributesBox.self, UIViewController.self,
+      UINavigationController.self, ViewControllerList.self,
     ]
     for type in classes { _ = type.runtimeClass }
   }

@@ -406,6 +406,29 @@ open class UINavigationBar: UIView {
     return item
   }
 
+  /// The user taps the back button: the delegate is asked `navigationBar:shouldPopItem:`
+  /// (through the runtime); if it agrees, the top item goes and the delegate hears `didPop` (a
+  /// navigation controller then pops its top controller). If the delegate popped by itself and
+  /// still returned true, the bar pops nothing more, and on iOS 13 and later that is reported as
+  /// the error UIKit raises (``UIKitModelIssue/shouldPopAfterManualPop(controller:)``).
+  open func tapBackButton() {
+    guard let item = topItem, items.count > 1 else { return }
+    let countBefore = items.count
+    let allowed = askDelegate(
+      "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
+    guard allowed else { return }
+    guard items.count == countBefore, topItem === item else {
+      if UIDevice.current.majorSystemVersion >= 13 {
+        UIKitModelIssues.report(
+          .shouldPopAfterManualPop(controller: delegate.map { "\($0)" } ?? "the delegate"))
+      }
+      return
+    }
+    items.removeLast()
+    showTopItem()
+    tellDelegate("navigationBar:didPopItem:", item) { $0.navigationBar(self, didPop: item) }
+  }
+
   /// Replaces the items.
   open func setItems(_ items: [UINavigationItem]?, animated: Bool) {
     self.items = items ?? []

@@ -1,0 +1,123 @@
+// The transition coordinator: what a push or pop tells the controllers and plugins while it runs.
+public import Foundation
+
+/// Which controller of a transition (UIKit's `UITransitionContextViewControllerKey`).
+public enum UITransitionContextViewControllerKey: Sendable {
+  /// The controller going away.
+  case from
+  /// The controller coming.
+  case to
+}
+
+/// Which view of a transition (UIKit's `UITransitionContextViewKey`).
+public enum UITransitionContextViewKey: Sendable {
+  /// The view going away.
+  case from
+  /// The view coming.
+  case to
+}
+
+/// The coordinator of one push or pop, as UIKit's `UIViewControllerTransitionCoordinator`: the
+/// controllers and views involved, the timing, and callbacks alongside and after the
+/// transition. A controller's `transitionCoordinator` answers it for the whole transition.
+public final class UIViewControllerTransitionCoordinator {
+  private let fromController: UIViewController?
+  private let toController: UIViewController
+  /// The view the transition happens in (the navigation controller's view).
+  public let containerView: UIView
+  /// Whether the transition is animated.
+  public let isAnimated: Bool
+  /// Whether a gesture drives the transition now.
+  public internal(set) var isInteractive: Bool
+  /// Whether a gesture drove the transition from its start.
+  public let initiallyInteractive: Bool
+  /// Whether the transition was cancelled (only an interactive one can be).
+  public internal(set) var isCancelled = false
+  /// The transition's duration in seconds of virtual time.
+  public let transitionDuration: TimeInterval
+  /// The speed at which a released interactive transition completes.
+  public internal(set) var completionVelocity: CGFloat = 1
+  /// The curve a released interactive transition completes with.
+  public internal(set) var completionCurve: AnimationCurve = .easeInOut
+  /// When the (non-interactive) animation started, in virtual time.
+  internal let startTime: TimeInterval
+  /// The percent set by an interactive update.
+  internal var interactivePercent: CGFloat = 0
+  private var alongside: [(UIViewControllerTransitionCoordinator) -> Void] = []
+  private var completions: [(UIViewControllerTransitionCoordinator) -> Void] = []
+  private var interactionHandlers: [(UIViewControllerTransitionCoordinator) -> Void] = []
+
+  internal init(
+    from: UIViewController?, to: UIViewController, container: UIView, animated: Bool,
+    interactive: Bool, duration: TimeInterval
+  ) {
+    fromController = from
+    toController = to
+    containerView = container
+    isAnimated = animated
+    isInteractive = interactive
+    initiallyInteractive = interactive
+    transitionDuration = animated ? duration : 0
+    startTime = VirtualRunLoop.main.currentTime
+  }
+
+  /// How far the transition is, from 0 to 1: the interactive percent while a gesture drives it,
+  /// else the fraction of the duration elapsed.
+  public var percentComplete: CGFloat {
+    if initiallyInteractive { return interactivePercent }
+    guard transitionDuration > 0 else { return 1 }
+    let elapsed = VirtualRunLoop.main.currentTime - startTime
+    return CGFloat(max(0, min(1, elapsed / transitionDuration)))
+  }
+
+  /// The controller for `key`.
+  public func viewController(forKey key: UITransitionContextViewControllerKey) -> UIViewController?
+  {
+    key == .from ? fromController : toController
+  }
+
+  /// The view for `key`.
+  public func view(forKey key: UITransitionContextViewKey) -> UIView? {
+    key == .from ? fromController?.view : toController.view
+  }
+
+  /// Runs `animation` inside the transition's animation block and `completion` when it ends;
+  /// returns true (the model always has an animation context for a transition, run at once when
+  /// it is not animated).
+  @discardableResult
+  public func animate(
+    alongsideTransition animation: ((UIViewControllerTransitionCoordinator) -> Void)?,
+    completion: ((UIViewControllerTransitionCoordinator) -> Void)? = nil
+  ) -> Bool {
+    if let animation { alongside.append(animation) }
+    if let completion { completions.append(completion) }
+    return true
+  }
+
+  /// Calls `handler` when a gesture stops driving the transition (released: finishing or
+  /// cancelling).
+  public func notifyWhenInteractionChanges(
+    _ handler: @escaping (UIViewControllerTransitionCoordinator) -> Void
+  ) {
+    interactionHandlers.append(handler)
+  }
+
+  internal func runAlongside() {
+    let blocks = alongside
+    alongside.removeAll()
+    for block in blocks { block(self) }
+  }
+
+  internal func runCompletions() {
+    runAlongside()
+    let blocks = completions
+    completions.removeAll()
+    for block in blocks { block(self) }
+  }
+
+  internal func interactionChanged() {
+    let handlers = interactionHandlers
+    interactionHandlers.removeAll()
+    for handler in handlers { handler(self) }
+  }
+}

@@ -1,0 +1,382 @@
+// UINavigationController: the stack, push and pop with UIKit's appearance callbacks, animated
+// transitions on the virtual clock, the bar kept in step, and UIKit's rules.
+public import Foundation
+public import ObjCRuntime
+
+/// A list of view controllers as an object, so that it can cross the runtime (the `NSArray` of
+/// `-setViewControllers:animated:` and of `-popToViewController:animated:`'s result).
+public final class ViewControllerList: ObjCObject {
+  /// The controllers.
+  public let controllers: [UIViewController]
+
+  /// A list of `controllers`.
+  public init(_ controllers: [UIViewController]) {
+    self.controllers = controllers
+    super.init()
+  }
+}
+
+/// A navigation controller, as UIKit's: a stack of controllers, the top one on screen under a
+/// navigation bar whose delegate the controller is.
+///
+/// `pushViewController:animated:`, `popViewControllerAnimated:`, `popToViewController:animated:`,
+/// `popToRootViewControllerAnimated:`, `setViewControllers:animated:`,
+/// `navigationBar:shouldPopItem:` and the private `_updateInteractiveTransition:` are in the
+/// table with Swift entry points, and the private ivar `_isTransitioning` is declared, so the
+/// seeds' swizzles and key-value reads work.
+///
+/// An animated push or pop takes ``transitionDuration`` seconds of virtual time, slides the
+/// views, and runs inside a `CATransaction`: a completion block set around a swizzled push fires
+/// when the push has finished.
+open class UINavigationController: UIViewController, UINavigationBarDelegate {
+  /// The duration of the default push and pop animations (UIKit's is about 0.35 s).
+  public static let transitionDuration: TimeInterval = 0.35
+
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UINavigationController.self) {
+      ObjCMethodDeclaration("pushViewController:animated:", Base.push, swiftEntry: Entry.push)
+      ObjCMethodDeclaration("popViewControllerAnimated:", Base.pop, swiftEntry: Entry.pop)
+      ObjCMethodDeclaration(
+        "popToViewController:animated:", Base.popTo, swiftEntry: Entry.popTo)
+      ObjCMethodDeclaration(
+        "popToRootViewControllerAnimated:", Base.popToRoot, swiftEntry: Entry.popToRoot)
+      ObjCMethodDeclaration(
+        "setViewControllers:animated:", Base.setControllers, swiftEntry: Entry.setControllers)
+      ObjCMethodDeclaration(
+        "navigationBar:shouldPopItem:", Base.shouldPop, swiftEntry: Entry.shouldPop)
+      ObjCMethodDeclaration(
+        "_updateInteractiveTransition:", Base.updateInteractive,
+        swiftEntry: Entry.updateInteractive)
+      ObjCIvarDeclaration("_isTransitioning", readOnly: \UINavigationController.isTransitioning)
+    }
+  }
+
+  /// The bar; the controller is its delegate.
+  public let navigationBar: UINavigationBar
+  /// The controllers, root first.
+  public private(set) var stack: [UIViewController] = []
+  /// Whether a push or pop is under way (the private `_isTransitioning`).
+  public private(set) var isTransitioning = false
+  /// The coordinator of the transition under way.
+  public internal(set) var activeCoordinator: UIViewControllerTransitionCoordinator?
+  /// Whether the bar is hidden.
+  public private(set) var isNavigationBarHidden = false
+
+  /// A navigation controller showing `rootViewController`.
+  public init(rootViewController: UIViewController) {
+    navigationBar = UINavigationBar()
+    super.init()
+    navigationBar.delegate = self
+    stack = [rootViewController]
+    addChild(rootViewController)
+    navigationBar.setItems([rootViewController.navigationItem], animated: false)
+  }
+
+  /// The view: the top controller's view under the bar.
+  open override func loadView() {
+    let container = UIView(frame: UIScreen.main.bounds)
+    view = container
+  }
+
+  open override func viewDidLoad() {
+    super.viewDidLoad()
+    if let top = stack.last { view.addSubview(top.view) }
+    view.addSubview(navigationBar)
+  }
+
+  // MARK: The stack
+
+  /// The controllers, root first. Setting them replaces the stack without animation.
+  open var viewControllers: [UIViewController] {
+    get { stack }
+    set { setViewControllers(newValue, animated: false) }
+  }
+
+  /// The top controller.
+  open var topViewController: UIViewController? { stack.last }
+
+  /// The controller on screen (the top one; presentation is not modelled).
+  open var visibleViewController: UIViewController? { stack.last }
+
+  /// The top controller decides the status bar style.
+  open override var childForStatusBarStyle: (any StatusBarAppearanceProviding)? { stack.last }
+
+  /// Pushes `viewController`. Refused (with a ``UIKitModelIssue``) for a controller already in
+  /// the stack, as UIKit throws, and while another transition runs. Through the table.
+  open func pushViewController(_ viewController: UIViewController, animated: Bool) {
+    try? sendToTable(NavigationSelectors.push, viewController, animated)
+  }
+
+  /// Pops the top controller and returns it; nil for the root. Through the table.
+  @discardableResult
+  open func popViewController(animated: Bool) -> UIViewController? {
+    (try? sendToTable(NavigationSelectors.pop, animated) as ObjCObject?) as? UIViewController
+  }
+
+  /// Pops down to `viewController` and returns the popped controllers; nil (and an issue) when
+  /// it is not in the stack. Through the table.
+  @discardableResult
+  open func popToViewController(_ viewController: UIViewController, animated: Bool)
+    -> [UIViewController]?
+  {
+    let list = try? sendToTable(NavigationSelectors.popTo, viewController, animated) as ObjCObject?
+    return (list as? ViewControllerList)?.controllers
+  }
+
+  /// Pops down to the root and returns the popped controllers. Through the table.
+  @discardableResult
+  open func popToRootViewController(animated: Bool) -> [UIViewController]? {
+    let list = try? sendToTable(NavigationSelectors.popToRoot, animated) as ObjCObject?
+    return (list as? ViewControllerList)?.controllers
+  }
+
+  /// Replaces the stack; an empty list is refused. Through the table.
+  open func setViewControllers(_ viewControllers: [UIViewController], animated: Bool) {
+    try? sendToTable(
+      NavigationSelectors.setControllers, ViewControllerList(viewControllers), animated)
+  }
+
+  /// Hides or shows the bar.
+  open func setNavigationBarHidden(_ hidden: Bool, animated: Bool) {
+    isNavigationBarHidden = hidden
+    navigationBar.isHidden = hidden
+  }
+
+  /// The private update of an interactive transition, called with the percent on every change
+  /// before the model's own update (seeds swizzle it). Through the table.
+  open func updateInteractiveTransition(_ percent: CGFloat) {
+    try? sendToTable(NavigationSelectors.updateInteractive, percent)
+  }
+
+  // MARK: The bar's delegate
+
+  /// Whether the bar may pop `item` (the back button): yes by default. Through the table, so a
+  /// plugin can swizzle or a subclass override `navigationBar:shouldPopItem:`.
+  open func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
+    -> Bool
+  {
+    (try? sendToTable(
+      NavigationSelectors.shouldPop, navigationBar as ObjCObject, item as ObjCObject)
+      as Bool) ?? true
+  }
+
+  /// The bar popped `item` (the back button): the controller pops its top controller.
+  open func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem) {
+    if stack.count > 1, stack.last?.navigationItem === item {
+      performPop(to: stack.count - 2, animated: true)
+    }
+  }
+
+  // MARK: Transitions
+
+  /// Whether a new transition may start; reports why not.
+  private func canTransition(_ what: String) -> Bool {
+    guard !isTransitioning else {
+      UIKitModelIssues.report(.transitionInProgress(controller: description, request: what))
+      return false
+    }
+    return true
+  }
+
+  fileprivate func performPush(_ controller: UIViewController, animated: Bool) {
+    guard !stack.contains(where: { $0 === controller }) else {
+      UIKitModelIssues.report(.pushedTwice(controller: controller.description))
+      return
+    }
+    guard canTransition("push \(controller)") else { return }
+    let from = stack.last
+    stack.append(controller)
+    addChild(controller)
+    transition(from: from, to: controller, removed: [], animated: animated, push: true)
+  }
+
+  @discardableResult
+  fileprivate func performPop(to index: Int, animated: Bool) -> [UIViewController]? {
+    guard index >= 0, index < stack.count - 1 else { return nil }
+    guard canTransition("pop to \(stack[index])") else { return nil }
+    let removed = Array(stack[(index + 1)...])
+    let from = stack.last
+    stack.removeSubrange((index + 1)...)
+    transition(from: from, to: stack[index], removed: removed, animated: animated, push: false)
+    return removed
+  }
+
+  fileprivate func performSet(_ controllers: [UIViewController], animated: Bool) {
+    guard !controllers.isEmpty else {
+      UIKitModelIssues.report(.emptyViewControllers(controller: description))
+      return
+    }
+    guard canTransition("set view controllers") else { return }
+    let from = stack.last
+    let removed = stack.filter { old in !controllers.contains { $0 === old } }
+    stack = controllers
+    for controller in controllers where controller.parent !== self { addChild(controller) }
+    guard let to = controllers.last else { return }
+    if from === to {
+      for controller in removed { controller.removeFromParent() }
+      navigationBar.setItems(stack.map(\.navigationItem), animated: false)
+      return
+    }
+    transition(
+      from: from, to: to, removed: removed, animated: animated,
+      push: from.map { old in !controllers.contains { $0 === old } } ?? true)
+  }
+
+  /// Runs a transition from `from` to `to`: appearance callbacks in UIKit's order, the bar's
+  /// items in step, and, when animated, a slide over ``transitionDuration`` in a transaction.
+  private func transition(
+    from: UIViewController?, to: UIViewController, removed: [UIViewController], animated: Bool,
+    push: Bool
+  ) {
+    let container = view!
+    // UIKit loads the incoming view before any appearance callback.
+    to.loadViewIfNeeded()
+    let coordinator = UIViewControllerTransitionCoordinator(
+      from: from, to: to, container: container, animated: animated, interactive: false,
+      duration: UINavigationController.transitionDuration)
+    activeCoordinator = coordinator
+    isTransitioning = true
+    if push { to.isMovingToParent = true } else { from?.isMovingFromParent = true }
+
+    from?.viewWillDisappear(animated)
+    to.viewWillAppear(animated)
+    navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
+    container.insertSubview(to.view, belowSubview: navigationBar)
+
+    let width = container.bounds.width
+    let finish: () -> Void = { [weak self] in
+      guard let self else { return }
+      if let from, from !== to { from.view.removeFromSuperview() }
+      for controller in removed where controller !== to { controller.removeFromParent() }
+      coordinator.runCompletions()
+      self.activeCoordinator = nil
+      self.isTransitioning = false
+      from?.viewDidDisappear(animated)
+      to.viewDidAppear(animated)
+      to.isMovingToParent = false
+      from?.isMovingFromParent = false
+    }
+    guard animated else {
+      coordinator.runAlongside()
+      finish()
+      return
+    }
+    let toEnd = container.bounds
+    let fromEnd = container.bounds.offsetBy(dx: push ? -width * 0.3 : width, dy: 0)
+    to.view.frame = container.bounds.offsetBy(dx: push ? width : -width * 0.3, dy: 0)
+    CATransaction.begin()
+    UIView.animate(
+      withDuration: UINavigationController.transitionDuration, delay: 0, options: .curveEaseInOut,
+      animations: {
+        to.view.frame = toEnd
+        from?.view.frame = fromEnd
+        coordinator.runAlongside()
+      },
+      completion: { _ in
+        from?.view.frame = toEnd
+        finish()
+      })
+    CATransaction.commit()
+  }
+}
+
+// MARK: - IMPs
+
+extension UINavigationController {
+  fileprivate static func navigation(_ me: id) -> UINavigationController {
+    unsafeDowncast(me.takeUnretainedObject(), to: UINavigationController.self)
+  }
+
+  fileprivate static func controller(_ object: id?) -> UIViewController? {
+    object.map { $0.takeUnretainedObject() } as? UIViewController
+  }
+
+  fileprivate enum Base {
+    static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
+      guard let controller = UINavigationController.controller(controller) else { return }
+      UINavigationController.navigation(me).performPush(controller, animated: animated)
+    }
+    static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      let navigation = UINavigationController.navigation(me)
+      let popped = navigation.performPop(to: navigation.stack.count - 2, animated: animated)
+      return popped?.last?.passRetained()
+    }
+    static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
+      let navigation = UINavigationController.navigation(me)
+      guard let target = UINavigationController.controller(target),
+        let index = navigation.stack.firstIndex(where: { $0 === target })
+      else {
+        UIKitModelIssues.report(
+          .notInStack(
+            controller: UINavigationController.controller(target)?.description ?? "nil",
+            navigationController: navigation.description))
+        return nil
+      }
+      let popped = navigation.performPop(to: index, animated: animated) ?? []
+      return ViewControllerList(popped).passRetained()
+    }
+    static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      let popped = UINavigationController.navigation(me).performPop(to: 0, animated: animated)
+      return ViewControllerList(popped ?? []).passRetained()
+    }
+    static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
+      me, _, list, animated in
+      let controllers =
+        (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+      UINavigationController.navigation(me).performSet(controllers, animated: animated)
+    }
+    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+    static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
+      UINavigationController.navigation(me).activeCoordinator?.interactivePercent =
+        CGFloat(percent)
+    }
+  }
+
+  fileprivate enum Entry {
+    static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
+      guard let controller = UINavigationController.controller(controller) else { return }
+      UINavigationController.navigation(me).pushViewController(controller, animated: animated)
+    }
+    static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      UINavigationController.navigation(me).popViewController(animated: animated)?
+        .passRetained()
+    }
+    static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
+      guard let target = UINavigationController.controller(target) else { return nil }
+      let popped = UINavigationController.navigation(me).popToViewController(
+        target, animated: animated)
+      return popped.map { ViewControllerList($0).passRetained() }
+    }
+    static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      let popped = UINavigationController.navigation(me).popToRootViewController(
+        animated: animated)
+      return popped.map { ViewControllerList($0).passRetained() }
+    }
+    static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
+      me, _, list, animated in
+      let controllers =
+        (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+      UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
+    }
+    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
+      guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
+        let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
+      else { return true }
+      return UINavigationController.navigation(me).navigationBar(bar, shouldPop: item)
+    }
+    static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
+      UINavigationController.navigation(me).updateInteractiveTransition(CGFloat(percent))
+    }
+  }
+}
+
+/// The selectors of UINavigationController's table methods, interned once.
+private enum NavigationSelectors {
+  static let push: Selector = "pushViewController:animated:"
+  static let pop: Selector = "popViewControllerAnimated:"
+  static let popTo: Selector = "popToViewController:animated:"
+  static let popToRoot: Selector = "popToRootViewControllerAnimated:"
+  static let setControllers: Selector = "setViewControllers:animated:"
+  static let shouldPop: Selector = "navigationBar:shouldPopItem:"
+  static let updateInteractive: Selector = "_updateInteractiveTransition:"
+}

@@ -1,0 +1,227 @@
+// UIViewController: the view loaded on first use, the appearance callbacks dispatched through the
+// runtime, containment, and the status bar style.
+import Foundation
+public import ObjCRuntime
+
+/// A view controller, as UIKit's.
+///
+/// `loadView`, `viewDidLoad`, the four appearance callbacks and `preferredStatusBarStyle` are in
+/// the runtime's table with Swift entry points: a subclass overrides them in Swift calling
+/// `super`, and a plugin swizzles `viewWillAppear:` (as WRNavigationBar does); both run, for
+/// calls from the navigation controller and from `objc_msgSend` alike.
+open class UIViewController: ObjCObject, StatusBarAppearanceProviding {
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UIViewController.self) {
+      ObjCMethodDeclaration("loadView", Base.loadView, swiftEntry: Entry.loadView)
+      ObjCMethodDeclaration("viewDidLoad", Base.nothing, swiftEntry: Entry.viewDidLoad)
+      ObjCMethodDeclaration("viewWillAppear:", Base.appearance, swiftEntry: Entry.viewWillAppear)
+      ObjCMethodDeclaration("viewDidAppear:", Base.appearance, swiftEntry: Entry.viewDidAppear)
+      ObjCMethodDeclaration(
+        "viewWillDisappear:", Base.appearance, swiftEntry: Entry.viewWillDisappear)
+      ObjCMethodDeclaration(
+        "viewDidDisappear:", Base.appearance, swiftEntry: Entry.viewDidDisappear)
+      ObjCMethodDeclaration(
+        "viewWillLayoutSubviews", Base.nothing, swiftEntry: Entry.viewWillLayoutSubviews)
+      ObjCMethodDeclaration(
+        "preferredStatusBarStyle", Base.preferredStatusBarStyle,
+        swiftEntry: Entry.preferredStatusBarStyle)
+    }
+  }
+
+  private var loadedView: UIView?
+  private var ownNavigationItem: UINavigationItem?
+
+  /// The parent controller (a navigation controller for the screens of a stack).
+  public internal(set) weak var parent: UIViewController?
+  /// The child controllers.
+  public internal(set) var children: [UIViewController] = []
+  /// Whether the controller is being added to its parent (true during a push that adds it).
+  public internal(set) var isMovingToParent = false
+  /// Whether the controller is being removed from its parent (true during a pop that removes it).
+  public internal(set) var isMovingFromParent = false
+
+  /// A controller whose view is loaded on first access.
+  public override init() {
+    super.init()
+  }
+
+  // MARK: The view
+
+  /// The root view, loaded on first access with ``loadView()`` then ``viewDidLoad()``.
+  open var view: UIView! {
+    get {
+      loadViewIfNeeded()
+      return loadedView
+    }
+    set { loadedView = newValue }
+  }
+
+  /// Whether the view was loaded.
+  public var isViewLoaded: Bool { loadedView != nil }
+
+  /// Loads the view if it is not loaded: ``loadView()``, then ``viewDidLoad()``, once.
+  public func loadViewIfNeeded() {
+    guard loadedView == nil else { return }
+    loadView()
+    if loadedView == nil { loadedView = UIView(frame: UIScreen.main.bounds) }
+    viewDidLoad()
+  }
+
+  /// Makes the view; the base makes a white view as large as the screen. Through the table.
+  open func loadView() { try? sendToTable(ControllerSelectors.loadView) }
+
+  /// The view was loaded. Through the table.
+  open func viewDidLoad() { try? sendToTable(ControllerSelectors.viewDidLoad) }
+
+  /// The view will appear. Through the table: a swizzle of `viewWillAppear:` runs.
+  open func viewWillAppear(_ animated: Bool) {
+    try? sendToTable(ControllerSelectors.viewWillAppear, animated)
+  }
+
+  /// The view appeared. Through the table.
+  open func viewDidAppear(_ animated: Bool) {
+    try? sendToTable(ControllerSelectors.viewDidAppear, animated)
+  }
+
+  /// The view will disappear. Through the table.
+  open func viewWillDisappear(_ animated: Bool) {
+    try? sendToTable(ControllerSelectors.viewWillDisappear, animated)
+  }
+
+  /// The view disappeared. Through the table.
+  open func viewDidDisappear(_ animated: Bool) {
+    try? sendToTable(ControllerSelectors.viewDidDisappear, animated)
+  }
+
+  /// The view is about to lay out its subviews. Through the table.
+  open func viewWillLayoutSubviews() {
+    try? sendToTable(ControllerSelectors.viewWillLayoutSubviews)
+  }
+
+  // MARK: Title and item
+
+  /// The title; also the navigation item's.
+  open var title: String? {
+    didSet { navigationItem.title = title }
+  }
+
+  /// What a navigation bar shows for this controller, made on first use with its title.
+  open var navigationItem: UINavigationItem {
+    if let ownNavigationItem { return ownNavigationItem }
+    let item = UINavigationItem()
+    item.title = title
+    ownNavigationItem = item
+    return item
+  }
+
+  // MARK: Containment
+
+  /// The nearest navigation controller up the parent chain (the controller itself is not).
+  public var navigationController: UINavigationController? {
+    var current = parent
+    while let controller = current {
+      if let navigation = controller as? UINavigationController { return navigation }
+      current = controller.parent
+    }
+    return nil
+  }
+
+  /// Adds `child` as a child controller.
+  open func addChild(_ child: UIViewController) {
+    guard child !== self, child.parent !== self else { return }
+    child.removeFromParent()
+    children.append(child)
+    child.parent = self
+  }
+
+  /// Removes the controller from its parent.
+  open func removeFromParent() {
+    guard let parent else { return }
+    parent.children.removeAll { $0 === self }
+    self.parent = nil
+  }
+
+  // MARK: Status bar
+
+  /// The status bar style this controller prefers; the default is `.default`. Through the table.
+  open var preferredStatusBarStyle: UIStatusBarStyle {
+    let raw = (try? sendToTable(ControllerSelectors.preferredStatusBarStyle) as Int) ?? 0
+    return UIStatusBarStyle(rawValue: raw) ?? .default
+  }
+
+  /// The child whose preference wins; none by default.
+  open var childForStatusBarStyle: (any StatusBarAppearanceProviding)? { nil }
+
+  // MARK: Transitions
+
+  /// The coordinator of the transition this controller takes part in, if one is under way: set
+  /// for the whole push or pop, display-link ticks included.
+  public var transitionCoordinator: UIViewControllerTransitionCoordinator? {
+    if let navigation = self as? UINavigationController ?? navigationController,
+      let coordinator = navigation.activeCoordinator
+    {
+      return coordinator
+    }
+    return nil
+  }
+}
+
+// MARK: - IMPs
+
+extension UIViewController {
+  fileprivate static func controller(_ me: id) -> UIViewController {
+    unsafeDowncast(me.takeUnretainedObject(), to: UIViewController.self)
+  }
+
+  fileprivate enum Base {
+    static let loadView: @convention(c) (id, SEL) -> Void = { me, _ in
+      let view = UIView(frame: UIScreen.main.bounds)
+      view.backgroundColor = .white
+      UIViewController.controller(me).loadedView = view
+    }
+    static let nothing: @convention(c) (id, SEL) -> Void = { _, _ in }
+    static let appearance: @convention(c) (id, SEL, Bool) -> Void = { _, _, _ in }
+    static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { _, _ in
+      UIStatusBarStyle.default.rawValue
+    }
+  }
+
+  fileprivate enum Entry {
+    static let loadView: @convention(c) (id, SEL) -> Void = { me, _ in
+      UIViewController.controller(me).loadView()
+    }
+    static let viewDidLoad: @convention(c) (id, SEL) -> Void = { me, _ in
+      UIViewController.controller(me).viewDidLoad()
+    }
+    static let viewWillAppear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
+      UIViewController.controller(me).viewWillAppear(animated)
+    }
+    static let viewDidAppear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
+      UIViewController.controller(me).viewDidAppear(animated)
+    }
+    static let viewWillDisappear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
+      UIViewController.controller(me).viewWillDisappear(animated)
+    }
+    static let viewDidDisappear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
+      UIViewController.controller(me).viewDidDisappear(animated)
+    }
+    static let viewWillLayoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
+      UIViewController.controller(me).viewWillLayoutSubviews()
+    }
+    static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+      UIViewController.controller(me).preferredStatusBarStyle.rawValue
+    }
+  }
+}
+
+/// The selectors of UIViewController's table methods, interned once.
+private enum ControllerSelectors {
+  static let loadView: Selector = "loadView"
+  static let viewDidLoad: Selector = "viewDidLoad"
+  static let viewWillAppear: Selector = "viewWillAppear:"
+  static let viewDidAppear: Selector = "viewDidAppear:"
+  static let viewWillDisappear: Selector = "viewWillDisappear:"
+  static let viewDidDisappear: Selector = "viewDidDisappear:"
+  static let viewWillLayoutSubviews: Selector = "viewWillLayoutSubviews"
+  static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
+}

@@ -1,0 +1,227 @@
+// The navigation controller: appearance callbacks in UIKit's order, the coordinator during a
+// transition, the private members, swizzles seen by every caller, and UIKit's rules.
+import Foundation
+import ObjCRuntime
+import Testing
+import UIKitModel
+
+/// Records its appearance callbacks into a shared log.
+final class Screen: UIViewController {
+  let name: String
+  let log: NavigationLog
+
+  init(_ name: String, log: NavigationLog) {
+    self.name = name
+    self.log = log
+    super.init()
+    title = name
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    log.entries.append("\(name).viewDidLoad")
+  }
+  override func viewWillAppear(_ animated: Bool) {
+    super.viewWillAppear(animated)
+    log.entries.append("\(name).willAppear")
+  }
+  override func viewDidAppear(_ animated: Bool) {
+    super.viewDidAppear(animated)
+    log.entries.append("\(name).didAppear")
+  }
+  override func viewWillDisappear(_ animated: Bool) {
+    super.viewWillDisappear(animated)
+    log.entries.append("\(name).willDisappear")
+  }
+  override func viewDidDisappear(_ animated: Bool) {
+    super.viewDidDisappear(animated)
+    log.entries.append("\(name).didDisappear")
+  }
+}
+
+/// The callbacks seen, in order.
+final class NavigationLog {
+  var entries: [String] = []
+  func take() -> [String] {
+    defer { entries.removeAll() }
+    return entries
+  }
+}
+
+extension UIKitModelTests {
+  @Suite("UINavigationController")
+  struct NavigationTests {
+    /// A navigation controller with screens A (root), launched in a window.
+    private func stack(_ names: [String] = ["A"]) -> (
+      UINavigationController, [Screen], NavigationLog
+    ) {
+      freshModel()
+      UIDevice.current.systemVersion = "13.0"
+      let log = NavigationLog()
+      let screens = names.map { Screen($0, log: log) }
+      let navigation = UINavigationController(rootViewController: screens[0])
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.rootViewController = navigation
+      for screen in screens.dropFirst() { navigation.pushViewController(screen, animated: false) }
+      _ = log.take()
+      return (navigation, screens, log)
+    }
+
+    @Test("push and pop, animated and not, call back in UIKit's order", arguments: [false, true])
+    func pushAndPop(animated: Bool) {
+      let (navigation, _, log) = stack()
+      let b = Screen("B", log: log)
+      navigation.pushViewController(b, animated: animated)
+      if animated {
+        #expect(log.entries == ["B.viewDidLoad", "A.willDisappear", "B.willAppear"])
+        VirtualRunLoop.main.runUntilIdle()
+      }
+      #expect(
+        log.take() == [
+          "B.viewDidLoad", "A.willDisappear", "B.willAppear", "A.didDisappear", "B.didAppear",
+        ])
+      #expect(navigation.popViewController(animated: animated) === b)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(log.take() == ["B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear"])
+      #expect(navigation.viewControllers.count == 1 && b.parent == nil)
+    }
+
+    @Test("popTo and popToRoot call back only the top and the target; setViewControllers too")
+    func popToAndSet() {
+      let (navigation, screens, log) = stack(["A", "B", "C", "D"])
+      #expect(
+        navigation.popToViewController(screens[1], animated: true) == [screens[2], screens[3]])
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(log.take() == ["D.willDisappear", "B.willAppear", "D.didDisappear", "B.didAppear"])
+      #expect(navigation.popToRootViewController(animated: false) == [screens[1]])
+      #expect(log.take() == ["B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear"])
+      let e = Screen("E", log: log)
+      navigation.setViewControllers([screens[0], e], animated: false)
+      #expect(
+        log.take() == [
+          "E.viewDidLoad", "A.willDisappear", "E.willAppear", "A.didDisappear", "E.didAppear",
+        ])
+      #expect(navigation.navigationBar.items.count == navigation.viewControllers.count)
+    }
+
+    @Test("during an animated push the coordinator and _isTransitioning are there, then gone")
+    func coordinator() throws {
+      let (navigation, screens, _) = stack()
+      let b = Screen("B", log: NavigationLog())
+      var alongside = 0
+      var completed = false
+      navigation.pushViewController(b, animated: true)
+      let coordinator = try #require(b.transitionCoordinator)
+      coordinator.animate(
+        alongsideTransition: { _ in alongside += 1 }, completion: { _ in completed = true })
+      #expect(coordinator.viewController(forKey: .from) === screens[0])
+      #expect(coordinator.viewController(forKey: .to) === b)
+      #expect(
+        coordinator.isAnimated && !coordinator.isInteractive && !coordinator.initiallyInteractive)
+      #expect(coordinator.transitionDuration == UINavigationController.transitionDuration)
+      #expect(try navigation.value(forKey: "_isTransitioning") as? Bool == true)
+      VirtualRunLoop.main.advance(by: 0.175)
+      #expect(abs(coordinator.percentComplete - 0.5) < 0.05)
+      #expect(screens[0].transitionCoordinator === coordinator)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(b.transitionCoordinator == nil && completed && alongside == 1)
+      #expect(try navigation.value(forKey: "_isTransitioning") as? Bool == false)
+    }
+
+    @Test("a completion set before begin() around a push fires when the push has finished")
+    func transactionAroundPush() {
+      let (navigation, _, _) = stack()
+      var finishedAt: TimeInterval?
+      CATransaction.setCompletionBlock { finishedAt = CACurrentMediaTime() }
+      CATransaction.setAnimationDuration(0.13)
+      CATransaction.begin()
+      navigation.pushViewController(Screen("B", log: NavigationLog()), animated: true)
+      CATransaction.commit()
+      VirtualRunLoop.main.runUntilIdle()
+      let end = UINavigationController.transitionDuration
+      #expect(finishedAt.map { $0 >= end && $0 < end + 2.0 / 60 } == true)
+    }
+
+    @Test("a swizzle of -viewWillAppear: runs for the controller's own calls, after overrides")
+    func swizzledAppearance() throws {
+      let (navigation, _, log) = stack()
+      let cls = try #require(objc_allocateClassPair(Screen.runtimeClass, "SwizzledScreen", 0))
+      let original = class_getMethodImplementation(
+        UIViewController.runtimeClass, "viewWillAppear:")!
+      let swizzled = try imp_implementationWithBlock { (me: Screen, animated: Bool) in
+        me.log.entries.append("wr_viewWillAppear")
+        typealias Appear = @convention(c) (id, SEL, Bool) -> Void
+        unsafeBitCast(original.rawValue, to: Appear.self)(
+          me.passUnretained(), Selector("viewWillAppear:").sel, animated)
+      }
+      class_addMethod(cls, "viewWillAppear:", swizzled, "v@:B")
+      objc_registerClassPair(cls)
+      let b = Screen("B", log: log)
+      try b.setClass(cls)
+      navigation.pushViewController(b, animated: false)
+      let entries = log.take()
+      #expect(entries.contains("wr_viewWillAppear"))
+      #expect(
+        entries.firstIndex(of: "wr_viewWillAppear")! < entries.firstIndex(of: "B.willAppear")!)
+    }
+
+    @Test("UIKit's rules: no double push, root pops to nil, bad targets and empty stacks refused")
+    func rules() {
+      let (navigation, screens, _) = stack(["A", "B"])
+      navigation.pushViewController(screens[1], animated: false)
+      #expect(UIKitModelIssues.all == [.pushedTwice(controller: screens[1].description)])
+      navigation.popToRootViewController(animated: false)
+      #expect(navigation.popViewController(animated: true) == nil)
+      #expect(
+        navigation.popToViewController(Screen("X", log: NavigationLog()), animated: true) == nil)
+      navigation.setViewControllers([], animated: false)
+      #expect(navigation.viewControllers == [screens[0]])
+      navigation.pushViewController(Screen("C", log: NavigationLog()), animated: true)
+      navigation.pushViewController(Screen("D", log: NavigationLog()), animated: true)
+      #expect(navigation.viewControllers.count == 2, "a push during a transition is refused")
+      #expect(UIKitModelIssues.all.count == 4)
+    }
+
+    @Test(
+      "the back button asks shouldPop through the runtime; iOS 13 refuses YES after a manual pop")
+    func backButton() throws {
+      let (navigation, screens, _) = stack(["A", "B", "C"])
+      navigation.navigationBar.tapBackButton()
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(navigation.topViewController === screens[1])
+      // WRNavigationBar_swift's shouldPop: pop by hand, then return true.
+      let cls = try #require(
+        objc_allocateClassPair(UINavigationController.runtimeClass, "ManualPopper", 0))
+      let manual = try imp_implementationWithBlock {
+        (me: UINavigationController, _: ObjCObject?, _: ObjCObject?) -> Bool in
+        me.popViewController(animated: false)
+        return true
+      }
+      class_addMethod(cls, "navigationBar:shouldPopItem:", manual, "B@:@@")
+      objc_registerClassPair(cls)
+      try navigation.setClass(cls)
+      navigation.navigationBar.tapBackButton()
+      #expect(navigation.topViewController === screens[0], "popped once, by the override")
+      #expect(
+        UIKitModelIssues.all.contains {
+          if case .shouldPopAfterManualPop = $0 { true } else { false }
+        })
+    }
+
+    @Test("the top controller decides the status bar style through the navigation controller")
+    func statusBar() {
+      final class Light: UIViewController {
+        override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
+      }
+      let (navigation, _, _) = stack()
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.rootViewController = navigation
+      window.makeKeyAndVisible()
+      navigation.pushViewController(Light(), animated: false)
+      #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
+      let style: Int =
+        (try? objc_msgSend(navigation.topViewController!, "preferredStatusBarStyle")) ?? -1
+      #expect(style == UIStatusBarStyle.lightContent.rawValue, "the Swift override answers sends")
+    }
+  }
+}
