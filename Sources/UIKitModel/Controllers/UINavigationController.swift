@@ -62,11 +62,19 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// Whether the bar is hidden.
   public private(set) var isNavigationBarHidden = false
 
+  /// The swipe-back gesture: a left-edge pan that drives an interactive pop.
+  public let interactivePopGestureRecognizer: UIScreenEdgePanGestureRecognizer? =
+    UIScreenEdgePanGestureRecognizer(target: nil, action: nil)
+
   /// A navigation controller showing `rootViewController`.
   public init(rootViewController: UIViewController) {
     navigationBar = UINavigationBar()
     super.init()
     navigationBar.delegate = self
+    interactivePopGestureRecognizer?.handler = { [weak self] recognizer in
+      guard let self, let pan = recognizer as? UIPanGestureRecognizer else { return }
+      self.handleInteractivePop(pan)
+    }
     stack = [rootViewController]
     addChild(rootViewController)
     navigationBar.setItems([rootViewController.navigationItem], animated: false)
@@ -220,6 +228,121 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     transition(
       from: from, to: to, removed: removed, animated: animated,
       push: from.map { old in !controllers.contains { $0 === old } } ?? true)
+  }
+
+  // MARK: Interactive pop
+
+  /// The interactive pop under way: the controllers, and where the views start.
+  private struct InteractivePop {
+    let from: UIViewController
+    let to: UIViewController
+    let coordinator: UIViewControllerTransitionCoordinator
+  }
+
+  private var interactivePop: InteractivePop?
+
+  /// Drives the default pop from the edge pan: began starts an interactive transition (the bar's
+  /// delegate is asked `shouldPop` with `initiallyInteractive` true), changed moves it to
+  /// translation / width and calls `_updateInteractiveTransition:`, ended or cancelled finishes
+  /// it or cancels it by position and velocity, over the rest of the duration.
+  private func handleInteractivePop(_ pan: UIPanGestureRecognizer) {
+    switch pan.state {
+    case .began: beginInteractivePop()
+    case .changed:
+      guard interactivePop != nil else { return }
+      let width = max(1, view.bounds.width)
+      let percent = max(0, min(1, pan.translation(in: view).x / width))
+      updateInteractiveTransition(percent)
+      placeInteractiveViews(percent)
+    case .ended, .cancelled:
+      guard let pop = interactivePop else { return }
+      let percent = pop.coordinator.percentComplete
+      let velocity = pan.velocity(in: view).x
+      let finishing =
+        pan.state == .ended && (velocity > 300 || (percent > 0.5 && velocity > -300))
+      endInteractivePop(finishing: finishing, velocity: velocity)
+    default: break
+    }
+  }
+
+  private func beginInteractivePop() {
+    guard stack.count > 1, !isTransitioning, let from = stack.last else { return }
+    let to = stack[stack.count - 2]
+    to.loadViewIfNeeded()
+    let coordinator = UIViewControllerTransitionCoordinator(
+      from: from, to: to, container: view, animated: true, interactive: true,
+      duration: UINavigationController.transitionDuration)
+    activeCoordinator = coordinator
+    isTransitioning = true
+    interactivePop = InteractivePop(from: from, to: to, coordinator: coordinator)
+    // UIKit asks the bar's delegate at the start of an interactive pop (seeds rely on it).
+    let item = from.navigationItem
+    guard navigationBar(navigationBar, shouldPop: item) else {
+      interactivePop = nil
+      activeCoordinator = nil
+      isTransitioning = false
+      return
+    }
+    from.isMovingFromParent = true
+    stack.removeLast()
+    from.viewWillDisappear(true)
+    to.viewWillAppear(true)
+    navigationBar.setItems(stack.map(\.navigationItem), animated: true)
+    view.insertSubview(to.view, belowSubview: navigationBar)
+    placeInteractiveViews(0)
+  }
+
+  private func placeInteractiveViews(_ percent: CGFloat) {
+    guard let pop = interactivePop else { return }
+    let width = view.bounds.width
+    UIView.performWithoutAnimation {
+      pop.from.view.frame = view.bounds.offsetBy(dx: width * percent, dy: 0)
+      pop.to.view.frame = view.bounds.offsetBy(dx: -width * 0.3 * (1 - percent), dy: 0)
+    }
+  }
+
+  private func endInteractivePop(finishing: Bool, velocity: CGFloat) {
+    guard let pop = interactivePop else { return }
+    let coordinator = pop.coordinator
+    let percent = coordinator.percentComplete
+    coordinator.isInteractive = false
+    coordinator.isCancelled = !finishing
+    coordinator.completionVelocity = abs(velocity) / max(1, view.bounds.width)
+    coordinator.interactionChanged()
+    let width = view.bounds.width
+    let remaining = coordinator.transitionDuration * Double(finishing ? 1 - percent : percent)
+    let (from, to) = (pop.from, pop.to)
+    if !finishing {
+      // UIKit's order on cancel: the coming controller goes back, the leaving one comes back.
+      stack.append(from)
+      navigationBar.setItems(stack.map(\.navigationItem), animated: true)
+      to.viewWillDisappear(true)
+      from.viewWillAppear(true)
+    }
+    UIView.animate(
+      withDuration: remaining, delay: 0, options: .curveLinear,
+      animations: {
+        from.view.frame = finishing ? self.view.bounds.offsetBy(dx: width, dy: 0) : self.view.bounds
+        to.view.frame =
+          finishing ? self.view.bounds : self.view.bounds.offsetBy(dx: -width * 0.3, dy: 0)
+      },
+      completion: { _ in
+        self.interactivePop = nil
+        coordinator.runCompletions()
+        self.activeCoordinator = nil
+        self.isTransitioning = false
+        from.isMovingFromParent = false
+        if finishing {
+          from.view.removeFromSuperview()
+          from.removeFromParent()
+          from.viewDidDisappear(true)
+          to.viewDidAppear(true)
+        } else {
+          to.view.removeFromSuperview()
+          to.viewDidDisappear(true)
+          from.viewDidAppear(true)
+        }
+      })
   }
 
   /// Runs a transition from `from` to `to`: appearance callbacks in UIKit's order, the bar's

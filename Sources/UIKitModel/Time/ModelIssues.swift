@@ -26,6 +26,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case emptyViewControllers(controller: String)
   /// On iOS 13 and later, `navigationBar(_:shouldPop:)` returned true after popping by itself.
   case shouldPopAfterManualPop(controller: String)
+  /// A gesture moved or released that never began.
+  case gestureNotBegun(String)
 
   /// What was refused and why.
   public var description: String {
@@ -50,6 +52,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "\(controller) is not in the stack of \(navigationController); nothing was popped"
     case .emptyViewControllers(let controller):
       "\(controller) was given an empty list of view controllers; the stack is unchanged"
+    case .gestureNotBegun(let recognizer):
+      "\(recognizer) moved or ended without having begun; the touch was ignored"
     case .shouldPopAfterManualPop(let controller):
       "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
         + " popping a view controller (an error on iOS 13 and later; return NO)"

@@ -116,7 +116,8 @@ public final class VirtualRunLoop {
 
   /// Whether nothing but display links is pending.
   public var isIdle: Bool {
-    timers.allSatisfy { $0.repeats } && animations.isEmpty && transactions.isEmpty
+    timers.allSatisfy { $0.repeats && !$0.keepsRunLoopBusy } && animations.isEmpty
+      && transactions.isEmpty
       && endOfTurn.isEmpty
   }
 
@@ -155,13 +156,17 @@ public final class VirtualRunLoop {
     public let modes: Set<Mode>
     /// Whether it still fires.
     public private(set) var isValid = true
+    /// Whether the run loop counts as busy while the timer runs, although it repeats: a
+    /// simulated drag or swipe, which ends by itself.
+    public let keepsRunLoopBusy: Bool
     fileprivate let block: (Timer) -> Void
     fileprivate var sequence = 0
 
     fileprivate init(
       fireTime: TimeInterval, interval: TimeInterval, repeats: Bool, modes: Set<Mode>,
-      block: @escaping (Timer) -> Void
+      keepsRunLoopBusy: Bool, block: @escaping (Timer) -> Void
     ) {
+      self.keepsRunLoopBusy = keepsRunLoopBusy
       self.fireTime = fireTime
       self.interval = interval
       self.repeats = repeats
@@ -178,15 +183,16 @@ public final class VirtualRunLoop {
     fileprivate func invalidateQuietly() { isValid = false }
   }
 
-  /// Schedules a timer that first fires `interval` seconds from now.
+  /// Schedules a timer that first fires `interval` seconds from now. A repeating timer does not
+  /// keep ``runUntilIdle(limit:)`` running unless `keepsRunLoopBusy` says it ends by itself.
   @discardableResult
   public func scheduledTimer(
     withTimeInterval interval: TimeInterval, repeats: Bool, modes: Set<Mode> = [.default],
-    block: @escaping (Timer) -> Void
+    keepsRunLoopBusy: Bool = false, block: @escaping (Timer) -> Void
   ) -> Timer {
     let timer = Timer(
       fireTime: currentTime + max(0, interval), interval: max(interval, 1e-4), repeats: repeats,
-      modes: modes, block: block)
+      modes: modes, keepsRunLoopBusy: keepsRunLoopBusy, block: block)
     insert(timer)
     return timer
   }

@@ -64,7 +64,8 @@ open class UIScrollView: UIView {
     var step = 0
     let runLoop = VirtualRunLoop.main
     runLoop.scheduledTimer(
-      withTimeInterval: VirtualRunLoop.frameDuration, repeats: true, modes: [.common]
+      withTimeInterval: VirtualRunLoop.frameDuration, repeats: true, modes: [.common],
+      keepsRunLoopBusy: true
     ) { [weak self] timer in
       guard let self else {
         timer.invalidate()

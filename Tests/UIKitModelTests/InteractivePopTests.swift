@@ -1,0 +1,113 @@
+// The interactive pop: the edge pan drives the default pop; finish and cancel end with the
+// right controllers, callbacks and bar; seeds' private hooks see every step.
+import Foundation
+import ObjCRuntime
+import Testing
+import UIKitModel
+
+extension UIKitModelTests {
+  @Suite("Interactive pop")
+  struct InteractivePopTests {
+    private func stack() -> (UINavigationController, [Screen], NavigationLog) {
+      freshModel()
+      UIDevice.current.systemVersion = "13.0"
+      let log = NavigationLog()
+      let a = Screen("A", log: log)
+      let b = Screen("B", log: log)
+      let navigation = UINavigationController(rootViewController: a)
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.rootViewController = navigation
+      navigation.pushViewController(b, animated: false)
+      _ = log.take()
+      return (navigation, [a, b], log)
+    }
+
+    @Test("a swipe past half way finishes the pop, with the finish callbacks")
+    func finishes() throws {
+      let (navigation, screens, log) = stack()
+      let pan = try #require(navigation.interactivePopGestureRecognizer)
+      GestureDriver.begin(pan)
+      let coordinator = try #require(screens[0].transitionCoordinator)
+      #expect(coordinator.initiallyInteractive && coordinator.isInteractive)
+      #expect(log.entries == ["B.willDisappear", "A.willAppear"])
+      GestureDriver.move(pan, to: CGPoint(x: 150, y: 0))
+      #expect(abs(coordinator.percentComplete - 150 / 375) < 1e-9)
+      GestureDriver.move(pan, to: CGPoint(x: 250, y: 0))
+      GestureDriver.end(pan)
+      #expect(!coordinator.isInteractive && !coordinator.isCancelled)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(log.take() == ["B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear"])
+      #expect(navigation.viewControllers == [screens[0]])
+      #expect(navigation.navigationBar.items.count == 1)
+      #expect(screens[0].transitionCoordinator == nil)
+    }
+
+    @Test("a short, slow swipe is cancelled: both controllers go back, the bar too")
+    func cancels() throws {
+      let (navigation, screens, log) = stack()
+      let pan = try #require(navigation.interactivePopGestureRecognizer)
+      var sawCancel: Bool?
+      GestureDriver.begin(pan)
+      screens[0].transitionCoordinator?.notifyWhenInteractionChanges { sawCancel = $0.isCancelled }
+      GestureDriver.move(pan, to: CGPoint(x: 100, y: 0))
+      GestureDriver.move(pan, to: CGPoint(x: 101, y: 0))
+      GestureDriver.end(pan)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(sawCancel == true)
+      #expect(
+        log.take() == [
+          "B.willDisappear", "A.willAppear", "A.willDisappear", "B.willAppear", "A.didDisappear",
+          "B.didAppear",
+        ])
+      #expect(navigation.viewControllers == screens)
+      #expect(navigation.navigationBar.items.count == 2)
+    }
+
+    @Test("_updateInteractiveTransition: and shouldPop are sent through the runtime, in order")
+    func privateHooks() throws {
+      let (navigation, _, _) = stack()
+      let cls = try #require(
+        objc_allocateClassPair(UINavigationController.runtimeClass, "WRLike", 0))
+      let seen = RuntimeLock<[String]>([])
+      let original = class_getMethodImplementation(
+        UINavigationController.runtimeClass, "_updateInteractiveTransition:")!
+      let update = try imp_implementationWithBlock {
+        (me: UINavigationController, percent: Double) in
+        seen.withLock { $0.append(String(format: "update %.2f", percent)) }
+        typealias Update = @convention(c) (id, SEL, Double) -> Void
+        unsafeBitCast(original.rawValue, to: Update.self)(
+          me.passUnretained(), Selector("_updateInteractiveTransition:").sel, percent)
+      }
+      let shouldPop = try imp_implementationWithBlock {
+        (me: UINavigationController, _: ObjCObject?, _: ObjCObject?) -> Bool in
+        let interactive = me.topViewController?.transitionCoordinator?.initiallyInteractive ?? false
+        seen.withLock { $0.append("shouldPop interactive: \(interactive)") }
+        return true
+      }
+      class_addMethod(cls, "_updateInteractiveTransition:", update, "v@:d")
+      class_addMethod(cls, "navigationBar:shouldPopItem:", shouldPop, "B@:@@")
+      objc_registerClassPair(cls)
+      try navigation.setClass(cls)
+      let pan = try #require(navigation.interactivePopGestureRecognizer)
+      GestureDriver.swipe(pan, translation: CGPoint(x: 300, y: 0), steps: 3)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(
+        seen.withLock { $0 } == [
+          "shouldPop interactive: true", "update 0.27", "update 0.53", "update 0.80",
+        ])
+      #expect(navigation.viewControllers.count == 1)
+    }
+
+    @Test("a gesture that never began cannot end; a root-only stack does not pop")
+    func badInput() throws {
+      let (navigation, _, _) = stack()
+      navigation.popViewController(animated: false)
+      let pan = try #require(navigation.interactivePopGestureRecognizer)
+      GestureDriver.end(pan)
+      #expect(UIKitModelIssues.all.contains(.gestureNotBegun(pan.description)))
+      GestureDriver.swipe(pan, translation: CGPoint(x: 300, y: 0))
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(navigation.viewControllers.count == 1)
+    }
+  }
+}
