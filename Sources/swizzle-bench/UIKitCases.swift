@@ -33,7 +33,54 @@ enum UIKitCases {
       name: "frames-10000-time", target: "<= 1,000 ms (10,000 frames)", limit: 1000,
       iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandFramesMilliseconds() },
       unit: "ms"),
+    BenchCase(
+      name: "push-pop-animated", target: "report (instructions; time below)", limit: nil,
+      iterations: (20, 60), body: { pushPops($0) }),
+    BenchCase(
+      name: "push-pop-animated-time", target: "<= 50 us (animated push + pop, display link)",
+      limit: 50, iterations: (0, 1), body: { _ in 0 }, direct: { pushPopMicroseconds() },
+      unit: "us"),
+    BenchCase(
+      name: "pushes-pops-1000-time", target: "<= 1,000 ms (1,000 pushes and pops)", limit: 1000,
+      iterations: (0, 1), body: { _ in 0 }, direct: { thousandPushPopsMilliseconds() }, unit: "ms"),
   ]
+
+  /// A navigation controller in a window, and a display link ticking, on a fresh run loop.
+  static func navigationScene() -> (UINavigationController, CADisplayLink) {
+    VirtualRunLoop.main.reset()
+    let navigation = UINavigationController(rootViewController: UIViewController())
+    let window = UIWindow(frame: UIScreen.main.bounds)
+    window.rootViewController = navigation
+    let link = CADisplayLink(target: FrameCounter(), selector: "tick:")
+    link.add(to: .main, forMode: .common)
+    return (navigation, link)
+  }
+
+  /// `count` animated pushes, each followed by an animated pop, run to completion.
+  static func pushPops(_ count: Int) -> Int {
+    let (navigation, link) = navigationScene()
+    for _ in 0..<count {
+      navigation.pushViewController(UIViewController(), animated: true)
+      VirtualRunLoop.main.runUntilIdle()
+      navigation.popViewController(animated: true)
+      VirtualRunLoop.main.runUntilIdle()
+    }
+    link.invalidate()
+    return navigation.viewControllers.count
+  }
+
+  static func pushPopMicroseconds() -> Double {
+    _ = pushPops(10)
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = pushPops(100)
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 100 / 1_000
+  }
+
+  static func thousandPushPopsMilliseconds() -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = pushPops(1_000)
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+  }
 
   @inline(never)
   static func modelMethodCall(_ count: Int) -> Int {

@@ -64,7 +64,7 @@ print("")
 var directFigures: [String: Double] = [:]
 for bench in selected where bench.direct != nil {
   // Times are noisy here: the median of five fresh processes. Memory is measured once.
-  let runs = bench.unit == "ms" || bench.unit == "us/frame" ? 5 : 1
+  let runs = ["ms", "us", "us/frame"].contains(bench.unit) ? 5 : 1
   let figures = (0..<runs).compactMap { _ in Callgrind.measureInFreshProcess(bench.name) }.sorted()
   directFigures[bench.name] = figures.isEmpty ? nil : figures[figures.count / 2]
 }
