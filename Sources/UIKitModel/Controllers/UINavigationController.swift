@@ -61,6 +61,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   public internal(set) var activeCoordinator: UIViewControllerTransitionCoordinator?
   /// Whether the bar is hidden.
   public private(set) var isNavigationBarHidden = false
+  /// The delegate: told of the controllers shown, and asked for custom animators.
+  open weak var delegate: (any UINavigationControllerDelegate)?
 
   /// The swipe-back gesture: a left-edge pan that drives an interactive pop.
   public let interactivePopGestureRecognizer: UIScreenEdgePanGestureRecognizer? =
@@ -354,9 +356,21 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     let container = view!
     // UIKit loads the incoming view before any appearance callback.
     to.loadViewIfNeeded()
+    // A custom animator, and an interaction controller to drive it, come from the delegate.
+    let operation: UINavigationControllerOperation = push ? .push : .pop
+    let animator =
+      animated
+      ? from.flatMap {
+        delegate?.navigationController(self, animationControllerFor: operation, from: $0, to: to)
+      } : nil
+    let interaction = animator.flatMap {
+      delegate?.navigationController(self, interactionControllerFor: $0)
+    }
+    let duration =
+      animator?.transitionDuration(using: nil) ?? UINavigationController.transitionDuration
     let coordinator = UIViewControllerTransitionCoordinator(
-      from: from, to: to, container: container, animated: animated, interactive: false,
-      duration: UINavigationController.transitionDuration)
+      from: from, to: to, container: container, animated: animated,
+      interactive: interaction != nil, duration: duration)
     activeCoordinator = coordinator
     isTransitioning = true
     if push { to.isMovingToParent = true } else { from?.isMovingFromParent = true }
@@ -365,31 +379,66 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     to.viewWillAppear(animated)
     navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
     container.insertSubview(to.view, belowSubview: navigationBar)
+    delegate?.navigationController(self, willShow: to, animated: animated)
 
-    let width = container.bounds.width
-    let finish: () -> Void = { [weak self] in
+    let end: (Bool) -> Void = { [weak self] completed in
       guard let self else { return }
-      if let from, from !== to { from.view.removeFromSuperview() }
-      for controller in removed where controller !== to { controller.removeFromParent() }
+      if completed {
+        if let from, from !== to { from.view.removeFromSuperview() }
+        for controller in removed where controller !== to { controller.removeFromParent() }
+      } else {
+        // Cancelled: the stack and the bar go back, and the callbacks say so.
+        if push {
+          self.stack.removeAll { $0 === to }
+          to.removeFromParent()
+        } else {
+          self.stack.append(contentsOf: removed)
+        }
+        self.navigationBar.setItems(self.stack.map(\.navigationItem), animated: animated)
+        to.viewWillDisappear(animated)
+        from?.viewWillAppear(animated)
+        to.view.removeFromSuperview()
+      }
       coordinator.runCompletions()
       self.activeCoordinator = nil
       self.isTransitioning = false
-      from?.viewDidDisappear(animated)
-      to.viewDidAppear(animated)
       to.isMovingToParent = false
       from?.isMovingFromParent = false
+      if completed {
+        from?.viewDidDisappear(animated)
+        to.viewDidAppear(animated)
+        self.delegate?.navigationController(self, didShow: to, animated: animated)
+      } else {
+        to.viewDidDisappear(animated)
+        from?.viewDidAppear(animated)
+      }
     }
     guard animated else {
       coordinator.runAlongside()
-      finish()
+      end(true)
       return
     }
+    if let animator {
+      let context = TransitionContext(
+        coordinator: coordinator, animator: animator, interactive: interaction != nil,
+        name: description, finish: end)
+      CATransaction.begin()
+      if let interaction {
+        interaction.startInteractiveTransition(context)
+      } else {
+        animator.animateTransition(using: context)
+      }
+      coordinator.runAlongside()
+      CATransaction.commit()
+      return
+    }
+    let width = container.bounds.width
     let toEnd = container.bounds
     let fromEnd = container.bounds.offsetBy(dx: push ? -width * 0.3 : width, dy: 0)
     to.view.frame = container.bounds.offsetBy(dx: push ? width : -width * 0.3, dy: 0)
     CATransaction.begin()
     UIView.animate(
-      withDuration: UINavigationController.transitionDuration, delay: 0, options: .curveEaseInOut,
+      withDuration: duration, delay: 0, options: .curveEaseInOut,
       animations: {
         to.view.frame = toEnd
         from?.view.frame = fromEnd
@@ -397,7 +446,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
       },
       completion: { _ in
         from?.view.frame = toEnd
-        finish()
+        end(true)
       })
     CATransaction.commit()
   }

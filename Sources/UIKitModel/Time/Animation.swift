@@ -113,6 +113,8 @@ public enum AnimationCurve: Sendable, CaseIterable {
 internal protocol AnimationTarget: AnyObject {
   /// The running animation of `key` ended (finished or replaced).
   func animationEnded(_ animation: RunningAnimation)
+  /// Sets the model value of `key` back to `value`, without animation.
+  func restore(_ key: String, to value: AnimatableValue)
 }
 
 /// Animations created by one `UIView.animate` call: their completion runs once all have ended.
@@ -132,11 +134,17 @@ internal final class RunningAnimation {
   let key: String
   let from: AnimatableValue
   let to: AnimatableValue
-  let start: TimeInterval
-  let duration: TimeInterval
+  private(set) var start: TimeInterval
+  private(set) var duration: TimeInterval
   let curve: AnimationCurve
   let group: AnimationGroup
   var transactions: [Transaction]
+  /// While paused by a percent-driven transition, the fraction of its time it is held at.
+  var scrub: Double?
+  /// The span of the animation's own time this run covers: 0 to 1 normally; from the scrub
+  /// point to 1 when a percent-driven transition finishes, or back to 0 when it is cancelled.
+  private(set) var fromProgress = 0.0
+  private(set) var toProgress = 1.0
 
   init(
     target: any AnimationTarget, key: String, from: AnimatableValue, to: AnimatableValue,
@@ -156,13 +164,33 @@ internal final class RunningAnimation {
 
   var end: TimeInterval { start + duration }
 
+  /// Whether the run goes backwards, towards the `from` value.
+  var isReversed: Bool { toProgress < fromProgress }
+
+  /// Runs the animation on from its scrub point to `progress` (1: the end, 0: back to the start)
+  /// over `duration` from `time`.
+  func resume(towards progress: Double, over duration: TimeInterval, at time: TimeInterval) {
+    fromProgress = scrub ?? 0
+    toProgress = progress
+    scrub = nil
+    start = time
+    self.duration = max(0, duration)
+  }
+
   /// The presentation value at `time`.
   func value(at time: TimeInterval) -> AnimatableValue {
-    guard duration > 0 else { return to }
-    let fraction = (time - start) / duration
-    if fraction <= 0 { return from }
-    if fraction >= 1 { return to }
-    return from.interpolated(to: to, fraction: CGFloat(curve.progress(at: fraction)))
+    let timeFraction: Double
+    if let scrub {
+      timeFraction = scrub
+    } else if duration <= 0 {
+      timeFraction = toProgress
+    } else {
+      let run = max(0, min(1, (time - start) / duration))
+      timeFraction = fromProgress + (toProgress - fromProgress) * run
+    }
+    if timeFraction <= 0 { return from }
+    if timeFraction >= 1 { return to }
+    return from.interpolated(to: to, fraction: CGFloat(curve.progress(at: timeFraction)))
   }
 }
 
@@ -172,7 +200,20 @@ internal final class AnimationEngine {
 
   var isEmpty: Bool { running.isEmpty }
 
+  /// Animations made while a percent-driven transition starts, paused for it to scrub.
+  private var captures: [[RunningAnimation]] = []
+
+  /// Starts capturing the animations made from now on: they are paused at their start.
+  func beginCapture() { captures.append([]) }
+
+  /// Stops capturing and returns what was captured.
+  func endCapture() -> [RunningAnimation] { captures.popLast() ?? [] }
+
   func add(_ animation: RunningAnimation) {
+    if !captures.isEmpty {
+      animation.scrub = 0
+      captures[captures.count - 1].append(animation)
+    }
     running.append(animation)
     animation.group.remaining += 1
     for transaction in animation.transactions { transaction.pendingAnimations += 1 }
@@ -183,7 +224,7 @@ internal final class AnimationEngine {
     guard !running.isEmpty else { return }
     var ended: [RunningAnimation] = []
     running.removeAll { animation in
-      guard time >= animation.end - 1e-9 else { return false }
+      guard animation.scrub == nil, time >= animation.end - 1e-9 else { return false }
       ended.append(animation)
       return true
     }
@@ -198,6 +239,11 @@ internal final class AnimationEngine {
   }
 
   private func finish(_ animation: RunningAnimation, interrupted: Bool) {
+    if animation.isReversed, !interrupted {
+      // A cancelled percent-driven transition runs its animations back: the model value goes
+      // back to where it started, as UIKit's reversed animations leave it.
+      animation.target?.restore(animation.key, to: animation.from)
+    }
     animation.target?.animationEnded(animation)
     let group = animation.group
     if interrupted { group.interrupted = true }

@@ -28,6 +28,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case shouldPopAfterManualPop(controller: String)
   /// A gesture moved or released that never began.
   case gestureNotBegun(String)
+  /// `completeTransition(_:)` called a second time.
+  case transitionCompletedTwice(controller: String)
 
   /// What was refused and why.
   public var description: String {
@@ -52,6 +54,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "\(controller) is not in the stack of \(navigationController); nothing was popped"
     case .emptyViewControllers(let controller):
       "\(controller) was given an empty list of view controllers; the stack is unchanged"
+    case .transitionCompletedTwice(let controller):
+      "the transition of \(controller) was completed twice; the second call was ignored"
     case .gestureNotBegun(let recognizer):
       "\(recognizer) moved or ended without having begun; the touch was ignored"
     case .shouldPopAfterManualPop(let controller):

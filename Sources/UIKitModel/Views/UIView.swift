@@ -646,6 +646,18 @@ extension UIView: AnimationTarget {
     if animations[animation.key] === animation { animations[animation.key] = nil }
   }
 
+  func restore(_ key: String, to value: AnimatableValue) {
+    switch (key, value) {
+    case ("alpha", .scalar(let alpha)): modelAlpha = alpha
+    case ("frame", .rect(let frame)): modelFrame = frame
+    case ("transform", .transform(let transform)): modelTransform = transform
+    case ("backgroundColor", .color(let components)):
+      modelBackgroundColor = components.alpha == 0 ? nil : components.color
+    case ("tintColor", .color(let components)): ownTintColor = components.color
+    default: break
+    }
+  }
+
   /// Options of `UIView.animate`, as UIKit's `UIView.AnimationOptions` (the curves and
   /// `beginFromCurrentState`; the model always begins from the current presentation value).
   public struct AnimationOptions: OptionSet, Sendable, Hashable {

@@ -1,0 +1,133 @@
+// Custom transitions: an animator from the delegate, and a percent-driven interactive pop that
+// scrubs the animator's animations, then finishes or cancels them.
+import Foundation
+import ObjCRuntime
+import Testing
+import UIKitModel
+
+/// Fades the incoming view in over 0.5 s, linearly; completes as UIKit animators do.
+final class FadeAnimator: UIViewControllerAnimatedTransitioning {
+  var ended: [Bool] = []
+  var completeTwice = false
+
+  func transitionDuration(using transitionContext: (any UIViewControllerContextTransitioning)?)
+    -> TimeInterval
+  { 0.5 }
+
+  func animateTransition(using context: any UIViewControllerContextTransitioning) {
+    guard let toView = context.view(forKey: .to) else { return }
+    toView.alpha = 0
+    UIView.animate(
+      withDuration: 0.5, delay: 0, options: .curveLinear, animations: { toView.alpha = 1 },
+      completion: { _ in
+        context.completeTransition(!context.transitionWasCancelled)
+        if self.completeTwice { context.completeTransition(true) }
+      })
+  }
+
+  func animationEnded(_ transitionCompleted: Bool) { ended.append(transitionCompleted) }
+}
+
+/// Hands out the fade animator, and a percent-driven interaction controller when asked to.
+final class TransitionDelegate: UINavigationControllerDelegate {
+  let animator = FadeAnimator()
+  var interaction: UIPercentDrivenInteractiveTransition?
+  var shown: [String] = []
+
+  func navigationController(
+    _ navigationController: UINavigationController,
+    animationControllerFor operation: UINavigationControllerOperation,
+    from fromVC: UIViewController, to toVC: UIViewController
+  ) -> (any UIViewControllerAnimatedTransitioning)? { animator }
+
+  func navigationController(
+    _ navigationController: UINavigationController,
+    interactionControllerFor animationController: any UIViewControllerAnimatedTransitioning
+  ) -> (any UIViewControllerInteractiveTransitioning)? { interaction }
+
+  func navigationController(
+    _ navigationController: UINavigationController, didShow viewController: UIViewController,
+    animated: Bool
+  ) { shown.append(viewController.title ?? "?") }
+}
+
+extension UIKitModelTests {
+  @Suite("Custom transitions")
+  struct CustomTransitionTests {
+    private func stack() -> (UINavigationController, [Screen], NavigationLog, TransitionDelegate) {
+      freshModel()
+      let log = NavigationLog()
+      let screens = [Screen("A", log: log), Screen("B", log: log)]
+      let navigation = UINavigationController(rootViewController: screens[0])
+      UIWindow(frame: UIScreen.main.bounds).rootViewController = navigation
+      navigation.pushViewController(screens[1], animated: false)
+      let delegate = TransitionDelegate()
+      navigation.delegate = delegate
+      _ = log.take()
+      return (navigation, screens, log, delegate)
+    }
+
+    @Test("the delegate's animator runs the push; the callbacks and didShow follow its completion")
+    func animator() {
+      let (navigation, _, log, delegate) = stack()
+      let c = Screen("C", log: log)
+      navigation.pushViewController(c, animated: true)
+      VirtualRunLoop.main.advance(by: 0.25)
+      #expect(abs(c.view.presentationAlpha - 0.5) < 1e-6, "the animator's fade, half way")
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(
+        log.take() == [
+          "C.viewDidLoad", "B.willDisappear", "C.willAppear", "B.didDisappear", "C.didAppear",
+        ])
+      #expect(delegate.animator.ended == [true] && delegate.shown == ["C"])
+    }
+
+    @Test(
+      "a percent-driven pop scrubs the animator, then cancels back or finishes",
+      arguments: [false, true])
+    func percentDriven(finishing: Bool) throws {
+      let (navigation, screens, log, delegate) = stack()
+      let interaction = UIPercentDrivenInteractiveTransition()
+      delegate.interaction = interaction
+      navigation.popViewController(animated: true)
+      let coordinator = try #require(screens[0].transitionCoordinator)
+      #expect(coordinator.initiallyInteractive && coordinator.isInteractive)
+      interaction.update(0.4)
+      VirtualRunLoop.main.advance(by: 1)
+      #expect(abs(screens[0].view.presentationAlpha - 0.4) < 1e-6, "held at 40 % however long")
+      #expect(abs(coordinator.percentComplete - 0.4) < 1e-6)
+      if finishing { interaction.finish() } else { interaction.cancel() }
+      VirtualRunLoop.main.advance(by: finishing ? 0.15 : 0.1)
+      #expect(abs(screens[0].view.presentationAlpha - (finishing ? 0.7 : 0.2)) < 1e-6)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(delegate.animator.ended == [finishing])
+      if finishing {
+        #expect(navigation.viewControllers == [screens[0]])
+        #expect(log.take() == ["B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear"])
+      } else {
+        #expect(navigation.viewControllers == screens)
+        #expect(
+          screens[0].view.alpha == 0, "the reversed fade leaves the model value where it began")
+        #expect(
+          log.take() == [
+            "B.willDisappear", "A.willAppear", "A.willDisappear", "B.willAppear", "A.didDisappear",
+            "B.didAppear",
+          ])
+        #expect(navigation.navigationBar.items.count == 2)
+      }
+    }
+
+    @Test("completing a transition twice is refused")
+    func completedTwice() {
+      let (navigation, _, _, delegate) = stack()
+      delegate.animator.completeTwice = true
+      navigation.pushViewController(Screen("C", log: NavigationLog()), animated: true)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(
+        UIKitModelIssues.all.contains {
+          if case .transitionCompletedTwice = $0 { true } else { false }
+        })
+      #expect(navigation.viewControllers.count == 3)
+    }
+  }
+}
