@@ -111,3 +111,29 @@ extension UIKitModelTests {
     }
   }
 }
+
+extension UIKitModelTests {
+  @Suite("NavigationSession")
+  struct SessionTests {
+    private func script() -> [String] {
+      let home = UIViewController()
+      home.title = "Home"
+      let detail = UIViewController()
+      detail.title = "Detail"
+      let session = NavigationSession(root: home)
+      session.push(detail).swipeBack(to: 0.4).swipeBack(to: 0.8).push(UIViewController()).tapBack()
+      return session.trace
+    }
+
+    @Test("a script of push, swipes and the back button ends where UIKit would, the same each time")
+    func scripted() {
+      let trace = script()
+      #expect(trace.count == 6)
+      #expect(trace[1].contains("push Detail -> top Detail"))
+      #expect(trace[2].contains("swipe back to 40 % (slow) -> top Detail"), "cancelled")
+      #expect(trace[3].contains("swipe back to 80 % (slow) -> top Home"), "finished")
+      #expect(trace[5].contains("back button -> top Home"))
+      #expect(script() == trace)
+    }
+  }
+}

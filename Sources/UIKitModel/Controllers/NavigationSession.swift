@@ -1,0 +1,139 @@
+// A short, scriptable way to drive the model for tests and the lab, with a trace of what the
+// user sees after each step.
+public import Foundation
+
+/// How a swipe back is released.
+public enum SwipeRelease: Sendable {
+  /// The finger stops and lifts: the pop finishes past half way and cancels before.
+  case slow
+  /// The finger flicks on: the pop finishes wherever it is.
+  case flick
+  /// The finger flicks back: the pop cancels wherever it is.
+  case flickBack
+}
+
+/// A scripted session: an application launched with a navigation controller, driven step by
+/// step, each step run until the model is idle and traced with what the user sees.
+///
+/// ```swift
+/// let session = NavigationSession(root: home)
+/// session.push(detail).swipeBack(to: 0.4).swipeBack(to: 0.8).pop()
+/// print(session.trace.joined(separator: "\n"))
+/// ```
+///
+/// The same script gives the same trace, every time.
+public final class NavigationSession {
+  /// The navigation controller, root of the window.
+  public let navigationController: UINavigationController
+  /// One line per step: the virtual time, the step, and what the bar looks like after it.
+  public private(set) var trace: [String] = []
+
+  private final class Delegate: UIApplicationDelegate {
+    var window: UIWindow?
+    let root: UINavigationController
+    init(root: UINavigationController) { self.root = root }
+    func application(
+      _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [String: Any]?
+    ) -> Bool {
+      window?.rootViewController = root
+      window?.makeKeyAndVisible()
+      return true
+    }
+  }
+
+  private let delegate: Delegate
+
+  /// Launches an application on `device` running `systemVersion`, whose window shows `root` in
+  /// a navigation controller.
+  public init(
+    root: UIViewController, device: DeviceProfile = .iPhone8, systemVersion: String = "13.0"
+  ) {
+    UIScreen.main.profile = device
+    UIDevice.current.systemVersion = systemVersion
+    navigationController = UINavigationController(rootViewController: root)
+    delegate = Delegate(root: navigationController)
+    UIApplication.shared.launch(delegate: delegate, device: device, systemVersion: systemVersion)
+    record("launch")
+  }
+
+  /// What the user sees of the bar now.
+  public var appearance: NavigationBarAppearance {
+    navigationController.navigationBar.appearance()
+  }
+
+  /// Pushes `controller` and runs until idle.
+  @discardableResult
+  public func push(_ controller: UIViewController, animated: Bool = true) -> Self {
+    navigationController.pushViewController(controller, animated: animated)
+    return settle("push \(controller.title ?? "\(type(of: controller))")")
+  }
+
+  /// Pops the top controller and runs until idle.
+  @discardableResult
+  public func pop(animated: Bool = true) -> Self {
+    navigationController.popViewController(animated: animated)
+    return settle("pop")
+  }
+
+  /// Taps the back button and runs until idle.
+  @discardableResult
+  public func tapBack() -> Self {
+    navigationController.navigationBar.tapBackButton()
+    return settle("back button")
+  }
+
+  /// Swipes back from the left edge to `fraction` of the width over `frames` frames, then
+  /// releases as `release` says, and runs until idle.
+  @discardableResult
+  public func swipeBack(to fraction: CGFloat, release: SwipeRelease = .slow, frames: Int = 12)
+    -> Self
+  {
+    guard let pan = navigationController.interactivePopGestureRecognizer,
+      GestureDriver.begin(pan)
+    else { return settle("swipe back (refused)") }
+    let width = navigationController.view.bounds.width
+    let steps = max(1, frames)
+    for step in 1...steps {
+      GestureDriver.move(
+        pan, to: CGPoint(x: width * fraction * CGFloat(step) / CGFloat(steps), y: 0))
+      VirtualRunLoop.main.advance(frames: 1)
+    }
+    let last = width * fraction
+    switch release {
+    case .slow: GestureDriver.move(pan, to: CGPoint(x: last + 1, y: 0))
+    case .flick: GestureDriver.move(pan, to: CGPoint(x: last + 20, y: 0))
+    case .flickBack: GestureDriver.move(pan, to: CGPoint(x: max(0, last - 20), y: 0))
+    }
+    GestureDriver.end(pan)
+    return settle("swipe back to \(Int((fraction * 100).rounded())) % (\(release))")
+  }
+
+  /// Scrolls `scrollView` by `distance` points over `duration` seconds and runs until idle.
+  @discardableResult
+  public func scroll(_ scrollView: UIScrollView, by distance: CGFloat, duration: TimeInterval = 0.3)
+    -> Self
+  {
+    scrollView.simulateDrag(by: CGPoint(x: 0, y: distance), duration: duration)
+    return settle("scroll \(distance)")
+  }
+
+  /// Advances the clock by `interval`.
+  @discardableResult
+  public func advance(by interval: TimeInterval) -> Self {
+    VirtualRunLoop.main.advance(by: interval)
+    record("advance \(interval)")
+    return self
+  }
+
+  private func settle(_ step: String) -> Self {
+    VirtualRunLoop.main.runUntilIdle()
+    record(step)
+    return self
+  }
+
+  private func record(_ step: String) {
+    let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
+    let top = navigationController.topViewController?.title ?? "-"
+    trace.append("t=\(time) \(step) -> top \(top); \(appearance)")
+  }
+}
