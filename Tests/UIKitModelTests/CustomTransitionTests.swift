@@ -131,3 +131,78 @@ extension UIKitModelTests {
     }
   }
 }
+
+/// The NavigationInteractiveTransition article's technique: a pan of one's own whose action,
+/// sent through the runtime, pops with a percent-driven interaction controller, after reading
+/// `_isTransitioning` through key-value coding.
+final class ArticlePopDriver: ObjCObject, UIGestureRecognizerDelegate {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(ArticlePopDriver.self) {
+      ObjCMethodDeclaration("handleControllerPop:", ArticlePopDriver.handle)
+    }
+  }
+
+  weak var navigation: UINavigationController?
+  let delegate: TransitionDelegate
+  var readTransitioning: [Bool] = []
+
+  init(navigation: UINavigationController, delegate: TransitionDelegate) {
+    self.navigation = navigation
+    self.delegate = delegate
+    super.init()
+  }
+
+  func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool {
+    let transitioning = (try? navigation?.value(forKey: "_isTransitioning") as? Bool) ?? true
+    readTransitioning.append(transitioning)
+    return (navigation?.viewControllers.count ?? 0) > 1 && !transitioning
+  }
+
+  static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, recognizer in
+    guard let driver = me.takeUnretainedObject(as: ArticlePopDriver.self),
+      let pan = recognizer?.takeUnretainedObject(as: UIPanGestureRecognizer.self),
+      let navigation = driver.navigation
+    else { return }
+    let progress = max(
+      0, min(1, pan.translation(in: navigation.view).x / navigation.view.bounds.width))
+    switch pan.state {
+    case .began:
+      driver.delegate.interaction = UIPercentDrivenInteractiveTransition()
+      navigation.popViewController(animated: true)
+    case .changed:
+      driver.delegate.interaction?.update(progress)
+    case .ended, .cancelled:
+      if progress > 0.5 {
+        driver.delegate.interaction?.finish()
+      } else {
+        driver.delegate.interaction?.cancel()
+      }
+      driver.delegate.interaction = nil
+    default: break
+    }
+  }
+}
+
+extension UIKitModelTests.CustomTransitionTests {
+  @Test("a pan of one's own drives a percent-driven pop through its runtime action")
+  func articleTechnique() throws {
+    freshModel()
+    let log = NavigationLog()
+    let screens = [Screen("A", log: log), Screen("B", log: log)]
+    let navigation = UINavigationController(rootViewController: screens[0])
+    UIWindow(frame: UIScreen.main.bounds).rootViewController = navigation
+    navigation.pushViewController(screens[1], animated: false)
+    let delegate = TransitionDelegate()
+    navigation.delegate = delegate
+    let driver = ArticlePopDriver(navigation: navigation, delegate: delegate)
+    let pan = UIPanGestureRecognizer(target: driver, action: "handleControllerPop:")
+    pan.delegate = driver
+    GestureDriver.swipe(pan, translation: CGPoint(x: 300, y: 0), steps: 6)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.viewControllers == [screens[0]])
+    #expect(driver.readTransitioning == [false])
+    GestureDriver.swipe(pan, translation: CGPoint(x: 300, y: 0))
+    #expect(driver.readTransitioning == [false, false])
+    #expect(pan.state == .possible, "refused to begin on a root-only stack")
+  }
+}
