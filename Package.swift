@@ -9,6 +9,11 @@ let package = Package(
     .library(name: "ObjCRuntimeGeometry", targets: ["ObjCRuntimeGeometry"]),
     .library(name: "Hooks", targets: ["Hooks"]),
     .library(name: "UIKitModel", targets: ["UIKitModel"]),
+    .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
+    // The plugin as a library a host loads at run time: its SelfAware startup installs it.
+    .library(
+      name: "BarLayerPluginDynamic", type: .dynamic,
+      targets: ["BarLayerPlugin", "BarLayerPluginLoader"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
   ],
   targets: [
@@ -55,6 +60,18 @@ let package = Package(
       dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "Hooks"],
       path: "Sources/UIKitModel"
     ),
+    // The WRNavigationBar technique as a plugin, on the public API of the layers below.
+    .target(
+      name: "BarLayerPlugin",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
+      path: "Plugins/BarLayerPlugin",
+      exclude: ["README.md"]
+    ),
+    .target(
+      name: "BarLayerPluginLoader",
+      dependencies: ["BarLayerPlugin", "Hooks"],
+      path: "Plugins/BarLayerPluginLoader"
+    ),
     .executableTarget(
       name: "swizzle-bench",
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
@@ -86,7 +103,9 @@ let package = Package(
     ),
     .testTarget(
       name: "UIKitModelTests",
-      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks"],
+      // The plugin's tests live here: the model is single-threaded, and one serialized suite
+      // must hold every test that drives it.
+      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "BarLayerPlugin"],
       path: "Tests/UIKitModelTests"
     ),
   ],

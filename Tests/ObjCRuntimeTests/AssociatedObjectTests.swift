@@ -198,7 +198,7 @@ struct AssociatedObjectTests {
   func noLeaks() {
     let before = Associations.liveCount
     let log = DeinitLog()
-    let shared = Tracked("shared", log)
+    var shared = Tracked("shared", log)
     for index in 0..<100_000 {
       let holder = Holder()
       objc_setAssociatedObject(holder, &staticKey, shared, .retain)
@@ -206,7 +206,10 @@ struct AssociatedObjectTests {
       objc_setAssociatedObject(
         holder, UnsafeRawPointer(bitPattern: 0x1000 + index % 7)!, index, .assign)
     }
-    #expect(Associations.liveCount == before)
+    // Other suites running in parallel make and drop a few associations of their own; a leak
+    // here would leave hundreds of thousands.
+    #expect(abs(Associations.liveCount - before) < 10_000)
+    #expect(isKnownUniquelyReferenced(&shared), "no association still retains the shared value")
     #expect(log.all.isEmpty)
   }
 

@@ -12,6 +12,9 @@ struct UIKitModelTests {}
 func freshModel() {
   VirtualRunLoop.main.reset()
   UIKitModelIssues.removeAll()
+  UIScreen.main.profile = .iPhone8
+  UIDevice.current.systemVersion = "13.0"
+  UIApplication.shared.isViewControllerBasedStatusBarAppearance = true
 }
 
 /// Whether two numbers agree to 1e-9.

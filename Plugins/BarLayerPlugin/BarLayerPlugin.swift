@@ -1,0 +1,326 @@
+// The plugin: the hooks that keep the bar right through every transition, installed once.
+public import Foundation
+public import Hooks
+import ObjCRuntime
+public import UIKitModel
+
+/// The WRNavigationBar technique as a SwizzleKit plugin: one line per view controller sets its
+/// bar's background colour or image, background alpha, button tint, title colour, status bar
+/// style and hairline, and the plugin keeps the bar right through push, pop, popTo, popToRoot
+/// and the interactive swipe-back, cancelled or finished.
+///
+/// ```swift
+/// _ = BarLayerPlugin.installation          // once, from any thread (SelfAware does it at launch)
+/// profile.navBarBarTintColor = .white
+/// profile.navBarBackgroundAlpha = 0        // transparent until the user scrolls
+/// profile.navBarTitleColor = .white
+/// profile.statusBarStyle = .lightContent
+/// ```
+///
+/// It is built on the hook API only (see `Docs/Plugins.md`): instead hooks wrap the four stack
+/// operations with a display link inside a `CATransaction`, before hooks follow the appearance
+/// callbacks and `_updateInteractiveTransition:`, and an instead hook answers
+/// `navigationBar:shouldPopItem:`.
+public struct BarLayerPlugin: HookPlugin {
+  /// `swizzlekit.bar-layer`.
+  public let identifier = "swizzlekit.bar-layer"
+  /// One line.
+  public let summary =
+    "WRNavigationBar's technique: per-controller bar colour, alpha, tint, title and status bar,"
+    + " kept right through transitions"
+
+  /// A plugin value; install it with ``installation`` or `PluginRegistry.shared.install(_:)`.
+  public init() {}
+
+  /// Installs the plugin once, however many threads ask: the seeds' `static let` idiom.
+  public static let installation: Void = {
+    do {
+      try PluginRegistry.shared.install(BarLayerPlugin())
+    } catch {
+      Diagnostics.warn("the bar-layer plugin could not install: \(error)")
+    }
+  }()
+
+  /// Installs the hooks.
+  public func install() throws {
+    try installTransitionHooks()
+    try installAppearanceHooks()
+    try installBarHooks()
+  }
+
+  /// Takes the plugin's views off the bars it changed; the registry removes the hooks.
+  public func uninstall() {
+    TouchedBars.restoreAll()
+  }
+
+  // MARK: Transitions
+
+  private func installTransitionHooks() throws {
+    try UINavigationController.hook(instead: "pushViewController:animated:") {
+      (
+        original: HookOriginal<Void, UIViewController, Bool>, navigation,
+        controller: UIViewController, animated: Bool
+      ) in
+      guard animated else { return original(controller, animated) }
+      let duration = BarLayer.settings.pushDuration
+      navigation.barLayerRunDisplayLink(
+        duration: duration, onFinish: { controller.pushToCurrentVCFinished = true }
+      ) {
+        original(controller, animated)
+      }
+    }
+    try UINavigationController.hook(instead: "popViewControllerAnimated:") {
+      (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
+      guard animated else { return original(animated) }
+      var popped: ObjCObject?
+      navigation.barLayerRunDisplayLink(duration: BarLayer.settings.popDuration, onFinish: {}) {
+        popped = original(animated)
+      }
+      return popped
+    }
+    try UINavigationController.hook(instead: "popToViewController:animated:") {
+      (
+        original: HookOriginal<ObjCObject?, UIViewController, Bool>, navigation,
+        target: UIViewController, animated: Bool
+      ) -> ObjCObject? in
+      // The original sets the title colour (and WR-O the tint) at once.
+      if target.canUpdateBarLayer || BarLayerPluginRules.manages(target) {
+        navigation.navigationBar.barLayerSetTitleColor(target.navBarTitleColor)
+        navigation.navigationBar.tintColor = target.navBarTintColor
+      }
+      guard animated else { return original(target, animated) }
+      var popped: ObjCObject?
+      navigation.barLayerRunDisplayLink(duration: BarLayer.settings.popDuration, onFinish: {}) {
+        popped = original(target, animated)
+      }
+      return popped
+    }
+    try UINavigationController.hook(instead: "popToRootViewControllerAnimated:") {
+      (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
+      guard animated else { return original(animated) }
+      var popped: ObjCObject?
+      navigation.barLayerRunDisplayLink(duration: BarLayer.settings.popDuration, onFinish: {}) {
+        popped = original(animated)
+      }
+      return popped
+    }
+    try UINavigationController.hook(before: "_updateInteractiveTransition:") {
+      (navigation, percent: Double) in
+      guard let coordinator = navigation.topViewController?.transitionCoordinator,
+        let from = coordinator.viewController(forKey: .from),
+        let to = coordinator.viewController(forKey: .to)
+      else { return }
+      navigation.barLayerUpdate(from: from, to: to, progress: CGFloat(percent))
+    }
+    try UINavigationController.hook(instead: "navigationBar:shouldPopItem:") {
+      (
+        original: HookOriginal<Bool, UINavigationBar, UINavigationItem>, navigation,
+        bar: UINavigationBar, item: UINavigationItem
+      ) -> Bool in
+      if let coordinator = navigation.topViewController?.transitionCoordinator,
+        coordinator.initiallyInteractive
+      {
+        coordinator.notifyWhenInteractionChanges { context in
+          navigation.barLayerDealInteractionChanges(context)
+        }
+        return true
+      }
+      let controllers = navigation.viewControllers
+      let n = controllers.count >= bar.items.count ? 2 : 1
+      guard controllers.count >= n, controllers.count > 1 else { return original(bar, item) }
+      navigation.popToViewController(controllers[controllers.count - n], animated: true)
+      // iOS 13 raises if this returns YES after popping by hand (WR-S crashed there; WR-O fixed
+      // it in 8670850).
+      return UIDevice.current.majorSystemVersion < 13
+    }
+  }
+
+  // MARK: Appearance callbacks
+
+  private func installAppearanceHooks() throws {
+    try UIViewController.hook(before: "viewWillAppear:") { (controller, _: Bool) in
+      guard controller.canUpdateBarLayer, let bar = controller.barLayerBar else { return }
+      controller.pushToNextVCFinished = false
+      bar.tintColor = controller.navBarTintColor
+      bar.barLayerSetTitleColor(controller.navBarTitleColor)
+    }
+    try UIViewController.hook(before: "viewWillDisappear:") { (controller, _: Bool) in
+      guard controller.canUpdateBarLayer else { return }
+      controller.pushToNextVCFinished = true
+    }
+    try UIViewController.hook(before: "viewDidAppear:") { (controller, _: Bool) in
+      if controller.navigationController?.viewControllers.first !== controller {
+        controller.pushToCurrentVCFinished = true
+      }
+      guard controller.canUpdateBarLayer, let bar = controller.barLayerBar else { return }
+      TouchedBars.note(bar)
+      controller.applyBarLayer(to: bar)
+    }
+    try UIViewController.hook(instead: "preferredStatusBarStyle") {
+      (original: HookOriginal<Int>, controller) -> Int in
+      controller.canUpdateBarLayer ? controller.statusBarStyle.rawValue : original()
+    }
+  }
+
+  // MARK: The bar
+
+  private func installBarHooks() throws {
+    // Keep the title colour when new attributes come without one (WR's README 2017-06-29).
+    try UINavigationBar.hook(instead: "setTitleTextAttributes:") {
+      (original: HookOriginal<Void, ObjCObject?>, bar, box: ObjCObject?) in
+      var attributes = (box as? TextAttributesBox)?.attributes ?? [:]
+      if attributes.foregroundColor == nil, let kept = bar.titleTextAttributes?.foregroundColor {
+        attributes[.foregroundColor] = kept
+      }
+      let merged = TextAttributesBox(attributes)
+      withExtendedLifetime(merged) { original(merged) }
+    }
+    try UINavigationBar.hook(after: "insertSubview:atIndex:") { (bar, _: UIView?, _: Int) in
+      bar.barLayerKeepBackgroundAtBottom()
+    }
+  }
+}
+
+// MARK: - Transition machinery
+
+/// Drives the bar while a push or pop runs: a display link of its own per navigation controller
+/// (the originals share one static counter between all of them).
+final class BarLayerTicker: ObjCObject {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(BarLayerTicker.self) {
+      ObjCMethodDeclaration("barLayerTick:", BarLayerTicker.tick)
+    }
+  }
+
+  weak var navigation: UINavigationController?
+  let duration: TimeInterval
+  private(set) var ticks = 0
+  private(set) var progresses: [CGFloat] = []
+  var link: CADisplayLink?
+
+  init(navigation: UINavigationController, duration: TimeInterval) {
+    self.navigation = navigation
+    self.duration = duration
+    super.init()
+  }
+
+  static let tick: @convention(c) (id, SEL, id?) -> Void = { me, _, _ in
+    guard let ticker = me.takeUnretainedObject(as: BarLayerTicker.self),
+      let navigation = ticker.navigation,
+      let coordinator = navigation.topViewController?.transitionCoordinator,
+      let from = coordinator.viewController(forKey: .from),
+      let to = coordinator.viewController(forKey: .to)
+    else { return }
+    ticker.ticks += 1
+    let progress = BarLayer.progress(ticks: ticker.ticks, duration: ticker.duration)
+    ticker.progresses.append(progress)
+    navigation.barLayerUpdate(from: from, to: to, progress: progress)
+  }
+
+  func stop() {
+    link?.invalidate()
+    link = nil
+  }
+}
+
+private let tickerKey = AssociatedKey<BarLayerTicker?>()
+
+extension UINavigationController {
+  /// The display link driving this controller's bar now, if a transition runs.
+  public var barLayerTickProgresses: [CGFloat] { self[tickerKey]?.progresses ?? [] }
+
+  /// Runs `operation` inside a transaction whose completion stops a display link that
+  /// interpolates the bar with WRNavigationBar's progress formula.
+  func barLayerRunDisplayLink(
+    duration: TimeInterval, onFinish: @escaping () -> Void, _ operation: () -> Void
+  ) {
+    self[tickerKey]?.stop()
+    let ticker = BarLayerTicker(navigation: self, duration: duration)
+    let link = CADisplayLink(target: ticker, selector: "barLayerTick:")
+    ticker.link = link
+    self[tickerKey] = ticker
+    link.add(to: .main, forMode: .common)
+    CATransaction.setCompletionBlock {
+      ticker.stop()
+      onFinish()
+    }
+    CATransaction.setAnimationDuration(duration)
+    CATransaction.begin()
+    operation()
+    CATransaction.commit()
+  }
+
+  /// Sets the bar between `from`'s and `to`'s values at `progress` (colour, alpha, tint and,
+  /// unlike the Swift original, the title colour).
+  func barLayerUpdate(from: UIViewController, to: UIViewController, progress: CGFloat) {
+    guard BarLayerPluginRules.manages(to) else { return }
+    let bar = navigationBar
+    TouchedBars.note(bar)
+    let color = BarLayer.middleColor(
+      UIColorComponents(from.navBarBarTintColor), UIColorComponents(to.navBarBarTintColor),
+      progress)
+    bar.barLayerSetBackgroundColor(color.color)
+    bar.barLayerSetBackgroundAlpha(
+      BarLayer.middleAlpha(from.navBarBackgroundAlpha, to.navBarBackgroundAlpha, progress))
+    if BarLayerPluginRules.manages(from) {
+      bar.tintColor =
+        BarLayer.middleColor(
+          UIColorComponents(from.navBarTintColor), UIColorComponents(to.navBarTintColor), progress
+        ).color
+    }
+    bar.barLayerSetTitleColor(
+      BarLayer.middleColor(
+        UIColorComponents(from.navBarTitleColor), UIColorComponents(to.navBarTitleColor), progress
+      ).color)
+  }
+
+  /// A released swipe-back: back to the from-controller's values over `duration x percent` on a
+  /// cancel (at once with `instantCancel`), on to the to-controller's over
+  /// `duration x (1 - percent)` on a finish.
+  func barLayerDealInteractionChanges(_ context: UIViewControllerTransitionCoordinator) {
+    guard let from = context.viewController(forKey: .from),
+      let to = context.viewController(forKey: .to)
+    else { return }
+    let percent = Double(context.percentComplete)
+    let target = context.isCancelled ? from : to
+    let duration =
+      context.isCancelled
+      ? (BarLayer.settings.instantCancel ? 0 : context.transitionDuration * percent)
+      : context.transitionDuration * (1 - percent)
+    let bar = navigationBar
+    UIView.animate(withDuration: duration, delay: 0, options: .curveLinear) {
+      bar.barLayerSetBackgroundColor(target.navBarBarTintColor)
+      bar.barLayerSetBackgroundAlpha(target.navBarBackgroundAlpha)
+      bar.tintColor = target.navBarTintColor
+    }
+    bar.barLayerSetTitleColor(target.navBarTitleColor)
+  }
+}
+
+/// The bars the plugin changed, held weakly, so that uninstalling can give them back.
+enum TouchedBars {
+  private final class WeakBar {
+    weak var bar: UINavigationBar?
+    init(_ bar: UINavigationBar) { self.bar = bar }
+  }
+
+  private static let bars = RuntimeLock<[ObjectIdentifier: WeakBar]>([:])
+
+  static func note(_ bar: UINavigationBar) {
+    bars.withLock { $0[ObjectIdentifier(bar)] = WeakBar(bar) }
+  }
+
+  /// Takes the plugin's views off every bar it changed, and gives back UIKit's background.
+  static func restoreAll() {
+    let all = bars.withLock { bars in
+      defer { bars.removeAll() }
+      return bars.values.compactMap(\.bar)
+    }
+    for bar in all {
+      bar.barLayerBackgroundView?.removeFromSuperview()
+      bar.setBackgroundImage(nil, for: .default)
+      bar.shadowImage = nil
+      bar.barLayerSetBackgroundAlpha(1)
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// The bar techniques of WRNavigationBar, on UIKitModel's navigation bar: a background view at
+// index 0 of the bar's first subview, alpha on that subview or its children, translation-Y,
+// button alpha, the hairline and the title colour.
+public import Foundation
+import ObjCRuntime
+public import UIKitModel
+
+/// The plugin's background view of a bar, kept under every other background view.
+private let backgroundViewKey = AssociatedKey<UIView?>()
+private let backgroundImageViewKey = AssociatedKey<UIImageView?>()
+
+extension UINavigationBar {
+  /// The height from the top of the screen to the bottom of the bar: the device's status bar
+  /// plus the bar, not WRNavigationBar's hard-coded 64 / 88.
+  public var barLayerBottom: CGFloat {
+    UIScreen.main.profile.statusBarHeight + UINavigationBar.height
+  }
+
+  /// The plugin's background view, if it made one.
+  public var barLayerBackgroundView: UIView? { self[backgroundViewKey] }
+
+  /// Shows `color` behind the bar: clears the system background with an empty image, then
+  /// inserts a view of that colour at index 0 of the bar's first subview (`_UIBarBackground`).
+  public func barLayerSetBackgroundColor(_ color: UIColor) {
+    self[backgroundImageViewKey]?.removeFromSuperview()
+    self[backgroundImageViewKey] = nil
+    let view = self[backgroundViewKey] ?? makeBackgroundView()
+    view.backgroundColor = color
+  }
+
+  /// Shows `image` behind the bar, as the colour path does with an image view.
+  public func barLayerSetBackgroundImage(_ image: UIImage) {
+    self[backgroundViewKey]?.removeFromSuperview()
+    self[backgroundViewKey] = nil
+    let imageView = self[backgroundImageViewKey] ?? makeBackgroundImageView()
+    imageView.image = image
+    imageView.backgroundColor = image.solidColor
+  }
+
+  private func makeBackgroundView() -> UIView {
+    setBackgroundImage(UIImage(), for: .default)
+    let view = UIView(frame: CGRect(x: 0, y: 0, width: bounds.width, height: barLayerBottom))
+    view.autoresizingMask = .flexibleWidth
+    subviews.first?.insertSubview(view, at: 0)
+    self[backgroundViewKey] = view
+    return view
+  }
+
+  private func makeBackgroundImageView() -> UIImageView {
+    setBackgroundImage(UIImage(), for: .default)
+    let view = UIImageView(frame: CGRect(x: 0, y: 0, width: bounds.width, height: barLayerBottom))
+    view.autoresizingMask = .flexibleWidth
+    subviews.first?.insertSubview(view, at: 0)
+    self[backgroundImageViewKey] = view
+    return view
+  }
+
+  /// Sets the background's alpha as the original does: on each subview of the bar's first
+  /// subview on iOS 11 and later ("sometimes we can't change _UIBarBackground alpha"), on the
+  /// first subview itself before.
+  public func barLayerSetBackgroundAlpha(_ alpha: CGFloat) {
+    guard let background = subviews.first else { return }
+    if UIDevice.current.majorSystemVersion >= 11 {
+      for view in background.subviews { view.alpha = alpha }
+    } else {
+      background.alpha = alpha
+    }
+  }
+
+  /// Sets the alpha of everything in the bar but its background (the buttons and the title);
+  /// the back indicator too unless `hasSystemBackIndicator` is false.
+  public func barLayerSetBarButtonItemsAlpha(_ alpha: CGFloat, hasSystemBackIndicator: Bool = true)
+  {
+    for view in subviews {
+      let name = object_getClass(view)?.name ?? ""
+      if name == "_UIBarBackground" || name == "_UINavigationBarBackground" { continue }
+      if !hasSystemBackIndicator, name == "_UINavigationBarBackIndicatorView" { continue }
+      view.alpha = alpha
+    }
+  }
+
+  /// Moves the bar up or down by `translationY` points (its transform).
+  public func barLayerSetTranslationY(_ translationY: CGFloat) {
+    transform = CGAffineTransform(translationX: 0, y: translationY)
+  }
+
+  /// The bar's vertical offset.
+  public var barLayerTranslationY: CGFloat { transform.ty }
+
+  /// Hides or shows the hairline (an empty shadow image, which UIKit honours because the plugin
+  /// always sets a custom background image).
+  public func barLayerSetShadowHidden(_ hidden: Bool) {
+    shadowImage = hidden ? UIImage() : nil
+  }
+
+  /// Sets the title colour, keeping the other title attributes.
+  public func barLayerSetTitleColor(_ color: UIColor) {
+    var attributes = titleTextAttributes ?? [:]
+    attributes[.foregroundColor] = color
+    titleTextAttributes = attributes
+  }
+
+  /// Puts the plugin's background view back at index 0 of the first subview if something was
+  /// inserted under it (WR-O's fix for the bar vanishing after a presentation).
+  internal func barLayerKeepBackgroundAtBottom() {
+    for view in [self[backgroundViewKey], self[backgroundImageViewKey] as UIView?] {
+      guard let view, let container = view.superview, container.subviews.first !== view else {
+        continue
+      }
+      container.insertSubview(view, at: 0)
+    }
+  }
+}
