@@ -74,7 +74,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "swizzle-bench",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "BarLayerPlugin"],
       path: "Sources/swizzle-bench"
     ),
     // C functions of many signatures, for the libffi ABI coverage tests.

@@ -1,3 +1,4 @@
+import BarLayerPlugin
 // The UIKit model's cases: a model method called from Swift, and frames with animations and a
 // display link on the virtual clock.
 import Foundation
@@ -41,6 +42,10 @@ enum UIKitCases {
       limit: 50, iterations: (0, 1), body: { _ in 0 }, direct: { pushPopMicroseconds() },
       unit: "us"),
     BenchCase(
+      name: "ant-forest-scenario", target: "report (the Ant Forest scenario end to end)",
+      limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { antForestMilliseconds() },
+      unit: "ms"),
+    BenchCase(
       name: "pushes-pops-1000-time", target: "<= 1,000 ms (1,000 pushes and pops)", limit: 1000,
       iterations: (0, 1), body: { _ in 0 }, direct: { thousandPushPopsMilliseconds() }, unit: "ms"),
   ]
@@ -74,6 +79,13 @@ enum UIKitCases {
     let start = DispatchTime.now().uptimeNanoseconds
     _ = pushPops(100)
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 100 / 1_000
+  }
+
+  /// The Ant Forest scenario with the bar-layer plugin, from launch to its last moment.
+  static func antForestMilliseconds() -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = BarScenario.antForest.run()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
   }
 
   static func thousandPushPopsMilliseconds() -> Double {
