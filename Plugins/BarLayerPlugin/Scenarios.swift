@@ -32,8 +32,8 @@ public struct BarScenario: Sendable {
 
   /// Every built-in scenario.
   public static let all: [BarScenario] = [
-    antForest, zhihuDaily, weiboProfile, qqZone, lagouHome, imageBar, customBar,
-    push, pop, popTo, popToRoot, swipeBackCancelled, swipeBackFinished,
+    antForest, zhihuDaily, weiboProfile, qqZone, qqProfile, lagouHome, gradientBar, imageBar,
+    customBar, moveBar, push, pop, popTo, popToRoot, swipeBackCancelled, swipeBackFinished,
   ]
 
   /// The scenario named `name`.
@@ -178,6 +178,13 @@ extension BarScenario {
     fadeIn(title: "Lagou", color: UIColor(red: 0, green: 0.72, blue: 0.55, alpha: 1))
   }
 
+  /// QQ's profile page: a white bar fading in over a photo.
+  public static let qqProfile = BarScenario(
+    name: "qq-profile", summary: "a white bar fading in over the profile photo"
+  ) {
+    fadeIn(title: "QQ Profile", color: .white)
+  }
+
   private static func fadeIn(title: String, color: UIColor) -> [BarMoment] {
     let screen = ScrollingScreen(title: title) { screen, offset in
       screen.navBarBackgroundAlpha = max(0, min(1, offset / 100))
@@ -206,6 +213,39 @@ extension BarScenario {
       color: UIColor(red: 0.5, green: 0.2, blue: 0.8, alpha: 1))
     screen.navBarTitleColor = .white
     return scenario(root: screen) { _, mark in mark("start") }
+  }
+
+  /// A gradient bar. Images in the model have one colour, so the gradient (from a purple to a
+  /// blue) is shown as its mean colour, which is what the "what the user sees" query reports for
+  /// the bar as a whole.
+  public static let gradientBar = BarScenario(
+    name: "gradient-bar", summary: "a gradient background image (its mean colour in the model)"
+  ) {
+    let screen = UIViewController()
+    screen.title = "Gradient"
+    let from = UIColor(red: 0.55, green: 0.3, blue: 0.9, alpha: 1)
+    let to = UIColor(red: 0.25, green: 0.5, blue: 0.95, alpha: 1)
+    screen.navBarBackgroundImage = UIImage(color: from.interpolated(to: to, fraction: 0.5))
+    screen.navBarTitleColor = .white
+    return scenario(root: screen) { _, mark in mark("start") }
+  }
+
+  /// Moving the bar: up by its height, then back, with a button tap's animation.
+  public static let moveBar = BarScenario(
+    name: "move-bar", summary: "the bar moved up by its height and back, animated"
+  ) {
+    let screen = UIViewController()
+    screen.title = "Move"
+    return scenario(root: screen) { session, mark in
+      let bar = session.navigationController.navigationBar
+      mark("start")
+      UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(-44) }
+      VirtualRunLoop.main.runUntilIdle()
+      mark("moved up")
+      UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(0) }
+      VirtualRunLoop.main.runUntilIdle()
+      mark("back")
+    }
   }
 
   /// A controller with a bar view of its own: the one-line API goes to that bar.

@@ -242,6 +242,89 @@ extension UIKitModelTests {
       }
     }
 
+    @Test("black- and whitelisted controllers are left alone")
+    func lists() {
+      final class ImagePicker: UIViewController {}
+      withBarLayer {
+        let picker = ImagePicker()
+        let name = object_getClass(picker)!.name
+        BarLayer.settings.blacklist = [name]
+        let (navigation, _, _) = twoScreens()
+        picker.navBarTintColor = .red
+        navigation.pushViewController(picker, animated: false)
+        #expect(!picker.canUpdateBarLayer)
+        #expect(navigation.navigationBar.tintColor != UIColor.red)
+        BarLayer.settings.blacklist = []
+        BarLayer.settings.whitelist = ["SomethingElse"]
+        #expect(!picker.canUpdateBarLayer)
+        BarLayer.settings.whitelist = [name]
+        #expect(picker.canUpdateBarLayer)
+      }
+    }
+
+    @Test("iOS 10 puts the alpha on the first subview itself; iOS 11 on each of its subviews")
+    func alphaFanOut() throws {
+      for version in ["10.3", "13.0"] {
+        try withBarLayer(version: version) {
+          let (navigation, _, _) = twoScreens()
+          let background = try #require(navigation.navigationBar.subviews.first)
+          navigation.navigationBar.barLayerSetBackgroundAlpha(0.4)
+          if version == "10.3" {
+            #expect(background.alpha == 0.4)
+          } else {
+            #expect(background.alpha == 1 && background.subviews.allSatisfy { $0.alpha == 0.4 })
+          }
+        }
+      }
+    }
+
+    @Test("the background view goes back to index 0 when UIKit re-inserts the bar's background")
+    func keptAtBottom() throws {
+      try withBarLayer {
+        let (navigation, _, _) = twoScreens()
+        let bar = navigation.navigationBar
+        let container = try #require(bar.subviews.first)
+        let own = try #require(bar.barLayerBackgroundView)
+        container.insertSubview(UIView(), at: 0)
+        #expect(container.subviews.first !== own)
+        bar.insertSubview(container, at: 0)
+        #expect(container.subviews.first === own)
+      }
+    }
+
+    @Test("a finish from 60 % takes 0.4 x the duration; instantCancel snaps back")
+    func finishTiming() throws {
+      try withBarLayer {
+        let (navigation, transparent, opaque) = twoScreens()
+        navigation.pushViewController(opaque, animated: false)
+        let bar = navigation.navigationBar
+        let pan = try #require(navigation.interactivePopGestureRecognizer)
+        let width = navigation.view.bounds.width
+        GestureDriver.begin(pan)
+        GestureDriver.move(pan, to: CGPoint(x: width * 0.6, y: 0))
+        GestureDriver.move(pan, to: CGPoint(x: width * 0.6 + 0.1, y: 0))
+        GestureDriver.end(pan)
+        let duration = UINavigationController.transitionDuration
+        VirtualRunLoop.main.advance(by: duration * 0.4 - 0.01)
+        #expect(bar.barLayerBackgroundView?.animatingProperties.contains("backgroundColor") == true)
+        VirtualRunLoop.main.runUntilIdle()
+        #expect(
+          components(bar.barLayerBackgroundView?.backgroundColor)
+            == components(transparent.navBarBarTintColor))
+
+        BarLayer.settings.instantCancel = true
+        navigation.pushViewController(opaque, animated: false)
+        GestureDriver.begin(pan)
+        GestureDriver.move(pan, to: CGPoint(x: width * 0.3, y: 0))
+        GestureDriver.move(pan, to: CGPoint(x: width * 0.3 + 0.1, y: 0))
+        GestureDriver.end(pan)
+        #expect(
+          components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
+        #expect(bar.barLayerBackgroundView?.animatingProperties.isEmpty == true)
+        VirtualRunLoop.main.runUntilIdle()
+      }
+    }
+
     @Test("the plugin is in the hook map, and uninstalling gives the bar back to UIKit")
     func hookMapAndUninstall() throws {
       freshModel()

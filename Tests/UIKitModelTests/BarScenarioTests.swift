@@ -55,7 +55,7 @@ extension UIKitModelTests {
 
     @Test("fade-in bars end opaque in their colour; an image bar shows its image")
     func fadeIns() {
-      for scenario in [BarScenario.weiboProfile, .qqZone, .lagouHome] {
+      for scenario in [BarScenario.weiboProfile, .qqZone, .qqProfile, .lagouHome] {
         let bar = moments(scenario)
         #expect(
           bar["start"]?.backgroundColor == UIColorComponents(scenarioBackdrop), "\(scenario.name)")
@@ -66,6 +66,17 @@ extension UIKitModelTests {
       #expect(
         image["start"]?.backgroundColor
           == UIColorComponents(red: 0.5, green: 0.2, blue: 0.8, alpha: 1))
+    }
+
+    @Test("the bar moves up by its height and back; a gradient shows its mean colour")
+    func moveAndGradient() {
+      let move = moments(.moveBar)
+      #expect(move["start"]?.translationY == 0)
+      #expect(move["moved up"]?.translationY == -44)
+      #expect(move["back"]?.translationY == 0)
+      let gradient = moments(.gradientBar)
+      #expect(gradient["start"]?.backgroundColor.alpha == 1)
+      #expect(gradient["start"]?.backgroundColor != UIColorComponents(.white))
     }
 
     @Test("a custom bar gets the one-line API; the system bar keeps its defaults")

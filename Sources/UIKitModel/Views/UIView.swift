@@ -622,8 +622,9 @@ extension UIView: AnimationTarget {
   /// a running animation of the same property is replaced, the new one starting from the
   /// current presentation value.
   fileprivate func animate(_ key: String, from: AnimatableValue, to: AnimatableValue) {
-    guard let context = AnimationContext.current else {
-      // Outside an animation block the change is immediate, and ends any running animation.
+    guard let context = AnimationContext.current, context.duration > 0 || context.delay > 0 else {
+      // Outside an animation block (or in one of no time) the change is immediate, and ends any
+      // running animation.
       if let running = animations.removeValue(forKey: key) {
         VirtualRunLoop.main.animations.interrupt(running)
       }
@@ -633,7 +634,6 @@ extension UIView: AnimationTarget {
     if let running = animations.removeValue(forKey: key) {
       runLoop.animations.interrupt(running)
     }
-    guard from != to || context.duration > 0 else { return }
     let animation = RunningAnimation(
       target: self, key: key, from: from, to: to, start: runLoop.currentTime + context.delay,
       duration: context.duration, curve: context.curve, group: context.group,
