@@ -15,6 +15,7 @@ let package = Package(
       name: "BarLayerPluginDynamic", type: .dynamic,
       targets: ["BarLayerPlugin", "BarLayerPluginLoader"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
+    .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],
   targets: [
     // The C half of the runtime: the `id` and `SEL` types IMPs are written with, and the
@@ -72,6 +73,19 @@ let package = Package(
       dependencies: ["BarLayerPlugin", "Hooks"],
       path: "Plugins/BarLayerPluginLoader"
     ),
+    // The lab: commands as a library, so that tests run them and compare their output.
+    .target(
+      name: "SwizzleLab",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "BarLayerPlugin"],
+      path: "Sources/SwizzleLab"
+    ),
+    .executableTarget(
+      name: "swizzle-lab",
+      dependencies: ["SwizzleLab"],
+      path: "Sources/swizzle-lab",
+      // `load` opens plugin libraries that link against the lab's own copy of SwizzleKit.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+    ),
     .executableTarget(
       name: "swizzle-bench",
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "BarLayerPlugin"],
@@ -105,8 +119,9 @@ let package = Package(
       name: "UIKitModelTests",
       // The plugin's tests live here: the model is single-threaded, and one serialized suite
       // must hold every test that drives it.
-      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "BarLayerPlugin"],
-      path: "Tests/UIKitModelTests"
+      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "BarLayerPlugin", "SwizzleLab"],
+      path: "Tests/UIKitModelTests",
+      exclude: ["Golden"]
     ),
   ],
   swiftLanguageModes: [.v6]

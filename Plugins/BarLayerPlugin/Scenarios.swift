@@ -20,6 +20,21 @@ public struct BarMoment: Sendable, CustomStringConvertible {
   }
 }
 
+/// The device a scenario runs on.
+public struct ScenarioOptions: Sendable {
+  /// The device.
+  public var device: DeviceProfile = .iPhone8
+  /// The system version.
+  public var systemVersion = "13.0"
+  /// Whether the bar-layer plugin is installed (false shows UIKit's own behaviour).
+  public var installsPlugin = true
+
+  /// The defaults: an iPhone 8 on iOS 13, with the plugin.
+  public init() {}
+
+  fileprivate static let current = RuntimeLock(ScenarioOptions())
+}
+
 /// A scenario: a name, a line saying what it shows, and a script that runs it on a freshly
 /// launched application and returns the bar at its named moments.
 public struct BarScenario: Sendable {
@@ -27,12 +42,27 @@ public struct BarScenario: Sendable {
   public let name: String
   /// One line.
   public let summary: String
-  /// Runs the scenario from a fresh launch.
-  public let run: @Sendable () -> [BarMoment]
+  private let script: @Sendable () -> [BarMoment]
+
+  /// A scenario from its name, summary and script.
+  public init(name: String, summary: String, _ script: @escaping @Sendable () -> [BarMoment]) {
+    self.name = name
+    self.summary = summary
+    self.script = script
+  }
+
+  /// Runs the scenario from a fresh launch on the default device.
+  public func run() -> [BarMoment] { run(options: ScenarioOptions()) }
+
+  /// Runs the scenario from a fresh launch with `options`.
+  public func run(options: ScenarioOptions) -> [BarMoment] {
+    ScenarioOptions.current.withLock { $0 = options }
+    return script()
+  }
 
   /// Every built-in scenario.
   public static let all: [BarScenario] = [
-    antForest, zhihuDaily, weiboProfile, qqZone, qqProfile, lagouHome, gradientBar, imageBar,
+    tour, antForest, zhihuDaily, weiboProfile, qqZone, qqProfile, lagouHome, gradientBar, imageBar,
     customBar, moveBar, push, pop, popTo, popToRoot, swipeBackCancelled, swipeBackFinished,
   ]
 
@@ -71,11 +101,17 @@ public let scenarioBackdrop = UIColor(red: 0.2, green: 0.6, blue: 0.3, alpha: 1)
 /// Runs a scenario: a session rooted at `root`, and the moments recorded by `script`. The plugin
 /// is installed if it is not (through the registry, so once).
 private func scenario(
-  root: UIViewController, device: DeviceProfile = .iPhone8,
+  root: UIViewController,
   _ script: (NavigationSession, (String) -> Void) -> Void
 ) -> [BarMoment] {
-  _ = try? PluginRegistry.shared.install(BarLayerPlugin())
-  let session = NavigationSession(root: root, device: device)
+  let options = ScenarioOptions.current.withLock { $0 }
+  if options.installsPlugin {
+    _ = try? PluginRegistry.shared.install(BarLayerPlugin())
+  } else {
+    PluginRegistry.shared.uninstall("swizzlekit.bar-layer")
+  }
+  let session = NavigationSession(
+    root: root, device: options.device, systemVersion: options.systemVersion)
   var moments: [BarMoment] = []
   let mark: (String) -> Void = { name in
     moments.append(
@@ -91,12 +127,8 @@ extension BarScenario {
   /// The change point of the Ant Forest demo: an image 260 tall, minus twice the bar.
   static let changePoint: CGFloat = 260 - 64 * 2
 
-  /// Ant Forest: a transparent bar with white buttons, title and status bar; scrolling up makes
-  /// it white, and past half opacity the buttons turn blue and title and status bar dark.
-  public static let antForest = BarScenario(
-    name: "ant-forest",
-    summary: "transparent white-text bar turning white while scrolling; dark past half opacity"
-  ) {
+  /// The Ant Forest screen of the seed's demo.
+  static func antForestScreen() -> ScrollingScreen {
     let screen = ScrollingScreen(title: "Ant Forest") { screen, offset in
       if offset > changePoint {
         let alpha = (offset - changePoint) / 64
@@ -122,6 +154,49 @@ extension BarScenario {
     screen.navBarTintColor = .white
     screen.navBarTitleColor = .white
     screen.statusBarStyle = .lightContent
+    return screen
+  }
+
+  /// The lab's default: Ant Forest scrolled until opaque, a push to a blue screen, a swipe-back
+  /// released at 30 % (cancelled), then one released from 70 % (finished).
+  public static let tour = BarScenario(
+    name: "tour",
+    summary: "Ant Forest scrolled to opaque, a push, a swipe-back cancelled, then one finished"
+  ) {
+    let screen = antForestScreen()
+    let detail = UIViewController()
+    detail.title = "Detail"
+    detail.navBarBarTintColor = UIColor(red: 0, green: 0.686, blue: 0.941, alpha: 1)
+    detail.navBarTintColor = .white
+    detail.navBarTitleColor = .white
+    detail.statusBarStyle = .lightContent
+    return scenario(root: screen) { session, mark in
+      mark("transparent")
+      session.scroll(screen.scrollView, by: changePoint + 16)
+      mark("fading in")
+      session.scroll(screen.scrollView, by: 32)
+      mark("dark past half")
+      session.scroll(screen.scrollView, by: 32)
+      mark("opaque")
+      session.navigationController.pushViewController(detail, animated: true)
+      VirtualRunLoop.main.advance(frames: 4)
+      mark("mid push")
+      VirtualRunLoop.main.runUntilIdle()
+      mark("pushed")
+      session.swipeBack(to: 0.3)
+      mark("swipe cancelled at 30 %")
+      session.swipeBack(to: 0.7)
+      mark("swipe finished from 70 %")
+    }
+  }
+
+  /// Ant Forest: a transparent bar with white buttons, title and status bar; scrolling up makes
+  /// it white, and past half opacity the buttons turn blue and title and status bar dark.
+  public static let antForest = BarScenario(
+    name: "ant-forest",
+    summary: "transparent white-text bar turning white while scrolling; dark past half opacity"
+  ) {
+    let screen = antForestScreen()
     return scenario(root: screen) { session, mark in
       mark("start")
       session.scroll(screen.scrollView, by: changePoint + 16)

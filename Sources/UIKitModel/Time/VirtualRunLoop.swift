@@ -127,6 +127,25 @@ public final class VirtualRunLoop {
     }
     animations.advance(to: currentTime)
     endTurn()
+    for observer in frameObservers.values { observer(currentTime) }
+  }
+
+  private var frameObservers: [Int: (TimeInterval) -> Void] = [:]
+  private var nextObserver = 0
+
+  /// Calls `observer` with the time at the end of every frame, after the display links, the
+  /// animations and the turn's transaction: what tools sample (the lab's plots). Observers
+  /// survive ``reset()``. Returns a number for ``removeFrameObserver(_:)``.
+  @discardableResult
+  public func addFrameObserver(_ observer: @escaping (TimeInterval) -> Void) -> Int {
+    nextObserver += 1
+    frameObservers[nextObserver] = observer
+    return nextObserver
+  }
+
+  /// Removes a frame observer.
+  public func removeFrameObserver(_ number: Int) {
+    frameObservers[number] = nil
   }
 
   /// Ends the current turn: the implicit transaction commits, completions that came due run.

@@ -516,11 +516,19 @@ open class UINavigationBar: UIView {
   public func appearance(over behind: UIColor = .white) -> NavigationBarAppearance {
     var color = behind
     composite(backgroundContainer, into: &color)
+    // How opaque the background is: what it lets through of white against black.
+    var overWhite = UIColor.white
+    var overBlack = UIColor.black
+    composite(backgroundContainer, into: &overWhite)
+    composite(backgroundContainer, into: &overBlack)
+    let seeThrough = max(
+      overWhite.red - overBlack.red, overWhite.green - overBlack.green,
+      overWhite.blue - overBlack.blue)
     let shadowVisible = shadowView.effectiveAlpha > 0 && !shadowView.isHidden
     let buttonAlpha =
       buttonViews.first.map { $0.effectiveAlpha } ?? (contentContainer.effectiveAlpha)
     return NavigationBarAppearance(
-      backgroundColor: color,
+      backgroundColor: color, backgroundOpacity: max(0, min(1, 1 - seeThrough)),
       titleColor: (titleLabel.textColor ?? .black).withAlphaComponent(
         (titleLabel.textColor?.alpha ?? 1) * titleLabel.effectiveAlpha),
       tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
@@ -548,6 +556,8 @@ open class UINavigationBar: UIView {
 public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {
   /// The background, composited over what is behind the bar.
   public let backgroundColor: UIColorComponents
+  /// How opaque the background is, from 0 (what is behind shows through) to 1.
+  public let backgroundOpacity: CGFloat
   /// The title colour, with the title's opacity in its alpha.
   public let titleColor: UIColorComponents
   /// The tint of the bar's buttons.
@@ -562,9 +572,11 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
   public let statusBarStyle: UIStatusBarStyle
 
   init(
-    backgroundColor: UIColor, titleColor: UIColor, tintColor: UIColor, buttonAlpha: CGFloat,
-    shadowVisible: Bool, translationY: CGFloat, statusBarStyle: UIStatusBarStyle
+    backgroundColor: UIColor, backgroundOpacity: CGFloat, titleColor: UIColor,
+    tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
+    statusBarStyle: UIStatusBarStyle
   ) {
+    self.backgroundOpacity = backgroundOpacity
     self.statusBarStyle = statusBarStyle
     self.backgroundColor = UIColorComponents(backgroundColor)
     self.titleColor = UIColorComponents(titleColor)
@@ -576,7 +588,9 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
 
   /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`.
   public var description: String {
-    "background \(backgroundColor.color.hexDescription), title \(titleColor.color.hexDescription),"
+    "background \(backgroundColor.color.hexDescription)"
+      + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
+      + " title \(titleColor.color.hexDescription),"
       + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
       + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"
       + " status bar \(statusBarStyle)"

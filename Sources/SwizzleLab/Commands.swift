@@ -1,0 +1,199 @@
+// The lab's commands: run (a timeline), trace (runtime events), hooks (the hook map), render
+// (HTML and JSON) and load (a plugin library).
+import BarLayerPlugin
+import Foundation
+import Hooks
+import ObjCRuntime
+import UIKitModel
+
+/// Formats colours and numbers the same way everywhere, so that output is byte for byte stable.
+enum Format {
+  static func hex(_ color: UIColorComponents) -> String {
+    String(color.color.hexDescription.prefix(7))
+  }
+
+  static func number(_ value: CGFloat, digits: Int = 2) -> String {
+    String(format: "%.\(digits)f", Double(value) == 0 ? 0 : Double(value))
+  }
+
+  static func time(_ value: TimeInterval) -> String { String(format: "%.3fs", value) }
+
+  static func status(_ style: UIStatusBarStyle) -> String {
+    switch style {
+    case .default: "dark"
+    case .darkContent: "dark"
+    case .lightContent: "light"
+    }
+  }
+
+  /// The bar as a strip: in 24-bit colour on a terminal (the background, with the title in its
+  /// colour), else its hex value.
+  static func strip(_ appearance: NavigationBarAppearance, title: String, color: Bool) -> String {
+    guard color else { return "[\(hex(appearance.backgroundColor))]" }
+    func channel(_ value: CGFloat) -> Int { Int((max(0, min(1, value)) * 255).rounded()) }
+    let background = appearance.backgroundColor
+    let text = appearance.titleColor
+    let label = String(title.prefix(8)).padding(toLength: 8, withPad: " ", startingAt: 0)
+    return "\u{1B}[48;2;\(channel(background.red));\(channel(background.green));"
+      + "\(channel(background.blue))m\u{1B}[38;2;\(channel(text.red));\(channel(text.green));"
+      + "\(channel(text.blue))m \(label)\u{1B}[0m"
+  }
+}
+
+/// `run`: the timeline of a scenario.
+enum RunCommand {
+  static func run(_ options: Options, output: LabOutput, environment: [String: String])
+    throws(LabError) -> LabExit
+  {
+    guard let scenario = BarScenario.named(options.scenario ?? "tour") else {
+      throw .usage("no scenario", topic: "run")
+    }
+    let color = output.isTerminal && !options.noColor && environment["NO_COLOR"] == nil
+    let plugin = options.plugins.contains("none") ? "none" : "bar-layer"
+    output.out(
+      "\(scenario.name): \(scenario.summary)\n"
+        + "\(options.device.rawValue), iOS \(options.systemVersion), plugin \(plugin)\n\n")
+    let moments = scenario.run(options: options.scenarioOptions)
+    let title =
+      (UIApplication.shared.keyWindow?.rootViewController as? UINavigationController)?
+      .topViewController?.title ?? ""
+    for moment in moments {
+      let bar = moment.appearance
+      output.out("  \(Format.time(moment.time))  \(moment.name)\n")
+      output.out(
+        "          \(Format.strip(bar, title: title, color: color))"
+          + " bg \(Format.hex(bar.backgroundColor)) \(Format.number(bar.backgroundOpacity))"
+          + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
+          + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))\n"
+      )
+      if options.speed > 0 { usleep(useconds_t(options.speed * 1_000_000)) }
+    }
+    if let last = moments.last {
+      output.out(
+        "\n\(moments.count) steps over \(Format.time(last.time)) of virtual time; the bar ends"
+          + " \(Format.hex(last.appearance.backgroundColor)) at opacity"
+          + " \(Format.number(last.appearance.backgroundOpacity)), status bar"
+          + " \(Format.status(last.appearance.statusBarStyle)).\n")
+    }
+    return .ok
+  }
+}
+
+/// Records runtime events with their virtual time.
+final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
+  // @unchecked Sendable: the lab runs the model on one thread, where every event arrives.
+  var lines: [String] = []
+  var layers: [MethodReference: [HookMap.Layer]] = [:]
+
+  func runtime(_ event: RuntimeEvent) {
+    var line = event.description
+    if case .messageSent(let cls, let selector, _) = event, let chain = chain(cls, selector) {
+      line += " via " + chain.map(\.description).joined(separator: " -> ") + " -> original"
+    }
+    lines.append("\(Format.time(CACurrentMediaTime()))  \(line)")
+  }
+
+  /// The hook-map layers a send of `selector` to `cls` goes through: those of the nearest class
+  /// up the chain that has some.
+  private func chain(_ cls: Class, _ selector: Selector) -> [HookMap.Layer]? {
+    var current: Class? = cls
+    while let candidate = current {
+      let key = MethodReference(owner: candidate, selector: selector)
+      if let found = layers[key], !found.isEmpty { return found }
+      current = candidate.superclass
+    }
+    return nil
+  }
+}
+
+/// `trace`: every runtime event of a scenario.
+enum TraceCommand {
+  /// The selectors whose sends the trace shows: what the plugin hooks, the display-link tick,
+  /// and the stack operations (transitions start there).
+  static let selectors: Set<Selector> = [
+    "pushViewController:animated:", "popViewControllerAnimated:",
+    "popToViewController:animated:", "popToRootViewControllerAnimated:",
+    "_updateInteractiveTransition:", "navigationBar:shouldPopItem:", "viewWillAppear:",
+    "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:", "setTitleTextAttributes:",
+    "barLayerTick:",
+  ]
+
+  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+    guard let scenario = BarScenario.named(options.scenario ?? "tour") else {
+      throw .usage("no scenario", topic: "trace")
+    }
+    let recorder = TraceRecorder()
+    if !options.plugins.contains("none") {
+      recorder.lines.append("\(Format.time(0))  install plugin swizzlekit.bar-layer")
+      _ = try? PluginRegistry.shared.install(BarLayerPlugin())
+    }
+    for entry in PluginRegistry.shared.hookMap.entries {
+      recorder.layers[entry.method] = entry.layers
+    }
+    var transitioning = false
+    let observer = VirtualRunLoop.main.addFrameObserver { time in
+      let now =
+        (UIApplication.shared.keyWindow?.rootViewController as? UINavigationController)?
+        .isTransitioning ?? false
+      if now != transitioning {
+        recorder.lines.append("\(Format.time(time))  transition \(now ? "started" : "ended")")
+        transitioning = now
+      }
+    }
+    Tracing.install(recorder, tracingSends: selectors)
+    _ = scenario.run(options: options.scenarioOptions)
+    Tracing.remove()
+    VirtualRunLoop.main.removeFrameObserver(observer)
+    let lines = recorder.lines.filter { line in
+      options.filter.map { line.contains($0) } ?? true
+    }
+    output.out(lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n"))
+    return .ok
+  }
+}
+
+/// `hooks`: the hook map after installing plugins.
+enum HooksCommand {
+  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+    let names = options.plugins.isEmpty ? Lab.plugins.map(\.name) : options.plugins
+    for name in names where name == "bar-layer" {
+      do {
+        try PluginRegistry.shared.install(BarLayerPlugin())
+      } catch {
+        throw .failure("the plugin \(name) did not install: \(error)")
+      }
+    }
+    let installed = PluginRegistry.shared.plugins.filter(\.installed).map(\.identifier)
+    output.out(
+      "installed: \(installed.isEmpty ? "nothing" : installed.joined(separator: ", "))\n\n")
+    let map = PluginRegistry.shared.hookMap
+    // Only the model's methods: tests and tools may have hooked their own classes.
+    let entries = map.entries.filter { entry in
+      entry.layers.contains { layer in layer.plugin != nil }
+    }
+    output.out(entries.map(\.description).joined(separator: "\n") + "\n")
+    let conflicts = map.conflicts
+    output.out(
+      conflicts.isEmpty
+        ? "\nno conflicts\n" : "\n" + conflicts.map(\.description).joined(separator: "\n") + "\n")
+    return .ok
+  }
+}
+
+/// `load`: a plugin library.
+enum LoadCommand {
+  static func run(path: String, output: LabOutput) -> LabExit {
+    do {
+      let report = try SelfAwareDiscovery.loadLibrary(at: path)
+      output.out("loaded \(path)\n")
+      output.out("awoken: \(report.awake.awoken.joined(separator: ", "))\n")
+      output.out(
+        "plugins registered: \(report.plugins.isEmpty ? "none" : report.plugins.joined(separator: ", "))\n"
+      )
+      return .ok
+    } catch {
+      output.err("error: \(error)\n")
+      return .failure
+    }
+  }
+}

@@ -1,0 +1,344 @@
+import BarLayerPlugin
+// swizzle-lab: commands, options and usage, written by hand in swift-argument-parser's
+// conventions (no outside package builds here).
+import Foundation
+import Hooks
+import ObjCRuntime
+import UIKitModel
+
+/// Where the lab writes: standard output and standard error, or strings in tests.
+public protocol LabOutput: AnyObject {
+  /// Writes to standard output.
+  func out(_ text: String)
+  /// Writes to standard error.
+  func err(_ text: String)
+  /// Whether standard output is a terminal (colour is then allowed).
+  var isTerminal: Bool { get }
+}
+
+/// Collects the lab's output, for tests.
+public final class CapturedOutput: LabOutput {
+  /// What went to standard output.
+  public private(set) var standardOutput = ""
+  /// What went to standard error.
+  public private(set) var standardError = ""
+  /// Whether to pretend to be a terminal.
+  public let isTerminal: Bool
+
+  /// A capture; `terminal` pretends standard output is a terminal.
+  public init(terminal: Bool = false) { isTerminal = terminal }
+
+  /// Appends to standard output.
+  public func out(_ text: String) { standardOutput += text }
+  /// Appends to standard error.
+  public func err(_ text: String) { standardError += text }
+}
+
+/// The exit codes of the lab, as sysexits names them.
+public enum LabExit: Int32, Sendable {
+  /// Success.
+  case ok = 0
+  /// Something failed while running (a library that does not load...).
+  case failure = 1
+  /// A usage error: an unknown command, option, scenario or plugin (`EX_USAGE`).
+  case usage = 64
+}
+
+/// The lab: parses a command line and runs it.
+public enum Lab {
+  /// The plugins the lab knows, by name.
+  static let plugins: [(name: String, summary: String)] = [
+    ("bar-layer", BarLayerPlugin().summary)
+  ]
+
+  /// Runs `arguments` (without the program name), writing to `output`; returns the exit code.
+  public static func main(
+    _ arguments: [String], output: LabOutput, environment: [String: String] = [:]
+  ) -> LabExit {
+    var arguments = arguments
+    let command = arguments.isEmpty || arguments[0].hasPrefix("-") ? "" : arguments.removeFirst()
+    if arguments.contains("--help") || arguments.contains("-h") || command == "help" {
+      let topic = command == "help" ? arguments.first ?? "" : command
+      output.out(Usage.text(for: topic))
+      return .ok
+    }
+    do {
+      switch command {
+      case "":
+        var options = try Options.parse(arguments, allowed: Options.runFlags)
+        options.scenario = options.scenario ?? "tour"
+        return try RunCommand.run(options, output: output, environment: environment)
+      case "list":
+        _ = try Options.parse(arguments, allowed: [])
+        output.out(listText())
+        return .ok
+      case "run":
+        let options = try Options.parse(arguments, allowed: Options.runFlags, needsScenario: true)
+        return try RunCommand.run(options, output: output, environment: environment)
+      case "trace":
+        let options = try Options.parse(
+          arguments, allowed: Options.runFlags + ["--filter"], needsScenario: true)
+        return try TraceCommand.run(options, output: output)
+      case "hooks":
+        let options = try Options.parse(arguments, allowed: ["--plugin"])
+        return try HooksCommand.run(options, output: output)
+      case "render":
+        let options = try Options.parse(
+          arguments, allowed: Options.runFlags + ["--out"], needsScenario: true)
+        return try RenderCommand.run(options, output: output)
+      case "load":
+        guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
+          throw LabError.usage("load takes one PATH", topic: "load")
+        }
+        return LoadCommand.run(path: arguments[0], output: output)
+      default:
+        throw LabError.usage("unknown command '\(command)'", topic: "")
+      }
+    } catch let error as LabError {
+      switch error {
+      case .usage(let message, let topic):
+        output.err(
+          wrap("error: \(message)", width: 79).joined(separator: "\n") + "\n\n"
+            + Usage.text(for: topic.isEmpty ? command : topic))
+        return .usage
+      case .failure(let message):
+        output.err("error: \(message)\n")
+        return .failure
+      }
+    } catch {
+      output.err("error: \(error)\n")
+      return .failure
+    }
+  }
+
+  static func listText() -> String {
+    let width = BarScenario.all.map(\.name.count).max() ?? 0
+    func row(_ name: String, _ text: String) -> [String] {
+      let lead = "  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+      return wrap(text, width: 79 - lead.count).enumerated().map { index, line in
+        (index == 0 ? lead : String(repeating: " ", count: lead.count)) + line
+      }
+    }
+    var lines = ["SCENARIOS"]
+    for scenario in BarScenario.all { lines += row(scenario.name, scenario.summary) }
+    lines += ["", "PLUGINS"]
+    for plugin in plugins { lines += row(plugin.name, plugin.summary) }
+    lines += ["", "DEVICES"]
+    lines += wrap(DeviceProfile.allCases.map(\.rawValue).joined(separator: ", "), width: 77).map {
+      "  " + $0
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `text` broken at spaces into lines of at most `width` characters.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      if !current.isEmpty, current.count + 1 + word.count > width {
+        lines.append(current)
+        current = ""
+      }
+      current += (current.isEmpty ? "" : " ") + word
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+}
+
+/// A command-line problem.
+enum LabError: Error {
+  /// A usage error, with the help topic to show.
+  case usage(String, topic: String)
+  /// A failure while running.
+  case failure(String)
+}
+
+/// The parsed options of a command.
+struct Options {
+  static let runFlags = ["--plugin", "--device", "--ios", "--speed", "--no-color"]
+
+  var scenario: String?
+  var plugins: [String] = []
+  var device: DeviceProfile = .iPhone8
+  var systemVersion = "13.0"
+  var speed: Double = 0
+  var noColor = false
+  var filter: String?
+  var outDirectory: String?
+
+  /// Parses `arguments`: options among `allowed` and at most one positional SCENARIO.
+  static func parse(_ arguments: [String], allowed: [String], needsScenario: Bool = false)
+    throws(LabError) -> Options
+  {
+    var options = Options()
+    var index = 0
+    func value(_ flag: String) throws(LabError) -> String {
+      index += 1
+      guard index < arguments.count else { throw .usage("\(flag) needs a value", topic: "") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument.hasPrefix("-") {
+        guard allowed.contains(argument) else {
+          throw .usage("unknown option '\(argument)'", topic: "")
+        }
+        switch argument {
+        case "--no-color": options.noColor = true
+        case "--plugin":
+          let name = try value(argument)
+          guard name == "none" || Lab.plugins.contains(where: { $0.name == name }) else {
+            throw .usage(
+              "no plugin '\(name)'; plugins: \(Lab.plugins.map(\.name).joined(separator: ", ")),"
+                + " none", topic: "")
+          }
+          options.plugins.append(name)
+        case "--device":
+          let name = try value(argument)
+          guard let device = DeviceProfile.named(name) else {
+            throw .usage(
+              "no device '\(name)'; devices: "
+                + DeviceProfile.allCases.map(\.rawValue).joined(separator: ", "), topic: "")
+          }
+          options.device = device
+        case "--ios":
+          let version = try value(argument)
+          guard Int(version.split(separator: ".").first ?? "") != nil else {
+            throw .usage("'\(version)' is not a system version such as 13.0", topic: "")
+          }
+          options.systemVersion = version
+        case "--speed":
+          let text = try value(argument)
+          guard let speed = Double(text), speed >= 0 else {
+            throw .usage("--speed takes seconds, such as 0.5", topic: "")
+          }
+          options.speed = speed
+        case "--filter": options.filter = try value(argument)
+        case "--out": options.outDirectory = try value(argument)
+        default: break
+        }
+      } else {
+        guard options.scenario == nil else {
+          throw .usage("unexpected argument '\(argument)'", topic: "")
+        }
+        guard BarScenario.named(argument) != nil else {
+          throw .usage(
+            "no scenario '\(argument)'; scenarios: "
+              + BarScenario.all.map(\.name).joined(separator: ", "), topic: "")
+        }
+        options.scenario = argument
+      }
+      index += 1
+    }
+    if needsScenario, options.scenario == nil {
+      throw .usage("a SCENARIO is needed (see 'swizzle-lab list')", topic: "")
+    }
+    return options
+  }
+
+  /// The scenario options for the model.
+  var scenarioOptions: ScenarioOptions {
+    var result = ScenarioOptions()
+    result.device = device
+    result.systemVersion = systemVersion
+    result.installsPlugin = !plugins.contains("none")
+    return result
+  }
+}
+
+/// The help texts.
+enum Usage {
+  static func text(for topic: String) -> String {
+    switch topic {
+    case "run":
+      return """
+        OVERVIEW: Runs a scenario and shows the bar at each step.
+
+        USAGE: swizzle-lab run SCENARIO [--plugin NAME] [--device NAME] [--ios VERSION]
+                                        [--speed SECONDS] [--no-color]
+
+        OPTIONS:
+          --plugin NAME     The plugin to run with: bar-layer (default) or none.
+          --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
+          --ios VERSION     The system version; default 13.0.
+          --speed SECONDS   Real seconds to wait between steps; default 0.
+          --no-color        Plain text even on a terminal (NO_COLOR is respected too).
+          -h, --help        Show help information.
+
+        """
+    case "trace":
+      return """
+        OVERVIEW: Runs a scenario and prints every runtime event with its virtual time.
+
+        USAGE: swizzle-lab trace SCENARIO [--filter SELECTOR] [--plugin NAME] [--device NAME]
+                                          [--ios VERSION]
+
+        OPTIONS:
+          --filter SELECTOR  Only the events that name SELECTOR.
+          -h, --help         Show help information.
+
+        """
+    case "hooks":
+      return """
+        OVERVIEW: Installs plugins and prints the hook map, with conflicts.
+
+        USAGE: swizzle-lab hooks [--plugin NAME ...]
+
+        OPTIONS:
+          --plugin NAME   A plugin to install (repeatable); default: every plugin.
+          -h, --help      Show help information.
+
+        """
+    case "render":
+      return """
+        OVERVIEW: Runs a scenario and writes an HTML report and its data as JSON.
+
+        USAGE: swizzle-lab render SCENARIO --out DIR [--plugin NAME] [--device NAME]
+                                           [--ios VERSION]
+
+        OPTIONS:
+          --out DIR     Where report.html and report.json go (made if needed).
+          -h, --help    Show help information.
+
+        """
+    case "load":
+      return """
+        OVERVIEW: Loads a plugin library, awakes what it brings, lists the plugins it registered.
+
+        USAGE: swizzle-lab load PATH
+
+        The library must link against the lab's own copy of SwizzleKit (see Docs/Lab.md).
+
+        """
+    case "list":
+      return """
+        OVERVIEW: Lists the scenarios, plugins and devices.
+
+        USAGE: swizzle-lab list
+
+        """
+    default:
+      return """
+        OVERVIEW: Run navigation-bar scenarios on SwizzleKit's UIKit model, watch the bar, and
+        trace the swizzles and hooks behind it.
+
+        USAGE: swizzle-lab [COMMAND] [OPTIONS]
+
+        With no command, runs the tour: Ant Forest scrolled to opaque, a push, and a swipe-back
+        cancelled and then finished, on the bar-layer plugin.
+
+        COMMANDS:
+          list               Scenarios, plugins and devices, one line each.
+          run SCENARIO       A timeline of the bar in the terminal.
+          trace SCENARIO     Every runtime event, with virtual timestamps.
+          hooks              The hook map after installing plugins.
+          render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
+          load PATH          Load a plugin library and awake what it brings.
+
+          See 'swizzle-lab COMMAND --help' for a command's options.
+
+        """
+    }
+  }
+}
