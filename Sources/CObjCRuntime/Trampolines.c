@@ -13,6 +13,9 @@ static void *swk_trampoline_free_list = NULL;
 static unsigned char *swk_trampoline_page = NULL;
 static uintptr_t swk_trampoline_page_used = SWK_PAGE_SIZE;
 static uintptr_t swk_trampoline_live = 0;
+/// Every page ever mapped for stubs (pages are never unmapped), to recognize a stub's address.
+static unsigned char **swk_trampoline_pages = NULL;
+static size_t swk_trampoline_page_count = 0;
 
 #if defined(__x86_64__)
 
@@ -29,6 +32,14 @@ static void *swk_trampoline_slot(void) {
     if (page == MAP_FAILED) {
       return NULL;
     }
+    unsigned char **pages =
+        realloc(swk_trampoline_pages, (swk_trampoline_page_count + 1) * sizeof(unsigned char *));
+    if (pages == NULL) {
+      munmap(page, SWK_PAGE_SIZE);
+      return NULL;
+    }
+    swk_trampoline_pages = pages;
+    swk_trampoline_pages[swk_trampoline_page_count++] = page;
     swk_trampoline_page = page;
     swk_trampoline_page_used = 0;
   }
@@ -88,6 +99,18 @@ void *swk_trampoline_make(int context_register, const void *context, const void 
 void swk_trampoline_free(void *stub) { (void)stub; }
 
 #endif
+
+int swk_trampoline_is_stub(const void *code) {
+  const unsigned char *address = code;
+  int found = 0;
+  swk_lock_acquire(&swk_trampoline_lock);
+  for (size_t index = 0; index < swk_trampoline_page_count && !found; index++) {
+    found = address >= swk_trampoline_pages[index]
+            && address < swk_trampoline_pages[index] + SWK_PAGE_SIZE;
+  }
+  swk_lock_release(&swk_trampoline_lock);
+  return found;
+}
 
 uintptr_t swk_trampoline_live_count(void) {
   swk_lock_acquire(&swk_trampoline_lock);

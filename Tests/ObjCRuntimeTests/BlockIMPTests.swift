@@ -106,15 +106,16 @@ struct BlockIMPTests {
 
   @Test("closures that fit in registers get a stub of their own, the others a libffi closure")
   func bothPaths() throws {
-    let stubsBefore = swk_trampoline_live_count()
+    // Other suites make stubs in parallel (hooks do), so the test asks about its own IMPs
+    // rather than counting every stub.
     let registers = try imp_implementationWithBlock { (me: Thermometer, x: Double) -> Double in
       me.celsius * x
     }
-    #expect(swk_trampoline_live_count() == stubsBefore + 1)
+    #expect(swk_trampoline_is_stub(registers.rawValue) != 0)
     let wide = try imp_implementationWithBlock {
       (_: Thermometer, a: Int, b: Int, c: Int, d: Int) -> Int in a + b + c + d
     }
-    #expect(swk_trampoline_live_count() == stubsBefore + 1)
+    #expect(swk_trampoline_is_stub(wide.rawValue) == 0, "four integers: libffi")
     let cls = makeClass("BlockPaths", superclass: Thermometer.runtimeClass)
     class_addMethod(cls, "times:", registers, "d@:d")
     class_addMethod(cls, "a:b:c:d:", wide, "q@:qqqq")
@@ -124,12 +125,10 @@ struct BlockIMPTests {
     #expect(try objc_msgSend(thermometer, "a:b:c:d:", 1, 2, 3, 4) as Int == 10)
     imp_removeBlock(registers)
     imp_removeBlock(wide)
-    #expect(swk_trampoline_live_count() == stubsBefore)
   }
 
   @Test("every register form receives its arguments in order, kinds interleaved")
   func registerForms() throws {
-    let stubsBefore = swk_trampoline_live_count()
     let threeIntegers = try imp_implementationWithBlock {
       (_: Thermometer, a: Int, b: Int, c: Int) -> Int in a * 100 + b * 10 + c
     }
@@ -146,7 +145,9 @@ struct BlockIMPTests {
     defer {
       for imp in [threeIntegers, threeDoubles, interleaved, void] { imp_removeBlock(imp) }
     }
-    #expect(swk_trampoline_live_count() == stubsBefore + 4)
+    for imp in [threeIntegers, threeDoubles, interleaved, void] {
+      #expect(swk_trampoline_is_stub(imp.rawValue) != 0)
+    }
     let cls = makeClass("BlockForms", superclass: Thermometer.runtimeClass)
     class_addMethod(cls, "ints:::", threeIntegers, "q@:qqq")
     class_addMethod(cls, "doubles:::", threeDoubles, "d@:ddd")
@@ -197,8 +198,9 @@ struct BlockIMPTests {
       total &+= function(thermometer.passUnretained(), Selector("f:").sel, 1)
       imp_removeBlock(imp)
     }
-    #expect(BlockIMPs.liveCount == before)
-    #expect(swk_trampoline_live_count() == stubsBefore)
+    // Other suites make closures and stubs in parallel; a leak here would leave 100,000.
+    #expect(abs(BlockIMPs.liveCount - before) < 1_000)
+    #expect(abs(Int(swk_trampoline_live_count()) - Int(stubsBefore)) < 1_000)
     #expect(total == (1...100_000).reduce(0, +))
   }
 }

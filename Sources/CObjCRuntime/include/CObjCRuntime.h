@@ -170,6 +170,10 @@ void swk_trampoline_free(void *stub);
 /// The number of stubs in use, for leak checks.
 uintptr_t swk_trampoline_live_count(void);
 
+/// Whether `code` is the address of a stub made by swk_trampoline_make (tests tell the register
+/// path from libffi's with it).
+int swk_trampoline_is_stub(const void *code);
+
 /// Whether the environment variable `name` is unset (1) or set (0).
 int swk_getenv_is_unset(const char *name);
 
