@@ -142,7 +142,7 @@ enum TraceCommand {
     }
     Tracing.install(recorder, tracingSends: selectors)
     _ = scenario.run(options: options.scenarioOptions)
-    Tracing.remove()
+    Tracing.remove(recorder)
     VirtualRunLoop.main.removeFrameObserver(observer)
     let lines = recorder.lines.filter { line in
       options.filter.map { line.contains($0) } ?? true

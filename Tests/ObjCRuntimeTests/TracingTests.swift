@@ -28,7 +28,7 @@ struct TracingTests {
     let cls = makeClass("Traced", methods: [("first", Constant.one), ("second", Constant.two)])
     let recorder = Recorder(className: cls.name)
     Tracing.install(recorder)
-    defer { Tracing.remove() }
+    defer { Tracing.remove(recorder) }
 
     _ = sendInt(instance(of: cls), "first")
     class_addMethod(cls, "third", Constant.imp(Constant.three), "q@:")
@@ -56,7 +56,7 @@ struct TracingTests {
     Tracing.install(recorder, tracingSends: ["watched"])
     #expect(sendTwice(object, "watched") == [1, 1])
     #expect(sendTwice(object, "quiet") == [2, 2])
-    Tracing.remove()
+    Tracing.remove(recorder)
     _ = sendInt(object, "watched")
 
     let sends = recorder.lines.filter { $0.hasPrefix("send") }
@@ -69,7 +69,7 @@ struct TracingTests {
     let cls = makeClass("TracedMissing")
     let recorder = Recorder(className: cls.name)
     Tracing.install(recorder, tracingSends: ["missing"])
-    defer { Tracing.remove() }
+    defer { Tracing.remove(recorder) }
     #expect(sendInt(instance(of: cls), "missing") == nil)
     #expect(recorder.lines.contains("send -[\(cls.name) missing] -> unrecognized"))
   }

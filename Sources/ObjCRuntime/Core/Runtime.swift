@@ -14,8 +14,9 @@ internal struct RuntimeTables {
   var classesBySwiftType: [ObjectIdentifier: Class] = [:]
   /// Every class (not metaclass) in the order it was made.
   var classes: [Class] = []
-  var tracer: TracerRegistration?
-  /// Observers of changes (every event but sends), beside the tracer.
+  /// The installed tracers, by identity.
+  var tracers: [ObjectIdentifier: TracerRegistration] = [:]
+  /// Observers of changes (every event but sends), beside the tracers.
   var observers: [ObjectIdentifier: any RuntimeTracer] = [:]
   /// Classes made by objc_allocateClassPair and not yet registered, and their names.
   var constructing: [ObjectIdentifier: Class] = [:]

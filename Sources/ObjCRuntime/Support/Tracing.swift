@@ -77,32 +77,35 @@ internal struct TracerRegistration {
   let tracedSelectors: Set<Selector>
 }
 
-/// Installs and removes the runtime's tracer.
+/// Installs and removes the runtime's tracers.
 ///
 /// With no tracer the send path pays nothing: a traced selector is simply never cached, so its
 /// sends take the slow path, which reports them. Installing or removing a tracer therefore
-/// flushes every cache once.
+/// flushes every cache once. Several tracers may be installed at once (a test's and the lab's);
+/// each gets every change and the sends of the selectors it asked for.
 public enum Tracing {
   /// A cheap check for change paths, so that they build events only when someone listens.
   private static let active = Atomic<Bool>(false)
 
-  /// Installs `tracer`, replacing any other, and reports sends of `selectors` to it.
+  /// Installs `tracer` (again, if it was: its selectors are replaced) and reports sends of
+  /// `selectors` to it.
   public static func install(
     _ tracer: any RuntimeTracer, tracingSends selectors: Set<Selector> = []
   ) {
     let registration = TracerRegistration(tracer: tracer, tracedSelectors: selectors)
     Runtime.state.withLock { tables in
-      tables.tracer = registration
+      tables.tracers[ObjectIdentifier(tracer)] = registration
       active.store(true, ordering: .releasing)
       flushAll(&tables)
     }
   }
 
-  /// Removes the tracer, if any.
-  public static func remove() {
+  /// Removes `tracer`.
+  public static func remove(_ tracer: any RuntimeTracer) {
     Runtime.state.withLock { tables in
-      tables.tracer = nil
-      active.store(!tables.observers.isEmpty, ordering: .releasing)
+      tables.tracers[ObjectIdentifier(tracer)] = nil
+      active.store(
+        !tables.tracers.isEmpty || !tables.observers.isEmpty, ordering: .releasing)
       flushAll(&tables)
     }
   }
@@ -121,7 +124,7 @@ public enum Tracing {
   public static func removeObserver(_ observer: any RuntimeTracer) {
     Runtime.state.withLock { tables in
       tables.observers[ObjectIdentifier(observer)] = nil
-      active.store(tables.tracer != nil || !tables.observers.isEmpty, ordering: .releasing)
+      active.store(!tables.tracers.isEmpty || !tables.observers.isEmpty, ordering: .releasing)
     }
   }
 
@@ -134,21 +137,27 @@ public enum Tracing {
     }
   }
 
-  /// Sends `event` to the tracer, if one is installed. Call without the runtime lock.
+  /// Sends `event` to the tracers and observers. Call without the runtime lock.
   internal static func emit(_ event: @autoclosure () -> RuntimeEvent) {
     guard active.load(ordering: .acquiring) else { return }
-    let (tracer, observers) = Runtime.state.withLock { tables in
-      (tables.tracer?.tracer, Array(tables.observers.values))
+    let (tracers, observers) = Runtime.state.withLock { tables in
+      (Array(tables.tracers.values), Array(tables.observers.values))
     }
-    guard tracer != nil || !observers.isEmpty else { return }
+    guard !tracers.isEmpty || !observers.isEmpty else { return }
     let event = event()
-    tracer?.runtime(event)
-    if case .messageSent = event { return }
+    if case .messageSent(_, let selector, _) = event {
+      // A send goes to the tracers that asked for its selector.
+      for registration in tracers where registration.tracedSelectors.contains(selector) {
+        registration.tracer.runtime(event)
+      }
+      return
+    }
+    for registration in tracers { registration.tracer.runtime(event) }
     for observer in observers { observer.runtime(event) }
   }
 
   /// Whether sends of `selector` are traced; call with the runtime lock held.
   internal static func traces(_ selector: Selector, in tables: borrowing RuntimeTables) -> Bool {
-    tables.tracer?.tracedSelectors.contains(selector) ?? false
+    tables.tracers.values.contains { $0.tracedSelectors.contains(selector) }
   }
 }
