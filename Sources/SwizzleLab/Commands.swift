@@ -51,7 +51,7 @@ enum RunCommand {
     let color = output.isTerminal && !options.noColor && environment["NO_COLOR"] == nil
     let plugin = options.plugins.contains("none") ? "none" : "bar-layer"
     output.out(
-      "\(scenario.name): \(scenario.summary)\n"
+      Lab.wrap("\(scenario.name): \(scenario.summary)", width: 79).joined(separator: "\n") + "\n"
         + "\(options.device.rawValue), iOS \(options.systemVersion), plugin \(plugin)\n\n")
     let moments = scenario.run(options: options.scenarioOptions)
     let title =
@@ -69,11 +69,12 @@ enum RunCommand {
       if options.speed > 0 { usleep(useconds_t(options.speed * 1_000_000)) }
     }
     if let last = moments.last {
-      output.out(
-        "\n\(moments.count) steps over \(Format.time(last.time)) of virtual time; the bar ends"
-          + " \(Format.hex(last.appearance.backgroundColor)) at opacity"
-          + " \(Format.number(last.appearance.backgroundOpacity)), status bar"
-          + " \(Format.status(last.appearance.statusBarStyle)).\n")
+      let summary =
+        "\(moments.count) steps over \(Format.time(last.time)) of virtual time; the bar ends"
+        + " \(Format.hex(last.appearance.backgroundColor)) at opacity"
+        + " \(Format.number(last.appearance.backgroundOpacity)), status bar"
+        + " \(Format.status(last.appearance.statusBarStyle))."
+      output.out("\n" + Lab.wrap(summary, width: 79).joined(separator: "\n") + "\n")
     }
     return .ok
   }
@@ -87,8 +88,17 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
 
   func runtime(_ event: RuntimeEvent) {
     var line = event.description
+    if case .messageSent(let cls, let selector, _) = event {
+      // `send -[A x] -> -[B x]`, on two lines when the method found is another class's.
+      let sent = MethodReference(owner: cls, selector: selector).description
+      let found = line.components(separatedBy: " -> ").last ?? ""
+      line = "send \(sent)" + (found == sent ? "" : "\n          finds \(found)")
+    }
     if case .messageSent(let cls, let selector, _) = event, let chain = chain(cls, selector) {
-      line += " via " + chain.map(\.description).joined(separator: " -> ") + " -> original"
+      // The chain on lines of its own, so that the trace reads at 80 columns.
+      line +=
+        "\n          via "
+        + (chain.map(\.description) + ["original"]).joined(separator: "\n           -> ")
     }
     lines.append("\(Format.time(CACurrentMediaTime()))  \(line)")
   }
