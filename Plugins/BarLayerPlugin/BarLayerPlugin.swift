@@ -84,7 +84,7 @@ public struct BarLayerPlugin: HookPlugin {
         target: UIViewController, animated: Bool
       ) -> ObjCObject? in
       // The original sets the title colour (and WR-O the tint) at once.
-      if target.canUpdateBarLayer || BarLayerPluginRules.manages(target) {
+      if BarLayerPluginRules.manages(target) {
         navigation.navigationBar.barLayerSetTitleColor(target.navBarTitleColor)
         navigation.navigationBar.tintColor = target.navBarTintColor
       }
@@ -226,7 +226,8 @@ final class BarLayerTicker: ObjCObject {
 private let tickerKey = AssociatedKey<BarLayerTicker?>()
 
 extension UINavigationController {
-  /// The display link driving this controller's bar now, if a transition runs.
+  /// The progress of each display-link tick of this controller's last push or pop (WRNavigationBar's
+  /// formula), for tests and tools.
   public var barLayerTickProgresses: [CGFloat] { self[tickerKey]?.progresses ?? [] }
 
   /// Runs `operation` inside a transaction whose completion stops a display link that

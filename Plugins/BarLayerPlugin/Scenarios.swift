@@ -386,53 +386,50 @@ extension BarScenario {
     }
   }
 
-  /// popTo from a third controller back to the transparent root.
-  public static let popTo = BarScenario(name: "pop-to", summary: "popTo the transparent root") {
-    let (transparent, opaque) = transparentAndOpaque()
-    return scenario(root: transparent) { session, mark in
-      session.push(opaque).push(UIViewController())
-      mark("before")
-      session.navigationController.popToViewController(transparent, animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      mark("after")
+  /// A scenario between the transparent root and the opaque controller: `pushes` controllers
+  /// pushed (the opaque one first, then plain ones), the bar marked `before`, then `operation`,
+  /// run until idle, and the bar marked `after`.
+  private static func fromStack(
+    name: String, summary: String, pushes: Int,
+    _ operation: @escaping @Sendable (NavigationSession, UIViewController) -> Void
+  ) -> BarScenario {
+    BarScenario(name: name, summary: summary) {
+      let (transparent, opaque) = transparentAndOpaque()
+      return scenario(root: transparent) { session, mark in
+        session.push(opaque)
+        for _ in 1..<max(1, pushes) { session.push(UIViewController()) }
+        mark("before")
+        operation(session, transparent)
+        VirtualRunLoop.main.runUntilIdle()
+        mark("after")
+      }
     }
+  }
+
+  /// popTo from a third controller back to the transparent root.
+  public static let popTo = fromStack(
+    name: "pop-to", summary: "popTo the transparent root", pushes: 2
+  ) { session, root in
+    session.navigationController.popToViewController(root, animated: true)
   }
 
   /// popToRoot from two levels up.
-  public static let popToRoot = BarScenario(name: "pop-to-root", summary: "popToRoot") {
-    let (transparent, opaque) = transparentAndOpaque()
-    return scenario(root: transparent) { session, mark in
-      session.push(opaque).push(UIViewController())
-      mark("before")
-      session.navigationController.popToRootViewController(animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      mark("after")
-    }
+  public static let popToRoot = fromStack(name: "pop-to-root", summary: "popToRoot", pushes: 2) {
+    session, _ in
+    session.navigationController.popToRootViewController(animated: true)
   }
 
   /// A swipe-back released slowly at 30 %: cancelled, the bar back to the opaque one.
-  public static let swipeBackCancelled = BarScenario(
-    name: "swipe-back-cancelled", summary: "a swipe-back released at 30 %: cancelled"
-  ) {
-    let (transparent, opaque) = transparentAndOpaque()
-    return scenario(root: transparent) { session, mark in
-      session.push(opaque)
-      mark("before")
-      session.swipeBack(to: 0.3)
-      mark("after")
-    }
+  public static let swipeBackCancelled = fromStack(
+    name: "swipe-back-cancelled", summary: "a swipe-back released at 30 %: cancelled", pushes: 1
+  ) { session, _ in
+    session.swipeBack(to: 0.3)
   }
 
   /// A swipe-back released from 60 %: finished, the bar transparent.
-  public static let swipeBackFinished = BarScenario(
-    name: "swipe-back-finished", summary: "a swipe-back released from 60 %: finished"
-  ) {
-    let (transparent, opaque) = transparentAndOpaque()
-    return scenario(root: transparent) { session, mark in
-      session.push(opaque)
-      mark("before")
-      session.swipeBack(to: 0.6)
-      mark("after")
-    }
+  public static let swipeBackFinished = fromStack(
+    name: "swipe-back-finished", summary: "a swipe-back released from 60 %: finished", pushes: 1
+  ) { session, _ in
+    session.swipeBack(to: 0.6)
   }
 }
