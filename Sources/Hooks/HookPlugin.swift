@@ -55,8 +55,10 @@ public final class PluginRegistry: Sendable {
 
   private struct Record {
     let plugin: any HookPlugin
-    /// Serializes racing installs of this plugin.
-    let gate: RuntimeLock<Void>
+    /// Serializes racing installs of this plugin. It guards a counter of the calls it let
+    /// through rather than nothing: ThreadSanitizer places a zero-size value at the object's own
+    /// address, where other threads read the object's header, and reports a race that is none.
+    let gate: RuntimeLock<Int>
     var installed = false
     var installations = 0
     var tokens: [HookToken] = []
@@ -79,14 +81,15 @@ public final class PluginRegistry: Sendable {
   @discardableResult
   public func install(_ plugin: any HookPlugin) throws -> Bool {
     let identifier = plugin.identifier
-    let gate = records.withLock { records -> RuntimeLock<Void> in
+    let gate = records.withLock { records -> RuntimeLock<Int> in
       if let record = records[identifier] { return record.gate }
-      let gate = RuntimeLock(())
+      let gate = RuntimeLock(0)
       records[identifier] = Record(plugin: plugin, gate: gate)
       order.withLock { $0.append(identifier) }
       return gate
     }
-    return try gate.withLock { _ throws -> Bool in
+    return try gate.withLock { calls throws -> Bool in
+      calls += 1
       if records.withLock({ $0[identifier]?.installed ?? false }) { return false }
       let tokens = HookToken.collect {
         try PluginRegistry.$installing.withValue(identifier) { try plugin.install() }
@@ -111,7 +114,8 @@ public final class PluginRegistry: Sendable {
   @discardableResult
   public func uninstall(_ identifier: String) -> Bool {
     guard let gate = records.withLock({ $0[identifier]?.gate }) else { return false }
-    return gate.withLock { _ -> Bool in
+    return gate.withLock { calls -> Bool in
+      calls += 1
       guard let record = records.withLock({ $0[identifier] }), record.installed else {
         return false
       }

@@ -9,6 +9,10 @@ import CObjCRuntime
 /// access it guards as a race, hiding real ones. The lock word (a futex, see `CObjCRuntime.h`)
 /// lives in memory of its own, since a futex needs a stable address.
 ///
+/// Guard a value of non-zero size: ThreadSanitizer instruments each access to `value` at its
+/// address, and a zero-size value (`Void`) has the object's own address, where other threads
+/// read the object's header before they take the lock; TSan then reports a race that is none.
+///
 /// `@unchecked Sendable`: `value` is read and written only between acquire and release of the
 /// lock, which orders every access.
 public final class RuntimeLock<Value>: @unchecked Sendable {
