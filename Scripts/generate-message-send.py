@@ -169,7 +169,7 @@ def table_method(n, returns_value):
         "  /// hooks run, and the entry point itself is not re-entered.",
         "  ///",
         "  /// - Throws: As ``objc_msgSend(_:_:)``.",
-        "  @inlinable",
+        "  @inlinable @inline(__always)",
         f"  public func sendToTable{gen_clause}(_ sel: Selector{params(n)}) throws(ObjCRuntimeError){arrow} {{",
         f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
         "    guard let imp = try _findIMP(self, isa, sel, .table, code) else {",

@@ -1098,7 +1098,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<R: ObjCScalar>(_ sel: Selector) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1115,7 +1115,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable(_ sel: Selector) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1131,7 +1131,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1148,7 +1148,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1164,7 +1164,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1181,7 +1181,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1197,7 +1197,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1214,7 +1214,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1230,7 +1230,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1247,7 +1247,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1263,7 +1263,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1280,7 +1280,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1296,7 +1296,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
@@ -1313,7 +1313,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
     guard let imp = try _findIMP(self, isa, sel, .table, code) else {
