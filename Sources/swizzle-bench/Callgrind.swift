@@ -33,16 +33,24 @@ enum Callgrind {
     }
   }
 
-  /// (instructions at the large count - at the small count) / (large - small).
-  static func instructionsPerOperation(_ bench: BenchCase, valgrind: String) -> Double? {
-    guard let small = instructions(bench.name, bench.iterations.small, valgrind: valgrind),
-      let large = instructions(bench.name, bench.iterations.large, valgrind: valgrind)
+  /// (instructions at the large count - at the small count) / (large - small), for the case run
+  /// by `executable` (this benchmark by default, or the GNU peer).
+  static func instructionsPerOperation(
+    _ bench: BenchCase, valgrind: String, executable: String = measuredExecutable
+  ) -> Double? {
+    guard
+      let small = instructions(
+        bench.name, bench.iterations.small, valgrind: valgrind, executable: executable),
+      let large = instructions(
+        bench.name, bench.iterations.large, valgrind: valgrind, executable: executable)
     else { return nil }
     return Double(large - small) / Double(bench.iterations.large - bench.iterations.small)
   }
 
   /// The total instruction count of one run of a case.
-  static func instructions(_ name: String, _ count: Int, valgrind: String) -> Int? {
+  static func instructions(
+    _ name: String, _ count: Int, valgrind: String, executable: String = measuredExecutable
+  ) -> Int? {
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent(
         "swizzle-bench-\(ProcessInfo.processInfo.processIdentifier)-\(name)-\(count).out")
@@ -50,7 +58,7 @@ enum Callgrind {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: valgrind)
     process.arguments = [
-      "--tool=callgrind", "--callgrind-out-file=\(output.path)", measuredExecutable, "--run", name,
+      "--tool=callgrind", "--callgrind-out-file=\(output.path)", executable, "--run", name,
       String(count),
     ]
     process.standardOutput = FileHandle.nullDevice

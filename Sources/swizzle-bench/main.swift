@@ -93,7 +93,25 @@ let rows = selected.map { bench -> [String] in
   case (nil, _): verdict = "failed"
   default: verdict = "-"
   }
-  return [bench.name, bench.target, "\(figure) \(bench.unit)", verdict]
+  // The GNU Objective-C runtime, measured the same way in the same run, where it has the case.
+  let peer = GNUPeer.figure(bench, valgrind: valgrind)
+  let peerText = peer.map { String(format: "%.1f", $0) } ?? "-"
+  let ratio =
+    zip2(measured, peer).map { ours, gnu in
+      ours / gnu < 0.1 ? String(format: "1/%.0f", gnu / ours) : String(format: "%.2fx", ours / gnu)
+    } ?? "-"
+  return [bench.name, bench.target, "\(figure) \(bench.unit)", peerText, ratio, verdict]
 }
 Callgrind.cleanUp()
-Table.print(header: ["case", "target", "measured", "target met"], rows: rows)
+GNUPeer.cleanUp()
+Table.print(
+  header: ["case", "target", "measured", "GNU libobjc", "ours / GNU", "target met"], rows: rows)
+if GNUPeer.executable == nil {
+  print("\n(the GNU libobjc column needs gcc's Objective-C: apt-get install -y gobjc)")
+}
+
+/// Both values, or nil.
+func zip2(_ first: Double?, _ second: Double?) -> (Double, Double)? {
+  guard let first, let second, second > 0 else { return nil }
+  return (first, second)
+}
