@@ -194,6 +194,36 @@ struct AssociatedObjectTests {
     objc_removeAssociatedObjects(nil)
   }
 
+  @Test("the non-atomic read returns the object itself without retaining it")
+  func unretainedRead() {
+    let log = DeinitLog()
+    let holder = Holder()
+    var value = Tracked("value", log)
+    objc_setAssociatedObject(holder, &staticKey, value, .retainNonatomic)
+    let read = holder.unretainedAssociatedObject(forKey: &staticKey)
+    #expect(read?.toOpaque() == Unmanaged.passUnretained(value).toOpaque())
+    // Only the association holds the value besides `value`: reading took no reference.
+    objc_setAssociatedObject(holder, &staticKey, nil, .retainNonatomic)
+    #expect(isKnownUniquelyReferenced(&value))
+    #expect(holder.unretainedAssociatedObject(forKey: &staticKey) == nil)
+  }
+
+  @Test("the non-atomic read is nil for values, missing keys and dead ASSIGN objects")
+  func unretainedReadMisses() {
+    let log = DeinitLog()
+    let holder = Holder()
+    objc_setAssociatedObject(holder, &staticKey, 42, .retain)
+    #expect(holder.unretainedAssociatedObject(forKey: &staticKey) == nil)
+    #expect(holder.unretainedAssociatedObject(forKey: colorKey.address) == nil)
+    var value: Tracked? = Tracked("value", log)
+    objc_setAssociatedObject(holder, &staticKey, value, .assign)
+    #expect(
+      holder.unretainedAssociatedObject(forKey: &staticKey)?.toOpaque()
+        == value.map { Unmanaged.passUnretained($0).toOpaque() })
+    value = nil
+    #expect(holder.unretainedAssociatedObject(forKey: &staticKey) == nil)
+  }
+
   @Test("100,000 objects with 3 associations each leave no live association behind")
   func noLeaks() {
     let before = Associations.liveCount

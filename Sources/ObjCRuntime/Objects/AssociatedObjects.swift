@@ -108,6 +108,12 @@ internal struct DetachedPayload: @unchecked Sendable {
     payload = entry.payload
   }
 
+  /// A payload from its tagged address (see ``AssociationEntry``), which must not be 0.
+  init(tagged: UInt) {
+    storage = AssociationStorage(rawValue: tagged & 0xF) ?? .object
+    payload = Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: tagged & ~0xF).unsafelyUnwrapped)
+  }
+
   /// The object the payload holds (nil for a value type or a dead weak object), consuming the
   /// reference; no existential is made on the way.
   @inline(__always)
@@ -178,12 +184,12 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
     }
   }
 
-  /// A new reference to the payload at `index`.
+  /// The tagged payload at `index`, with a new reference to it.
   @inline(__always)
-  func retainedPayload(at index: Int) -> DetachedPayload {
+  func retainedTaggedPayload(at index: Int) -> UInt {
     withUnsafeMutablePointerToElements { entries in
       _ = entries[index].payload.retain()
-      return DetachedPayload(entries[index])
+      return entries[index].tagged
     }
   }
 
@@ -325,24 +331,106 @@ internal enum Associations {
   /// retain here would cost as much as the lookup.
   @inline(__always)
   static func get(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> Any? {
-    payload(holder, key: key)?.take()
+    let tagged = retainedTaggedPayload(holder, key: key)
+    if tagged & 0xF == AssociationStorage.object.rawValue {
+      return UnsafeRawPointer(bitPattern: tagged).map {
+        Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
+      }
+    }
+    return boxedValue(tagged)
+  }
+
+  /// The value in a weak or value box, consuming the payload's reference.
+  @inline(never)
+  static func boxedValue(_ tagged: UInt) -> Any? {
+    DetachedPayload(tagged: tagged).take()
   }
 
   /// The payload under `key`, with a reference of its own taken under the lock.
   @inline(__always)
   static func payload(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> DetachedPayload? {
+    let tagged = retainedTaggedPayload(holder, key: key)
+    return tagged == 0 ? nil : DetachedPayload(tagged: tagged)
+  }
+
+  /// The tagged payload under `key` (see ``AssociationEntry``) with a reference of its own, taken
+  /// under the lock so that a concurrent replace cannot free it first; 0 when there is none.
+  @inline(__always)
+  static func retainedTaggedPayload(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> UInt
+  {
     if holder._withUnsafeGuaranteedRef({ $0.associationWord.load(ordering: .relaxed) }) == 0 {
-      return nil
+      return 0
     }
+    var tagged: UInt = 0
     swk_association_lock_acquire()
     let word = holder._withUnsafeGuaranteedRef { $0.associationWord.load(ordering: .relaxed) }
-    let found = UnsafeRawPointer(bitPattern: word).flatMap { address in
+    if let address = UnsafeRawPointer(bitPattern: word) {
       Unmanaged<AssociationTable>.fromOpaque(address)._withUnsafeGuaranteedRef { table in
-        table.index(of: key).map { table.retainedPayload(at: $0) }
+        if let index = table.index(of: key) {
+          tagged = table.retainedTaggedPayload(at: index)
+        }
       }
     }
     swk_association_lock_release()
-    return found
+    return tagged
+  }
+
+  /// The object under `key`, retained: the fast getter's body. An object stored as itself (no
+  /// tag bits) is returned at once; boxes are opened out of line.
+  @inline(__always)
+  static func object(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> AnyObject? {
+    let tagged = retainedTaggedPayload(holder, key: key)
+    if tagged & 0xF == AssociationStorage.object.rawValue {
+      return UnsafeRawPointer(bitPattern: tagged).map {
+        Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
+      }
+    }
+    return boxedObject(tagged)
+  }
+
+  /// The object in a weak box, or nil for a value box, consuming the payload's reference.
+  @inline(never)
+  static func boxedObject(_ tagged: UInt) -> AnyObject? {
+    DetachedPayload(tagged: tagged).takeObject()
+  }
+
+  /// The object under `key` without a reference of its own: objc4's non-atomic read. The lock is
+  /// still taken, because a concurrent write may replace the whole table.
+  @inline(__always)
+  static func unretainedObject(
+    _ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer
+  ) -> Unmanaged<AnyObject>? {
+    if holder._withUnsafeGuaranteedRef({ $0.associationWord.load(ordering: .relaxed) }) == 0 {
+      return nil
+    }
+    // The entry's tagged payload, or 0 (no entry has it: payloads are never null).
+    var tagged: UInt = 0
+    swk_association_lock_acquire()
+    let word = holder._withUnsafeGuaranteedRef { $0.associationWord.load(ordering: .relaxed) }
+    if let address = UnsafeRawPointer(bitPattern: word) {
+      Unmanaged<AssociationTable>.fromOpaque(address)._withUnsafeGuaranteedRef { table in
+        if let index = table.index(of: key) {
+          tagged = table.withUnsafeMutablePointerToElements { $0[index].tagged }
+        }
+      }
+    }
+    swk_association_lock_release()
+    // An object stored as itself has no tag bits: the common case, decided in two instructions.
+    if tagged & 0xF == AssociationStorage.object.rawValue {
+      return UnsafeRawPointer(bitPattern: tagged).map { Unmanaged.fromOpaque($0) }
+    }
+    return unretainedBoxedObject(tagged)
+  }
+
+  /// The object of a weak box (alive only while someone else keeps it so, as with objc4's
+  /// ASSIGN); nil for a value box. Out of line, so that the common path stays short.
+  @inline(never)
+  static func unretainedBoxedObject(_ tagged: UInt) -> Unmanaged<AnyObject>? {
+    guard tagged & 0xF == AssociationStorage.weak.rawValue,
+      let address = UnsafeRawPointer(bitPattern: tagged & ~0xF)
+    else { return nil }
+    let box = Unmanaged<WeakAssociation>.fromOpaque(address).takeUnretainedValue()
+    return box.object.map { Unmanaged.passUnretained($0) }
   }
 
   /// Removes every association; the values are released after the lock is dropped.
@@ -433,7 +521,32 @@ extension ObjCObject {
   /// `AnyObject`, without wrapping it in an `Any`, so `as? UIColor` afterwards is a plain class
   /// cast.
   public final func associatedObject(forKey key: UnsafeRawPointer) -> AnyObject? {
-    Associations.payload(Unmanaged.passUnretained(self), key: key)?.takeObject()
+    Associations.object(Unmanaged.passUnretained(self), key: key)
+  }
+
+  /// The object attached under `key` without a reference of its own, objc4's non-atomic read:
+  /// about half the cost of ``associatedObject(forKey:)``, and unsafe in the way objc4's
+  /// `OBJC_ASSOCIATION_RETAIN_NONATOMIC` getter is.
+  ///
+  /// The safe getters retain the value while they hold the association lock, so that a writer on
+  /// another thread cannot free it before the caller has it; that retain, and the caller's
+  /// release, are 40 of their instructions. This one skips both. The reference it returns stays
+  /// valid only while the association is neither replaced nor removed and the holder lives (for
+  /// an `OBJC_ASSOCIATION_ASSIGN` object, while someone else keeps the object alive). Use it on
+  /// single-threaded hot paths, such as a plugin reading its state in every frame of the UIKit
+  /// model, and use the value within the same expression:
+  ///
+  /// ```swift
+  /// let alpha = view.unretainedAssociatedObject(forKey: key)?
+  ///   ._withUnsafeGuaranteedRef { ($0 as? Box)?.alpha } ?? 1
+  /// ```
+  ///
+  /// Call `takeUnretainedValue()` on the result to keep the object beyond that: it retains then.
+  /// Nil when there is no association, or its value is not an object (or a dead ASSIGN object).
+  public final func unretainedAssociatedObject(
+    forKey key: UnsafeRawPointer
+  ) -> Unmanaged<AnyObject>? {
+    Associations.unretainedObject(Unmanaged.passUnretained(self), key: key)
   }
 
   /// The value attached under a typed key, or the key's default when there is none.
