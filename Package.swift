@@ -89,7 +89,10 @@ let package = Package(
     .executableTarget(
       name: "swizzle-bench",
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "BarLayerPlugin"],
-      path: "Sources/swizzle-bench"
+      path: "Sources/swizzle-bench",
+      // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind
+      // script live beside the benchmark but are not part of the Swift build.
+      exclude: ["Peer", "callgrind.sh"]
     ),
     // C functions of many signatures, for the libffi ABI coverage tests.
     .target(

@@ -22,6 +22,15 @@ struct BenchCase: Sendable {
   var relativeTo: String?
   /// Whether `limit` multiplies the other case's figure rather than adding to it.
   var relativeFactor = false
+
+  /// The iteration count of a clock-mode run: ten times callgrind's large count for the cheap
+  /// operations, so that a run lasts milliseconds; callgrind's own for the rest.
+  var timedIterations: Int {
+    iterations.large >= 100_000 ? iterations.large * 10 : iterations.large
+  }
+
+  /// Whether the figure is measured directly (memory, or a time the case takes itself).
+  var isDirect: Bool { direct != nil }
 }
 
 enum Cases {
@@ -37,10 +46,10 @@ enum Cases {
         name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
         iterations: (100_000, 300_000), body: sendAfterExchange),
       BenchCase(
-        name: "swift-entry-call", target: "report (UIKit model: <= 1.5x cached send)", limit: nil,
+        name: "swift-entry-call", target: "report (a Swift entry into the table)", limit: nil,
         iterations: (100_000, 300_000), body: swiftEntryCall),
       BenchCase(
-        name: "object-lifetime", target: "report (make and free an ObjCObject subclass instance)",
+        name: "object-lifetime", target: "report (make and free an ObjCObject)",
         limit: nil, iterations: (10_000, 30_000), body: objectLifetime),
       BenchCase(
         name: "exchange-10-classes", target: "<= 2,000", limit: 2000, iterations: (1_000, 3_000),
@@ -55,10 +64,13 @@ enum Cases {
         name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
         iterations: (0, 4_000), body: addMethods),
       BenchCase(
+        name: "replace-method", target: "report (on a live class)",
+        limit: nil, iterations: (1_000, 3_000), body: replaceMethods),
+      BenchCase(
         name: "closure-imp-send", target: "<= cached-send + 60", limit: 60,
         iterations: (100_000, 300_000), body: closureSend, relativeTo: "cached-send"),
       BenchCase(
-        name: "closure-churn", target: "report (make, call and free one closure IMP)",
+        name: "closure-churn", target: "report (make, call, free a closure IMP)",
         limit: nil, iterations: (1_000, 3_000), body: closureChurn),
       BenchCase(
         name: "invocation-invoke", target: "<= direct-call + 150", limit: 150,
@@ -70,6 +82,9 @@ enum Cases {
         name: "associated-object-hit", target: "<= 60 (as AnyObject, no Any box)", limit: 60,
         iterations: (100_000, 300_000), body: associatedObjectGet),
       BenchCase(
+        name: "associated-unretained-hit", target: "<= 60 (objc4's non-atomic read)", limit: 60,
+        iterations: (100_000, 300_000), body: unretainedGet),
+      BenchCase(
         name: "associated-typed-key-hit", target: "report", limit: nil,
         iterations: (100_000, 300_000), body: typedKeyGet),
       BenchCase(
@@ -78,11 +93,11 @@ enum Cases {
       BenchCase(
         name: "association-memory-1", target: "<= 64 (libobjc2: 322)", limit: 64,
         iterations: (0, 1), body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(1) },
-        unit: "bytes/association"),
+        unit: "B/association"),
       BenchCase(
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
-        unit: "bytes/association"),
+        unit: "B/association"),
     ] + HookCases.all + UIKitCases.all
 
   static func closureSend(count: Int) -> Int {
@@ -103,12 +118,15 @@ enum Cases {
   static func closureChurn(count: Int) -> Int {
     let target = BenchTarget()
     var sum = 0
-    for index in 0..<count {
-      let add: (BenchTarget, Int) -> Int = { _, value in value &+ index }
-      guard let imp = try? imp_implementationWithBlock(add) else { continue }
-      let function = unsafeBitCast(imp.rawValue, to: (@convention(c) (id, SEL, Int) -> Int).self)
-      sum &+= function(target.passUnretained(), Selector("churn:").sel, 1)
-      imp_removeBlock(imp)
+    Stopwatch.time {
+      for index in 0..<count {
+        let add: (BenchTarget, Int) -> Int = { _, value in value &+ index }
+        guard let imp = try? imp_implementationWithBlock(add) else { continue }
+        let function = unsafeBitCast(
+          imp.rawValue, to: (@convention(c) (id, SEL, Int) -> Int).self)
+        sum &+= function(target.passUnretained(), Selector("churn:").sel, 1)
+        imp_removeBlock(imp)
+      }
     }
     return sum
   }
@@ -125,8 +143,10 @@ enum Cases {
   @inline(never)
   static func invokeLoop(_ invocation: Invocation, _ count: Int) -> Int {
     var failures = 0
-    for _ in 0..<count {
-      do { try invocation.invoke() } catch { failures += 1 }
+    Stopwatch.time {
+      for _ in 0..<count {
+        do { try invocation.invoke() } catch { failures += 1 }
+      }
     }
     return ((try? invocation.returnValue(as: Int.self)) ?? 0) + failures
   }
@@ -153,8 +173,10 @@ enum Cases {
   @inline(never)
   static func getLoop(_ holder: ObjCObject, _ key: UnsafeRawPointer, _ count: Int) -> Int {
     var found = 0
-    for _ in 0..<count {
-      if case .some = objc_getAssociatedObject(holder, key) { found &+= 1 }
+    Stopwatch.time {
+      for _ in 0..<count {
+        if case .some = objc_getAssociatedObject(holder, key) { found &+= 1 }
+      }
     }
     return found
   }
@@ -166,8 +188,25 @@ enum Cases {
   @inline(never)
   static func objectGetLoop(_ holder: ObjCObject, _ key: UnsafeRawPointer, _ count: Int) -> Int {
     var found = 0
-    for _ in 0..<count where holder.associatedObject(forKey: key) != nil {
-      found &+= 1
+    Stopwatch.time {
+      for _ in 0..<count where holder.associatedObject(forKey: key) != nil {
+        found &+= 1
+      }
+    }
+    return found
+  }
+
+  static func unretainedGet(count: Int) -> Int {
+    unretainedLoop(holderWithThreeAssociations(), valueKey.address, count)
+  }
+
+  @inline(never)
+  static func unretainedLoop(_ holder: ObjCObject, _ key: UnsafeRawPointer, _ count: Int) -> Int {
+    var found = 0
+    Stopwatch.time {
+      for _ in 0..<count where holder.unretainedAssociatedObject(forKey: key) != nil {
+        found &+= 1
+      }
     }
     return found
   }
@@ -183,8 +222,10 @@ enum Cases {
   @inline(never)
   static func typedLoop(_ holder: BenchTarget, _ count: Int) -> Int {
     var found = 0
-    for _ in 0..<count where holder[viewKey] != nil {
-      found &+= 1
+    Stopwatch.time {
+      for _ in 0..<count where holder[viewKey] != nil {
+        found &+= 1
+      }
     }
     return found
   }
@@ -197,8 +238,10 @@ enum Cases {
 
   @inline(never)
   static func setLoop(_ holder: ObjCObject, _ values: [ObjCObject], _ count: Int) -> Int {
-    for index in 0..<count {
-      objc_setAssociatedObject(holder, colorKey, values[index & 1], .retain)
+    Stopwatch.time {
+      for index in 0..<count {
+        objc_setAssociatedObject(holder, colorKey, values[index & 1], .retain)
+      }
     }
     return count
   }
@@ -209,8 +252,10 @@ enum Cases {
     let selector: Selector = "increment:"
     let function = DirectCall.function()
     var sum = 0
-    for value in 0..<count {
-      sum &+= function(target.passUnretained(), selector.sel, value)
+    Stopwatch.time {
+      for value in 0..<count {
+        sum &+= function(target.passUnretained(), selector.sel, value)
+      }
     }
     return sum
   }
@@ -219,8 +264,10 @@ enum Cases {
   static func sendLoop(_ target: ObjCObject, _ selector: Selector, _ count: Int) -> Int {
     var sum = 0
     do {
-      for value in 0..<count {
-        sum &+= try objc_msgSend(target, selector, value) as Int
+      try Stopwatch.time { () throws(ObjCRuntimeError) in
+        for value in 0..<count {
+          sum &+= try objc_msgSend(target, selector, value) as Int
+        }
       }
     } catch {
       print("send failed: \(error)")
@@ -231,9 +278,11 @@ enum Cases {
   @inline(never)
   static func objectLifetime(count: Int) -> Int {
     var alive = 0
-    for _ in 0..<count {
-      let object = BenchTarget()
-      alive &+= object.hash & 1
+    Stopwatch.time {
+      for _ in 0..<count {
+        let object = BenchTarget()
+        alive &+= object.hash & 1
+      }
     }
     return alive
   }
@@ -256,8 +305,10 @@ enum Cases {
   static func swiftEntryCall(count: Int) -> Int {
     let target = BenchTarget()
     var sum = 0
-    for value in 0..<count {
-      sum &+= target.twice(value)
+    Stopwatch.time {
+      for value in 0..<count {
+        sum &+= target.twice(value)
+      }
     }
     return sum
   }
@@ -280,9 +331,39 @@ enum Cases {
 
   @inline(never)
   static func exchangeLoop(_ first: Method?, _ second: Method?, _ count: Int) {
-    for _ in 0..<count {
-      method_exchangeImplementations(first, second)
+    Stopwatch.time {
+      for _ in 0..<count {
+        method_exchangeImplementations(first, second)
+      }
     }
+  }
+
+  /// `class_replaceMethod` on a registered class that has been messaged, alternating two IMPs so
+  /// that every call changes the method (and flushes what it must).
+  static func replaceMethods(count: Int) -> Int {
+    guard let cls = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchReplaceTarget", 0)
+    else { return 0 }
+    objc_registerClassPair(cls)
+    let target = BenchTarget()
+    _ = object_setClass(target, cls)
+    _ = sendLoop(target, "increment:", 1)
+    let imps = [
+      class_getMethodImplementation(cls, "increment:"),
+      class_getMethodImplementation(cls, "decrement:"),
+    ]
+    return replaceLoop(cls, imps, count)
+  }
+
+  @inline(never)
+  static func replaceLoop(_ cls: Class, _ imps: [IMP?], _ count: Int) -> Int {
+    var changed = 0
+    Stopwatch.time {
+      for index in 0..<count
+      where class_replaceMethod(cls, "increment:", imps[index & 1], "q@:q") != nil {
+        changed += 1
+      }
+    }
+    return changed
   }
 
   static func addMethods(count: Int) -> Int {
@@ -301,8 +382,10 @@ enum Cases {
   @inline(never)
   static func addLoop(_ cls: Class, _ selectors: [Selector], _ imp: IMP?, _ count: Int) -> Int {
     var added = 0
-    for index in 0..<count where class_addMethod(cls, selectors[index], imp, "q@:q") {
-      added += 1
+    Stopwatch.time {
+      for index in 0..<count where class_addMethod(cls, selectors[index], imp, "q@:q") {
+        added += 1
+      }
     }
     return added
   }

@@ -7,7 +7,7 @@ import Synchronization
 enum HookCases {
   static let all: [BenchCase] = [
     BenchCase(
-      name: "class-hook-before-after", target: "<= 15x cached-send (SwiftHook: 108x before)",
+      name: "class-hook-before-after", target: "<= 15x cached-send (SwiftHook: 108x)",
       limit: 15, iterations: (20_000, 60_000), body: classHookSend, relativeTo: "cached-send",
       relativeFactor: true),
     BenchCase(
@@ -15,16 +15,16 @@ enum HookCases {
       iterations: (20_000, 60_000), body: objectHookSend, relativeTo: "cached-send",
       relativeFactor: true),
     BenchCase(
-      name: "hook-install-remove", target: "report (one install + remove, 100 selectors)",
+      name: "hook-install-remove", target: "report (install + remove, 100 sels)",
       limit: nil, iterations: (1_000, 10_000), body: installRemove),
     BenchCase(
       name: "hooks-10000-on-100-selectors", target: "report (install all, then remove all)",
       limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandHooks() },
       unit: "ms"),
     BenchCase(
-      name: "hook-cycles-memory", target: "report (~0: 1,000,000 install/remove cycles)",
+      name: "hook-cycles-memory", target: "report (~0 after 1M install/remove)",
       limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { cycleMemory() },
-      unit: "bytes/1M cycles"),
+      unit: "B/1M cycles"),
     BenchCase(
       name: "awake-first-scan", target: "<= 1 ms (first scan, fresh process)", limit: 1,
       iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 1) },
@@ -141,10 +141,12 @@ enum HookCases {
     guard let cls = hostClass else { return 0 }
     let selectors = (0..<100).map { Selector("bench.hook.\($0):") }
     var installed = 0
-    for index in 0..<count {
-      let token = try? Hooks.hook(cls, selectors[index % 100], position: .before) { _ in }
-      if token != nil { installed += 1 }
-      token?.remove()
+    Stopwatch.time {
+      for index in 0..<count {
+        let token = try? Hooks.hook(cls, selectors[index % 100], position: .before) { _ in }
+        if token != nil { installed += 1 }
+        token?.remove()
+      }
     }
     return installed
   }

@@ -21,11 +21,11 @@ final class FrameCounter: ObjCObject {
 enum UIKitCases {
   static let all: [BenchCase] = [
     BenchCase(
-      name: "uikit-method-from-swift", target: "<= 1.5x cached-send (view.isHidden = flag)",
+      name: "uikit-method-from-swift", target: "<= 1.5x cached-send (view.isHidden)",
       limit: 1.5, iterations: (100_000, 300_000), body: modelMethodCall,
       relativeTo: "cached-send", relativeFactor: true),
     BenchCase(
-      name: "frame-10-animations", target: "report (one frame: 10 animations, a display link)",
+      name: "frame-10-animations", target: "report (a frame, 10 animations, a link)",
       limit: nil, iterations: (1_000, 3_000), body: { framesWithAnimations($0) }),
     BenchCase(
       name: "frame-10-animations-time", target: "<= 20 us per frame", limit: 20,
@@ -38,11 +38,11 @@ enum UIKitCases {
       name: "push-pop-animated", target: "report (instructions; time below)", limit: nil,
       iterations: (20, 60), body: { pushPops($0) }),
     BenchCase(
-      name: "push-pop-animated-time", target: "<= 50 us (animated push + pop, display link)",
+      name: "push-pop-animated-time", target: "<= 50 us (push + pop, a display link)",
       limit: 50, iterations: (0, 1), body: { _ in 0 }, direct: { pushPopMicroseconds() },
       unit: "us"),
     BenchCase(
-      name: "ant-forest-scenario", target: "report (the Ant Forest scenario end to end)",
+      name: "ant-forest-scenario", target: "report (end to end)",
       limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { antForestMilliseconds() },
       unit: "ms"),
     BenchCase(
@@ -64,11 +64,13 @@ enum UIKitCases {
   /// `count` animated pushes, each followed by an animated pop, run to completion.
   static func pushPops(_ count: Int) -> Int {
     let (navigation, link) = navigationScene()
-    for _ in 0..<count {
-      navigation.pushViewController(UIViewController(), animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      navigation.popViewController(animated: true)
-      VirtualRunLoop.main.runUntilIdle()
+    Stopwatch.time {
+      for _ in 0..<count {
+        navigation.pushViewController(UIViewController(), animated: true)
+        VirtualRunLoop.main.runUntilIdle()
+        navigation.popViewController(animated: true)
+        VirtualRunLoop.main.runUntilIdle()
+      }
     }
     link.invalidate()
     return navigation.viewControllers.count
@@ -98,9 +100,11 @@ enum UIKitCases {
   static func modelMethodCall(_ count: Int) -> Int {
     let view = UIView()
     var hidden = false
-    for _ in 0..<count {
-      hidden.toggle()
-      view.isHidden = hidden
+    Stopwatch.time {
+      for _ in 0..<count {
+        hidden.toggle()
+        view.isHidden = hidden
+      }
     }
     return view.isHidden ? 1 : 0
   }
@@ -121,9 +125,11 @@ enum UIKitCases {
   /// Runs `count` frames of the scene; what callgrind divides.
   static func framesWithAnimations(_ count: Int) -> Int {
     let (views, counter, link) = scene()
-    for _ in 0..<count {
-      VirtualRunLoop.main.advance(frames: 1)
-      _ = views[0].presentationAlpha
+    Stopwatch.time {
+      for _ in 0..<count {
+        VirtualRunLoop.main.advance(frames: 1)
+        _ = views[0].presentationAlpha
+      }
     }
     link.invalidate()
     return counter.ticks

@@ -1,47 +1,22 @@
-// swizzle-bench: counts the instructions of the runtime's operations with callgrind.
+// swizzle-bench: SwizzleKit's performance suite, beside GCC's Objective-C runtime.
 import Foundation
 import ObjCRuntime
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-if arguments.first == "--measure", arguments.count == 2,
-  let direct = Cases.all.first(where: { $0.name == arguments[1] })?.direct
-{
-  print(direct())
-  exit(0)
+// A fresh process the parent started to measure one case.
+if Measure.runChildMode(arguments) { exit(0) }
+
+guard let options = Options.parse(arguments) else { exit(64) }
+let selected = Cases.all.filter { options.filter.map($0.name.contains) ?? true }
+if selected.isEmpty {
+  let names = Cases.all.map { "  \($0.name)\n" }.joined()
+  let message = "swizzle-bench: no case matches '\(options.filter ?? "")'; the cases are:\n\(names)"
+  FileHandle.standardError.write(Data(message.utf8))
+  exit(64)
 }
 
-if arguments.first == "--run", arguments.count == 3, let count = Int(arguments[2]),
-  let bench = Cases.all.first(where: { $0.name == arguments[1] })
-{
-  print("checksum \(bench.body(count))")
-  exit(0)
-}
-
-if arguments.contains("--help") || arguments.contains("-h") {
-  print(
-    """
-    USAGE: swizzle-bench [--filter NAME] [--quick]
-
-    Counts instructions per operation with valgrind's callgrind: each case runs twice under
-    callgrind with two iteration counts, and the difference is divided by the difference in
-    iterations, so that setup and process start-up cancel out.
-
-    OPTIONS:
-      --filter NAME   Run only the cases whose name contains NAME.
-      --quick         Run each case once without callgrind (a smoke test; prints no counts).
-      -h, --help      Show this help.
-    """)
-  exit(0)
-}
-
-var filter: String?
-if let index = arguments.firstIndex(of: "--filter"), index + 1 < arguments.count {
-  filter = arguments[index + 1]
-}
-let selected = Cases.all.filter { filter == nil || $0.name.contains(filter!) }
-
-if arguments.contains("--quick") {
+if options.mode == .quick {
   for bench in selected {
     if let direct = bench.direct {
       print("\(bench.name): \(String(format: "%.1f", direct())) \(bench.unit)")
@@ -52,66 +27,85 @@ if arguments.contains("--quick") {
   exit(0)
 }
 
-guard let valgrind = Callgrind.valgrindPath() else {
-  print(
-    "swizzle-bench: valgrind was not found; install it (apt-get install -y valgrind) or use --quick"
-  )
-  exit(1)
-}
-print("SwizzleKit runtime and hooks, instructions per operation (callgrind, release build)")
-print("")
-// Direct measurements (memory) each run in a fresh process, on a heap nothing has churned.
-var directFigures: [String: Double] = [:]
-for bench in selected where bench.direct != nil {
-  // Times are noisy here: the median of five fresh processes. Memory is measured once.
-  let runs = ["ms", "us", "us/frame"].contains(bench.unit) ? 5 : 1
-  let figures = (0..<runs).compactMap { _ in Callgrind.measureInFreshProcess(bench.name) }.sorted()
-  directFigures[bench.name] = figures.isEmpty ? nil : figures[figures.count / 2]
-}
-var figures: [String: Double] = [:]
-let rows = selected.map { bench -> [String] in
-  let measured =
-    directFigures[bench.name] ?? Callgrind.instructionsPerOperation(bench, valgrind: valgrind)
-  figures[bench.name] = measured
-  var limit = bench.limit
-  if let base = bench.relativeTo {
-    // A target relative to another case is judged against that case measured in this run, even
-    // when the filter left it out of the table.
-    let baseline =
-      figures[base]
-      ?? Cases.all.first { $0.name == base }
-      .flatMap { Callgrind.instructionsPerOperation($0, valgrind: valgrind) }
-    figures[base] = baseline
-    limit = baseline.map {
-      bench.relativeFactor ? $0 * (bench.limit ?? 1) : $0 + (bench.limit ?? 0)
-    }
+/// Our figure for `bench` in this run's mode.
+@MainActor
+func measure(_ bench: BenchCase) -> Figure? {
+  if bench.isDirect { return Measure.direct(bench, runs: options.runs) }
+  switch options.mode {
+  case .callgrind: return Measure.callgrind(bench, annotate: options.annotate)
+  case .clock, .quick: return Measure.clock(bench, runs: options.runs)
   }
-  let figure = measured.map { String(format: "%.1f", $0) } ?? "failed"
-  let verdict: String
-  switch (measured, limit) {
-  case (let value?, let limit?): verdict = value <= limit ? "met" : "MISSED"
-  case (nil, _): verdict = "failed"
-  default: verdict = "-"
-  }
-  // The GNU Objective-C runtime, measured the same way in the same run, where it has the case.
-  let peer = GNUPeer.figure(bench, valgrind: valgrind)
-  let peerText = peer.map { String(format: "%.1f", $0) } ?? "-"
-  let ratio =
-    zip2(measured, peer).map { ours, gnu in
-      ours / gnu < 0.1 ? String(format: "1/%.0f", gnu / ours) : String(format: "%.2fx", ours / gnu)
-    } ?? "-"
-  return [bench.name, bench.target, "\(figure) \(bench.unit)", peerText, ratio, verdict]
-}
-Callgrind.cleanUp()
-GNUPeer.cleanUp()
-Table.print(
-  header: ["case", "target", "measured", "GNU libobjc", "ours / GNU", "target met"], rows: rows)
-if GNUPeer.executable == nil {
-  print("\n(the GNU libobjc column needs gcc's Objective-C: apt-get install -y gobjc)")
 }
 
-/// Both values, or nil.
-func zip2(_ first: Double?, _ second: Double?) -> (Double, Double)? {
-  guard let first, let second, second > 0 else { return nil }
-  return (first, second)
+var figures: [String: Figure] = [:]
+
+/// The figure of another case this run's relative targets refer to, measured if the filter left
+/// it out: ratios are taken within one run.
+@MainActor
+func baseline(_ name: String) -> Figure? {
+  if let figure = figures[name] { return figure }
+  let figure = Cases.all.first { $0.name == name }.flatMap { measure($0) }
+  figures[name] = figure
+  return figure
+}
+
+/// What a case's target comes to in this run.
+enum Judgement {
+  /// The limit, in the figure's unit.
+  case limit(Double)
+  /// Why this run cannot judge it: `-` (no target), `callgrind` (stated in instructions, judged by
+  /// `--callgrind`) or `failed` (the case it is relative to failed).
+  case unjudged(String)
+}
+
+/// The limit this run can judge `bench` by, in its figure's unit.
+@MainActor
+func judgement(of bench: BenchCase) -> Judgement {
+  guard let stated = bench.limit else { return .unjudged("-") }
+  // Targets are stated in instructions, ratios included ("15x the send" is 15x its
+  // instructions), unless the case measures itself (memory, or a time it takes itself).
+  guard bench.isDirect || options.mode == .callgrind else { return .unjudged("callgrind") }
+  guard let base = bench.relativeTo else { return .limit(stated) }
+  guard let baseline = baseline(base)?.value else { return .unjudged("failed") }
+  return .limit(bench.relativeFactor ? baseline * stated : baseline + stated)
+}
+
+if options.mode == .callgrind,
+  Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) == nil
+{
+  print("swizzle-bench: valgrind is missing; callgrind.sh will try to install it")
+}
+
+var rows: [Row] = []
+for bench in selected {
+  if options.annotate { print("== \(bench.name)") }
+  let ours = measure(bench)
+  figures[bench.name] = ours
+  let gnu = GNUPeer.figure(bench, options: options)
+  var row = Row(name: bench.name, target: bench.target, ours: ours, gnu: gnu, verdict: "-")
+  if let ours, let gnu, gnu.value > 0 { row.ratioToGNU = ours.value / gnu.value }
+  switch judgement(of: bench) {
+  case .limit(let limit):
+    row.limit = limit
+    row.verdict = ours.map { $0.value <= limit ? "met" : "MISSED" } ?? "failed"
+  case .unjudged(let why):
+    row.verdict = ours == nil ? "failed" : why
+  }
+  rows.append(row)
+}
+GNUPeer.cleanUp()
+
+let formatter = DateFormatter()
+formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+formatter.timeZone = TimeZone(identifier: "UTC")
+let report = Report(
+  date: formatter.string(from: Date()), mode: options.mode, runsPerFigure: options.runs,
+  machine: .current(), cases: rows)
+report.printTable()
+if GNUPeer.executable == nil {
+  print("(the GNU libobjc column needs gcc's Objective-C: apt-get install -y gobjc)")
+}
+if let path = options.jsonPath {
+  guard report.write(to: path) else { exit(1) }
+  print("JSON: \(path)")
 }

@@ -1,0 +1,98 @@
+// The command line of swizzle-bench, parsed by hand (no outside packages build here).
+import Foundation
+
+/// What the user asked for.
+struct Options {
+  /// How the figures are taken.
+  enum Mode: String, Codable {
+    /// Wall-clock time per operation: the median of several fresh processes, with its spread.
+    case clock
+    /// Instructions per operation, counted by valgrind's callgrind (through `callgrind.sh`).
+    case callgrind
+    /// Each case once, nothing measured: the smoke test of CI.
+    case quick
+  }
+
+  var mode = Mode.clock
+  /// Only the cases whose name contains this.
+  var filter: String?
+  /// Where to write the table as JSON.
+  var jsonPath: String?
+  /// With `--callgrind`: print callgrind's profile of each case too.
+  var annotate = false
+  /// Fresh processes per wall-clock figure.
+  var runs = 5
+
+  static let usage = """
+    USAGE: swizzle-bench [--callgrind [--annotate]] [--filter NAME] [--runs N] [--json PATH]
+           swizzle-bench --quick [--filter NAME]
+
+    Measures SwizzleKit's runtime, hooks and UIKit model, case by case, beside GCC's Objective-C
+    runtime (GNU libobjc) where it has the same operation, and says which targets are met.
+
+    By default each figure is wall-clock time per operation: the median of several runs, each in
+    a fresh process, with their spread. Machines here are noisy; the targets are stated in
+    instructions, which --callgrind counts and which are the same from run to run.
+
+    OPTIONS:
+      --callgrind     Count instructions per operation with valgrind's callgrind instead, through
+                      callgrind.sh beside the benchmark's sources (valgrind is installed if missing).
+      --annotate      With --callgrind, also print where each case spent its instructions.
+      --filter NAME   Run only the cases whose name contains NAME.
+      --runs N        Fresh processes per wall-clock figure (default 5).
+      --json PATH     Also write the table, with the date and the machine, as JSON to PATH.
+      --quick         Run each case once and measure nothing (a smoke test, as in CI).
+      -h, --help      Show this help.
+
+    The GNU libobjc column needs gcc's Objective-C (Debian's gobjc); Peer/build-peer.sh installs
+    it when it is missing and it can, and says so.
+    """
+
+  /// Parses the arguments; nil after printing the usage (help: exit 0, a mistake: exit 64).
+  static func parse(_ arguments: [String]) -> Options? {
+    var options = Options()
+    var remaining = arguments[...]
+    func value(for option: String) -> String? {
+      guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+        fail("\(option) needs a value")
+        return nil
+      }
+      return value
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help":
+        print(usage)
+        exit(0)
+      case "--callgrind": options.mode = .callgrind
+      case "--quick": options.mode = .quick
+      case "--annotate": options.annotate = true
+      case "--filter":
+        guard let name = value(for: argument) else { return nil }
+        options.filter = name
+      case "--json":
+        guard let path = value(for: argument) else { return nil }
+        options.jsonPath = path
+      case "--runs":
+        guard let text = value(for: argument) else { return nil }
+        guard let runs = Int(text), runs > 0 else {
+          fail("--runs takes a positive number, not '\(text)'")
+          return nil
+        }
+        options.runs = runs
+      default:
+        fail("unknown argument '\(argument)'")
+        return nil
+      }
+    }
+    if options.annotate && options.mode != .callgrind {
+      fail("--annotate goes with --callgrind")
+      return nil
+    }
+    return options
+  }
+
+  private static func fail(_ message: String) {
+    FileHandle.standardError.write(Data("swizzle-bench: \(message)\n\n\(usage)\n".utf8))
+  }
+}
