@@ -166,24 +166,135 @@ def table_method(n, returns_value):
         "  ///",
         "  /// This is how a Swift entry point continues into the runtime: the lookup starts at the",
         "  /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance",
-        "  /// hooks run, and the entry point itself is not re-entered.",
+        "  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call",
+        "  /// are inlined into the entry point; a miss continues out of line, so that the entry point's",
+        "  /// hot path needs no stack frame for the errors only the slow path can throw.",
         "  ///",
         "  /// - Throws: As ``objc_msgSend(_:_:)``.",
         "  @inlinable @inline(__always)",
         f"  public func sendToTable{gen_clause}(_ sel: Selector{params(n)}) throws(ObjCRuntimeError){arrow} {{",
         f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
-        "    guard let imp = try _findIMP(self, isa, sel, .table, code) else {",
-        f"      return try _forward{'' if returns_value else 'Void'}{n}(self, sel, code{arg_names(n)})",
-        "    }",
+        "    if let imp = _probeIMP(isa, sel, .table, code) {",
     ]
     rk = "R.registerKind" if returns_value else ".general"
     call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
     if returns_value:
-        lines.append(f"    let bits = {call}")
-        lines.append("    return try _returnValue(bits, self, sel, code)")
+        lines.append(f"      let bits = {call}")
+        lines.append("      return try _returnValue(bits, self, sel, code)")
     else:
-        lines.append(f"    _ = {call}")
+        lines.append(f"      _ = {call}")
+        lines.append("      return")
+    lines.append("    }")
+    lines.append(f"    return try _tableMiss{'' if returns_value else 'Void'}{n}(self, sel, code{arg_names(n)})")
     lines.append("  }")
+    return "\n".join(lines)
+
+
+def table_reference_method(n, returns_value):
+    """`sendToTable` with a `SelectorReference`: the reference's slot is read inline, and an
+    unregistered reference takes the out-of-line path, so the hot path makes no call but the IMP's."""
+    result_generic = "R: ObjCScalar" if returns_value else ""
+    gen = (generics(n) + result_generic).rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    ret_code = "R.objcTypeCode" if returns_value else 'UInt8(ascii: "v")'
+    arrow = " -> R" if returns_value else ""
+    returns_doc = " and returns its result" if returns_value else ""
+    lines = [
+        f"  /// Calls the method the receiver's method table holds for the referenced selector, with {plural(n)}{returns_doc}.",
+        "  ///",
+        "  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is",
+        "  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the",
+        "  /// IMP is the whole hot path, with no stack frame of its own.",
+        "  ///",
+        "  /// - Throws: As ``objc_msgSend(_:_:)``.",
+        "  @inlinable @inline(__always)",
+        f"  public func sendToTable{gen_clause}(_ reference: borrowing SelectorReference{params(n)}) throws(ObjCRuntimeError){arrow} {{",
+        f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
+        "    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {",
+    ]
+    rk = "R.registerKind" if returns_value else ".general"
+    call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    if returns_value:
+        lines.append(f"      let bits = {call}")
+        lines.append("      return try _returnValue(bits, self, sel, code)")
+    else:
+        lines.append(f"      _ = {call}")
+        lines.append("      return")
+    lines.append("    }")
+    lines.append(f"    return try _tableMiss{'' if returns_value else 'Void'}{n}(self, reference.selector, code{arg_names(n)})")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
+def table_reporting_method(n):
+    """The non-throwing `sendToTableReportingFailure`, void only: both of its paths end in a tail
+    call (the IMP, or the out-of-line miss), so the entry point calling it needs no frame."""
+    gen = generics(n).rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    lines = [
+        f"  /// Calls the method the receiver's method table holds for the referenced selector, with {plural(n)};",
+        "  /// a failure is reported through ``Diagnostics`` instead of thrown.",
+        "  ///",
+        "  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a",
+        "  /// message nothing answers, or an IMP of the wrong signature, is a warning that names",
+        "  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache",
+        "  /// and calling the IMP is the whole hot path, with no stack frame of its own.",
+        "  @inlinable @inline(__always)",
+        f"  public func sendToTableReportingFailure{gen_clause}(_ reference: borrowing SelectorReference{params(n)}) {{",
+        f"    let code = SignatureCode.pack(returning: UInt8(ascii: \"v\"), arguments: {arg_codes(n)}, count: {n})",
+        "    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {",
+        f"      _ = _callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, .general)",
+        "      return",
+        "    }",
+        f"    _tableMissReporting{n}(self, reference, code{arg_names(n)})",
+        "  }",
+    ]
+    return "\n".join(lines)
+
+
+def table_miss_reporting_function(n):
+    gen = generics(n).rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    lines = [
+        "@inlinable @inline(never)",
+        f"internal func _tableMissReporting{n}{gen_clause}(",
+        f"  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64{params(n)}",
+        ") {",
+        "  do {",
+        f"    try _tableMissVoid{n}(receiver, reference.selector, code{arg_names(n)})",
+        "  } catch {",
+        "    Diagnostics.warn(\"\\(error)\")",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+def table_miss_function(n, returns_value):
+    """The out-of-line rest of `sendToTable` after a cache miss: the locked lookup, which fills
+    the cache, then the call or forwarding."""
+    result_generic = "R: ObjCScalar" if returns_value else ""
+    gen = (generics(n) + result_generic).rstrip(", ")
+    gen_clause = f"<{gen}>" if gen else ""
+    arrow = " -> R" if returns_value else ""
+    name = f"_tableMiss{'' if returns_value else 'Void'}{n}"
+    rk = "R.registerKind" if returns_value else ".general"
+    call = f"_callIMP{n}(imp, receiver.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    lines = [
+        "@inlinable @inline(never)",
+        f"internal func {name}{gen_clause}(",
+        f"  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64{params(n)}",
+        f") throws(ObjCRuntimeError){arrow} {{",
+        "  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {",
+        f"    return try _forward{'' if returns_value else 'Void'}{n}(receiver, sel, code{arg_names(n)})",
+        "  }",
+    ]
+    if returns_value:
+        lines.append(f"  let bits = {call}")
+        lines.append("  return try _returnValue(bits, receiver, sel, code)")
+    else:
+        lines.append(f"  _ = {call}")
+    lines.append("}")
     return "\n".join(lines)
 
 
@@ -393,6 +504,12 @@ def main():
         parts.append("")
         parts.append(forward_function(n, False))
         parts.append("")
+        parts.append(table_miss_function(n, True))
+        parts.append("")
+        parts.append(table_miss_function(n, False))
+        parts.append("")
+        parts.append(table_miss_reporting_function(n))
+        parts.append("")
     for variant in VARIANTS:
         for n in range(MAX_ARGUMENTS + 1):
             parts.append(send_function(variant, n, True))
@@ -404,6 +521,12 @@ def main():
         parts.append(table_method(n, True))
         parts.append("")
         parts.append(table_method(n, False))
+        parts.append("")
+        parts.append(table_reference_method(n, True))
+        parts.append("")
+        parts.append(table_reference_method(n, False))
+        parts.append("")
+        parts.append(table_reporting_method(n))
         parts.append("")
     parts[-1] = "}"
     parts.append("")

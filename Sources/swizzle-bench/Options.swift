@@ -89,6 +89,10 @@ struct Options {
       fail("--annotate goes with --callgrind")
       return nil
     }
+    if options.jsonPath != nil && options.mode == .quick {
+      fail("--json needs figures, which --quick does not take")
+      return nil
+    }
     return options
   }
 

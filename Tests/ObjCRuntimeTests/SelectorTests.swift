@@ -2,6 +2,9 @@
 import ObjCRuntime
 import Testing
 
+/// A reference nothing else reads, so that the test sees its first read.
+private let referenced = SelectorReference("selectorReference.test:")
+
 @Suite("Selector")
 struct SelectorTests {
   @Test("the same name gives the same pointer")
@@ -88,6 +91,16 @@ struct SelectorTests {
     }
     #expect(mismatches == 0)
     #expect(Set(selectors).count == 1_000_000)
+  }
+
+  @Test("a selector reference registers on its first read, then reads the same selector")
+  func selectorReference() {
+    #expect(referenced.registeredSelector == nil)
+    let first = referenced.selector
+    #expect(first == Selector("selectorReference.test:"))
+    #expect(referenced.registeredSelector == first)
+    #expect(referenced.selector == first)
+    #expect(sel_getName(first) == "selectorReference.test:")
   }
 
   @Test("registering from many threads at once gives one selector per name")

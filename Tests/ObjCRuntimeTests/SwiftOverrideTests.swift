@@ -34,6 +34,19 @@ private class Screen: ObjCObject {
     }
   }
 
+  /// The same entry point in the form a UIKit-model setter uses: the selector kept in a
+  /// `SelectorReference`, a failure reported rather than thrown.
+  static let viewWillAppearReference = SelectorReference("viewWillAppear:")
+  func viewWillAppearReporting(_ animated: Bool) {
+    sendToTableReportingFailure(Screen.viewWillAppearReference, animated)
+  }
+
+  /// An entry point whose method nothing implements.
+  static let missingReference = SelectorReference("screenMissingMethod:")
+  func callMissing() {
+    sendToTableReportingFailure(Screen.missingReference, 1)
+  }
+
   func record(_ entry: String) {
     log.withLock { $0.append(entry) }
   }
@@ -150,6 +163,28 @@ struct SwiftOverrideTests {
     #expect(hooked.entries == ["profile", "dynamic", "swizzled", "base(true)"])
     other.viewWillAppear(true)
     #expect(other.entries == ["profile", "swizzled", "base(true)"])
+  }
+
+  @Test("an entry point sending through a selector reference reaches the swizzle too")
+  func referenceFormReachesSwizzle() {
+    let screen = PlainScreen()
+    screen.viewWillAppearReporting(false)
+    screen.viewWillAppearReporting(true)
+    #expect(screen.entries == ["swizzled", "base(false)", "swizzled", "base(true)"])
+  }
+
+  @Test("the reporting form turns a failure into a warning naming the selector, and does nothing")
+  func reportingFormWarns() {
+    let warnings = Mutex<[String]>([])
+    Diagnostics.setObserver { message in warnings.withLock { $0.append(message) } }
+    defer { Diagnostics.setObserver(nil) }
+    let screen = PlainScreen()
+    screen.callMissing()
+    screen.callMissing()
+    let mine = warnings.withLock { $0 }.filter { $0.contains("screenMissingMethod:") }
+    #expect(mine.count == 2)
+    #expect(mine.first?.contains("PlainScreen") == true)
+    #expect(screen.entries.isEmpty)
   }
 
   @Test("objc_msgSendSuper reads tables only, so calling super from an IMP cannot loop")

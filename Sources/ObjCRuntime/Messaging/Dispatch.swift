@@ -43,18 +43,26 @@ internal func _findIMP(
   _ receiver: ObjCObject, _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode,
   _ code: UInt64
 ) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
+  if let imp = _probeIMP(cls, selector, mode, code) {
+    return imp
+  }
+  return try Dispatch.resolve(receiver, cls, selector, mode, code)
+}
+
+/// The IMP the class's cache holds for `selector`, if its method has the call's signature code;
+/// nil on a miss. The lock-free half of ``_findIMP(_:_:_:_:_:)``, which cannot throw.
+@inlinable @inline(__always)
+internal func _probeIMP(
+  _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode, _ code: UInt64
+) -> UnsafeRawPointer? {
   let hit = cls._withUnsafeGuaranteedRef { cls in
     mode == .send ? cls.sendCache.lookup(selector) : cls.tableCache.lookup(selector)
   }
-  if let hit {
-    let word = Unmanaged<Method>.fromOpaque(hit)._withUnsafeGuaranteedRef { method -> UInt in
-      method.signatureCode == code ? method.impWord.load(ordering: .acquiring) : 0
-    }
-    if word != 0 {
-      return UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped
-    }
+  guard let hit else { return nil }
+  let word = Unmanaged<Method>.fromOpaque(hit)._withUnsafeGuaranteedRef { method -> UInt in
+    method.signatureCode == code ? method.impWord.load(ordering: .acquiring) : 0
   }
-  return try Dispatch.resolve(receiver, cls, selector, mode, code)
+  return UnsafeRawPointer(bitPattern: word)
 }
 
 /// The value a returned register carries, or the error that says why it is not an `R`.

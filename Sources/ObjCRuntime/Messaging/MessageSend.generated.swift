@@ -341,6 +341,38 @@ internal func _forwardVoid0(
 }
 
 @inlinable @inline(never)
+internal func _tableMiss0<R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward0(receiver, sel, code)
+  }
+  let bits = _callIMP0(imp, receiver.passUnretained(), sel.sel, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid0(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid0(receiver, sel, code)
+  }
+  _ = _callIMP0(imp, receiver.passUnretained(), sel.sel, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting0(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64
+) {
+  do {
+    try _tableMissVoid0(receiver, reference.selector, code)
+  } catch {
+    Diagnostics.warn("\(error)")
+  }
+}
+
+@inlinable @inline(never)
 internal func _forward1<A0: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
@@ -357,6 +389,38 @@ internal func _forwardVoid1<A0: ObjCScalar>(
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0)
   case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _tableMiss1<A0: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward1(receiver, sel, code, a0)
+  }
+  let bits = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid1<A0: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid1(receiver, sel, code, a0)
+  }
+  _ = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting1<A0: ObjCScalar>(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0
+) {
+  do {
+    try _tableMissVoid1(receiver, reference.selector, code, a0)
+  } catch {
+    Diagnostics.warn("\(error)")
   }
 }
 
@@ -381,6 +445,38 @@ internal func _forwardVoid2<A0: ObjCScalar, A1: ObjCScalar>(
 }
 
 @inlinable @inline(never)
+internal func _tableMiss2<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward2(receiver, sel, code, a0, a1)
+  }
+  let bits = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid2<A0: ObjCScalar, A1: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid2(receiver, sel, code, a0, a1)
+  }
+  _ = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting2<A0: ObjCScalar, A1: ObjCScalar>(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1
+) {
+  do {
+    try _tableMissVoid2(receiver, reference.selector, code, a0, a1)
+  } catch {
+    Diagnostics.warn("\(error)")
+  }
+}
+
+@inlinable @inline(never)
 internal func _forward3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
@@ -397,6 +493,38 @@ internal func _forwardVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2)
   case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _tableMiss3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward3(receiver, sel, code, a0, a1, a2)
+  }
+  let bits = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid3(receiver, sel, code, a0, a1, a2)
+  }
+  _ = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
+) {
+  do {
+    try _tableMissVoid3(receiver, reference.selector, code, a0, a1, a2)
+  } catch {
+    Diagnostics.warn("\(error)")
   }
 }
 
@@ -421,6 +549,38 @@ internal func _forwardVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: 
 }
 
 @inlinable @inline(never)
+internal func _tableMiss4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward4(receiver, sel, code, a0, a1, a2, a3)
+  }
+  let bits = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid4(receiver, sel, code, a0, a1, a2, a3)
+  }
+  _ = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+) {
+  do {
+    try _tableMissVoid4(receiver, reference.selector, code, a0, a1, a2, a3)
+  } catch {
+    Diagnostics.warn("\(error)")
+  }
+}
+
+@inlinable @inline(never)
 internal func _forward5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
@@ -441,6 +601,38 @@ internal func _forwardVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: 
 }
 
 @inlinable @inline(never)
+internal func _tableMiss5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward5(receiver, sel, code, a0, a1, a2, a3, a4)
+  }
+  let bits = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid5(receiver, sel, code, a0, a1, a2, a3, a4)
+  }
+  _ = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+) {
+  do {
+    try _tableMissVoid5(receiver, reference.selector, code, a0, a1, a2, a3, a4)
+  } catch {
+    Diagnostics.warn("\(error)")
+  }
+}
+
+@inlinable @inline(never)
 internal func _forward6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
@@ -457,6 +649,38 @@ internal func _forwardVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: 
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits, a5.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4, a5)
   case .answered: return
+  }
+}
+
+@inlinable @inline(never)
+internal func _tableMiss6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
+) throws(ObjCRuntimeError) -> R {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forward6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  }
+  let bits = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+  return try _returnValue(bits, receiver, sel, code)
+}
+
+@inlinable @inline(never)
+internal func _tableMissVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
+  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
+) throws(ObjCRuntimeError) {
+  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
+    return try _forwardVoid6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  }
+  _ = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+}
+
+@inlinable @inline(never)
+internal func _tableMissReporting6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
+  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
+) {
+  do {
+    try _tableMissVoid6(receiver, reference.selector, code, a0, a1, a2, a3, a4, a5)
+  } catch {
+    Diagnostics.warn("\(error)")
   }
 }
 
@@ -1095,230 +1319,622 @@ extension ObjCObject {
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<R: ObjCScalar>(_ sel: Selector) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward0(self, sel, code)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss0(self, sel, code)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with no arguments.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable(_ sel: Selector) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid0(self, sel, code)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+      return
     }
-    _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+    return try _tableMissVoid0(self, sel, code)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with no arguments and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<R: ObjCScalar>(_ reference: borrowing SelectorReference) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss0(self, reference.selector, code)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with no arguments.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable(_ reference: borrowing SelectorReference) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+      return
+    }
+    return try _tableMissVoid0(self, reference.selector, code)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with no arguments;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure(_ reference: borrowing SelectorReference) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+      return
+    }
+    _tableMissReporting0(self, reference, code)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with one argument and returns its result.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward1(self, sel, code, a0)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss1(self, sel, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with one argument.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid1(self, sel, code, a0)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+      return
     }
-    _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+    return try _tableMissVoid1(self, sel, code, a0)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with one argument and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss1(self, reference.selector, code, a0)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with one argument.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+      return
+    }
+    return try _tableMissVoid1(self, reference.selector, code, a0)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with one argument;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure<A0: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+      return
+    }
+    _tableMissReporting1(self, reference, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 2 arguments and returns its result.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward2(self, sel, code, a0, a1)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss2(self, sel, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 2 arguments.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid2(self, sel, code, a0, a1)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+      return
     }
-    _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+    return try _tableMissVoid2(self, sel, code, a0, a1)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss2(self, reference.selector, code, a0, a1)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+      return
+    }
+    return try _tableMissVoid2(self, reference.selector, code, a0, a1)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+      return
+    }
+    _tableMissReporting2(self, reference, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 3 arguments and returns its result.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward3(self, sel, code, a0, a1, a2)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss3(self, sel, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 3 arguments.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid3(self, sel, code, a0, a1, a2)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+      return
     }
-    _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+    return try _tableMissVoid3(self, sel, code, a0, a1, a2)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss3(self, reference.selector, code, a0, a1, a2)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+      return
+    }
+    return try _tableMissVoid3(self, reference.selector, code, a0, a1, a2)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+      return
+    }
+    _tableMissReporting3(self, reference, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 4 arguments and returns its result.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward4(self, sel, code, a0, a1, a2, a3)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss4(self, sel, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 4 arguments.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid4(self, sel, code, a0, a1, a2, a3)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+      return
     }
-    _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+    return try _tableMissVoid4(self, sel, code, a0, a1, a2, a3)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss4(self, reference.selector, code, a0, a1, a2, a3)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+      return
+    }
+    return try _tableMissVoid4(self, reference.selector, code, a0, a1, a2, a3)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+      return
+    }
+    _tableMissReporting4(self, reference, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 5 arguments and returns its result.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward5(self, sel, code, a0, a1, a2, a3, a4)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss5(self, sel, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 5 arguments.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid5(self, sel, code, a0, a1, a2, a3, a4)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+      return
     }
-    _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+    return try _tableMissVoid5(self, sel, code, a0, a1, a2, a3, a4)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss5(self, reference.selector, code, a0, a1, a2, a3, a4)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+      return
+    }
+    return try _tableMissVoid5(self, reference.selector, code, a0, a1, a2, a3, a4)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+      return
+    }
+    _tableMissReporting5(self, reference, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 6 arguments and returns its result.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forward6(self, sel, code, a0, a1, a2, a3, a4, a5)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
     }
-    let bits = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
-    return try _returnValue(bits, self, sel, code)
+    return try _tableMiss6(self, sel, code, a0, a1, a2, a3, a4, a5)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 6 arguments.
   ///
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
-  /// hooks run, and the entry point itself is not re-entered.
+  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
+  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
+  /// hot path needs no stack frame for the errors only the slow path can throw.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    guard let imp = try _findIMP(self, isa, sel, .table, code) else {
-      return try _forwardVoid6(self, sel, code, a0, a1, a2, a3, a4, a5)
+    if let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+      return
     }
-    _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+    return try _tableMissVoid6(self, sel, code, a0, a1, a2, a3, a4, a5)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments and returns its result.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
+    let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      let bits = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+      return try _returnValue(bits, self, sel, code)
+    }
+    return try _tableMiss6(self, reference.selector, code, a0, a1, a2, a3, a4, a5)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments.
+  ///
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
+  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
+  /// IMP is the whole hot path, with no stack frame of its own.
+  ///
+  /// - Throws: As ``objc_msgSend(_:_:)``.
+  @inlinable @inline(__always)
+  public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+      return
+    }
+    return try _tableMissVoid6(self, reference.selector, code, a0, a1, a2, a3, a4, a5)
+  }
+
+  /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments;
+  /// a failure is reported through ``Diagnostics`` instead of thrown.
+  ///
+  /// What a Swift entry point of a void method uses (a UIKit-model setter, `loadView`): a
+  /// message nothing answers, or an IMP of the wrong signature, is a warning that names
+  /// `-[Class selector]`, and the call does nothing. Reading the reference, probing the cache
+  /// and calling the IMP is the whole hot path, with no stack frame of its own.
+  @inlinable @inline(__always)
+  public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) {
+    let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
+    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
+      _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+      return
+    }
+    _tableMissReporting6(self, reference, code, a0, a1, a2, a3, a4, a5)
   }
 }

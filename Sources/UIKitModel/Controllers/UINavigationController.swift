@@ -114,13 +114,14 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// Pushes `viewController`. Refused (with a ``UIKitModelIssue``) for a controller already in
   /// the stack, as UIKit throws, and while another transition runs. Through the table.
   open func pushViewController(_ viewController: UIViewController, animated: Bool) {
-    try? sendToTable(NavigationSelectors.push, viewController, animated)
+    sendToTableReportingFailure(NavigationSelectors.push, viewController, animated)
   }
 
   /// Pops the top controller and returns it; nil for the root. Through the table.
   @discardableResult
   open func popViewController(animated: Bool) -> UIViewController? {
-    (try? sendToTable(NavigationSelectors.pop, animated) as ObjCObject?) as? UIViewController
+    (try? sendToTable(NavigationSelectors.pop, animated) as ObjCObject?)
+      as? UIViewController
   }
 
   /// Pops down to `viewController` and returns the popped controllers; nil (and an issue) when
@@ -129,7 +130,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   open func popToViewController(_ viewController: UIViewController, animated: Bool)
     -> [UIViewController]?
   {
-    let list = try? sendToTable(NavigationSelectors.popTo, viewController, animated) as ObjCObject?
+    let list =
+      try? sendToTable(NavigationSelectors.popTo, viewController, animated) as ObjCObject?
     return (list as? ViewControllerList)?.controllers
   }
 
@@ -142,7 +144,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
   /// Replaces the stack; an empty list is refused. Through the table.
   open func setViewControllers(_ viewControllers: [UIViewController], animated: Bool) {
-    try? sendToTable(
+    sendToTableReportingFailure(
       NavigationSelectors.setControllers, ViewControllerList(viewControllers), animated)
   }
 
@@ -155,7 +157,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// The private update of an interactive transition, called with the percent on every change
   /// before the model's own update (seeds swizzle it). Through the table.
   open func updateInteractiveTransition(_ percent: CGFloat) {
-    try? sendToTable(NavigationSelectors.updateInteractive, percent)
+    sendToTableReportingFailure(NavigationSelectors.updateInteractive, percent)
   }
 
   // MARK: The bar's delegate
@@ -544,11 +546,11 @@ extension UINavigationController {
 
 /// The selectors of UINavigationController's table methods, interned once.
 private enum NavigationSelectors {
-  static let push: Selector = "pushViewController:animated:"
-  static let pop: Selector = "popViewControllerAnimated:"
-  static let popTo: Selector = "popToViewController:animated:"
-  static let popToRoot: Selector = "popToRootViewControllerAnimated:"
-  static let setControllers: Selector = "setViewControllers:animated:"
-  static let shouldPop: Selector = "navigationBar:shouldPopItem:"
-  static let updateInteractive: Selector = "_updateInteractiveTransition:"
+  static let push = SelectorReference("pushViewController:animated:")
+  static let pop = SelectorReference("popViewControllerAnimated:")
+  static let popTo = SelectorReference("popToViewController:animated:")
+  static let popToRoot = SelectorReference("popToRootViewControllerAnimated:")
+  static let setControllers = SelectorReference("setViewControllers:animated:")
+  static let shouldPop = SelectorReference("navigationBar:shouldPopItem:")
+  static let updateInteractive = SelectorReference("_updateInteractiveTransition:")
 }

@@ -68,34 +68,34 @@ open class UIViewController: ObjCObject, StatusBarAppearanceProviding {
   }
 
   /// Makes the view; the base makes a white view as large as the screen. Through the table.
-  open func loadView() { try? sendToTable(ControllerSelectors.loadView) }
+  open func loadView() { sendToTableReportingFailure(ControllerSelectors.loadView) }
 
   /// The view was loaded. Through the table.
-  open func viewDidLoad() { try? sendToTable(ControllerSelectors.viewDidLoad) }
+  open func viewDidLoad() { sendToTableReportingFailure(ControllerSelectors.viewDidLoad) }
 
   /// The view will appear. Through the table: a swizzle of `viewWillAppear:` runs.
   open func viewWillAppear(_ animated: Bool) {
-    try? sendToTable(ControllerSelectors.viewWillAppear, animated)
+    sendToTableReportingFailure(ControllerSelectors.viewWillAppear, animated)
   }
 
   /// The view appeared. Through the table.
   open func viewDidAppear(_ animated: Bool) {
-    try? sendToTable(ControllerSelectors.viewDidAppear, animated)
+    sendToTableReportingFailure(ControllerSelectors.viewDidAppear, animated)
   }
 
   /// The view will disappear. Through the table.
   open func viewWillDisappear(_ animated: Bool) {
-    try? sendToTable(ControllerSelectors.viewWillDisappear, animated)
+    sendToTableReportingFailure(ControllerSelectors.viewWillDisappear, animated)
   }
 
   /// The view disappeared. Through the table.
   open func viewDidDisappear(_ animated: Bool) {
-    try? sendToTable(ControllerSelectors.viewDidDisappear, animated)
+    sendToTableReportingFailure(ControllerSelectors.viewDidDisappear, animated)
   }
 
   /// The view is about to lay out its subviews. Through the table.
   open func viewWillLayoutSubviews() {
-    try? sendToTable(ControllerSelectors.viewWillLayoutSubviews)
+    sendToTableReportingFailure(ControllerSelectors.viewWillLayoutSubviews)
   }
 
   // MARK: Title and item
@@ -216,12 +216,12 @@ extension UIViewController {
 
 /// The selectors of UIViewController's table methods, interned once.
 private enum ControllerSelectors {
-  static let loadView: Selector = "loadView"
-  static let viewDidLoad: Selector = "viewDidLoad"
-  static let viewWillAppear: Selector = "viewWillAppear:"
-  static let viewDidAppear: Selector = "viewDidAppear:"
-  static let viewWillDisappear: Selector = "viewWillDisappear:"
-  static let viewDidDisappear: Selector = "viewDidDisappear:"
-  static let viewWillLayoutSubviews: Selector = "viewWillLayoutSubviews"
-  static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
+  static let loadView = SelectorReference("loadView")
+  static let viewDidLoad = SelectorReference("viewDidLoad")
+  static let viewWillAppear = SelectorReference("viewWillAppear:")
+  static let viewDidAppear = SelectorReference("viewDidAppear:")
+  static let viewWillDisappear = SelectorReference("viewWillDisappear:")
+  static let viewDidDisappear = SelectorReference("viewDidDisappear:")
+  static let viewWillLayoutSubviews = SelectorReference("viewWillLayoutSubviews")
+  static let preferredStatusBarStyle = SelectorReference("preferredStatusBarStyle")
 }

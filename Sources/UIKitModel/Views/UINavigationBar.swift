@@ -304,14 +304,16 @@ open class UINavigationBar: UIView {
   open var titleTextAttributes: TextAttributes? {
     get { attributes }
     set {
-      try? sendToTable(BarSelectors.setTitleTextAttributes, newValue.map(TextAttributesBox.init))
+      sendToTableReportingFailure(
+        BarSelectors.setTitleTextAttributes, newValue.map(TextAttributesBox.init))
     }
   }
 
   /// Sets the background image for `metrics`: nil restores the system background, an empty
   /// image makes it clear. Sent through the table.
   open func setBackgroundImage(_ image: UIImage?, for metrics: UIBarMetrics) {
-    try? sendToTable(BarSelectors.setBackgroundImageForBarMetrics, image, metrics.rawValue)
+    sendToTableReportingFailure(
+      BarSelectors.setBackgroundImageForBarMetrics, image, metrics.rawValue)
   }
 
   /// The background image for `metrics`.
@@ -322,7 +324,7 @@ open class UINavigationBar: UIView {
   /// The colour of the system background; nil is the default translucent white.
   open var barTintColor: UIColor? {
     get { barTint }
-    set { try? sendToTable(BarSelectors.setBarTintColor, newValue) }
+    set { sendToTableReportingFailure(BarSelectors.setBarTintColor, newValue) }
   }
 
   private var systemBackgroundColor: UIColor {
@@ -648,7 +650,8 @@ extension UINavigationBar {
 
 /// The selectors of UINavigationBar's table methods, interned once.
 private enum BarSelectors {
-  static let setBackgroundImageForBarMetrics: Selector = "setBackgroundImage:forBarMetrics:"
-  static let setBarTintColor: Selector = "setBarTintColor:"
-  static let setTitleTextAttributes: Selector = "setTitleTextAttributes:"
+  static let setBackgroundImageForBarMetrics = SelectorReference(
+    "setBackgroundImage:forBarMetrics:")
+  static let setBarTintColor = SelectorReference("setBarTintColor:")
+  static let setTitleTextAttributes = SelectorReference("setTitleTextAttributes:")
 }

@@ -213,27 +213,27 @@ open class UIView: ObjCObject {
   /// `UIView.animate`. Sent through the table: `setAlpha:` can be swizzled.
   open var alpha: CGFloat {
     get { modelAlpha }
-    set { try? sendToTable(Selectors.setAlpha, newValue) }
+    set { sendToTableReportingFailure(Selectors.setAlpha, newValue) }
   }
 
   /// Whether the view is hidden. Sent through the table: `setHidden:` can be swizzled (the
   /// seeds hook it on `_UIBarBackground`).
   open var isHidden: Bool {
     get { hiddenFlag }
-    set { try? sendToTable(Selectors.setHidden, newValue) }
+    set { sendToTableReportingFailure(Selectors.setHidden, newValue) }
   }
 
   /// The background colour; nil is transparent. Animated inside `UIView.animate`.
   open var backgroundColor: UIColor? {
     get { modelBackgroundColor }
-    set { try? sendToTable(Selectors.setBackgroundColor, newValue) }
+    set { sendToTableReportingFailure(Selectors.setBackgroundColor, newValue) }
   }
 
   /// The tint colour: the view's own, or else its superview's, or else the default blue
   /// (UIKit's inheritance down the tree). Setting nil goes back to inheriting.
   open var tintColor: UIColor! {
     get { ownTintColor ?? superview?.tintColor ?? .systemBlue }
-    set { try? sendToTable(Selectors.setTintColor, newValue as UIColor?) }
+    set { sendToTableReportingFailure(Selectors.setTintColor, newValue as UIColor?) }
   }
 
   /// The tint colour set on this view itself, if any.
@@ -243,43 +243,43 @@ open class UIView: ObjCObject {
 
   /// Adds `view` on top of the subviews, taking it from its old superview.
   open func addSubview(_ view: UIView) {
-    try? sendToTable(Selectors.addSubview, view)
+    sendToTableReportingFailure(Selectors.addSubview, view)
   }
 
   /// Inserts `view` at `index` of the subviews (0 is the back). An index past the end is
   /// refused, as UIKit raises for it.
   open func insertSubview(_ view: UIView, at index: Int) {
-    try? sendToTable(Selectors.insertSubviewAtIndex, view, index)
+    sendToTableReportingFailure(Selectors.insertSubviewAtIndex, view, index)
   }
 
   /// Inserts `view` just below `sibling`.
   open func insertSubview(_ view: UIView, belowSubview sibling: UIView) {
-    try? sendToTable(Selectors.insertSubviewBelowSubview, view, sibling)
+    sendToTableReportingFailure(Selectors.insertSubviewBelowSubview, view, sibling)
   }
 
   /// Inserts `view` just above `sibling`.
   open func insertSubview(_ view: UIView, aboveSubview sibling: UIView) {
-    try? sendToTable(Selectors.insertSubviewAboveSubview, view, sibling)
+    sendToTableReportingFailure(Selectors.insertSubviewAboveSubview, view, sibling)
   }
 
   /// Takes the view out of its superview.
   open func removeFromSuperview() {
-    try? sendToTable(Selectors.removeFromSuperview)
+    sendToTableReportingFailure(Selectors.removeFromSuperview)
   }
 
   /// Moves `view`, a subview, to the front.
   open func bringSubviewToFront(_ view: UIView) {
-    try? sendToTable(Selectors.bringSubviewToFront, view)
+    sendToTableReportingFailure(Selectors.bringSubviewToFront, view)
   }
 
   /// Moves `view`, a subview, to the back.
   open func sendSubviewToBack(_ view: UIView) {
-    try? sendToTable(Selectors.sendSubviewToBack, view)
+    sendToTableReportingFailure(Selectors.sendSubviewToBack, view)
   }
 
   /// Swaps the subviews at two indexes.
   open func exchangeSubview(at index1: Int, withSubviewAt index2: Int) {
-    try? sendToTable(Selectors.exchangeSubviewAtIndexWithSubviewAtIndex, index1, index2)
+    sendToTableReportingFailure(Selectors.exchangeSubviewAtIndexWithSubviewAtIndex, index1, index2)
   }
 
   /// Whether `view` is this view or one of its descendants.
@@ -315,17 +315,17 @@ open class UIView: ObjCObject {
   /// Lays out the subviews; the base does nothing (autoresizing happens when the bounds
   /// change). Subclasses override it, calling super. Sent through the table.
   open func layoutSubviews() {
-    try? sendToTable(Selectors.layoutSubviews)
+    sendToTableReportingFailure(Selectors.layoutSubviews)
   }
 
   /// Marks the view as needing layout at the next `layoutIfNeeded` or frame.
   open func setNeedsLayout() {
-    try? sendToTable(Selectors.setNeedsLayout)
+    sendToTableReportingFailure(Selectors.setNeedsLayout)
   }
 
   /// Lays out the view now if it needs it, then its subviews.
   open func layoutIfNeeded() {
-    try? sendToTable(Selectors.layoutIfNeeded)
+    sendToTableReportingFailure(Selectors.layoutIfNeeded)
   }
 
   private func boundsSizeChanged(from old: CGSize) {
@@ -724,22 +724,23 @@ extension UIView: AnimationTarget {
   }
 }
 
-/// The selectors of UIView's table methods, interned once: a literal is looked up on every use.
+/// The selectors of UIView's table methods, registered once and kept in static storage: a literal
+/// is looked up on every use, and a `static let` of type `Selector` costs a `swift_once` per read.
 private enum Selectors {
-  static let addSubview: Selector = "addSubview:"
-  static let bringSubviewToFront: Selector = "bringSubviewToFront:"
-  static let exchangeSubviewAtIndexWithSubviewAtIndex: Selector =
-    "exchangeSubviewAtIndex:withSubviewAtIndex:"
-  static let insertSubviewAboveSubview: Selector = "insertSubview:aboveSubview:"
-  static let insertSubviewAtIndex: Selector = "insertSubview:atIndex:"
-  static let insertSubviewBelowSubview: Selector = "insertSubview:belowSubview:"
-  static let layoutIfNeeded: Selector = "layoutIfNeeded"
-  static let layoutSubviews: Selector = "layoutSubviews"
-  static let removeFromSuperview: Selector = "removeFromSuperview"
-  static let sendSubviewToBack: Selector = "sendSubviewToBack:"
-  static let setAlpha: Selector = "setAlpha:"
-  static let setBackgroundColor: Selector = "setBackgroundColor:"
-  static let setHidden: Selector = "setHidden:"
-  static let setNeedsLayout: Selector = "setNeedsLayout"
-  static let setTintColor: Selector = "setTintColor:"
+  static let addSubview = SelectorReference("addSubview:")
+  static let bringSubviewToFront = SelectorReference("bringSubviewToFront:")
+  static let exchangeSubviewAtIndexWithSubviewAtIndex = SelectorReference(
+    "exchangeSubviewAtIndex:withSubviewAtIndex:")
+  static let insertSubviewAboveSubview = SelectorReference("insertSubview:aboveSubview:")
+  static let insertSubviewAtIndex = SelectorReference("insertSubview:atIndex:")
+  static let insertSubviewBelowSubview = SelectorReference("insertSubview:belowSubview:")
+  static let layoutIfNeeded = SelectorReference("layoutIfNeeded")
+  static let layoutSubviews = SelectorReference("layoutSubviews")
+  static let removeFromSuperview = SelectorReference("removeFromSuperview")
+  static let sendSubviewToBack = SelectorReference("sendSubviewToBack:")
+  static let setAlpha = SelectorReference("setAlpha:")
+  static let setBackgroundColor = SelectorReference("setBackgroundColor:")
+  static let setHidden = SelectorReference("setHidden:")
+  static let setNeedsLayout = SelectorReference("setNeedsLayout")
+  static let setTintColor = SelectorReference("setTintColor:")
 }
