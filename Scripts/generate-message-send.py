@@ -154,27 +154,44 @@ def send_function(variant, n, returns_value):
     return "\n".join(lines)
 
 
-def table_method(n, returns_value):
+def table_method(n, returns_value, reference=False):
+    """`sendToTable` with a `Selector`, or with a `SelectorReference` whose slot is read inline
+    (an unregistered reference takes the out-of-line path, which registers it)."""
     result_generic = "R: ObjCScalar" if returns_value else ""
     gen = (generics(n) + result_generic).rstrip(", ")
     gen_clause = f"<{gen}>" if gen else ""
     ret_code = "R.objcTypeCode" if returns_value else 'UInt8(ascii: "v")'
     arrow = " -> R" if returns_value else ""
     returns_doc = " and returns its result" if returns_value else ""
-    lines = [
-        f"  /// Calls the method the receiver's method table holds for `sel`, with {plural(n)}{returns_doc}.",
-        "  ///",
-        "  /// This is how a Swift entry point continues into the runtime: the lookup starts at the",
-        "  /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance",
-        "  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call",
-        "  /// are inlined into the entry point; a miss continues out of line, so that the entry point's",
-        "  /// hot path needs no stack frame for the errors only the slow path can throw.",
+    if reference:
+        doc = [
+            f"  /// Calls the method the receiver's method table holds for the referenced selector, with {plural(n)}{returns_doc}.",
+            "  ///",
+            "  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which",
+            "  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.",
+        ]
+        parameter = "_ reference: borrowing SelectorReference"
+        probe = "if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {"
+        miss_selector = "reference.selector"
+    else:
+        doc = [
+            f"  /// Calls the method the receiver's method table holds for `sel`, with {plural(n)}{returns_doc}.",
+            "  ///",
+            "  /// This is how a Swift entry point continues into the runtime: the lookup starts at the",
+            "  /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance",
+            "  /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call",
+            "  /// are inlined into the entry point; a miss continues out of line.",
+        ]
+        parameter = "_ sel: Selector"
+        probe = "if let imp = _probeIMP(isa, sel, .table, code) {"
+        miss_selector = "sel"
+    lines = doc + [
         "  ///",
         "  /// - Throws: As ``objc_msgSend(_:_:)``.",
         "  @inlinable @inline(__always)",
-        f"  public func sendToTable{gen_clause}(_ sel: Selector{params(n)}) throws(ObjCRuntimeError){arrow} {{",
+        f"  public func sendToTable{gen_clause}({parameter}{params(n)}) throws(ObjCRuntimeError){arrow} {{",
         f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
-        "    if let imp = _probeIMP(isa, sel, .table, code) {",
+        f"    {probe}",
     ]
     rk = "R.registerKind" if returns_value else ".general"
     call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
@@ -185,43 +202,7 @@ def table_method(n, returns_value):
         lines.append(f"      _ = {call}")
         lines.append("      return")
     lines.append("    }")
-    lines.append(f"    return try _tableMiss{'' if returns_value else 'Void'}{n}(self, sel, code{arg_names(n)})")
-    lines.append("  }")
-    return "\n".join(lines)
-
-
-def table_reference_method(n, returns_value):
-    """`sendToTable` with a `SelectorReference`: the reference's slot is read inline, and an
-    unregistered reference takes the out-of-line path, so the hot path makes no call but the IMP's."""
-    result_generic = "R: ObjCScalar" if returns_value else ""
-    gen = (generics(n) + result_generic).rstrip(", ")
-    gen_clause = f"<{gen}>" if gen else ""
-    ret_code = "R.objcTypeCode" if returns_value else 'UInt8(ascii: "v")'
-    arrow = " -> R" if returns_value else ""
-    returns_doc = " and returns its result" if returns_value else ""
-    lines = [
-        f"  /// Calls the method the receiver's method table holds for the referenced selector, with {plural(n)}{returns_doc}.",
-        "  ///",
-        "  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is",
-        "  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the",
-        "  /// IMP is the whole hot path, with no stack frame of its own.",
-        "  ///",
-        "  /// - Throws: As ``objc_msgSend(_:_:)``.",
-        "  @inlinable @inline(__always)",
-        f"  public func sendToTable{gen_clause}(_ reference: borrowing SelectorReference{params(n)}) throws(ObjCRuntimeError){arrow} {{",
-        f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",
-        "    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {",
-    ]
-    rk = "R.registerKind" if returns_value else ".general"
-    call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
-    if returns_value:
-        lines.append(f"      let bits = {call}")
-        lines.append("      return try _returnValue(bits, self, sel, code)")
-    else:
-        lines.append(f"      _ = {call}")
-        lines.append("      return")
-    lines.append("    }")
-    lines.append(f"    return try _tableMiss{'' if returns_value else 'Void'}{n}(self, reference.selector, code{arg_names(n)})")
+    lines.append(f"    return try _tableMiss{'' if returns_value else 'Void'}{n}(self, {miss_selector}, code{arg_names(n)})")
     lines.append("  }")
     return "\n".join(lines)
 
@@ -522,9 +503,9 @@ def main():
         parts.append("")
         parts.append(table_method(n, False))
         parts.append("")
-        parts.append(table_reference_method(n, True))
+        parts.append(table_method(n, True, reference=True))
         parts.append("")
-        parts.append(table_reference_method(n, False))
+        parts.append(table_method(n, False, reference=True))
         parts.append("")
         parts.append(table_reporting_method(n))
         parts.append("")

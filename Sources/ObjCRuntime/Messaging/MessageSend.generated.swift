@@ -1320,8 +1320,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1339,8 +1338,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1355,9 +1353,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1372,9 +1369,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1409,8 +1405,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1428,8 +1423,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1444,9 +1438,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1461,9 +1454,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1498,8 +1490,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1517,8 +1508,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1533,9 +1523,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1550,9 +1539,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1587,8 +1575,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1606,8 +1593,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1622,9 +1608,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1639,9 +1624,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1676,8 +1660,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1695,8 +1678,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1711,9 +1693,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1728,9 +1709,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1765,8 +1745,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1784,8 +1763,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1800,9 +1778,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1817,9 +1794,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1854,8 +1830,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1873,8 +1848,7 @@ extension ObjCObject {
   /// This is how a Swift entry point continues into the runtime: the lookup starts at the
   /// receiver's isa and reads method tables only, so swizzles, added methods and per-instance
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
-  /// are inlined into the entry point; a miss continues out of line, so that the entry point's
-  /// hot path needs no stack frame for the errors only the slow path can throw.
+  /// are inlined into the entry point; a miss continues out of line.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1889,9 +1863,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)
@@ -1906,9 +1879,8 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which is
-  /// what a UIKit-model setter uses: reading the reference, probing the cache and calling the
-  /// IMP is the whole hot path, with no stack frame of its own.
+  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
   /// - Throws: As ``objc_msgSend(_:_:)``.
   @inlinable @inline(__always)

@@ -184,11 +184,11 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
     }
   }
 
-  /// The tagged payload at `index`, with a new reference to it.
+  /// The tagged payload at `index`, with a new reference to it when `retaining`.
   @inline(__always)
-  func retainedTaggedPayload(at index: Int) -> UInt {
+  func taggedPayload(at index: Int, retaining: Bool) -> UInt {
     withUnsafeMutablePointerToElements { entries in
-      _ = entries[index].payload.retain()
+      if retaining { _ = entries[index].payload.retain() }
       return entries[index].tagged
     }
   }
@@ -332,12 +332,22 @@ internal enum Associations {
   @inline(__always)
   static func get(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> Any? {
     let tagged = retainedTaggedPayload(holder, key: key)
-    if tagged & 0xF == AssociationStorage.object.rawValue {
-      return UnsafeRawPointer(bitPattern: tagged).map {
-        Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
-      }
+    return isBoxed(tagged) ? boxedValue(tagged) : takeUnboxedObject(tagged)
+  }
+
+  /// Whether a tagged payload is a weak or value box rather than an object stored as itself (or
+  /// no payload, 0): two instructions, so that the common case is decided first.
+  @inline(__always)
+  static func isBoxed(_ tagged: UInt) -> Bool {
+    tagged & 0xF != AssociationStorage.object.rawValue
+  }
+
+  /// The object of an unboxed tagged payload, consuming its reference; nil for 0.
+  @inline(__always)
+  static func takeUnboxedObject(_ tagged: UInt) -> AnyObject? {
+    UnsafeRawPointer(bitPattern: tagged).map {
+      Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
     }
-    return boxedValue(tagged)
   }
 
   /// The value in a weak or value box, consuming the payload's reference.
@@ -358,6 +368,15 @@ internal enum Associations {
   @inline(__always)
   static func retainedTaggedPayload(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> UInt
   {
+    taggedPayload(holder, key: key, retaining: true)
+  }
+
+  /// The tagged payload under `key`, found under the lock and retained there when `retaining`
+  /// (a constant at every call site, so the test folds away); 0 when there is none.
+  @inline(__always)
+  static func taggedPayload(
+    _ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer, retaining: Bool
+  ) -> UInt {
     if holder._withUnsafeGuaranteedRef({ $0.associationWord.load(ordering: .relaxed) }) == 0 {
       return 0
     }
@@ -367,7 +386,7 @@ internal enum Associations {
     if let address = UnsafeRawPointer(bitPattern: word) {
       Unmanaged<AssociationTable>.fromOpaque(address)._withUnsafeGuaranteedRef { table in
         if let index = table.index(of: key) {
-          tagged = table.retainedTaggedPayload(at: index)
+          tagged = table.taggedPayload(at: index, retaining: retaining)
         }
       }
     }
@@ -380,12 +399,7 @@ internal enum Associations {
   @inline(__always)
   static func object(_ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer) -> AnyObject? {
     let tagged = retainedTaggedPayload(holder, key: key)
-    if tagged & 0xF == AssociationStorage.object.rawValue {
-      return UnsafeRawPointer(bitPattern: tagged).map {
-        Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue()
-      }
-    }
-    return boxedObject(tagged)
+    return isBoxed(tagged) ? boxedObject(tagged) : takeUnboxedObject(tagged)
   }
 
   /// The object in a weak box, or nil for a value box, consuming the payload's reference.
@@ -400,23 +414,8 @@ internal enum Associations {
   static func unretainedObject(
     _ holder: Unmanaged<ObjCObject>, key: UnsafeRawPointer
   ) -> Unmanaged<AnyObject>? {
-    if holder._withUnsafeGuaranteedRef({ $0.associationWord.load(ordering: .relaxed) }) == 0 {
-      return nil
-    }
-    // The entry's tagged payload, or 0 (no entry has it: payloads are never null).
-    var tagged: UInt = 0
-    swk_association_lock_acquire()
-    let word = holder._withUnsafeGuaranteedRef { $0.associationWord.load(ordering: .relaxed) }
-    if let address = UnsafeRawPointer(bitPattern: word) {
-      Unmanaged<AssociationTable>.fromOpaque(address)._withUnsafeGuaranteedRef { table in
-        if let index = table.index(of: key) {
-          tagged = table.withUnsafeMutablePointerToElements { $0[index].tagged }
-        }
-      }
-    }
-    swk_association_lock_release()
-    // An object stored as itself has no tag bits: the common case, decided in two instructions.
-    if tagged & 0xF == AssociationStorage.object.rawValue {
+    let tagged = taggedPayload(holder, key: key, retaining: false)
+    guard isBoxed(tagged) else {
       return UnsafeRawPointer(bitPattern: tagged).map { Unmanaged.fromOpaque($0) }
     }
     return unretainedBoxedObject(tagged)
