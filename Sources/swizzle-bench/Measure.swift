@@ -61,8 +61,7 @@ enum Measure {
       if mode == "--time" {
         // The loop's time when the case timed it, else the whole body's.
         let loop = Stopwatch.lastLoop.load(ordering: .relaxed)
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        print(loop >= 0 ? loop : Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        print(loop >= 0 ? loop : (ContinuousClock.now - start).nanoseconds)
       }
     }
     return true

@@ -14,10 +14,15 @@ enum Stopwatch {
   ) throws(Failure) -> Result {
     let start = ContinuousClock.now
     let result = try loop()
-    let elapsed = ContinuousClock.now - start
-    let (seconds, attoseconds) = elapsed.components
-    lastLoop.store(
-      Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000), ordering: .relaxed)
+    lastLoop.store((ContinuousClock.now - start).nanoseconds, ordering: .relaxed)
     return result
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds.
+  var nanoseconds: Int {
+    let (seconds, attoseconds) = components
+    return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
   }
 }
