@@ -35,6 +35,7 @@ nonisolated(unsafe) private var staticKey: UInt8 = 0
 
 private let colorKey = AssociatedKey<String>(default: "white")
 private let optionalKey = AssociatedKey<Tracked?>()
+private let holderKey = AssociatedKey<Holder>(default: Holder())
 
 @Suite("Associated objects", .serialized)
 struct AssociatedObjectTests {
@@ -178,6 +179,23 @@ struct AssociatedObjectTests {
     holder[optionalKey] = nil
     #expect(log.all == ["tracked"])
     #expect(holder[optionalKey] == nil)
+  }
+
+  @Test("a typed key answers its default for a value of another type set through the C API")
+  func typedKeysCheckTheType() {
+    let log = DeinitLog()
+    let holder = Holder()
+    let other = Holder()
+    objc_setAssociatedObject(holder, optionalKey.address, Holder(), .retain)
+    #expect(holder[optionalKey] == nil, "a Holder is not a Tracked")
+    objc_setAssociatedObject(holder, holderKey.address, Tracked("other", log), .retain)
+    #expect(holder[holderKey] === holderKey.defaultValue)
+    holder[holderKey] = other
+    #expect(holder[holderKey] === other)
+    objc_setAssociatedObject(holder, colorKey.address, 42, .retain)
+    #expect(holder[colorKey] == "white", "an Int is not a String")
+    objc_setAssociatedObject(holder, colorKey.address, "set through the C API", .retain)
+    #expect(holder[colorKey] == "set through the C API")
   }
 
   @Test("objc_removeAssociatedObjects releases every value; nil objects are tolerated")

@@ -557,55 +557,61 @@ extension ObjCObject {
   ///
   /// Reading through a typed key avoids the dynamic casts of the untyped getter: objects are
   /// checked against the key's class, values are stored in a box of the key's type.
+  ///
+  /// The getter is inlinable, so that it specializes for the key's type where it is used: an
+  /// object key reads like ``associatedObject(forKey:)`` plus a class check.
+  @inlinable
   public final subscript<Value>(key: AssociatedKey<Value>) -> Value {
     get {
-      let base = key as AnyAssociatedKey
-      guard let payload = Associations.payload(Unmanaged.passUnretained(self), key: base.address)
-      else { return key.defaultValue }
-      switch base.representation {
+      switch key.representation {
       case .object(let cls):
-        guard let object = payload.takeObject(), isSwiftClass(type(of: object), inheritingFrom: cls)
-        else {
-          return key.defaultValue
-        }
+        guard let object = associatedObject(forKey: key.address),
+          isSwiftClass(type(of: object), inheritingFrom: cls)
+        else { return key.defaultValue }
         return unsafeBitCast(object, to: Value.self)
       case .optionalObject(let cls):
-        guard let object = payload.takeObject(), isSwiftClass(type(of: object), inheritingFrom: cls)
-        else {
-          return key.defaultValue
-        }
+        guard let object = associatedObject(forKey: key.address),
+          isSwiftClass(type(of: object), inheritingFrom: cls)
+        else { return key.defaultValue }
         return unsafeBitCast(object as AnyObject?, to: Value.self)
       case .value:
-        return typedValue(payload, key)
+        return typedValue(forKey: key)
       }
     }
     set {
-      let base = key as AnyAssociatedKey
-      do {
-        switch base.representation {
-        case .object, .optionalObject:
-          try setAssociatedValue(flattened(newValue), forKey: base.address, policy: base.policy)
-        case .value:
-          let entry = AssociationEntry(
-            key: base.address, storage: .value, payload: TypedValueAssociation(typed: newValue))
-          Associations.set(self, key: base.address, entry: entry)
-        }
-      } catch {
-        Diagnostics.warn("\(error)")
+      setTypedValue(newValue, forKey: key)
+    }
+  }
+
+  /// The value of a value-typed key, or the key's default. Out of line and unspecialized, as it
+  /// needs the payload's internals.
+  @usableFromInline
+  internal final func typedValue<Value>(forKey key: AssociatedKey<Value>) -> Value {
+    Associations.payload(Unmanaged.passUnretained(self), key: key.address)?
+      .takeTyped(Value.self) ?? key.defaultValue
+  }
+
+  /// Stores `newValue` under a typed key: objects as themselves (nil erasing the key), values in
+  /// a box of the key's type, so that reading them needs no dynamic cast.
+  @usableFromInline
+  internal final func setTypedValue<Value>(_ newValue: Value, forKey key: AssociatedKey<Value>) {
+    do {
+      switch key.representation {
+      case .object, .optionalObject:
+        try setAssociatedValue(flattened(newValue), forKey: key.address, policy: key.policy)
+      case .value:
+        let entry = AssociationEntry(
+          key: key.address, storage: .value, payload: TypedValueAssociation(typed: newValue))
+        Associations.set(self, key: key.address, entry: entry)
       }
+    } catch {
+      Diagnostics.warn("\(error)")
     }
   }
 }
 
-/// The value of a value-typed key's payload, or the key's default. Kept out of the subscript so
-/// that its object paths need no `Optional<Value>` metadata, which an unspecialized generic
-/// function would look up on every call.
-@inline(never)
-private func typedValue<Value>(_ payload: DetachedPayload, _ key: AssociatedKey<Value>) -> Value {
-  payload.takeTyped(Value.self) ?? key.defaultValue
-}
-
 /// How a typed key's values are stored, decided once when the key is made.
+@usableFromInline
 internal enum AssociatedKeyRepresentation {
   /// A class type: stored as the object.
   case object(AnyClass)
@@ -632,7 +638,7 @@ public class AnyAssociatedKey: @unchecked Sendable {
 
   /// How values are held.
   public let policy: objc_AssociationPolicy
-  internal let representation: AssociatedKeyRepresentation
+  @usableFromInline internal let representation: AssociatedKeyRepresentation
 
   internal init(policy: objc_AssociationPolicy, representation: AssociatedKeyRepresentation) {
     self.policy = policy

@@ -1,7 +1,7 @@
 // Questions about Swift types and values the runtime asks in several places.
 
 /// Whether `type` is `ancestor` or a subclass of it, walking the Swift superclass chain.
-@usableFromInline
+@inlinable
 internal func isSwiftClass(_ type: AnyClass, inheritingFrom ancestor: AnyClass) -> Bool {
   var current: AnyClass? = type
   while let candidate = current {
