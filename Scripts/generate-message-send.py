@@ -208,8 +208,9 @@ def table_method(n, returns_value, reference=False):
 
 
 def table_reporting_method(n):
-    """The non-throwing `sendToTableReportingFailure`, void only: both of its paths end in a tail
-    call (the IMP, or the out-of-line miss), so the entry point calling it needs no frame."""
+    """The non-throwing `sendToTableReportingFailure`, void only: both of its paths end in a call
+    in tail position (the IMP, or the out-of-line miss), which the compiler turns into jumps, so
+    the entry point calling it needs no frame of its own."""
     gen = generics(n).rstrip(", ")
     gen_clause = f"<{gen}>" if gen else ""
     lines = [

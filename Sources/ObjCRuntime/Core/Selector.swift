@@ -189,7 +189,7 @@ internal final class SelectorTable: Sendable {
 ///   static let setHidden = SelectorReference("setHidden:")
 /// }
 /// // in a hot Swift entry point, which passes the reference itself:
-/// try? sendToTable(Selectors.setHidden, newValue)
+/// sendToTableReportingFailure(Selectors.setHidden, newValue)
 /// ```
 ///
 /// Declare references as `static let` or global `let`s; a reference made anywhere else registers
@@ -219,8 +219,8 @@ public struct SelectorReference: ~Copyable, Sendable {
     }
   }
 
-  /// The selector if a read registered it already, else nil; never registers. What
-  /// ``ObjCObject/sendToTable(_:)-(SelectorReference)`` reads inline.
+  /// The selector if a read registered it already, else nil; never registers. What the forms of
+  /// `sendToTable` that take a reference read inline.
   @inlinable public var registeredSelector: Selector? {
     @inline(__always) get {
       UnsafePointer<UInt8>(bitPattern: slot.load(ordering: .acquiring)).map {

@@ -544,7 +544,8 @@ extension UINavigationController {
   }
 }
 
-/// The selectors of UINavigationController's table methods, interned once.
+/// The selectors of UINavigationController's table methods, kept in static storage and registered
+/// once (`SelectorReference`).
 private enum NavigationSelectors {
   static let push = SelectorReference("pushViewController:animated:")
   static let pop = SelectorReference("popViewControllerAnimated:")

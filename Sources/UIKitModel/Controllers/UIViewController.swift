@@ -214,7 +214,8 @@ extension UIViewController {
   }
 }
 
-/// The selectors of UIViewController's table methods, interned once.
+/// The selectors of UIViewController's table methods, kept in static storage and registered once
+/// (`SelectorReference`).
 private enum ControllerSelectors {
   static let loadView = SelectorReference("loadView")
   static let viewDidLoad = SelectorReference("viewDidLoad")

@@ -648,7 +648,8 @@ extension UINavigationBar {
   }
 }
 
-/// The selectors of UINavigationBar's table methods, interned once.
+/// The selectors of UINavigationBar's table methods, kept in static storage and registered once
+/// (`SelectorReference`).
 private enum BarSelectors {
   static let setBackgroundImageForBarMetrics = SelectorReference(
     "setBackgroundImage:forBarMetrics:")
