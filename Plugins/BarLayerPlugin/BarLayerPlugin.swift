@@ -72,11 +72,7 @@ public struct BarLayerPlugin: HookPlugin {
     try UINavigationController.hook(instead: "popViewControllerAnimated:") {
       (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
       guard animated else { return original(animated) }
-      var popped: ObjCObject?
-      navigation.barLayerRunDisplayLink(duration: BarLayer.settings.popDuration, onFinish: {}) {
-        popped = original(animated)
-      }
-      return popped
+      return navigation.barLayerAnimatedPop { original(animated) }
     }
     try UINavigationController.hook(instead: "popToViewController:animated:") {
       (
@@ -89,20 +85,12 @@ public struct BarLayerPlugin: HookPlugin {
         navigation.navigationBar.tintColor = target.navBarTintColor
       }
       guard animated else { return original(target, animated) }
-      var popped: ObjCObject?
-      navigation.barLayerRunDisplayLink(duration: BarLayer.settings.popDuration, onFinish: {}) {
-        popped = original(target, animated)
-      }
-      return popped
+      return navigation.barLayerAnimatedPop { original(target, animated) }
     }
     try UINavigationController.hook(instead: "popToRootViewControllerAnimated:") {
       (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
       guard animated else { return original(animated) }
-      var popped: ObjCObject?
-      navigation.barLayerRunDisplayLink(duration: BarLayer.settings.popDuration, onFinish: {}) {
-        popped = original(animated)
-      }
-      return popped
+      return navigation.barLayerAnimatedPop { original(animated) }
     }
     try UINavigationController.hook(before: "_updateInteractiveTransition:") {
       (navigation, percent: Double) in
@@ -249,6 +237,15 @@ extension UINavigationController {
     CATransaction.begin()
     operation()
     CATransaction.commit()
+  }
+
+  /// Runs one of the original pops inside the plugin's display link, for the pop duration; what
+  /// it popped.
+  func barLayerAnimatedPop(_ pop: () -> ObjCObject?) -> ObjCObject? {
+    var popped: ObjCObject?
+    let duration = BarLayer.settings.popDuration
+    barLayerRunDisplayLink(duration: duration, onFinish: {}, { popped = pop() })
+    return popped
   }
 
   /// Sets the bar between `from`'s and `to`'s values at `progress` (colour, alpha, tint and,

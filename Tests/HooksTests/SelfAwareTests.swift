@@ -3,6 +3,7 @@
 import Foundation
 import Hooks
 import HooksTestSupport
+import ObjCRuntime
 import Synchronization
 import Testing
 
@@ -90,7 +91,7 @@ struct SelfAwareTests {
 /// Compiles `Tests/LatePluginSource/LatePlugin.swift` into a shared library against the modules
 /// of this build, once per test run.
 enum LatePluginBuilder {
-  private static let built = Mutex<String?>(nil)
+  private static let built = RuntimeLock<String?>(nil)
 
   static func build() throws -> String {
     try built.withLock { built in

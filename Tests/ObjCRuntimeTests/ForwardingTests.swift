@@ -6,7 +6,7 @@ import Testing
 
 /// Records the forwarding steps an object goes through.
 private final class StepLog: Sendable {
-  private let steps = Mutex<[String]>([])
+  private let steps = RuntimeLock<[String]>([])
   func record(_ step: String) { steps.withLock { $0.append(step) } }
   var all: [String] { steps.withLock { $0 } }
 }

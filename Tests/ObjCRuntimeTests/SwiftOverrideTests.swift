@@ -1,11 +1,10 @@
 // How Swift overrides, methods added at run time, class swizzles and isa-swizzling interleave.
 import ObjCRuntime
-import Synchronization
 import Testing
 
 /// A UIViewController-like base: `viewWillAppear:` has a base IMP and a Swift entry point.
 private class Screen: ObjCObject {
-  let log = Mutex<[String]>([])
+  let log = RuntimeLock<[String]>([])
 
   static let viewWillAppear: Selector = "viewWillAppear:"
 
@@ -175,7 +174,7 @@ struct SwiftOverrideTests {
 
   @Test("the reporting form turns a failure into a warning naming the selector, and does nothing")
   func reportingFormWarns() {
-    let warnings = Mutex<[String]>([])
+    let warnings = RuntimeLock<[String]>([])
     Diagnostics.setObserver { message in warnings.withLock { $0.append(message) } }
     defer { Diagnostics.setObserver(nil) }
     let screen = PlainScreen()

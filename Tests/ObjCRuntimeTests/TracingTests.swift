@@ -1,12 +1,11 @@
 // The event tap: table changes with their source, flushes, and sends of traced selectors.
 import ObjCRuntime
-import Synchronization
 import Testing
 
 /// Records the events about one class, ignoring what other tests do meanwhile.
 private final class Recorder: RuntimeTracer {
   let className: String
-  private let events = Mutex<[String]>([])
+  private let events = RuntimeLock<[String]>([])
 
   init(className: String) {
     self.className = className
