@@ -73,7 +73,19 @@ func judgement(of bench: BenchCase) -> Judgement {
 if options.mode == .callgrind,
   Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) == nil
 {
+  // callgrind.sh installs valgrind when it can; if it could not, say so once rather than fail
+  // every case.
   print("swizzle-bench: valgrind is missing; callgrind.sh will try to install it")
+  _ = Measure.callgrind(selected[0])
+  if Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) == nil {
+    let message = """
+      swizzle-bench: --callgrind needs valgrind: apt-get install -y valgrind (or measure times: run
+      without --callgrind)
+
+      """
+    FileHandle.standardError.write(Data(message.utf8))
+    exit(1)
+  }
 }
 
 var rows: [Row] = []
