@@ -52,6 +52,9 @@ enum Cases {
         name: "object-lifetime", target: "report (make and free an ObjCObject)",
         limit: nil, iterations: (10_000, 30_000), body: objectLifetime),
       BenchCase(
+        name: "exchange-0-classes", target: "<= 2,000 (GNU: 10,851 at 6)", limit: 2000,
+        iterations: (1_000, 3_000), body: { exchange(liveClasses: 0, count: $0) }),
+      BenchCase(
         name: "exchange-10-classes", target: "<= 2,000", limit: 2000, iterations: (1_000, 3_000),
         body: { exchange(liveClasses: 10, count: $0) }),
       BenchCase(

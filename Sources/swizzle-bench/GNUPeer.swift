@@ -5,7 +5,8 @@ import Foundation
 enum GNUPeer {
   /// The cases the peer implements, by the benchmark's names.
   static let cases: Set<String> = [
-    "direct-call", "cached-send", "send-after-exchange", "exchange-10-classes",
+    "direct-call", "cached-send", "send-after-exchange", "exchange-0-classes",
+    "exchange-10-classes",
     "exchange-1000-classes", "exchange-10000-classes", "add-method", "replace-method",
   ]
 

@@ -139,6 +139,8 @@ static long run_case (const char *name, long count, int *found)
                                       class_getInstanceMethod (cls, @selector (decrement:)));
       result = send_loop ([BenchTarget new], count);
     }
+  else if (strcmp (name, "exchange-0-classes") == 0)
+    result = exchange_loop (0, count);
   else if (strcmp (name, "exchange-10-classes") == 0)
     result = exchange_loop (10, count);
   else if (strcmp (name, "exchange-1000-classes") == 0)
