@@ -1,5 +1,5 @@
 /* The GNU Objective-C runtime side of swizzle-bench: the same operations, measured the same ways
-   (callgrind, or the clock, over the difference of two iteration counts). Built by
+   (callgrind over the difference of two iteration counts, or the clock around the loop). Built by
    `build-peer.sh` beside this file (gcc's Objective-C, Debian's gobjc). Usage:
      peer --run CASE N    run the case N times, print a checksum (what callgrind counts)
      peer --time CASE N   the same, then print the nanoseconds of its loop (set-up left out)
