@@ -119,9 +119,10 @@ struct HookBehaviourTests {
     let swizzledIMP = IMP(rawValue: unsafeBitCast(swizzled, to: UnsafeRawPointer.self))
     method.setImplementation(swizzledIMP)
     let warnings = Journal()
-    Diagnostics.setObserver { warnings.note($0) }
-    second.remove()
-    Diagnostics.setObserver(nil)
+    let observer: @Sendable (String) -> Void = { warnings.note($0) }
+    Diagnostics.withObserver(observer) {
+      second.remove()
+    }
     #expect(method.implementation == swizzledIMP, "the other swizzle is not clobbered")
     #expect(
       warnings.take().contains {

@@ -175,11 +175,14 @@ struct SwiftOverrideTests {
   @Test("the reporting form turns a failure into a warning naming the selector, and does nothing")
   func reportingFormWarns() {
     let warnings = RuntimeLock<[String]>([])
-    Diagnostics.setObserver { message in warnings.withLock { $0.append(message) } }
-    defer { Diagnostics.setObserver(nil) }
     let screen = PlainScreen()
-    screen.callMissing()
-    screen.callMissing()
+    let observer: @Sendable (String) -> Void = { message in
+      warnings.withLock { $0.append(message) }
+    }
+    Diagnostics.withObserver(observer) {
+      screen.callMissing()
+      screen.callMissing()
+    }
     let mine = warnings.withLock { $0 }.filter { $0.contains("screenMissingMethod:") }
     #expect(mine.count == 2)
     #expect(mine.first?.contains("PlainScreen") == true)
