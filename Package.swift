@@ -2,6 +2,16 @@
 // SwizzleKit: Objective-C-style runtime swizzling, studied and tested on Linux.
 import PackageDescription
 
+/// The linker flags of a host of loadable plugins: it exports its symbols and answers to the
+/// name `libSwizzleKit.so` (DT_SONAME, which glibc matches a library's DT_NEEDED against), so
+/// that a plugin library built against the `SwizzleKit` product binds to the host's copy
+/// instead of loading a second one. GNU ld (`bfd`) writes a SONAME into an executable; lld and
+/// gold drop it.
+let hostLinkerFlags = [
+  "-use-ld=bfd", "-Xlinker", "--export-dynamic", "-Xlinker", "-soname", "-Xlinker",
+  "libSwizzleKit.so",
+]
+
 let package = Package(
   name: "SwizzleKit",
   products: [
@@ -9,11 +19,18 @@ let package = Package(
     .library(name: "ObjCRuntimeGeometry", targets: ["ObjCRuntimeGeometry"]),
     .library(name: "Hooks", targets: ["Hooks"]),
     .library(name: "UIKitModel", targets: ["UIKitModel"]),
-    .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
-    // The plugin as a library a host loads at run time: its SelfAware startup installs it.
+    .library(name: "Scenarios", targets: ["Scenarios"]),
+    .library(name: "SwizzleKitTesting", targets: ["SwizzleKitTesting"]),
+    // The whole platform as one shared library, libSwizzleKit.so: what a loadable plugin links
+    // against, so that it uses its host's one copy of SwizzleKit (the lab and the test binary
+    // answer to that name; see Docs/Plugins.md). Use it or the separate products, not both.
     .library(
-      name: "BarLayerPluginDynamic", type: .dynamic,
-      targets: ["BarLayerPlugin", "BarLayerPluginLoader"]),
+      name: "SwizzleKit", type: .dynamic,
+      targets: [
+        "ObjCRuntime", "ObjCRuntimeGeometry", "Hooks", "UIKitModel", "Scenarios",
+        "SwizzleKitTesting",
+      ]),
+    .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
     .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],
@@ -32,9 +49,15 @@ let package = Package(
       pkgConfig: "libffi",
       providers: [.apt(["libffi-dev"])]
     ),
+    // The Swift runtime's image enumeration and dlopen, for discovery (C). Only ObjCRuntime
+    // imports it, with an internal import.
+    .target(
+      name: "CSwiftMetadata",
+      path: "Sources/CSwiftMetadata"
+    ),
     .target(
       name: "ObjCRuntime",
-      dependencies: ["CObjCRuntime", "CFFI"],
+      dependencies: ["CObjCRuntime", "CFFI", "CSwiftMetadata"],
       path: "Sources/ObjCRuntime"
     ),
     // The encodings of Foundation's CGFloat, CGPoint, CGSize and CGRect: a module of its own so
@@ -44,51 +67,55 @@ let package = Package(
       dependencies: ["ObjCRuntime"],
       path: "Sources/ObjCRuntimeGeometry"
     ),
-    // The Swift runtime's image enumeration, for SelfAware discovery. Only Hooks imports it.
-    .target(
-      name: "CSwiftMetadata",
-      path: "Sources/CSwiftMetadata"
-    ),
-    // Aspects-class hooks on the runtime, plugins that install once, and SelfAware discovery.
+    // Aspects-class hooks on the runtime, plugins that describe themselves and install once.
     .target(
       name: "Hooks",
-      dependencies: ["ObjCRuntime", "CSwiftMetadata"],
+      dependencies: ["ObjCRuntime"],
       path: "Sources/Hooks"
     ),
     // A headless, deterministic model of UIKit's navigation stack, on the runtime's tables.
     .target(
       name: "UIKitModel",
-      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "Hooks"],
+      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry"],
       path: "Sources/UIKitModel"
+    ),
+    // Scripted sessions on the model with the bar at named moments, whatever the plugin.
+    .target(
+      name: "Scenarios",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
+      path: "Sources/Scenarios"
+    ),
+    // Swift Testing traits for tests that drive the model or install plugins, in any target.
+    .target(
+      name: "SwizzleKitTesting",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
+      path: "Sources/SwizzleKitTesting"
     ),
     // The WRNavigationBar technique as a plugin, on the public API of the layers below.
     .target(
       name: "BarLayerPlugin",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/BarLayerPlugin",
       exclude: ["README.md"]
     ),
-    .target(
-      name: "BarLayerPluginLoader",
-      dependencies: ["BarLayerPlugin", "Hooks"],
-      path: "Plugins/BarLayerPluginLoader"
-    ),
-    // The lab: commands as a library, so that tests run them and compare their output.
+    // The lab: commands as a library, so that tests run them and compare their output. It
+    // names no plugin: it finds them through discovery.
     .target(
       name: "SwizzleLab",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "BarLayerPlugin"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Sources/SwizzleLab"
     ),
     .executableTarget(
       name: "swizzle-lab",
-      dependencies: ["SwizzleLab"],
+      // The plugins built into the lab; discovery finds them, the lab's source never names
+      // them.
+      dependencies: ["SwizzleLab", "BarLayerPlugin"],
       path: "Sources/swizzle-lab",
-      // `load` opens plugin libraries that link against the lab's own copy of SwizzleKit.
-      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+      linkerSettings: [.unsafeFlags(hostLinkerFlags)]
     ),
     .executableTarget(
       name: "swizzle-bench",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "BarLayerPlugin"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "BarLayerPlugin"],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind
       // script live beside the benchmark but are not part of the Swift build.
@@ -114,16 +141,29 @@ let package = Package(
       name: "HooksTests",
       dependencies: ["Hooks", "ObjCRuntime", "CABITestSupport", "HooksTestSupport"],
       path: "Tests/HooksTests",
-      // The dlopen test loads a plugin library that links against the test binary's copy of
-      // Hooks, so the binary exports its symbols.
-      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+      // The dlopen tests load plugin libraries that link against the test binary's copy of
+      // SwizzleKit, so the binary is a host: it exports its symbols and answers to the name
+      // libSwizzleKit.so. (Linker settings of a test target apply to the one test binary.)
+      linkerSettings: [.unsafeFlags(hostLinkerFlags)]
     ),
     .testTarget(
       name: "UIKitModelTests",
-      // The plugin's tests live here: the model is single-threaded, and one serialized suite
-      // must hold every test that drives it.
-      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "BarLayerPlugin", "SwizzleLab"],
-      path: "Tests/UIKitModelTests",
+      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting"],
+      path: "Tests/UIKitModelTests"
+    ),
+    .testTarget(
+      name: "BarLayerPluginTests",
+      dependencies: [
+        "BarLayerPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
+      ],
+      path: "Tests/BarLayerPluginTests"
+    ),
+    .testTarget(
+      name: "SwizzleLabTests",
+      dependencies: [
+        "SwizzleLab", "BarLayerPlugin", "UIKitModel", "Hooks", "Scenarios", "SwizzleKitTesting",
+      ],
+      path: "Tests/SwizzleLabTests",
       exclude: ["Golden"]
     ),
   ],

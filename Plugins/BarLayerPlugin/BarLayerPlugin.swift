@@ -10,7 +10,7 @@ public import UIKitModel
 /// and the interactive swipe-back, cancelled or finished.
 ///
 /// ```swift
-/// _ = BarLayerPlugin.installation          // once, from any thread (SelfAware does it at launch)
+/// _ = BarLayerPlugin.installation          // once, from any thread
 /// profile.navBarBarTintColor = .white
 /// profile.navBarBackgroundAlpha = 0        // transparent until the user scrolls
 /// profile.navBarTitleColor = .white
@@ -21,6 +21,9 @@ public import UIKitModel
 /// operations with a display link inside a `CATransaction`, before hooks follow the appearance
 /// callbacks and `_updateInteractiveTransition:`, and an instead hook answers
 /// `navigationBar:shouldPopItem:`.
+///
+/// It is a ``ScenarioPlugin``: hosts such as `swizzle-lab` find it without naming it, under its
+/// short name `bar-layer`, with the seed's demo screens as its scenarios.
 public struct BarLayerPlugin: HookPlugin {
   /// `swizzlekit.bar-layer`.
   public let identifier = "swizzlekit.bar-layer"
@@ -32,14 +35,9 @@ public struct BarLayerPlugin: HookPlugin {
   /// A plugin value; install it with ``installation`` or `PluginRegistry.shared.install(_:)`.
   public init() {}
 
-  /// Installs the plugin once, however many threads ask: the seeds' `static let` idiom.
-  public static let installation: Void = {
-    do {
-      try PluginRegistry.shared.install(BarLayerPlugin())
-    } catch {
-      Diagnostics.warn("the bar-layer plugin could not install: \(error)")
-    }
-  }()
+  /// Installs the plugin once, however many threads ask: the seeds' `static let` idiom. A
+  /// failure is reported through `Diagnostics` and kept here (`.succeeded` is then false).
+  public static let installation = PluginRegistry.shared.installOnce(BarLayerPlugin())
 
   /// Installs the hooks.
   public func install() throws {

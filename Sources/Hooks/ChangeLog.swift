@@ -56,7 +56,7 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
   static func start() { _ = shared }
 
   func runtime(_ event: RuntimeEvent) {
-    let plugin = PluginRegistry.installingPluginID
+    let plugin = PluginRegistry.installingPluginName
     let recorded: [MethodChange]
     switch event {
     case .methodAdded(_, let location) where location.fileID.hasPrefix("Hooks/"):

@@ -86,7 +86,7 @@ internal enum HookEngine {
     body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookEntry {
     let signature = try validate(cls, selector, position, check: check)
-    let owner = PluginRegistry.installingPluginID
+    let owner = PluginRegistry.installingPluginName
     return try state.withLock { state throws(HookError) -> HookEntry in
       let site = try self.site(cls, selector, signature, &state)
       let entry = HookEntry(
@@ -108,7 +108,7 @@ internal enum HookEngine {
     body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookEntry {
     let signature = try validate(object_getClass(object)!, selector, position, check: check)
-    let owner = PluginRegistry.installingPluginID
+    let owner = PluginRegistry.installingPluginName
     let key = ObjectIdentifier(object)
     var watch: DeathWatch?
     let entry = try state.withLock { state throws(HookError) -> HookEntry in

@@ -1,5 +1,5 @@
-// Plugins: a set of hooks and swizzles that installs exactly once, and the registry that lists
-// them and draws the hook map.
+// Plugins: a set of hooks and swizzles that describes itself and installs exactly once, and the
+// protocol that lets hosts find plugins nobody lists.
 import ObjCRuntime
 
 /// A set of hooks and swizzles with a name, installed and removed as one.
@@ -13,21 +13,27 @@ import ObjCRuntime
 ///   let identifier = "com.example.logging"
 ///   let summary = "Logs every viewWillAppear:"
 ///   func install() throws {
-///     try UIViewController.hook(before: "viewWillAppear:") { (vc, animated: Bool) in print(vc) }
+///     try Meter.hook(before: "record:") { (meter: Meter, amount: Int) in print(amount) }
 ///   }
 /// }
 ///
 /// enum Startup {
-///   static let logging: Void = try! PluginRegistry.shared.install(LoggingPlugin())
+///   static let logging: Void = PluginRegistry.shared.installOnce(LoggingPlugin())
 /// }
 /// ```
 ///
-/// Hooks installed and swizzles made while ``install()`` runs are attributed to the plugin in the
-/// hook map; ``PluginRegistry/uninstall(_:)`` removes the hooks it made through ``Hook`` tokens
-/// and then calls ``uninstall()`` for anything else.
+/// Hooks installed and swizzles made while ``install()`` runs are attributed to the plugin's
+/// ``name`` in the hook map; ``PluginRegistry/uninstall(_:)`` removes the hooks it made through
+/// ``Hook`` tokens and then calls ``uninstall()`` for anything else.
+///
+/// A plugin that hosts should find by themselves (the lab, a test harness) conforms to
+/// ``DiscoverablePlugin`` instead.
 public protocol HookPlugin: Sendable {
   /// A stable identifier, such as `com.example.bar-layer`.
   var identifier: String { get }
+  /// One short name used everywhere: on the command line (`--plugin bar-layer`), in the hook
+  /// map and in the docs. The default is the identifier's last dot-separated part.
+  var name: String { get }
   /// One line that says what the plugin does.
   var summary: String { get }
   /// Installs the plugin's hooks and swizzles. Called once.
@@ -38,120 +44,61 @@ public protocol HookPlugin: Sendable {
 }
 
 extension HookPlugin {
+  /// The identifier's last dot-separated part: `bar-layer` for `swizzlekit.bar-layer`.
+  public var name: String {
+    identifier.split(separator: ".").last.map(String.init) ?? identifier
+  }
+
   /// Does nothing: hooks are removed by the registry.
   public func uninstall() {}
 }
 
-/// The plugins of the process: installs each once, lists them, and draws the hook map.
-public final class PluginRegistry: Sendable {
-  /// The registry of the process.
-  public static let shared = PluginRegistry()
+/// A plugin that hosts find without being told about it: a type that can be made with no
+/// arguments. ``PluginRegistry/discover()`` finds every conforming struct, enum or class of every
+/// loaded image, including libraries opened later, and registers one value of each (without
+/// installing it), so that a host such as `swizzle-lab` lists and runs plugins it has never heard
+/// of.
+///
+/// ```swift
+/// struct TintPlugin: DiscoverablePlugin {
+///   let identifier = "com.example.tint"
+///   let summary = "Tints every bar"
+///   func install() throws {}
+/// }
+/// ```
+public protocol DiscoverablePlugin: HookPlugin {
+  /// A plugin value, ready to install.
+  init()
+}
 
-  /// The identifier of the plugin whose ``HookPlugin/install()`` is running on this thread.
-  @TaskLocal internal static var installing: String?
+/// Why the registry refused a plugin or its installation. Nothing was installed when one is
+/// thrown, and no hook of the plugin was left behind.
+public enum PluginError: Error, Sendable, CustomStringConvertible {
+  /// The plugin's ``HookPlugin/install()`` threw; the hooks it had installed were removed.
+  case installFailed(plugin: String, identifier: String, reason: String)
+  /// Another plugin type already has this identifier (`existing` and `refused` are the two
+  /// types, module-qualified).
+  case duplicateIdentifier(String, existing: String, refused: String)
+  /// Another plugin already uses this short name.
+  case duplicateName(String, existing: String, refused: String)
+  /// No plugin of that name is known.
+  case unknown(name: String, known: [String])
 
-  /// What the hook engine and the change log attribute work to.
-  internal static var installingPluginID: String? { installing }
-
-  private struct Record {
-    let plugin: any HookPlugin
-    /// Serializes racing installs of this plugin. It guards a counter of the calls it let
-    /// through rather than nothing: ThreadSanitizer places a zero-size value at the object's own
-    /// address, where other threads read the object's header, and reports a race that is none.
-    let gate: RuntimeLock<Int>
-    var installed = false
-    var installations = 0
-    var tokens: [HookToken] = []
-  }
-
-  private let records = RuntimeLock<[String: Record]>([:])
-  private let order = RuntimeLock<[String]>([])
-
-  private init() {
-    ChangeLog.start()
-  }
-
-  /// Installs `plugin` unless a plugin with its identifier is installed; returns whether this
-  /// call installed it. Racing calls block until the one that installs is done, so every caller
-  /// returns with the plugin installed. A plugin's ``HookPlugin/install()`` may install other
-  /// plugins, but not itself.
-  ///
-  /// - Throws: whatever ``HookPlugin/install()`` throws; then the hooks it made are removed and
-  ///   the plugin is not installed.
-  @discardableResult
-  public func install(_ plugin: any HookPlugin) throws -> Bool {
-    let identifier = plugin.identifier
-    let gate = records.withLock { records -> RuntimeLock<Int> in
-      if let record = records[identifier] { return record.gate }
-      let gate = RuntimeLock(0)
-      records[identifier] = Record(plugin: plugin, gate: gate)
-      order.withLock { $0.append(identifier) }
-      return gate
+  /// What went wrong and what to do.
+  public var description: String {
+    switch self {
+    case .installFailed(let plugin, let identifier, let reason):
+      "the plugin \(plugin) (\(identifier)) did not install: \(reason); the hooks it had"
+        + " installed were removed"
+    case .duplicateIdentifier(let identifier, let existing, let refused):
+      "two plugins have the identifier \(identifier): \(existing) was registered first, so"
+        + " \(refused) was refused; give one of them another identifier"
+    case .duplicateName(let name, let existing, let refused):
+      "two plugins have the name \(name): \(existing) was registered first, so \(refused) was"
+        + " refused; give one of them another `name`"
+    case .unknown(let name, let known):
+      "no plugin named \(name); plugins: "
+        + (known.isEmpty ? "none" : known.joined(separator: ", "))
     }
-    return try gate.withLock { calls throws -> Bool in
-      calls += 1
-      if records.withLock({ $0[identifier]?.installed ?? false }) { return false }
-      let tokens = HookToken.collect {
-        try PluginRegistry.$installing.withValue(identifier) { try plugin.install() }
-      }
-      switch tokens {
-      case .success(let made):
-        records.withLock {
-          $0[identifier]?.installed = true
-          $0[identifier]?.installations += 1
-          $0[identifier]?.tokens = made
-        }
-        return true
-      case .failure(let error, let made):
-        for token in made { token.remove() }
-        throw error
-      }
-    }
-  }
-
-  /// Removes the hooks `plugin` installed and calls its ``HookPlugin/uninstall()``; returns
-  /// whether it was installed.
-  @discardableResult
-  public func uninstall(_ identifier: String) -> Bool {
-    guard let gate = records.withLock({ $0[identifier]?.gate }) else { return false }
-    return gate.withLock { calls -> Bool in
-      calls += 1
-      guard let record = records.withLock({ $0[identifier] }), record.installed else {
-        return false
-      }
-      for token in record.tokens { token.remove() }
-      PluginRegistry.$installing.withValue(identifier) { record.plugin.uninstall() }
-      records.withLock {
-        $0[identifier]?.installed = false
-        $0[identifier]?.tokens = []
-      }
-      return true
-    }
-  }
-
-  /// The plugins that were ever installed or tried, in the order they first came.
-  public var plugins: [(identifier: String, summary: String, installed: Bool)] {
-    let identifiers = order.withLock { $0 }
-    return records.withLock { records in
-      identifiers.compactMap { identifier in
-        records[identifier].map { (identifier, $0.plugin.summary, $0.installed) }
-      }
-    }
-  }
-
-  /// How many times the plugin's ``HookPlugin/install()`` ran: 1 after any number of racing
-  /// installs.
-  public func installationCount(of identifier: String) -> Int {
-    records.withLock { $0[identifier]?.installations ?? 0 }
-  }
-
-  /// Whether the plugin is installed.
-  public func isInstalled(_ identifier: String) -> Bool {
-    records.withLock { $0[identifier]?.installed ?? false }
-  }
-
-  /// Every hooked or swizzled method with its layers in call order and its conflicts.
-  public var hookMap: HookMap {
-    HookMap.current()
   }
 }

@@ -1,9 +1,9 @@
 // The lab's commands: run (a timeline), trace (runtime events), hooks (the hook map), render
 // (HTML and JSON) and load (a plugin library).
-import BarLayerPlugin
 import Foundation
 import Hooks
 import ObjCRuntime
+import Scenarios
 import UIKitModel
 
 /// Formats colours and numbers the same way everywhere, so that output is byte for byte stable.
@@ -45,15 +45,17 @@ enum RunCommand {
   static func run(_ options: Options, output: LabOutput, environment: [String: String])
     throws(LabError) -> LabExit
   {
-    guard let scenario = BarScenario.named(options.scenario ?? "tour") else {
+    guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
       throw .usage("no scenario", topic: "run")
     }
     let color = output.isTerminal && !options.noColor && environment["NO_COLOR"] == nil
-    let plugin = options.plugins.contains("none") ? "none" : "bar-layer"
+    let plugins = scenario.plugins(for: options.scenarioOptions)
     output.out(
       Lab.wrap("\(scenario.name): \(scenario.summary)", width: 79).joined(separator: "\n") + "\n"
-        + "\(options.device.rawValue), iOS \(options.systemVersion), plugin \(plugin)\n\n")
-    let moments = scenario.run(options: options.scenarioOptions)
+        + "\(options.device.rawValue), iOS \(options.systemVersion),"
+        + " plugin\(plugins.count > 1 ? "s" : "")"
+        + " \(plugins.isEmpty ? "none" : plugins.joined(separator: ", "))\n\n")
+    let moments = try runScenario(scenario, options.scenarioOptions)
     let title =
       (UIApplication.shared.keyWindow?.rootViewController as? UINavigationController)?
       .topViewController?.title ?? ""
@@ -77,6 +79,17 @@ enum RunCommand {
       output.out("\n" + Lab.wrap(summary, width: 79).joined(separator: "\n") + "\n")
     }
     return .ok
+  }
+}
+
+/// Runs `scenario`, turning a plugin that fails to install into a failure of the command.
+func runScenario(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
+  -> [ScenarioMoment]
+{
+  do {
+    return try scenario.run(options: options)
+  } catch {
+    throw .failure(error.description)
   }
 }
 
@@ -118,27 +131,44 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
 
 /// `trace`: every runtime event of a scenario.
 enum TraceCommand {
-  /// The selectors whose sends the trace shows: what the plugin hooks, the display-link tick,
-  /// and the stack operations (transitions start there).
+  /// The selectors whose sends the trace always shows: the stack operations (transitions start
+  /// there), the appearance callbacks and the bar's methods plugins care about. The methods the
+  /// installed plugins hook or swizzle, and the selectors display links call, are added.
   static let selectors: Set<Selector> = [
     "pushViewController:animated:", "popViewControllerAnimated:",
     "popToViewController:animated:", "popToRootViewControllerAnimated:",
     "_updateInteractiveTransition:", "navigationBar:shouldPopItem:", "viewWillAppear:",
     "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:", "setTitleTextAttributes:",
-    "barLayerTick:",
   ]
 
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
-    guard let scenario = BarScenario.named(options.scenario ?? "tour") else {
+    guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
       throw .usage("no scenario", topic: "trace")
     }
     let recorder = TraceRecorder()
-    if !options.plugins.contains("none") {
-      recorder.lines.append("\(Format.time(0))  install plugin swizzlekit.bar-layer")
-      _ = try? PluginRegistry.shared.install(BarLayerPlugin())
+    let registry = PluginRegistry.shared
+    var installed: [String] = []
+    defer { for name in installed.reversed() { registry.uninstall(name) } }
+    for name in scenario.plugins(for: options.scenarioOptions) {
+      guard let plugin = registry.plugin(named: name) else { continue }
+      recorder.lines.append("\(Format.time(0))  install plugin \(plugin.identifier)")
+      do {
+        if try registry.install(plugin) { installed.append(plugin.identifier) }
+      } catch {
+        throw .failure(error.description)
+      }
     }
-    for entry in PluginRegistry.shared.hookMap.entries {
+    var traced = selectors
+    for entry in registry.hookMap.entries {
       recorder.layers[entry.method] = entry.layers
+      if entry.layers.contains(where: { $0.plugin != nil }) {
+        traced.insert(Selector(entry.method.selectorName))
+      }
+    }
+    let linkObserver = VirtualRunLoop.main.addDisplayLinkObserver { link in
+      guard !traced.contains(link.selector) else { return }
+      traced.insert(link.selector)
+      Tracing.install(recorder, tracingSends: traced)
     }
     var transitioning = false
     let observer = VirtualRunLoop.main.addFrameObserver { time in
@@ -150,10 +180,13 @@ enum TraceCommand {
         transitioning = now
       }
     }
-    Tracing.install(recorder, tracingSends: selectors)
-    _ = scenario.run(options: options.scenarioOptions)
-    Tracing.remove(recorder)
-    VirtualRunLoop.main.removeFrameObserver(observer)
+    Tracing.install(recorder, tracingSends: traced)
+    defer {
+      Tracing.remove(recorder)
+      VirtualRunLoop.main.removeFrameObserver(observer)
+      VirtualRunLoop.main.removeFrameObserver(linkObserver)
+    }
+    _ = try runScenario(scenario, options.scenarioOptions)
     let lines = recorder.lines.filter { line in
       options.filter.map { line.contains($0) } ?? true
     }
@@ -166,14 +199,14 @@ enum TraceCommand {
 enum HooksCommand {
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     let names = options.plugins.isEmpty ? Lab.plugins.map(\.name) : options.plugins
-    for name in names where name == "bar-layer" {
+    for name in names where name != "none" {
       do {
-        try PluginRegistry.shared.install(BarLayerPlugin())
+        try PluginRegistry.shared.install(named: name)
       } catch {
-        throw .failure("the plugin \(name) did not install: \(error)")
+        throw .failure(error.description)
       }
     }
-    let installed = PluginRegistry.shared.plugins.filter(\.installed).map(\.identifier)
+    let installed = PluginRegistry.shared.plugins.filter(\.isInstalled).map(\.name)
     output.out(
       "installed: \(installed.isEmpty ? "nothing" : installed.joined(separator: ", "))\n\n")
     let map = PluginRegistry.shared.hookMap
@@ -190,20 +223,42 @@ enum HooksCommand {
   }
 }
 
-/// `load`: a plugin library.
+/// `load` and `--load`: a plugin library.
 enum LoadCommand {
   static func run(path: String, output: LabOutput) -> LabExit {
     do {
-      let report = try SelfAwareDiscovery.loadLibrary(at: path)
-      output.out("loaded \(path)\n")
-      output.out("awoken: \(report.awake.awoken.joined(separator: ", "))\n")
-      output.out(
-        "plugins registered: \(report.plugins.isEmpty ? "none" : report.plugins.joined(separator: ", "))\n"
-      )
+      try load(path, output: output, reportingTo: output.out)
       return .ok
     } catch {
-      output.err("error: \(error)\n")
+      output.err("error: \(error.message)\n")
       return .failure
     }
+  }
+
+  /// Loads the library at `path` and says what it brought (to `report`: standard output for
+  /// `load`, standard error for `--load`, whose command owns standard output): its plugins
+  /// (registered) and their scenarios. A library that cannot be opened, carries a second copy
+  /// of SwizzleKit or brings no plugin is a failure.
+  static func load(_ path: String, output: LabOutput, reportingTo report: (String) -> Void)
+    throws(LabError)
+  {
+    let before = Set(ScenarioCatalog.all().map(\.name))
+    let library: LibraryReport
+    do {
+      library = try PluginRegistry.shared.loadLibrary(at: path)
+    } catch {
+      throw .failure(error.description)
+    }
+    for refusal in library.refused {
+      output.err("warning: \(refusal)\n")
+    }
+    guard !library.plugins.isEmpty else {
+      throw .failure(
+        "\(path) brings no plugin (no DiscoverablePlugin type, and none registered at awake)")
+    }
+    let scenarios = ScenarioCatalog.all().map(\.name).filter { !before.contains($0) }
+    report("loaded \(path)\n")
+    report("plugins: \(library.plugins.joined(separator: ", "))\n")
+    report("scenarios: \(scenarios.isEmpty ? "none" : scenarios.joined(separator: ", "))\n")
   }
 }

@@ -1,9 +1,10 @@
-import BarLayerPlugin
 // swizzle-lab: commands, options and usage, written by hand in swift-argument-parser's
-// conventions (no outside package builds here).
+// conventions (no outside package builds here). The lab names no plugin and no scenario: it finds
+// them through discovery, in its own image and in the libraries it is asked to load.
 import Foundation
 import Hooks
 import ObjCRuntime
+import Scenarios
 import UIKitModel
 
 /// Where the lab writes: standard output and standard error, or strings in tests.
@@ -46,10 +47,12 @@ public enum LabExit: Int32, Sendable {
 
 /// The lab: parses a command line and runs it.
 public enum Lab {
-  /// The plugins the lab knows, by name.
-  static let plugins: [(name: String, summary: String)] = [
-    ("bar-layer", BarLayerPlugin().summary)
-  ]
+  /// The plugins the lab knows: every ``DiscoverablePlugin`` of the images loaded (the lab's
+  /// own, and libraries opened with `load` or `--load`), and any registered by hand.
+  static var plugins: [PluginInfo] {
+    try? PluginRegistry.shared.discover()
+    return PluginRegistry.shared.plugins
+  }
 
   /// Runs `arguments` (without the program name), writing to `output`; returns the exit code.
   public static func main(
@@ -65,26 +68,35 @@ public enum Lab {
     do {
       switch command {
       case "":
-        var options = try Options.parse(arguments, allowed: Options.runFlags)
+        var options = try Options.parse(arguments, allowed: Options.runFlags, output: output)
         options.scenario = options.scenario ?? "tour"
+        try options.validate()
         return try RunCommand.run(options, output: output, environment: environment)
       case "list":
-        _ = try Options.parse(arguments, allowed: [])
+        let options = try Options.parse(arguments, allowed: ["--load"], output: output)
+        try options.validate()
         output.out(listText())
         return .ok
       case "run":
-        let options = try Options.parse(arguments, allowed: Options.runFlags, needsScenario: true)
+        let options = try Options.parse(
+          arguments, allowed: Options.runFlags, needsScenario: true, output: output)
+        try options.validate()
         return try RunCommand.run(options, output: output, environment: environment)
       case "trace":
         let options = try Options.parse(
-          arguments, allowed: Options.runFlags + ["--filter"], needsScenario: true)
+          arguments, allowed: Options.runFlags + ["--filter"], needsScenario: true,
+          output: output)
+        try options.validate()
         return try TraceCommand.run(options, output: output)
       case "hooks":
-        let options = try Options.parse(arguments, allowed: ["--plugin"])
+        let options = try Options.parse(
+          arguments, allowed: ["--plugin", "--load"], output: output)
+        try options.validate()
         return try HooksCommand.run(options, output: output)
       case "render":
         let options = try Options.parse(
-          arguments, allowed: Options.runFlags + ["--out"], needsScenario: true)
+          arguments, allowed: Options.runFlags + ["--out"], needsScenario: true, output: output)
+        try options.validate()
         return try RenderCommand.run(options, output: output)
       case "load":
         guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
@@ -112,7 +124,9 @@ public enum Lab {
   }
 
   static func listText() -> String {
-    let width = BarScenario.all.map(\.name.count).max() ?? 0
+    let scenarios = ScenarioCatalog.all()
+    let plugins = Lab.plugins
+    let width = (scenarios.map(\.name) + plugins.map(\.name)).map(\.count).max() ?? 0
     func row(_ name: String, _ text: String) -> [String] {
       let lead = "  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
       return wrap(text, width: 79 - lead.count).enumerated().map { index, line in
@@ -120,9 +134,13 @@ public enum Lab {
       }
     }
     var lines = ["SCENARIOS"]
-    for scenario in BarScenario.all { lines += row(scenario.name, scenario.summary) }
+    for scenario in scenarios {
+      lines += row(scenario.name, scenario.summary + (scenario.plugin.map { " [\($0)]" } ?? ""))
+    }
+    if scenarios.isEmpty { lines.append("  (none: no plugin brings any)") }
     lines += ["", "PLUGINS"]
     for plugin in plugins { lines += row(plugin.name, plugin.summary) }
+    if plugins.isEmpty { lines.append("  (none found)") }
     lines += ["", "DEVICES"]
     lines += wrap(DeviceProfile.allCases.map(\.rawValue).joined(separator: ", "), width: 77).map {
       "  " + $0
@@ -152,14 +170,23 @@ enum LabError: Error {
   case usage(String, topic: String)
   /// A failure while running.
   case failure(String)
+
+  /// The one line the lab prints after `error: `.
+  var message: String {
+    switch self {
+    case .usage(let message, _), .failure(let message): message
+    }
+  }
 }
 
 /// The parsed options of a command.
 struct Options {
-  static let runFlags = ["--plugin", "--device", "--ios", "--speed", "--no-color"]
+  static let runFlags = ["--plugin", "--device", "--ios", "--speed", "--no-color", "--load"]
 
   var scenario: String?
+  /// The plugins named with `--plugin` (a comma-separated list, repeatable); `none` is kept.
   var plugins: [String] = []
+  var libraries: [String] = []
   var device: DeviceProfile = .iPhone8
   var systemVersion = "13.0"
   var speed: Double = 0
@@ -167,10 +194,12 @@ struct Options {
   var filter: String?
   var outDirectory: String?
 
-  /// Parses `arguments`: options among `allowed` and at most one positional SCENARIO.
-  static func parse(_ arguments: [String], allowed: [String], needsScenario: Bool = false)
-    throws(LabError) -> Options
-  {
+  /// Parses `arguments`: options among `allowed` and at most one positional SCENARIO; then
+  /// loads the libraries of `--load`, writing what they brought to `output`, so that their
+  /// plugins and scenarios can be named. Names are checked by ``validate()``.
+  static func parse(
+    _ arguments: [String], allowed: [String], needsScenario: Bool = false, output: LabOutput
+  ) throws(LabError) -> Options {
     var options = Options()
     var index = 0
     func value(_ flag: String) throws(LabError) -> String {
@@ -187,13 +216,14 @@ struct Options {
         switch argument {
         case "--no-color": options.noColor = true
         case "--plugin":
-          let name = try value(argument)
-          guard name == "none" || Lab.plugins.contains(where: { $0.name == name }) else {
-            throw .usage(
-              "no plugin '\(name)'; plugins: \(Lab.plugins.map(\.name).joined(separator: ", ")),"
-                + " none", topic: "")
+          let names = try value(argument).split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
           }
-          options.plugins.append(name)
+          guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+            throw .usage("--plugin takes NAME or NAME,NAME...", topic: "")
+          }
+          options.plugins += names
+        case "--load": options.libraries.append(try value(argument))
         case "--device":
           let name = try value(argument)
           guard let device = DeviceProfile.named(name) else {
@@ -222,11 +252,6 @@ struct Options {
         guard options.scenario == nil else {
           throw .usage("unexpected argument '\(argument)'", topic: "")
         }
-        guard BarScenario.named(argument) != nil else {
-          throw .usage(
-            "no scenario '\(argument)'; scenarios: "
-              + BarScenario.all.map(\.name).joined(separator: ", "), topic: "")
-        }
         options.scenario = argument
       }
       index += 1
@@ -234,15 +259,37 @@ struct Options {
     if needsScenario, options.scenario == nil {
       throw .usage("a SCENARIO is needed (see 'swizzle-lab list')", topic: "")
     }
+    for path in options.libraries {
+      try LoadCommand.load(path, output: output, reportingTo: output.err)
+    }
     return options
   }
 
-  /// The scenario options for the model.
+  /// Checks the plugin and scenario names against what discovery found (after `--load`).
+  func validate() throws(LabError) {
+    let known = Lab.plugins.map(\.name)
+    for name in plugins where name != "none" && !known.contains(name) {
+      throw .usage(
+        "no plugin '\(name)'; plugins: \((known + ["none"]).joined(separator: ", "))", topic: "")
+    }
+    if plugins.contains("none"), plugins.count > 1 {
+      throw .usage("--plugin none cannot be combined with other plugins", topic: "")
+    }
+    if let scenario, ScenarioCatalog.named(scenario) == nil {
+      let names = ScenarioCatalog.all().map(\.name)
+      throw .usage(
+        "no scenario '\(scenario)'; scenarios: "
+          + (names.isEmpty ? "none (no plugin brings any)" : names.joined(separator: ", ")),
+        topic: "")
+    }
+  }
+
+  /// The scenario options for the model: the `--plugin` list, or the scenario's own plugin.
   var scenarioOptions: ScenarioOptions {
     var result = ScenarioOptions()
     result.device = device
     result.systemVersion = systemVersion
-    result.installsPlugin = !plugins.contains("none")
+    if !plugins.isEmpty { result.plugins = plugins.filter { $0 != "none" } }
     return result
   }
 }
@@ -255,15 +302,18 @@ enum Usage {
       return """
         OVERVIEW: Runs a scenario and shows the bar at each step.
 
-        USAGE: swizzle-lab run SCENARIO [--plugin NAME] [--device NAME] [--ios VERSION]
-                                        [--speed SECONDS] [--no-color]
+        USAGE: swizzle-lab run SCENARIO [--plugin NAME[,NAME...]] [--device NAME]
+                                        [--ios VERSION] [--speed SECONDS] [--no-color]
+                                        [--load PATH]
 
         OPTIONS:
-          --plugin NAME     The plugin to run with: bar-layer (default) or none.
+          --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
+                            none; default: the plugin that brings the scenario.
           --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
           --ios VERSION     The system version; default 13.0.
           --speed SECONDS   Real seconds to wait between steps; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
+          --load PATH       Load a plugin library first (repeatable).
           -h, --help        Show help information.
 
         """
@@ -271,11 +321,12 @@ enum Usage {
       return """
         OVERVIEW: Runs a scenario and prints every runtime event with its virtual time.
 
-        USAGE: swizzle-lab trace SCENARIO [--filter SELECTOR] [--plugin NAME] [--device NAME]
-                                          [--ios VERSION]
+        USAGE: swizzle-lab trace SCENARIO [--filter SELECTOR] [--plugin NAME[,NAME...]]
+                                          [--device NAME] [--ios VERSION] [--load PATH]
 
         OPTIONS:
           --filter SELECTOR  Only the events that name SELECTOR.
+          (and the options of 'run')
           -h, --help         Show help information.
 
         """
@@ -283,10 +334,11 @@ enum Usage {
       return """
         OVERVIEW: Installs plugins and prints the hook map, with conflicts.
 
-        USAGE: swizzle-lab hooks [--plugin NAME ...]
+        USAGE: swizzle-lab hooks [--plugin NAME[,NAME...]] [--load PATH]
 
         OPTIONS:
-          --plugin NAME   A plugin to install (repeatable); default: every plugin.
+          --plugin NAMES  The plugins to install, in order; default: every plugin.
+          --load PATH     Load a plugin library first (repeatable).
           -h, --help      Show help information.
 
         """
@@ -294,28 +346,31 @@ enum Usage {
       return """
         OVERVIEW: Runs a scenario and writes an HTML report and its data as JSON.
 
-        USAGE: swizzle-lab render SCENARIO --out DIR [--plugin NAME] [--device NAME]
-                                           [--ios VERSION]
+        USAGE: swizzle-lab render SCENARIO --out DIR [--plugin NAME[,NAME...]]
+                                           [--device NAME] [--ios VERSION] [--load PATH]
 
         OPTIONS:
           --out DIR     Where report.html and report.json go (made if needed).
+          (and the options of 'run')
           -h, --help    Show help information.
 
         """
     case "load":
       return """
-        OVERVIEW: Loads a plugin library, awakes what it brings, lists the plugins it registered.
+        OVERVIEW: Loads a plugin library and lists the plugins and scenarios it brings.
 
         USAGE: swizzle-lab load PATH
 
-        The library must link against the lab's own copy of SwizzleKit (see Docs/Lab.md).
+        The library must be built against the SwizzleKit library product, so that it uses
+        the lab's copy of SwizzleKit (see Docs/Plugins.md). To run what it brings, pass
+        --load PATH to run, trace, hooks, render or list.
 
         """
     case "list":
       return """
         OVERVIEW: Lists the scenarios, plugins and devices.
 
-        USAGE: swizzle-lab list
+        USAGE: swizzle-lab list [--load PATH]
 
         """
     default:
@@ -325,8 +380,7 @@ enum Usage {
 
         USAGE: swizzle-lab [COMMAND] [OPTIONS]
 
-        With no command, runs the tour: Ant Forest scrolled to opaque, a push, and a swipe-back
-        cancelled and then finished, on the bar-layer plugin.
+        With no command, runs the scenario named tour, with the plugin that brings it.
 
         COMMANDS:
           list               Scenarios, plugins and devices, one line each.
@@ -334,7 +388,7 @@ enum Usage {
           trace SCENARIO     Every runtime event, with virtual timestamps.
           hooks              The hook map after installing plugins.
           render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
-          load PATH          Load a plugin library and awake what it brings.
+          load PATH          Load a plugin library and list what it brings.
 
           See 'swizzle-lab COMMAND --help' for a command's options.
 

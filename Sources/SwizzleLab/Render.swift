@@ -1,8 +1,8 @@
 // `render`: an HTML report (a filmstrip of SVG frames and SVG plots, self-contained) and the same
 // data as JSON.
-import BarLayerPlugin
 import Foundation
 import ObjCRuntime
+import Scenarios
 import UIKitModel
 
 /// One sample of the bar, per frame.
@@ -39,7 +39,7 @@ enum RenderCommand {
     guard let directory = options.outDirectory else {
       throw .usage("render needs --out DIR", topic: "render")
     }
-    let data = collect(options)
+    let data = try collect(options)
     let folder = URL(fileURLWithPath: directory)
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -78,8 +78,10 @@ enum RenderCommand {
   }
 
   /// Runs the scenario, sampling the bar at every frame.
-  static func collect(_ options: Options) -> ReportData {
-    let scenario = BarScenario.named(options.scenario ?? "tour") ?? .tour
+  static func collect(_ options: Options) throws(LabError) -> ReportData {
+    guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
+      throw .usage("no scenario", topic: "render")
+    }
     var samples: [BarSample] = []
     let observer = VirtualRunLoop.main.addFrameObserver { time in
       guard
@@ -91,8 +93,8 @@ enum RenderCommand {
           navigation.navigationBar.appearance(over: scenarioBackdrop), time: time,
           transitioning: navigation.isTransitioning))
     }
-    let moments = scenario.run(options: options.scenarioOptions)
-    VirtualRunLoop.main.removeFrameObserver(observer)
+    defer { VirtualRunLoop.main.removeFrameObserver(observer) }
+    let moments = try runScenario(scenario, options.scenarioOptions)
     return ReportData(
       scenario: scenario.name, summary: scenario.summary, device: options.device.rawValue,
       systemVersion: options.systemVersion,

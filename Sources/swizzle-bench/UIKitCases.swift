@@ -3,6 +3,7 @@ import BarLayerPlugin
 // display link on the virtual clock.
 import Foundation
 import ObjCRuntime
+import Scenarios
 import UIKitModel
 
 /// A display-link target that counts its ticks.
@@ -86,7 +87,8 @@ enum UIKitCases {
   /// The Ant Forest scenario with the bar-layer plugin, from launch to its last moment.
   static func antForestMilliseconds() -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
-    _ = BarScenario.antForest.run()
+    _ = try? BarLayerScenarios.antForest.run(
+      options: ScenarioOptions(device: .iPhone8, plugins: [BarLayerPlugin().name]))
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
   }
 

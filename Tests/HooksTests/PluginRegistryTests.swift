@@ -1,6 +1,7 @@
 // Plugins: installed exactly once however many threads race, listed, and drawn in the hook map
 // with their conflicts.
 import Hooks
+import HooksTestSupport
 import ObjCRuntime
 import Synchronization
 import Testing
@@ -113,7 +114,17 @@ struct PluginRegistryTests {
     meter.sendRecord(1)
     #expect(meter.journal.take() == ["record(1)"])
     let failing = FailingPlugin(cls: Shared(value: cls))
-    #expect(throws: HookError.self) { try PluginRegistry.shared.install(failing) }
+    do {
+      try PluginRegistry.shared.install(failing)
+      Issue.record("the failing plugin installed")
+    } catch {
+      guard case .installFailed(let plugin, let identifier, let reason) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(plugin == "failing" && identifier == "test.failing")
+      #expect(reason.contains("-[X y]"), "names the hook that failed")
+    }
     #expect(!PluginRegistry.shared.isInstalled("test.failing"))
     meter.sendRecord(2)
     #expect(meter.journal.take() == ["record(2)"], "the failed plugin's hook was removed")
@@ -139,12 +150,12 @@ struct PluginRegistryTests {
     let map = PluginRegistry.shared.hookMap
     let entry = try #require(
       map.entries.first { $0.method.description == "-[\(cls.name) scaled:]" })
-    #expect(entry.layers.map(\.plugin) == ["test.map.exchanger", "test.map.hooker", nil])
+    #expect(entry.layers.map(\.plugin) == ["exchanger", "hooker", nil], "by short name")
     #expect(entry.layers.last?.kind == "added", "the test's own class_addMethod, with its location")
     #expect(entry.layers.last?.location?.fileID == "HooksTests/PluginRegistryTests.swift")
     #expect(entry.layers.first?.kind.contains("exchanged with -[\(cls.name) tenfold:]") == true)
     let conflict = try #require(map.conflicts.first { $0.method == entry.method })
-    #expect(conflict.plugins == ["test.map.exchanger", "test.map.hooker"])
+    #expect(conflict.plugins == ["exchanger", "hooker"])
     #expect(map.description.contains("conflict on -[\(cls.name) scaled:]"))
   }
 
@@ -166,6 +177,73 @@ struct PluginRegistryTests {
     let conflict = try #require(
       PluginRegistry.shared.hookMap.conflicts.first { $0.method == method && $0.plugins.count == 2 }
     )
-    #expect(conflict.plugins == ["test.two.first", "test.two.second"])
+    #expect(conflict.plugins == ["first", "second"])
   }
+
+  @Test("discovery registers the DiscoverablePlugins of every image, without installing them")
+  func discovery() throws {
+    try PluginRegistry.shared.discover()
+    let info = try #require(
+      PluginRegistry.shared.plugins.first { $0.identifier == "test.support.discoverable" })
+    #expect(info.name == "discoverable")
+    #expect(info.typeName == "HooksTestSupport.SupportDiscoverablePlugin")
+    #expect(!info.isInstalled)
+    #expect(PluginRegistry.shared.plugin(named: "discoverable") is SupportDiscoverablePlugin)
+  }
+
+  @Test("another type with a registered identifier or name is refused, naming both types")
+  func duplicates() throws {
+    try PluginRegistry.shared.discover()
+    do {
+      try PluginRegistry.shared.register(ImpostorPlugin(identifier: "test.support.discoverable"))
+      Issue.record("a second type took the identifier")
+    } catch {
+      guard case .duplicateIdentifier(let identifier, let existing, let refused) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(identifier == "test.support.discoverable")
+      #expect(existing == "HooksTestSupport.SupportDiscoverablePlugin")
+      #expect(refused == "HooksTests.ImpostorPlugin")
+    }
+    #expect(throws: PluginError.self) {
+      try PluginRegistry.shared.install(ImpostorPlugin(identifier: "test.impostor.discoverable"))
+    }
+    #expect(!PluginRegistry.shared.isInstalled("test.impostor.discoverable"))
+  }
+
+  @Test("install(named:) installs a discovered plugin; an unknown name lists the known ones")
+  func installByName() throws {
+    try PluginRegistry.shared.discover()
+    #expect(try PluginRegistry.shared.install(named: "discoverable"))
+    #expect(PluginRegistry.shared.isInstalled("discoverable"))
+    #expect(PluginRegistry.shared.uninstall("discoverable"))
+    do {
+      try PluginRegistry.shared.install(named: "no-such-plugin")
+      Issue.record("an unknown plugin installed")
+    } catch {
+      #expect(error.description.contains("discoverable"), "lists the known plugins")
+    }
+  }
+
+  @Test("installOnce: the static-let idiom reports a failure instead of trapping or throwing")
+  func installOnce() {
+    let cls = freshMeterClass("InstallOnce")
+    let result = PluginRegistry.shared.installOnce(FailingPlugin(cls: Shared(value: cls)))
+    #expect(!result.succeeded)
+    #expect(result.description.contains("did not install"))
+    let installs = Counter()
+    let plugin = CountingPlugin(
+      identifier: "test.install-once", cls: Shared(value: cls), installs: installs)
+    #expect(PluginRegistry.shared.installOnce(plugin).description == "installed")
+    #expect(PluginRegistry.shared.installOnce(plugin).description == "already installed")
+    PluginRegistry.shared.uninstall(plugin)
+  }
+}
+
+/// A plugin whose identifier is chosen by the test, to collide with another's.
+struct ImpostorPlugin: HookPlugin {
+  let identifier: String
+  let summary = "Takes another plugin's identifier or name"
+  func install() throws {}
 }

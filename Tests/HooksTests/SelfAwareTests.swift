@@ -71,12 +71,13 @@ struct SelfAwareTests {
   @Test("a plugin library loaded with dlopen is scanned, and its plugin registers once")
   func loadsLibrary() throws {
     let library = try LatePluginBuilder.build()
-    let first = try SelfAwareDiscovery.loadLibrary(at: library)
+    let first = try PluginRegistry.shared.loadLibrary(at: library)
     #expect(first.awake.awoken.contains { $0.hasSuffix("LatePluginStartup") })
-    #expect(first.plugins == ["test.late-plugin"])
+    #expect(first.plugins == ["late-plugin"])
     #expect(PluginRegistry.shared.isInstalled("test.late-plugin"))
-    let second = try SelfAwareDiscovery.loadLibrary(at: library)
+    let second = try PluginRegistry.shared.loadLibrary(at: library)
     #expect(second.awake.awoken.isEmpty)
+    #expect(second.plugins.isEmpty)
     #expect(PluginRegistry.shared.installationCount(of: "test.late-plugin") == 1)
   }
 
@@ -86,12 +87,71 @@ struct SelfAwareTests {
       try SelfAwareDiscovery.loadLibrary(at: "/nonexistent/libNothing.so")
     }
   }
+
+  @Test("a library that carries its own copy of SwizzleKit is refused, naming what to change")
+  func secondCopy() throws {
+    let library = try LatePluginBuilder.buildSecondCopy()
+    do {
+      try SelfAwareDiscovery.loadLibrary(at: library)
+      Issue.record("the copy was loaded")
+    } catch {
+      guard case .secondCopy(let path, let modules) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(path.hasSuffix(".so") && modules == ["ObjCRuntime"])
+      #expect(error.description.contains("SwizzleKit library product"))
+    }
+    #expect(objc_getClass("Impostor") == nil, "its classes stay out of the class list")
+    // Asked again, the same answer: the copy stays loaded but ignored.
+    #expect(throws: DiscoveryError.self) { try SelfAwareDiscovery.loadLibrary(at: library) }
+  }
+
+  @Test("an empty path is refused, not taken as the main program (which would awake it again)")
+  func emptyPath() throws {
+    try SelfAwareDiscovery.awakeAll()
+    let before = AwakeCounts.nested.load(ordering: .relaxed)
+    do {
+      try SelfAwareDiscovery.loadLibrary(at: "")
+      Issue.record("an empty path was accepted")
+    } catch {
+      #expect(error.description.contains("empty path"))
+    }
+    #expect(AwakeCounts.nested.load(ordering: .relaxed) == before)
+  }
 }
 
 /// Compiles `Tests/LatePluginSource/LatePlugin.swift` into a shared library against the modules
-/// of this build, once per test run.
+/// of this build, once per test run; and a library that defines a module named `ObjCRuntime`
+/// of its own, which is what a second copy of SwizzleKit looks like.
 enum LatePluginBuilder {
   private static let built = RuntimeLock<String?>(nil)
+  private static let copy = RuntimeLock<String?>(nil)
+
+  /// A library whose module is named ObjCRuntime and defines an `ObjCObject` that is not ours.
+  static func buildSecondCopy() throws -> String {
+    try copy.withLock { copy in
+      if let copy { return copy }
+      let directory = FileManager.default.temporaryDirectory
+      let source = directory.appendingPathComponent("swizzlekit-copy-\(getpid()).swift")
+      try "open class ObjCObject {}\npublic final class Impostor: ObjCObject {}\n".write(
+        to: source, atomically: true, encoding: .utf8)
+      let output = directory.appendingPathComponent("libswizzlekit-copy-\(getpid()).so").path
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = [
+        "swiftc", "-emit-library", "-parse-as-library", "-module-name", "ObjCRuntime",
+        source.path, "-o", output,
+      ]
+      try process.run()
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else {
+        throw DiscoveryError.loadFailed(path: output, reason: "swiftc failed")
+      }
+      copy = output
+      return output
+    }
+  }
 
   static func build() throws -> String {
     try built.withLock { built in

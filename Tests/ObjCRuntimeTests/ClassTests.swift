@@ -6,6 +6,9 @@ private class Vehicle: ObjCObject {}
 private final class Bicycle: Vehicle {}
 private class RealizedLate: ObjCObject {}
 
+/// Named by the class-list test only, and never instantiated.
+private final class OnlyInTheClassList: ObjCObject {}
+
 private enum Outer {
   final class Nested: ObjCObject {}
 }
@@ -73,12 +76,27 @@ struct ClassTests {
     #expect(all.contains { $0 === Bicycle.runtimeClass })
   }
 
-  @Test("a Swift class is made the first time it is used, not before")
-  func lazyRealization() {
-    // No other test names RealizedLate, so nothing has used it yet.
-    #expect(objc_getClass("RealizedLate") == nil)
-    let cls = RealizedLate.runtimeClass
-    #expect(objc_getClass("RealizedLate") === cls)
+  @Test("objc_getClass, objc_lookUpClass and NSClassFromString find a class nothing has used")
+  func unusedClassIsFound() throws {
+    // Nothing but this test names the class, and it only reads its name: as in objc4, which
+    // realizes every class of an image when asked, the class list holds it anyway.
+    let cls = try #require(objc_getClass("RealizedLate"))
+    #expect(cls.swiftClass.map(ObjectIdentifier.init) == ObjectIdentifier(RealizedLate.self))
+    #expect(objc_lookUpClass("RealizedLate") === cls)
+    #expect(NSClassFromString("RealizedLate") === cls)
+    #expect(objc_copyClassList().contains { $0 === cls })
+    #expect(RealizedLate.runtimeClass === cls, "first use finds the class realized")
+    #expect(objc_getClass("NoSuchClassAnywhere") == nil)
+  }
+
+  @Test("every ObjCObject subclass of the process is in the class list; none twice")
+  func classListIsComplete() {
+    let list = objc_copyClassList()
+    let swiftClasses = Set(list.compactMap { $0.swiftClass.map(ObjectIdentifier.init) })
+    #expect(swiftClasses.contains(ObjectIdentifier(OnlyInTheClassList.self)))
+    #expect(swiftClasses.count == list.filter { $0.swiftClass != nil }.count, "no duplicates")
+    #expect(list.allSatisfy { !$0.isMetaClass })
+    #expect(!swiftClasses.contains(ObjectIdentifier(Class.self)), "the runtime's Class is not")
   }
 
   @Test("class_getName answers \"nil\" for nil, as objc4 does")

@@ -26,6 +26,44 @@ final class ProbeDelegate: UIApplicationDelegate {
   }
 }
 
+// MARK: The EM seed's discovery, as it writes it
+
+/// The seed's own protocol (EMNavigationBarTransition: `private protocol SelfAware: class`), not
+/// the runtime's: found only by walking the class list.
+private protocol EMSelfAware: AnyObject {
+  static func awake()
+}
+
+/// A class nothing references: only the class list can find it.
+private final class EMUnreferenced: ObjCObject, EMSelfAware {
+  static let awoken = Atomic<Int>(0)
+  static func awake() { awoken.add(1, ordering: .relaxed) }
+}
+
+/// The seed's `NothingToSeeHere.harmlessFunction()`: count the classes, fill a buffer with
+/// `objc_getClassList`, cast each to the protocol and awake it.
+private enum NothingToSeeHere {
+  static func harmlessFunction() {
+    let typeCount = Int(objc_getClassList(nil, 0))
+    let types = UnsafeMutablePointer<Class?>.allocate(capacity: typeCount)
+    types.initialize(repeating: nil, count: typeCount)
+    defer { types.deinitialize(count: typeCount).deallocate() }
+    objc_getClassList(types, Int32(typeCount))
+    for index in 0..<typeCount {
+      (types[index]?.swiftClass as? any EMSelfAware.Type)?.awake()
+    }
+  }
+}
+
+/// The seed's `UIApplication.runOnce`, reached from `next`: an override in an extension on iOS,
+/// a hook of `-[UIApplication nextResponder]` here (a Swift extension cannot override).
+private enum EMStartup {
+  static let runOnce: Void = NothingToSeeHere.harmlessFunction()
+  static let hook: Result<HookToken, any Error> = Result {
+    try UIApplication.hook(before: "nextResponder") { _ in EMStartup.runOnce }
+  }
+}
+
 /// A status-bar provider with a child, as a navigation controller and its top controller.
 final class StyleNode: StatusBarAppearanceProviding {
   let preferredStatusBarStyle: UIStatusBarStyle
@@ -62,6 +100,33 @@ extension UIKitModelTests {
       #expect(LaunchProbe.awoken.load(ordering: .relaxed) == 1, "awoken once per process")
       #expect(objc_getClass("_UIBarBackground") != nil, "the model's classes are known by name")
       #expect(objc_getClass("UINavigationBar") != nil)
+    }
+
+    @Test("the EM seed's way: a walk of objc_getClassList from UIApplication.next finds a class")
+    func classListFromNext() throws {
+      _ = try EMStartup.hook.get()
+      #expect(EMUnreferenced.awoken.load(ordering: .relaxed) == 0, "not before the launch")
+      UIApplication.shared.launch(delegate: ProbeDelegate())
+      #expect(EMUnreferenced.awoken.load(ordering: .relaxed) == 1)
+      UIApplication.shared.launch(delegate: ProbeDelegate())
+      #expect(EMUnreferenced.awoken.load(ordering: .relaxed) == 1, "runOnce ran once")
+      try EMStartup.hook.get().remove()
+    }
+
+    @Test("the responder chain: view, controller, superview, window, application")
+    func responderChain() throws {
+      let delegate = ProbeDelegate()
+      UIApplication.shared.launch(delegate: delegate)
+      let controller = UIViewController()
+      let child = UIView()
+      controller.view.addSubview(child)
+      delegate.window?.rootViewController = controller
+      #expect(child.next === controller.view)
+      #expect(controller.view.next === controller)
+      #expect(controller.next === delegate.window)
+      #expect(delegate.window?.next === UIApplication.shared)
+      #expect(UIApplication.shared.next == nil)
+      #expect(try objc_msgSend(controller.view, "nextResponder") as ObjCObject? === controller)
     }
 
     @Test("the status bar style follows the child chain, or the legacy setter")

@@ -1,20 +1,18 @@
-// The UIKit model is confined to one thread, like UIKit's main thread: every suite of this target
-// is nested in one serialized suite, and each test starts from a reset run loop.
+// The UIKit model is confined to one thread at a time, like UIKit's main thread: the
+// `.uiKitModel` trait of SwizzleKitTesting gives every test of this target a fresh model and runs
+// it alone among the model-driving tests of every target.
 import Foundation
+import SwizzleKitTesting
 import Testing
 import UIKitModel
 
-/// The parent of every UIKit model suite: its tests run one at a time.
-@Suite("UIKit model", .serialized)
+/// The parent of every UIKit model suite.
+@Suite("UIKit model", .uiKitModel)
 struct UIKitModelTests {}
 
-/// Resets the model's run loop and issues, for a test that starts from nothing.
+/// Resets the model again, for a test that starts over half way.
 func freshModel() {
-  VirtualRunLoop.main.reset()
-  UIKitModelIssues.removeAll()
-  UIScreen.main.profile = .iPhone8
-  UIDevice.current.systemVersion = "13.0"
-  UIApplication.shared.isViewControllerBasedStatusBarAppearance = true
+  UIApplication.resetModel()
 }
 
 /// Whether two numbers agree to 1e-9.

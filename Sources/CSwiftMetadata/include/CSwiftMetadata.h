@@ -1,6 +1,6 @@
 // The two doors into the Swift runtime that SelfAware discovery needs and Swift cannot declare:
 // the enumeration of every loaded image's metadata sections, and dladdr/dlopen for images.
-// Only the Hooks module imports this, with an internal import, and only MetadataSections.swift
+// Only the ObjCRuntime module imports this, with an internal import, and only SwiftImages.swift
 // uses it.
 #ifndef CSWIFTMETADATA_H
 #define CSWIFTMETADATA_H
@@ -39,8 +39,18 @@ extern void swift_enumerateAllMetadataSections(
 void swk_enumerate_loaded_objects(void (*body)(uintptr_t base, const char *path, void *context),
                                   void *context);
 
-/// dlopen with RTLD_NOW | RTLD_GLOBAL; NULL on failure (then swk_dlerror says why).
-void *swk_dlopen(const char *path);
+/// How many objects were ever loaded into the process (dl_iterate_phdr's dlpi_adds): a number
+/// that changes whenever a library is loaded, read without walking every object.
+unsigned long long swk_loaded_object_generation(void);
+
+/// dlopen with RTLD_NOW | RTLD_LOCAL: the library's symbols are not offered to later libraries
+/// until it is promoted. Returns the library's load address (its base, as dl_iterate_phdr and
+/// the Swift runtime report it), or 0 on failure (then swk_dlerror says why).
+uintptr_t swk_dlopen_local(const char *path);
+
+/// Makes the symbols of a library already loaded with swk_dlopen_local global (RTLD_NOLOAD |
+/// RTLD_GLOBAL); NULL on failure.
+void *swk_dlopen_promote(const char *path);
 
 /// The last dlopen error, or NULL.
 const char *swk_dlerror(void);

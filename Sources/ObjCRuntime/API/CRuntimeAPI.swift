@@ -59,10 +59,30 @@ public func object_setClass(
 
 /// The class named `name`, or nil. The corresponding objc4 function is `objc_getClass`.
 ///
-/// Swift classes are registered the first time they are used (see `Docs/Architecture.md`);
-/// module-qualified names (`MyModule.Greeter`) always resolve.
+/// Every ``ObjCObject`` subclass of every loaded image is found, used or not: a name the runtime
+/// does not know yet makes it realize the classes of the images loaded since it last looked
+/// (see `Docs/Architecture.md`). Module-qualified names (`MyModule.Greeter`) always resolve.
 public func objc_getClass(_ name: String) -> Class? {
-  Runtime.state.withLock { $0.classesByName[name] }
+  if let known = Runtime.state.withLock({ $0.classesByName[name] }) { return known }
+  ClassRealizer.realizeLoadedClasses()
+  return Runtime.state.withLock { $0.classesByName[name] }
+}
+
+/// The class named `name`, or nil; the same as ``objc_getClass(_:)`` here. The corresponding
+/// objc4 function is `objc_lookUpClass` (which, unlike `objc_getClass`, never calls a class
+/// handler; SwizzleKit has none).
+public func objc_lookUpClass(_ name: String) -> Class? {
+  objc_getClass(name)
+}
+
+/// The runtime class named `name`, or nil; the same as ``objc_getClass(_:)``. The corresponding
+/// Foundation function is `NSClassFromString`.
+///
+/// Foundation on Linux has a function of this name that answers Swift types (`AnyClass`); where
+/// both modules are imported, a call resolves by the type it is given to (`let cls: Class? =
+/// NSClassFromString("UIView")`), or name this one `ObjCRuntime.NSClassFromString`.
+public func NSClassFromString(_ name: String) -> Class? {
+  objc_getClass(name)
 }
 
 /// The metaclass of the class named `name`, or nil. The corresponding objc4 function is
@@ -87,10 +107,13 @@ public func objc_getClassList(_ buffer: UnsafeMutablePointer<Class?>?, _ bufferC
   return Int32(clamping: classes.count)
 }
 
-/// Every class (never metaclasses), in the order they were made. The Swift form of objc4's
+/// Every class (never metaclasses), in the order they were made: every ``ObjCObject`` subclass
+/// of every loaded image, used or not (the first call realizes them, later calls only the classes
+/// of images loaded since), and the classes made at run time. The Swift form of objc4's
 /// `objc_copyClassList`.
 public func objc_copyClassList() -> [Class] {
-  Runtime.state.withLock { $0.classes }
+  ClassRealizer.realizeLoadedClasses()
+  return Runtime.state.withLock { $0.classes }
 }
 
 /// The class's name, or `"nil"` for nil, as objc4 answers. The corresponding objc4 function is

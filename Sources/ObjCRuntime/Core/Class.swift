@@ -60,6 +60,14 @@ public final class Class: ObjCObject, @unchecked Sendable {
     super.init(isaSetLater: ())
   }
 
+  /// The Swift class this runtime class was realized for; nil for classes made at run time and
+  /// for metaclasses. This is what the seeds' discovery casts: on iOS a class from
+  /// `objc_getClassList` is itself a Swift type, here it is a runtime object, so
+  /// `cls.swiftClass as? any SelfAware.Type` plays the part of `cls as? SelfAware.Type`.
+  public var swiftClass: ObjCObject.Type? {
+    isMetaClass || isRuntimeMade ? nil : storageType
+  }
+
   /// The metaclass of a class, or the root metaclass for a metaclass.
   public var metaclass: Class {
     isa.takeUnretainedValue()

@@ -1,5 +1,7 @@
-// Making the runtime class of a Swift type on first use, with its metaclass and declared methods.
+// Making the runtime class of a Swift type on first use, with its metaclass and declared methods,
+// and realizing every class of the loaded images when the class list is asked for.
 import CObjCRuntime
+import Synchronization
 
 /// Builds the runtime class of a Swift subclass of `ObjCObject` the first time it is needed.
 ///
@@ -50,6 +52,53 @@ internal enum ClassRealizer {
       Tracing.emit(.classRealized(result.0))
     }
     return result.0
+  }
+
+  // MARK: Every class of every loaded image
+
+  /// The load generation (``SwiftImages/loadGeneration``) the class list was last completed
+  /// for; `UInt64.max` before the first scan.
+  private static let listedGeneration = Atomic<UInt64>(.max)
+  /// Serializes scans, and holds the images whose classes were realized.
+  private static let scan = RuntimeLock<Set<UInt>>([])
+  /// Set while this thread scans: a declaration read during the scan (user code) that asks for
+  /// the class list must not start a second scan.
+  @TaskLocal private static var isScanning = false
+
+  /// Realizes every ``ObjCObject`` subclass of every application image not realized yet, as
+  /// objc4 realizes every class of an image when asked for the class list. Cheap when no image
+  /// was loaded since the last call: one read of the load generation.
+  ///
+  /// Nothing is realized inside the runtime lock but the publication of each class; a class's
+  /// declaration (user code) runs outside it, as on first use.
+  static func realizeLoadedClasses() {
+    let generation = SwiftImages.loadGeneration
+    guard listedGeneration.load(ordering: .acquiring) != generation, !isScanning else { return }
+    $isScanning.withValue(true) {
+      scan.withLock { scanned in
+        guard listedGeneration.load(ordering: .acquiring) != generation else { return }
+        for image in (try? ApplicationImages.current()) ?? []
+        where scanned.insert(image.base).inserted {
+          for cls in SwiftImages.classes(in: image) {
+            if let type = objcObjectType(cls) { _ = realize(type) }
+          }
+        }
+        listedGeneration.store(generation, ordering: .releasing)
+      }
+    }
+  }
+
+  /// `cls` as a subclass of ``ObjCObject``, found by walking its superclasses (no dynamic cast);
+  /// nil for other classes and for ``Class``, whose instances are the runtime's own.
+  private static func objcObjectType(_ cls: AnyClass) -> ObjCObject.Type? {
+    let root = ObjectIdentifier(ObjCObject.self)
+    guard ObjectIdentifier(cls) != ObjectIdentifier(Class.self) else { return nil }
+    var current: AnyClass? = cls
+    while let type = current {
+      if ObjectIdentifier(type) == root { return unsafeBitCast(cls, to: ObjCObject.Type.self) }
+      current = _getSuperclass(type)
+    }
+    return nil
   }
 
   private static func superclassType(of type: ObjCObject.Type) -> ObjCObject.Type? {

@@ -9,7 +9,7 @@ public import ObjCRuntime
 /// the runtime's table with Swift entry points: a subclass overrides them in Swift calling
 /// `super`, and a plugin swizzles `viewWillAppear:` (as WRNavigationBar does); both run, for
 /// calls from the navigation controller and from `objc_msgSend` alike.
-open class UIViewController: ObjCObject, StatusBarAppearanceProviding {
+open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIViewController.self) {
       ObjCMethodDeclaration("loadView", Base.loadView, swiftEntry: Entry.loadView)
@@ -28,7 +28,12 @@ open class UIViewController: ObjCObject, StatusBarAppearanceProviding {
     }
   }
 
-  private var loadedView: UIView?
+  private var loadedView: UIView? {
+    didSet {
+      if oldValue?.owningController === self { oldValue?.owningController = nil }
+      loadedView?.owningController = self
+    }
+  }
   private var ownNavigationItem: UINavigationItem?
 
   /// The parent controller (a navigation controller for the screens of a stack).
@@ -148,6 +153,10 @@ open class UIViewController: ObjCObject, StatusBarAppearanceProviding {
     let raw = (try? sendToTable(ControllerSelectors.preferredStatusBarStyle) as Int) ?? 0
     return UIStatusBarStyle(rawValue: raw) ?? .default
   }
+
+  /// A controller's next responder: its view's superview, or its parent when the view is not in
+  /// a tree, as in UIKit.
+  internal override var defaultNextResponder: UIResponder? { loadedView?.superview ?? parent }
 
   /// The child whose preference wins; none by default.
   open var childForStatusBarStyle: (any StatusBarAppearanceProviding)? { nil }

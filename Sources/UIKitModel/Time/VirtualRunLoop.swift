@@ -123,6 +123,7 @@ public final class VirtualRunLoop {
 
   private func runFrame() {
     for link in displayLinks where link.shouldFire(frame: frameCount, mode: currentMode) {
+      for observer in displayLinkObservers.values { observer(link) }
       link.fire(at: currentTime)
     }
     animations.advance(to: currentTime)
@@ -146,6 +147,19 @@ public final class VirtualRunLoop {
   /// Removes a frame observer.
   public func removeFrameObserver(_ number: Int) {
     frameObservers[number] = nil
+    displayLinkObservers[number] = nil
+  }
+
+  private var displayLinkObservers: [Int: (CADisplayLink) -> Void] = [:]
+
+  /// Calls `observer` with each display link just before it fires: what tools use to follow
+  /// the ticks of display links they did not make (the lab traces their selectors). Observers
+  /// survive ``reset()``. Returns a number for ``removeFrameObserver(_:)``.
+  @discardableResult
+  public func addDisplayLinkObserver(_ observer: @escaping (CADisplayLink) -> Void) -> Int {
+    nextObserver += 1
+    displayLinkObservers[nextObserver] = observer
+    return nextObserver
   }
 
   /// Ends the current turn: the implicit transaction commits, completions that came due run.

@@ -1,7 +1,6 @@
 // The application: launch (with SelfAware awake before the delegate), the window, and the status
 // bar style.
 import Foundation
-public import Hooks
 public import ObjCRuntime
 
 /// Status bar styles, as UIKit's `UIStatusBarStyle`.
@@ -69,6 +68,9 @@ open class UIWindow: UIView {
   /// Whether this is the key window.
   public internal(set) var isKeyWindow = false
 
+  /// A window's next responder is the application.
+  internal override var defaultNextResponder: UIResponder? { UIApplication.shared }
+
   /// Makes this the application's key window and shows it.
   open func makeKeyAndVisible() {
     for window in UIApplication.shared.windows { window.isKeyWindow = false }
@@ -91,10 +93,11 @@ public protocol UIApplicationDelegate: AnyObject {
 /// The application, as UIKit's `UIApplication.shared`.
 ///
 /// ``launch(delegate:device:systemVersion:)`` is the model's `UIApplicationMain`: it resets the
-/// run loop, sets the device, makes the window, and, before the delegate's
-/// `application(_:didFinishLaunchingWithOptions:)`, awakes every ``SelfAware`` class, as the
-/// seeds' `UIApplication.next` override does on iOS (UIKit reads `next` early in the launch).
-public final class UIApplication: ObjCObject {
+/// run loop, sets the device, makes the window, reads the application's ``UIResponder/next``
+/// through the runtime (UIKit reads `nextResponder` early in the launch, which is where the
+/// seeds hang their one-time setup), and awakes every ``SelfAware`` class, all before the
+/// delegate's `application(_:didFinishLaunchingWithOptions:)`.
+public final class UIApplication: UIResponder {
   // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
   /// The application.
   nonisolated(unsafe) public static let shared = UIApplication()
@@ -134,11 +137,10 @@ public final class UIApplication: ObjCObject {
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
     self.delegate = delegate
-    // objc4 knows every class of an image at load; here a Swift class gets its runtime class on
-    // first use, so the model's classes are realized now, before any plugin looks them up by
-    // name (`objc_getClass("_UIBarBackground")`).
-    UIApplication.realizeModelClasses()
-    // The `next` trick: awake every SelfAware class before the delegate runs.
+    // UIKit asks the application for its next responder early in the launch: the seeds'
+    // `UIApplication.next` override (here a hook or swizzle of `nextResponder`) runs here.
+    _ = next
+    // SelfAware classes wake before the delegate runs.
     lastAwakeReport = try? SelfAwareDiscovery.awakeAll()
     let window = UIWindow(frame: UIScreen.main.bounds)
     delegate.window = window
@@ -148,18 +150,22 @@ public final class UIApplication: ObjCObject {
     return result
   }
 
-  /// Realizes the runtime classes of the model, so that `objc_getClass` finds them by name.
-  public static func realizeModelClasses() {
-    let classes: [ObjCObject.Type] = [
-      UIView.self, UIWindow.self, UIImageView.self, UILabel.self, UIButton.self,
-      UIScrollView.self, UITableView.self, UINavigationBar.self, UINavigationItem.self,
-      UIBarButtonItem.self, _UIBarBackground.self, _UINavigationBarBackground.self,
-      _UINavigationBarContentView.self, _UINavigationBarBackIndicatorView.self,
-      _UIButtonBarButton.self, UIColor.self, UIImage.self, UIFont.self, CADisplayLink.self,
-      UIApplication.self, TextAttributesBox.self, UIViewController.self,
-      UINavigationController.self, ViewControllerList.self,
-    ]
-    for type in classes { _ = type.runtimeClass }
+  /// Puts the whole model back to where a process starts: the run loop reset (clock at zero, no
+  /// timers, display links or animations), no issues recorded, `device` running
+  /// `systemVersion`, no windows and no delegate, the status bar settings at their defaults.
+  /// Tests start from here; ``launch(delegate:device:systemVersion:)`` does the same before it
+  /// launches. The testing library's `.uiKitModel` trait calls it before each test.
+  public static func resetModel(device: DeviceProfile = .iPhone8, systemVersion: String = "13.0") {
+    VirtualRunLoop.main.reset()
+    UIKitModelIssues.removeAll()
+    UIScreen.main.profile = device
+    UIDevice.current.systemVersion = systemVersion
+    let application = UIApplication.shared
+    application.windows.removeAll()
+    application.delegate = nil
+    application.statusBarStyle = .default
+    application.isViewControllerBasedStatusBarAppearance = true
+    application.statusBarAppearanceUpdates = 0
   }
 
   internal func register(_ window: UIWindow) {

@@ -17,7 +17,7 @@ import ObjCRuntimeGeometry
 /// Bad input is refused as UIKit would raise for it, with the view unchanged and a
 /// ``UIKitModelIssue`` reported: a view inserted into itself or a subview of its own, an index out
 /// of range, a NaN in a frame.
-open class UIView: ObjCObject {
+open class UIView: UIResponder {
   // MARK: Declarations
 
   open override class var objcDeclaration: ObjCClassDeclaration {
@@ -92,6 +92,12 @@ open class UIView: ObjCObject {
 
   /// The superview, if the view is in a tree.
   public private(set) weak var superview: UIView?
+  /// The controller whose root view this is: the view's next responder, as in UIKit.
+  internal weak var owningController: UIViewController?
+
+  /// A view's next responder: its view controller for a controller's root view, else its
+  /// superview.
+  internal override var defaultNextResponder: UIResponder? { owningController ?? superview }
   /// The subviews, back to front.
   public private(set) var subviews: [UIView] = []
   private var hiddenFlag = false

@@ -1,73 +1,26 @@
 // The seed's demo screens as scripted scenarios, with what the bar must look like at named
-// moments: reusable by the tests, the lab and the harness.
+// moments: the bar-layer plugin brings them (`BarLayerPlugin.scenarios`), and the lab, the
+// benchmark and the tests run them.
 public import Foundation
-import Hooks
-import ObjCRuntime
+public import Scenarios
 public import UIKitModel
 
-/// What the bar looks like at one named moment of a scenario.
-public struct BarMoment: Sendable, CustomStringConvertible {
-  /// The moment's name (`start`, `past the change point`...).
-  public let name: String
-  /// The virtual time.
-  public let time: TimeInterval
-  /// What the user sees.
-  public let appearance: NavigationBarAppearance
-
-  /// `name @ time: appearance`.
-  public var description: String {
-    "\(name) @ \(String(format: "%.3f", time)): \(appearance)"
-  }
+extension BarLayerPlugin: ScenarioPlugin {
+  /// The seed's demo screens and the six transitions, in the order the lab lists them.
+  public var scenarios: [Scenario] { BarLayerScenarios.all }
 }
 
-/// The device a scenario runs on.
-public struct ScenarioOptions: Sendable {
-  /// The device.
-  public var device: DeviceProfile = .iPhone8
-  /// The system version.
-  public var systemVersion = "13.0"
-  /// Whether the bar-layer plugin is installed (false shows UIKit's own behaviour).
-  public var installsPlugin = true
+/// The bar-layer plugin's scenarios, each meant for the plugin: a run installs it unless its
+/// options name other plugins.
+public enum BarLayerScenarios {
+  /// The plugin's short name, `bar-layer`.
+  static let plugin = BarLayerPlugin().name
 
-  /// The defaults: an iPhone 8 on iOS 13, with the plugin.
-  public init() {}
-
-  fileprivate static let current = RuntimeLock(ScenarioOptions())
-}
-
-/// A scenario: a name, a line saying what it shows, and a script that runs it on a freshly
-/// launched application and returns the bar at its named moments.
-public struct BarScenario: Sendable {
-  /// The name used on the command line (`ant-forest`).
-  public let name: String
-  /// One line.
-  public let summary: String
-  private let script: @Sendable () -> [BarMoment]
-
-  /// A scenario from its name, summary and script.
-  public init(name: String, summary: String, _ script: @escaping @Sendable () -> [BarMoment]) {
-    self.name = name
-    self.summary = summary
-    self.script = script
-  }
-
-  /// Runs the scenario from a fresh launch on the default device.
-  public func run() -> [BarMoment] { run(options: ScenarioOptions()) }
-
-  /// Runs the scenario from a fresh launch with `options`.
-  public func run(options: ScenarioOptions) -> [BarMoment] {
-    ScenarioOptions.current.withLock { $0 = options }
-    return script()
-  }
-
-  /// Every built-in scenario.
-  public static let all: [BarScenario] = [
+  /// Every scenario of the plugin.
+  public static let all: [Scenario] = [
     tour, antForest, zhihuDaily, weiboProfile, qqZone, qqProfile, lagouHome, gradientBar, imageBar,
     customBar, moveBar, push, pop, popTo, popToRoot, swipeBackCancelled, swipeBackFinished,
   ]
-
-  /// The scenario named `name`.
-  public static func named(_ name: String) -> BarScenario? { all.first { $0.name == name } }
 }
 
 /// A controller with a scroll view whose offset drives the bar, as the seed's demo screens do.
@@ -94,36 +47,17 @@ final class ScrollingScreen: UIViewController, UIScrollViewDelegate {
   }
 }
 
-/// What the scenarios' screens show behind the bar (a header photo's green), so that a
-/// transparent bar is told from a white one.
-public let scenarioBackdrop = UIColor(red: 0.2, green: 0.6, blue: 0.3, alpha: 1)
-
-/// Runs a scenario: a session rooted at `root`, and the moments recorded by `script`. The plugin
-/// is installed if it is not (through the registry, so once).
+/// Starts `context`'s session at `root` and runs `script` with it and a function that marks a
+/// moment.
 private func scenario(
-  root: UIViewController,
+  _ context: ScenarioContext, root: UIViewController,
   _ script: (NavigationSession, (String) -> Void) -> Void
-) -> [BarMoment] {
-  let options = ScenarioOptions.current.withLock { $0 }
-  if options.installsPlugin {
-    _ = try? PluginRegistry.shared.install(BarLayerPlugin())
-  } else {
-    PluginRegistry.shared.uninstall("swizzlekit.bar-layer")
-  }
-  let session = NavigationSession(
-    root: root, device: options.device, systemVersion: options.systemVersion)
-  var moments: [BarMoment] = []
-  let mark: (String) -> Void = { name in
-    moments.append(
-      BarMoment(
-        name: name, time: VirtualRunLoop.main.currentTime,
-        appearance: session.navigationController.navigationBar.appearance(over: scenarioBackdrop)))
-  }
-  script(session, mark)
-  return moments
+) {
+  let session = context.start(root: root)
+  script(session) { context.mark($0) }
 }
 
-extension BarScenario {
+extension BarLayerScenarios {
   /// The change point of the Ant Forest demo: an image 260 tall, minus twice the bar.
   static let changePoint: CGFloat = 260 - 64 * 2
 
@@ -159,10 +93,11 @@ extension BarScenario {
 
   /// The lab's default: Ant Forest scrolled until opaque, a push to a blue screen, a swipe-back
   /// released at 30 % (cancelled), then one released from 70 % (finished).
-  public static let tour = BarScenario(
+  public static let tour = Scenario(
     name: "tour",
-    summary: "Ant Forest scrolled to opaque, a push, a swipe-back cancelled, then one finished"
-  ) {
+    summary: "Ant Forest scrolled to opaque, a push, a swipe-back cancelled, then one finished",
+    plugin: plugin
+  ) { context in
     let screen = antForestScreen()
     let detail = UIViewController()
     detail.title = "Detail"
@@ -170,7 +105,7 @@ extension BarScenario {
     detail.navBarTintColor = .white
     detail.navBarTitleColor = .white
     detail.statusBarStyle = .lightContent
-    return scenario(root: screen) { session, mark in
+    scenario(context, root: screen) { session, mark in
       mark("transparent")
       session.scroll(screen.scrollView, by: changePoint + 16)
       mark("fading in")
@@ -192,12 +127,13 @@ extension BarScenario {
 
   /// Ant Forest: a transparent bar with white buttons, title and status bar; scrolling up makes
   /// it white, and past half opacity the buttons turn blue and title and status bar dark.
-  public static let antForest = BarScenario(
+  public static let antForest = Scenario(
     name: "ant-forest",
-    summary: "transparent white-text bar turning white while scrolling; dark past half opacity"
-  ) {
+    summary: "transparent white-text bar turning white while scrolling; dark past half opacity",
+    plugin: plugin
+  ) { context in
     let screen = antForestScreen()
-    return scenario(root: screen) { session, mark in
+    scenario(context, root: screen) { session, mark in
       mark("start")
       session.scroll(screen.scrollView, by: changePoint + 16)
       mark("quarter opaque")
@@ -211,9 +147,10 @@ extension BarScenario {
   }
 
   /// Zhihu Daily: scrolling moves the bar up by its height while its buttons fade.
-  public static let zhihuDaily = BarScenario(
-    name: "zhihu-daily", summary: "the bar moves up with translation-Y while its buttons fade"
-  ) {
+  public static let zhihuDaily = Scenario(
+    name: "zhihu-daily", summary: "the bar moves up with translation-Y while its buttons fade",
+    plugin: plugin
+  ) { context in
     let screen = ScrollingScreen(title: "Zhihu Daily") { screen, offset in
       guard let bar = screen.navigationController?.navigationBar else { return }
       let progress = max(0, min(1, offset / 44))
@@ -223,7 +160,7 @@ extension BarScenario {
     screen.navBarBarTintColor = UIColor(red: 0, green: 0.56, blue: 0.9, alpha: 1)
     screen.navBarTitleColor = .white
     screen.navBarTintColor = .white
-    return scenario(root: screen) { session, mark in
+    scenario(context, root: screen) { session, mark in
       mark("start")
       session.scroll(screen.scrollView, by: 22)
       mark("half up")
@@ -233,34 +170,36 @@ extension BarScenario {
   }
 
   /// Weibo's profile: an orange bar fading in with the scroll.
-  public static let weiboProfile = BarScenario(
-    name: "weibo-profile", summary: "an orange bar that fades in as the header scrolls away"
-  ) {
-    fadeIn(title: "Weibo", color: UIColor(red: 0.98, green: 0.55, blue: 0.2, alpha: 1))
+  public static let weiboProfile = Scenario(
+    name: "weibo-profile", summary: "an orange bar that fades in as the header scrolls away",
+    plugin: plugin
+  ) { context in
+    fadeIn(context, title: "Weibo", color: UIColor(red: 0.98, green: 0.55, blue: 0.2, alpha: 1))
   }
 
   /// QQ Zone: a blue bar fading in, the title turning dark with it.
-  public static let qqZone = BarScenario(
-    name: "qq-zone", summary: "a bar fading in, the title following its opacity"
-  ) {
-    fadeIn(title: "QQ Zone", color: UIColor(red: 0.2, green: 0.55, blue: 0.95, alpha: 1))
+  public static let qqZone = Scenario(
+    name: "qq-zone", summary: "a bar fading in, the title following its opacity", plugin: plugin
+  ) { context in
+    fadeIn(context, title: "QQ Zone", color: UIColor(red: 0.2, green: 0.55, blue: 0.95, alpha: 1))
   }
 
   /// Lagou's home: a green bar over a banner, opaque once the banner has gone.
-  public static let lagouHome = BarScenario(
-    name: "lagou-home", summary: "a green bar over a banner, opaque once the banner has gone"
-  ) {
-    fadeIn(title: "Lagou", color: UIColor(red: 0, green: 0.72, blue: 0.55, alpha: 1))
+  public static let lagouHome = Scenario(
+    name: "lagou-home", summary: "a green bar over a banner, opaque once the banner has gone",
+    plugin: plugin
+  ) { context in
+    fadeIn(context, title: "Lagou", color: UIColor(red: 0, green: 0.72, blue: 0.55, alpha: 1))
   }
 
   /// QQ's profile page: a white bar fading in over a photo.
-  public static let qqProfile = BarScenario(
-    name: "qq-profile", summary: "a white bar fading in over the profile photo"
-  ) {
-    fadeIn(title: "QQ Profile", color: .white)
+  public static let qqProfile = Scenario(
+    name: "qq-profile", summary: "a white bar fading in over the profile photo", plugin: plugin
+  ) { context in
+    fadeIn(context, title: "QQ Profile", color: .white)
   }
 
-  private static func fadeIn(title: String, color: UIColor) -> [BarMoment] {
+  private static func fadeIn(_ context: ScenarioContext, title: String, color: UIColor) {
     let screen = ScrollingScreen(title: title) { screen, offset in
       screen.navBarBackgroundAlpha = max(0, min(1, offset / 100))
       screen.navBarTitleColor = offset > 50 ? .white : .clear
@@ -268,7 +207,7 @@ extension BarScenario {
     screen.navBarBarTintColor = color
     screen.navBarBackgroundAlpha = 0
     screen.navBarTitleColor = .clear
-    return scenario(root: screen) { session, mark in
+    scenario(context, root: screen) { session, mark in
       mark("start")
       session.scroll(screen.scrollView, by: 50)
       mark("half")
@@ -279,39 +218,40 @@ extension BarScenario {
 
   /// A bar showing an image (the gradient and image demos): the image's colour, whatever the
   /// bar colour.
-  public static let imageBar = BarScenario(
-    name: "image-bar", summary: "a background image instead of a colour"
-  ) {
+  public static let imageBar = Scenario(
+    name: "image-bar", summary: "a background image instead of a colour", plugin: plugin
+  ) { context in
     let screen = UIViewController()
     screen.title = "Image"
     screen.navBarBackgroundImage = UIImage(
       color: UIColor(red: 0.5, green: 0.2, blue: 0.8, alpha: 1))
     screen.navBarTitleColor = .white
-    return scenario(root: screen) { _, mark in mark("start") }
+    scenario(context, root: screen) { _, mark in mark("start") }
   }
 
   /// A gradient bar. Images in the model have one colour, so the gradient (from a purple to a
   /// blue) is shown as its mean colour, which is what the "what the user sees" query reports for
   /// the bar as a whole.
-  public static let gradientBar = BarScenario(
-    name: "gradient-bar", summary: "a gradient background image (its mean colour in the model)"
-  ) {
+  public static let gradientBar = Scenario(
+    name: "gradient-bar", summary: "a gradient background image (its mean colour in the model)",
+    plugin: plugin
+  ) { context in
     let screen = UIViewController()
     screen.title = "Gradient"
     let from = UIColor(red: 0.55, green: 0.3, blue: 0.9, alpha: 1)
     let to = UIColor(red: 0.25, green: 0.5, blue: 0.95, alpha: 1)
     screen.navBarBackgroundImage = UIImage(color: from.interpolated(to: to, fraction: 0.5))
     screen.navBarTitleColor = .white
-    return scenario(root: screen) { _, mark in mark("start") }
+    scenario(context, root: screen) { _, mark in mark("start") }
   }
 
   /// Moving the bar: up by its height, then back, with a button tap's animation.
-  public static let moveBar = BarScenario(
-    name: "move-bar", summary: "the bar moved up by its height and back, animated"
-  ) {
+  public static let moveBar = Scenario(
+    name: "move-bar", summary: "the bar moved up by its height and back, animated", plugin: plugin
+  ) { context in
     let screen = UIViewController()
     screen.title = "Move"
-    return scenario(root: screen) { session, mark in
+    scenario(context, root: screen) { session, mark in
       let bar = session.navigationController.navigationBar
       mark("start")
       UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(-44) }
@@ -324,24 +264,21 @@ extension BarScenario {
   }
 
   /// A controller with a bar view of its own: the one-line API goes to that bar.
-  public static let customBar = BarScenario(
-    name: "custom-bar", summary: "a controller's own bar view, set with the same one-line API"
-  ) {
+  public static let customBar = Scenario(
+    name: "custom-bar", summary: "a controller's own bar view, set with the same one-line API",
+    plugin: plugin
+  ) { context in
     let screen = UIViewController()
     screen.title = "Custom"
-    var own: BarMoment?
-    let system = scenario(root: screen) { _, mark in
+    scenario(context, root: screen) { _, mark in
       let bar = UINavigationBar()
       screen.view.addSubview(bar)
       screen.customNavBar = bar
       screen.navBarBarTintColor = .orange
       screen.navBarTitleColor = .white
-      own = BarMoment(
-        name: "custom bar", time: CACurrentMediaTime(),
-        appearance: bar.appearance(over: scenarioBackdrop))
+      context.mark("custom bar", appearance: bar.appearance(over: scenarioBackdrop))
       mark("system bar")
     }
-    return (own.map { [$0] } ?? []) + system
   }
 
   // MARK: Transitions between a transparent and an opaque controller
@@ -360,9 +297,11 @@ extension BarScenario {
   }
 
   /// A push from a transparent to an opaque controller.
-  public static let push = BarScenario(name: "push", summary: "transparent to opaque, animated") {
+  public static let push = Scenario(
+    name: "push", summary: "transparent to opaque, animated", plugin: plugin
+  ) { context in
     let (transparent, opaque) = transparentAndOpaque()
-    return scenario(root: transparent) { session, mark in
+    scenario(context, root: transparent) { session, mark in
       mark("before")
       session.navigationController.pushViewController(opaque, animated: true)
       VirtualRunLoop.main.advance(frames: 4)
@@ -373,9 +312,11 @@ extension BarScenario {
   }
 
   /// A pop back to the transparent controller.
-  public static let pop = BarScenario(name: "pop", summary: "opaque back to transparent") {
+  public static let pop = Scenario(
+    name: "pop", summary: "opaque back to transparent", plugin: plugin
+  ) { context in
     let (transparent, opaque) = transparentAndOpaque()
-    return scenario(root: transparent) { session, mark in
+    scenario(context, root: transparent) { session, mark in
       session.push(opaque)
       mark("before")
       session.navigationController.popViewController(animated: true)
@@ -392,10 +333,10 @@ extension BarScenario {
   private static func fromStack(
     name: String, summary: String, pushes: Int,
     _ operation: @escaping @Sendable (NavigationSession, UIViewController) -> Void
-  ) -> BarScenario {
-    BarScenario(name: name, summary: summary) {
+  ) -> Scenario {
+    Scenario(name: name, summary: summary, plugin: plugin) { context in
       let (transparent, opaque) = transparentAndOpaque()
-      return scenario(root: transparent) { session, mark in
+      scenario(context, root: transparent) { session, mark in
         session.push(opaque)
         for _ in 1..<max(1, pushes) { session.push(UIViewController()) }
         mark("before")

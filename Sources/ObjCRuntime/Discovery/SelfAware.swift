@@ -1,18 +1,19 @@
 // SelfAware: types that wake up at start-up without being listed anywhere.
-import ObjCRuntime
 
 /// A class whose ``awake()`` runs once when the application starts (or when the library that
 /// holds it is loaded), without being registered anywhere: the Swift answer to `+load`.
 ///
 /// On Apple platforms the pattern walks `objc_getClassList` and asks each class
-/// `as? SelfAware.Type`. On Linux there is no Objective-C class list, so discovery walks the Swift
-/// metadata sections of every loaded image instead (see ``SelfAwareDiscovery``). Every
-/// non-generic class is found: private and nested ones, conformances added in extensions, and
-/// subclasses that inherit the conformance (each gets its own `awake()`, as with `+load`).
+/// `as? SelfAware.Type`. Here ``SelfAwareDiscovery`` walks the Swift metadata sections of every
+/// loaded image instead, so that conformers need not be runtime classes: every non-generic class
+/// is found, private and nested ones, conformances added in extensions, and subclasses that
+/// inherit the conformance (each gets its own `awake()`, as with `+load`). The seeds' own way,
+/// a walk of ``objc_getClassList(_:_:)`` casting ``Class/swiftClass`` to the protocol, works too
+/// for ``ObjCObject`` subclasses, because the class list holds every loaded class.
 ///
 /// ```swift
-/// final class BarLayerStartup: SelfAware {
-///   static func awake() { try? PluginRegistry.shared.install(BarLayerPlugin()) }
+/// final class Startup: SelfAware {
+///   static func awake() { print("awake before the application delegate runs") }
 /// }
 /// ```
 public protocol SelfAware: AnyObject {
@@ -26,7 +27,8 @@ public struct AwakeReport: Sendable, CustomStringConvertible {
   public let awoken: [String]
   /// Images whose metadata was read in this pass.
   public let imagesScanned: Int
-  /// Images left out: already scanned, or the toolchain's own libraries.
+  /// Images left out: already scanned, the toolchain's own libraries, or second copies of
+  /// SwizzleKit.
   public let imagesSkipped: Int
   /// Classes whose metadata was examined.
   public let classesExamined: Int
@@ -48,8 +50,7 @@ public enum SelfAwareDiscovery {
     var awoken: Set<ObjectIdentifier> = []
     /// Classes whose own conformance records say they are SelfAware, in every image scanned.
     var conformers: Set<ObjectIdentifier> = []
-    /// The address of SelfAware's protocol descriptor, once a record named it.
-    var descriptor: UnsafeRawPointer?
+    var selfAware = SwiftImages.ProtocolName("SelfAware", in: "ObjCRuntime")
   }
 
   private static let state = RuntimeLock(State())
@@ -58,26 +59,24 @@ public enum SelfAwareDiscovery {
   /// classes in them.
   ///
   /// Discovery reads two sections of each image loaded since the last pass (the toolchain's own
-  /// libraries aside): the conformance records, for the classes that declare the conformance,
-  /// and the type records, for every class, whose superclass chain says whether it inherits
-  /// one. No dynamic cast runs on a class that is not SelfAware.
+  /// libraries and second copies of SwizzleKit aside): the conformance records, for the classes
+  /// that declare the conformance, and the type records, for every class, whose superclass
+  /// chain says whether it inherits one. No dynamic cast runs on a class that is not SelfAware.
   ///
   /// - Throws: ``DiscoveryError/unexpectedLayout(version:image:)`` when the Swift runtime's
   ///   metadata is not laid out as this build expects; nothing is awoken then.
   @discardableResult
   public static func awakeAll() throws(DiscoveryError) -> AwakeReport {
-    ChangeLog.start()
-    let images = try SwiftImages.all()
+    let all = try SwiftImages.all()
+    let images = try ApplicationImages.current()
     // Claim the new images and their conformers under the lock.
     let (fresh, conformers) = state.withLock { state in
-      let fresh = images.filter { image in
-        state.scannedImages.insert(image.base).inserted && !SwiftImages.isToolchain(image)
-      }
+      let fresh = images.filter { state.scannedImages.insert($0.base).inserted }
       for image in fresh {
-        for cls in SwiftImages.conformingClasses(
-          in: image, to: "SelfAware", in: "Hooks", protocol: &state.descriptor)
+        for type in SwiftImages.conformingTypes(
+          in: image, to: &state.selfAware, classesOnly: true)
         {
-          state.conformers.insert(ObjectIdentifier(cls))
+          state.conformers.insert(ObjectIdentifier(type))
         }
       }
       return (fresh, state.conformers)
@@ -99,7 +98,7 @@ public enum SelfAwareDiscovery {
     for type in toAwake { type.awake() }
     return AwakeReport(
       awoken: toAwake.map { _typeName($0, qualified: true) }, imagesScanned: fresh.count,
-      imagesSkipped: images.count - fresh.count, classesExamined: examined)
+      imagesSkipped: all.count - fresh.count, classesExamined: examined)
   }
 
   /// Whether `cls` or one of its superclasses is among `conformers`.
@@ -116,14 +115,12 @@ public enum SelfAwareDiscovery {
   ///
   /// - Throws: ``DiscoveryError/unexpectedLayout(version:image:)``.
   public static func selfAwareTypes() throws(DiscoveryError) -> [any SelfAware.Type] {
-    let images = try SwiftImages.all().filter { !SwiftImages.isToolchain($0) }
-    var descriptor: UnsafeRawPointer?
+    let images = try ApplicationImages.current()
+    var selfAware = SwiftImages.ProtocolName("SelfAware", in: "ObjCRuntime")
     var conformers: Set<ObjectIdentifier> = []
     for image in images {
-      for cls in SwiftImages.conformingClasses(
-        in: image, to: "SelfAware", in: "Hooks", protocol: &descriptor)
-      {
-        conformers.insert(ObjectIdentifier(cls))
+      for type in SwiftImages.conformingTypes(in: image, to: &selfAware, classesOnly: true) {
+        conformers.insert(ObjectIdentifier(type))
       }
     }
     return images.flatMap(SwiftImages.classes(in:))
@@ -131,27 +128,46 @@ public enum SelfAwareDiscovery {
       .compactMap { $0 as? any SelfAware.Type }
   }
 
-  /// What loading a library brought.
-  public struct LoadReport: Sendable {
-    /// The discovery pass that followed the load.
-    public let awake: AwakeReport
-    /// The plugins that were registered while the library's classes woke up.
-    public let plugins: [String]
-  }
-
-  /// Loads the shared library at `path` (`dlopen`), awakes the ``SelfAware`` classes it
-  /// brings, and lists the plugins they registered. Loading a library twice awakes nothing new.
+  /// Loads the shared library at `path` (`dlopen`) and awakes the ``SelfAware`` classes it
+  /// brings. Loading a library twice awakes nothing new.
   ///
-  /// The library must use this process's copy of SwizzleKit (link it against the host's symbols,
-  /// as `swizzle-lab load` documents), or its classes conform to another copy of ``SelfAware``.
+  /// The library must use this process's copy of SwizzleKit: built against the `SwizzleKit`
+  /// library product (`type: .dynamic`), it names `libSwizzleKit.so` as a dependency, which a
+  /// host provides (see `Docs/Plugins.md`). A library that carries its own copy of SwizzleKit's
+  /// modules is refused before any of its classes wakes, since its classes would subclass, hook
+  /// and register into that copy.
   ///
-  /// - Throws: ``DiscoveryError/loadFailed(path:reason:)`` and
+  /// - Throws: ``DiscoveryError/loadFailed(path:reason:)`` (for an empty path too, which
+  ///   `dlopen` would take as the main program), ``DiscoveryError/secondCopy(path:modules:)`` and
   ///   ``DiscoveryError/unexpectedLayout(version:image:)``.
-  public static func loadLibrary(at path: String) throws(DiscoveryError) -> LoadReport {
-    let before = Set(PluginRegistry.shared.plugins.map(\.identifier))
-    try SwiftImages.load(path)
-    let report = try awakeAll()
-    let plugins = PluginRegistry.shared.plugins.map(\.identifier).filter { !before.contains($0) }
-    return LoadReport(awake: report, plugins: plugins)
+  @discardableResult
+  public static func loadLibrary(at path: String) throws(DiscoveryError) -> AwakeReport {
+    try LibraryLoader.load(path)
+    return try awakeAll()
+  }
+}
+
+/// Opens plugin libraries: locally first, so that nothing binds to a library that turns out to
+/// carry a second copy of SwizzleKit, then globally.
+package enum LibraryLoader {
+  /// Loads the library at `path`; throws if it cannot be opened or carries a second copy of
+  /// SwizzleKit (which then stays loaded, its symbols local, and ignored by discovery: a Swift
+  /// image cannot be unloaded once its metadata is registered).
+  package static func load(_ path: String) throws(DiscoveryError) {
+    guard !path.isEmpty else {
+      throw .loadFailed(
+        path: path, reason: "an empty path names no library (dlopen would return the program)")
+    }
+    let before = Set(try SwiftImages.all().map(\.base))
+    let base = try SwiftImages.loadLocally(path)
+    // The library itself (new, or loaded before under this or another path) and whatever it
+    // brought with it.
+    for image in try SwiftImages.all() where image.base == base || !before.contains(image.base) {
+      let copied = ApplicationImages.copiedModules(in: image)
+      if !copied.isEmpty {
+        throw .secondCopy(path: image.path.isEmpty ? path : image.path, modules: copied)
+      }
+    }
+    try SwiftImages.promote(path)
   }
 }

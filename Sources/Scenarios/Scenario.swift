@@ -1,0 +1,224 @@
+// Scenarios: scripted sessions on the UIKit model, with what the bar looks like at named moments.
+// Plugin-neutral: a plugin brings its scenarios (``ScenarioPlugin``), the lab, the benchmark and
+// tests run them with whichever plugins they choose.
+public import Foundation
+public import Hooks
+import ObjCRuntime
+public import UIKitModel
+
+/// What the bar looks like at one named moment of a scenario.
+public struct ScenarioMoment: Sendable, CustomStringConvertible {
+  /// The moment's name (`start`, `past the change point`...).
+  public let name: String
+  /// The virtual time.
+  public let time: TimeInterval
+  /// What the user sees.
+  public let appearance: NavigationBarAppearance
+
+  /// A moment.
+  public init(name: String, time: TimeInterval, appearance: NavigationBarAppearance) {
+    self.name = name
+    self.time = time
+    self.appearance = appearance
+  }
+
+  /// `name @ time: appearance`.
+  public var description: String {
+    "\(name) @ \(String(format: "%.3f", time)): \(appearance)"
+  }
+}
+
+/// Where and with what a scenario runs.
+public struct ScenarioOptions: Sendable {
+  /// The device.
+  public var device: DeviceProfile = .iPhone8
+  /// The system version.
+  public var systemVersion = "13.0"
+  /// The plugins to install for the run (short names or identifiers), in this order; nil means
+  /// the plugin that brought the scenario, and an empty list means none.
+  public var plugins: [String]?
+
+  /// Options for `device` (an iPhone 8 by default) running `systemVersion` (13.0), with
+  /// `plugins` (by default the scenario's own).
+  public init(
+    device: DeviceProfile = .iPhone8, systemVersion: String = "13.0", plugins: [String]? = nil
+  ) {
+    self.device = device
+    self.systemVersion = systemVersion
+    self.plugins = plugins
+  }
+}
+
+/// What the scenario's screens show behind the bar (a header photo's green), so that a
+/// transparent bar is told from a white one.
+public let scenarioBackdrop = UIColor(red: 0.2, green: 0.6, blue: 0.3, alpha: 1)
+
+/// What a scenario's script works with: it starts a session on the chosen device and marks the
+/// moments the scenario promises.
+///
+/// ```swift
+/// let scenario = Scenario(name: "push", summary: "a push") { context in
+///   let session = context.start(root: UIViewController())
+///   context.mark("before")
+///   session.push(UIViewController())
+///   context.mark("after")
+/// }
+/// ```
+public final class ScenarioContext {
+  /// The options of the run.
+  public let options: ScenarioOptions
+  /// The moments marked so far.
+  public private(set) var moments: [ScenarioMoment] = []
+  /// The session started by ``start(root:)``.
+  public private(set) var session: NavigationSession?
+
+  internal init(options: ScenarioOptions) {
+    self.options = options
+  }
+
+  /// Launches an application on the run's device and system version, whose window shows `root`
+  /// in a navigation controller.
+  @discardableResult
+  public func start(root: UIViewController) -> NavigationSession {
+    let session = NavigationSession(
+      root: root, device: options.device, systemVersion: options.systemVersion)
+    self.session = session
+    return session
+  }
+
+  /// Marks a moment with what the user sees of the session's bar now, over
+  /// ``scenarioBackdrop``.
+  public func mark(_ name: String) {
+    guard let bar = session?.navigationController.navigationBar else {
+      return mark(name, appearance: UINavigationBar().appearance(over: scenarioBackdrop))
+    }
+    mark(name, appearance: bar.appearance(over: scenarioBackdrop))
+  }
+
+  /// Marks a moment with `appearance` (for a bar that is not the session's).
+  public func mark(_ name: String, appearance: NavigationBarAppearance) {
+    moments.append(
+      ScenarioMoment(name: name, time: VirtualRunLoop.main.currentTime, appearance: appearance))
+  }
+}
+
+/// A scenario: a name, a line saying what it shows, and a script that runs on a freshly launched
+/// application and marks what the bar looks like at named moments.
+public struct Scenario: Sendable {
+  /// The name used on the command line (`ant-forest`).
+  public let name: String
+  /// One line.
+  public let summary: String
+  /// The short name of the plugin that brought the scenario; nil for one made by hand.
+  public let plugin: String?
+  private let script: @Sendable (ScenarioContext) -> Void
+
+  /// A scenario from its name, summary and script; `plugin` is the short name of the plugin it
+  /// is meant for, installed by ``run(options:)`` unless the options say otherwise (the
+  /// catalog sets it to the plugin that brings the scenario).
+  public init(
+    name: String, summary: String, plugin: String? = nil,
+    _ script: @escaping @Sendable (ScenarioContext) -> Void
+  ) {
+    self.name = name
+    self.summary = summary
+    self.plugin = plugin
+    self.script = script
+  }
+
+  /// The same scenario, brought by the plugin named `plugin`.
+  public func broughtBy(_ plugin: String) -> Scenario {
+    Scenario(name: name, summary: summary, plugin: plugin, script)
+  }
+
+  /// The plugins a run with `options` installs: the options' list, else the scenario's plugin.
+  public func plugins(for options: ScenarioOptions) -> [String] {
+    options.plugins ?? plugin.map { [$0] } ?? []
+  }
+
+  /// Runs the scenario from a fresh launch on the default device, with its own plugin.
+  public func run() throws(PluginError) -> [ScenarioMoment] {
+    try run(options: ScenarioOptions())
+  }
+
+  /// Runs the scenario from a fresh launch with `options`: installs the chosen plugins (those
+  /// not installed already), runs the script, and uninstalls what it installed.
+  ///
+  /// - Throws: ``PluginError`` when a plugin is unknown or does not install; the script does
+  ///   not run then, and the plugins this call installed are uninstalled.
+  public func run(options: ScenarioOptions) throws(PluginError) -> [ScenarioMoment] {
+    let registry = PluginRegistry.shared
+    _ = try? registry.discover()
+    var installed: [String] = []
+    defer { for name in installed.reversed() { registry.uninstall(name) } }
+    for name in plugins(for: options) {
+      if try registry.install(named: name) { installed.append(name) }
+    }
+    let context = ScenarioContext(options: options)
+    script(context)
+    return context.moments
+  }
+}
+
+/// A plugin that brings scenarios: the lab lists them, runs them with the plugin installed,
+/// traces and renders them, and the testing library runs them across devices.
+///
+/// ```swift
+/// struct TintPlugin: ScenarioPlugin {
+///   let identifier = "com.example.tint"
+///   let summary = "Tints every bar"
+///   func install() throws {}
+///   var scenarios: [Scenario] {
+///     [Scenario(name: "tint-push", summary: "a push") { context in
+///       context.start(root: UIViewController())
+///       context.mark("start")
+///     }]
+///   }
+/// }
+/// ```
+public protocol ScenarioPlugin: DiscoverablePlugin {
+  /// The scenarios the plugin brings; their names are unique among all plugins' scenarios.
+  var scenarios: [Scenario] { get }
+}
+
+/// Every scenario the loaded plugins bring, found through plugin discovery.
+public enum ScenarioCatalog {
+  /// The scenarios left out already reported, so that each is reported once.
+  private static let reported = RuntimeLock<Set<String>>([])
+
+  /// Every scenario of every ``ScenarioPlugin`` registered (after discovering the plugins of the
+  /// images loaded since the last call), in the order of the plugins; each carries its
+  /// plugin's name. A scenario whose name another plugin took first is left out and reported
+  /// through ``Diagnostics``.
+  public static func all() -> [Scenario] {
+    let registry = PluginRegistry.shared
+    _ = try? registry.discover()
+    var seen: [String: String] = [:]
+    var result: [Scenario] = []
+    for info in registry.plugins {
+      guard let plugin = registry.plugin(named: info.identifier) as? any ScenarioPlugin else {
+        continue
+      }
+      for scenario in plugin.scenarios {
+        if let other = seen[scenario.name] {
+          if other != info.name,
+            reported.withLock({ $0.insert("\(info.name)/\(scenario.name)").inserted })
+          {
+            Diagnostics.warn(
+              "the scenario \(scenario.name) of the plugin \(info.name) is left out: the plugin"
+                + " \(other) brings one of that name")
+          }
+          continue
+        }
+        seen[scenario.name] = info.name
+        result.append(scenario.broughtBy(info.name))
+      }
+    }
+    return result
+  }
+
+  /// The scenario named `name`.
+  public static func named(_ name: String) -> Scenario? {
+    all().first { $0.name == name }
+  }
+}

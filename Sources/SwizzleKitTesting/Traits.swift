@@ -1,0 +1,172 @@
+// Swift Testing traits for tests that drive the UIKit model or install plugins: a fresh model per
+// test, model-driving tests serialized across every test target of the process, and plugins
+// installed for a test and removed after it.
+public import Hooks
+import ObjCRuntime
+public import Testing
+public import UIKitModel
+
+/// Gives each test a freshly reset UIKit model, and runs the tests that use the model one at a
+/// time across the whole process (every suite, every test target), since the model is global
+/// state confined to one thread at a time, as UIKit is to its main thread.
+///
+/// ```swift
+/// @Suite(.uiKitModel) struct TintTests {
+///   @Test func push() { /* the model is fresh, and no other model test runs meanwhile */ }
+///   @Test(.uiKitModel(device: .iPhoneX, systemVersion: "11.0")) func notch() {}
+/// }
+/// ```
+///
+/// A test that needs the model and does not use this trait (or ``PluginTrait``) races with the
+/// ones that do. Nested uses (a suite and its test) take the model once.
+public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
+  /// The device the model is reset to.
+  public let device: DeviceProfile
+  /// The system version the model is reset to.
+  public let systemVersion: String
+
+  /// Applies to every test of a suite.
+  public var isRecursive: Bool { true }
+
+  /// Provides the scope around each test case (a suite's own run takes no scope).
+  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
+  }
+
+  /// Takes the model, resets it, runs the test, gives the model back.
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await ModelGate.shared.holding {
+      UIApplication.resetModel(device: device, systemVersion: systemVersion)
+      try await function()
+    }
+  }
+}
+
+extension Trait where Self == UIKitModelTrait {
+  /// A fresh model on an iPhone 8 running iOS 13 for each test, one model test at a time.
+  public static var uiKitModel: Self { UIKitModelTrait(device: .iPhone8, systemVersion: "13.0") }
+
+  /// A fresh model on `device` running `systemVersion` for each test, one model test at a time.
+  public static func uiKitModel(device: DeviceProfile, systemVersion: String = "13.0") -> Self {
+    UIKitModelTrait(device: device, systemVersion: systemVersion)
+  }
+}
+
+/// Installs plugins before each test and uninstalls them after it; an install that fails fails
+/// the test, naming the plugin and the hook that failed (nothing of the plugin stays installed).
+/// Installing hooks changes the model for every test that drives it, so this trait takes the
+/// model as ``UIKitModelTrait`` does (without resetting it: combine both for a fresh model).
+///
+/// ```swift
+/// @Suite(.uiKitModel, .plugins(BarLayerPlugin())) struct BarTests {}
+/// @Test(.uiKitModel, .plugins(named: "bar-layer")) func found() {}
+/// ```
+public struct PluginTrait: TestTrait, SuiteTrait, TestScoping {
+  private enum Source: Sendable {
+    case values([any HookPlugin])
+    case names([String])
+  }
+
+  private let source: Source
+
+  /// Applies to every test of a suite.
+  public var isRecursive: Bool { true }
+
+  /// Provides the scope around each test case.
+  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
+  }
+
+  /// Installs, runs the test, uninstalls what this trait installed (in reverse order).
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await ModelGate.shared.holding {
+      let registry = PluginRegistry.shared
+      var installed: [String] = []
+      defer { for identifier in installed.reversed() { registry.uninstall(identifier) } }
+      switch source {
+      case .values(let plugins):
+        for plugin in plugins {
+          if try registry.install(plugin) { installed.append(plugin.identifier) }
+        }
+      case .names(let names):
+        try registry.discover()
+        for name in names {
+          if try registry.install(named: name) { installed.append(name) }
+        }
+      }
+      try await function()
+    }
+  }
+
+  fileprivate init(values: [any HookPlugin]) { source = .values(values) }
+  fileprivate init(names: [String]) { source = .names(names) }
+}
+
+extension Trait where Self == PluginTrait {
+  /// Installs `plugins`, in order, for each test.
+  public static func plugins(_ plugins: any HookPlugin...) -> Self {
+    PluginTrait(values: plugins)
+  }
+
+  /// Installs the discovered plugins with these short names (or identifiers), in order, for
+  /// each test.
+  public static func plugins(named names: String...) -> Self {
+    PluginTrait(names: names)
+  }
+}
+
+/// The process-wide turn of the UIKit model: one holder at a time, handed over in arrival order,
+/// without blocking a thread (waiters are suspended tasks), and re-entrant within a task and its
+/// child tasks.
+public final class ModelGate: Sendable {
+  /// The gate of the process.
+  public static let shared = ModelGate()
+
+  private struct State {
+    var isHeld = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = RuntimeLock(State())
+  @TaskLocal private static var isHolding = false
+
+  private init() {}
+
+  /// Runs `body` holding the model: waits for the holder before to finish (unless this task
+  /// holds it already) and lets the next one in after.
+  public func holding<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+    if ModelGate.isHolding { return try await body() }
+    await acquire()
+    defer { release() }
+    return try await ModelGate.$isHolding.withValue(true) { try await body() }
+  }
+
+  private func acquire() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let enters = state.withLock { state -> Bool in
+        guard state.isHeld else {
+          state.isHeld = true
+          return true
+        }
+        state.waiters.append(continuation)
+        return false
+      }
+      if enters { continuation.resume() }
+    }
+  }
+
+  private func release() {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard !state.waiters.isEmpty else {
+        state.isHeld = false
+        return nil
+      }
+      return state.waiters.removeFirst()
+    }
+    next?.resume()
+  }
+}

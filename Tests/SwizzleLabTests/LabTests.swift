@@ -1,0 +1,150 @@
+// swizzle-lab: golden files of its output, exit codes, and the HTML report's SVG.
+import Foundation
+import Hooks
+import SwizzleKitTesting
+import Testing
+import UIKitModel
+
+@testable import SwizzleLab
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// Runs the lab with `arguments` on a fresh model; returns its exit code and output.
+private func lab(_ arguments: [String], terminal: Bool = false) -> (LabExit, CapturedOutput) {
+  UIApplication.resetModel()
+  let output = CapturedOutput(terminal: terminal)
+  let code = Lab.main(arguments, output: output, environment: [:])
+  return (code, output)
+}
+
+/// Compares `text` with the golden file named after the test; `SWIZZLEKIT_UPDATE_GOLDEN=1`
+/// writes it instead.
+private func golden(_ text: String, _ name: String) throws {
+  let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Golden/\(name).txt")
+  if ProcessInfo.processInfo.environment["SWIZZLEKIT_UPDATE_GOLDEN"] == "1" {
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return
+  }
+  let expected = try String(contentsOf: file, encoding: .utf8)
+  #expect(
+    text == expected, "differs from Golden/\(name).txt (SWIZZLEKIT_UPDATE_GOLDEN=1 rewrites it)")
+}
+
+@Suite("swizzle-lab", .uiKitModel)
+struct LabTests {
+  @Test("help") func help() throws {
+    let (code, output) = lab(["--help"])
+    #expect(code == .ok)
+    try golden(output.standardOutput, "help")
+    for command in ["run", "trace", "hooks", "render", "load", "list"] {
+      let (code, output) = lab([command, "--help"])
+      #expect(code == .ok && output.standardOutput.contains("USAGE: swizzle-lab \(command)"))
+    }
+  }
+
+  @Test("list shows the bar-layer plugin and its scenarios, found by discovery")
+  func list() throws {
+    let (code, output) = lab(["list"])
+    #expect(code == .ok)
+    let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.allSatisfy { $0.count <= 80 })
+    // The test binary holds other suites' plugins too (and registers more as they run): the
+    // golden keeps the bar-layer plugin's entry of the PLUGINS section.
+    var kept: [Substring] = []
+    var section = ""
+    var entry = ""
+    for line in lines {
+      if !line.hasPrefix(" ") { section = String(line) }
+      if section == "PLUGINS", line.hasPrefix("  "), !line.hasPrefix("   ") {
+        entry = String(line.dropFirst(2).prefix { $0 != " " })
+      }
+      if section == "PLUGINS", line.hasPrefix("  "), entry != "bar-layer" { continue }
+      kept.append(line)
+    }
+    try golden(kept.joined(separator: "\n"), "list")
+  }
+
+  @Test("run") func run() throws {
+    let (code, output) = lab(["run", "push", "--no-color", "--device", "iPhone X"])
+    #expect(code == .ok)
+    try golden(output.standardOutput, "run")
+    let (_, again) = lab(["run", "push", "--no-color", "--device", "iPhone X"])
+    #expect(again.standardOutput == output.standardOutput, "byte for byte the same")
+    let (_, colored) = lab(["run", "push"], terminal: true)
+    #expect(colored.standardOutput.contains("\u{1B}[48;2;"), "24-bit colour on a terminal")
+    #expect(!lab(["run", "push"]).1.standardOutput.contains("\u{1B}"), "plain when piped")
+  }
+
+  @Test("trace") func trace() throws {
+    let (code, output) = lab(["trace", "push", "--filter", "pushViewController:animated:"])
+    #expect(code == .ok)
+    try golden(output.standardOutput, "trace")
+    let (_, all) = lab(["trace", "push"])
+    #expect(all.standardOutput.contains("barLayerTick:"), "display-link ticks")
+    #expect(all.standardOutput.contains("transition started"))
+    #expect(all.standardOutput.contains("transition ended"))
+  }
+
+  @Test("render") func render() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("swizzlekit-lab-render-\(getpid())")
+    let (code, _) = lab(["render", "push", "--out", directory.path])
+    #expect(code == .ok)
+    let json = try String(
+      contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
+    try golden(json, "render")
+    let html = try String(
+      contentsOf: directory.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(html.components(separatedBy: "<figure>").count - 1 == 3, "one frame per moment")
+    #expect(!html.contains("<script"), "no script")
+    // Every SVG fragment is well-formed XML.
+    var rest = html[...]
+    var fragments = 0
+    while let start = rest.range(of: "<svg"),
+      let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex)
+    {
+      var fragment = String(rest[start.lowerBound..<end.upperBound])
+      if !fragment.contains("xmlns") {
+        fragment = fragment.replacingOccurrences(
+          of: "<svg", with: "<svg xmlns=\"http://www.w3.org/2000/svg\"")
+      }
+      #expect(XMLParser(data: Data(fragment.utf8)).parse(), "fragment \(fragments) parses")
+      fragments += 1
+      rest = rest[end.upperBound...]
+    }
+    #expect(fragments == 3 + 4, "three frames and four plots")
+  }
+
+  @Test("bad input exits 64 with the usage; a library that does not load exits 1")
+  func exitCodes() {
+    for arguments in [
+      ["bogus"], ["run"], ["run", "nope"], ["run", "push", "--plugin", "nope"],
+      ["run", "push", "--device", "Nokia"], ["run", "push", "--wat"], ["render", "push"],
+      ["trace", "push", "--speed"],
+    ] {
+      let (code, output) = lab(arguments)
+      #expect(code == .usage, "\(arguments)")
+      #expect(
+        output.standardError.contains("error:") && output.standardError.contains("USAGE"),
+        "\(arguments)")
+      #expect(output.standardOutput.isEmpty, "\(arguments): errors go to standard error")
+    }
+    let (code, output) = lab(["run", "nope"])
+    #expect(
+      code == .usage && output.standardError.contains("ant-forest"), "lists the valid names")
+    #expect(lab(["load", "/nonexistent/libNothing.so"]).0 == .failure)
+  }
+
+  @Test("the hook map of the bar-layer plugin")
+  func hooks() {
+    let (code, output) = lab(["hooks", "--plugin", "bar-layer"])
+    #expect(code == .ok)
+    #expect(
+      output.standardOutput.contains("-[UINavigationController pushViewController:animated:]"))
+    #expect(output.standardOutput.contains("instead of hook [bar-layer]"))
+    PluginRegistry.shared.uninstall("bar-layer")
+  }
+}
