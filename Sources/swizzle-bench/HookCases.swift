@@ -36,7 +36,34 @@ enum HookCases {
       name: "awake-rescan", target: "report (no new image)", limit: nil,
       iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 2) },
       unit: "ms"),
+    BenchCase(
+      name: "class-list-first", target: "<= 2 ms (every class realized, fresh process)",
+      limit: 2, iterations: (0, 1), body: { _ in 0 }, direct: { classListMilliseconds(pass: 1) },
+      unit: "ms"),
+    BenchCase(
+      name: "class-list-first-instructions", target: "report", limit: nil,
+      iterations: (0, 1),
+      body: { count in (0..<count).reduce(0) { sum, _ in sum + objc_copyClassList().count } }),
+    BenchCase(
+      name: "class-list-again", target: "report (no new image: cached)", limit: nil,
+      iterations: (1_000, 3_000),
+      body: { count in
+        _ = objc_copyClassList()
+        return (0..<count).reduce(0) { sum, _ in sum &+ Int(objc_getClassList(nil, 0)) }
+      }),
   ]
+
+  /// The wall time of call `pass` of `objc_copyClassList` in this process, in milliseconds: the
+  /// first realizes every class of every image, the later ones read one counter and copy.
+  static func classListMilliseconds(pass: Int) -> Double {
+    var elapsed = 0.0
+    for _ in 0..<pass {
+      let start = DispatchTime.now().uptimeNanoseconds
+      _ = objc_copyClassList()
+      elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+    return elapsed
+  }
 
   /// Milliseconds to install 10,000 hooks, 100 on each of 100 selectors, then remove them all.
   static func tenThousandHooks() -> Double {

@@ -16,7 +16,10 @@ func withBarLayer(
   UIApplication.resetModel(device: device, systemVersion: version)
   BarLayer.settings = BarLayerSettings()
   try PluginRegistry.shared.install(BarLayerPlugin())
-  defer { PluginRegistry.shared.uninstall("bar-layer") }
+  defer {
+    PluginRegistry.shared.uninstall("bar-layer")
+    BarLayer.settings = BarLayerSettings()
+  }
   try body()
 }
 
@@ -332,6 +335,7 @@ struct BarLayerPluginTests {
 
   @Test("the plugin is in the hook map, and uninstalling gives the bar back to UIKit")
   func hookMapAndUninstall() throws {
+    BarLayer.settings = BarLayerSettings()  // another test's lists must not leave the bar out
     try PluginRegistry.shared.install(BarLayerPlugin())
     let map = PluginRegistry.shared.hookMap
     #expect(

@@ -7,7 +7,14 @@ internal enum RootMethods {
   static let isEqualSelector: Selector = "isEqual:"
   static let hashSelector: Selector = "hash"
 
-  static var declaration: ObjCClassDeclaration {
+  /// The root declaration, built once: every Swift subclass that does not declare methods of its
+  /// own inherits `objcDeclaration` and so asks for it when it is realized, and realizing every
+  /// class of an image (the class list) asks for it once per such class.
+  // nonisolated(unsafe): written once by Swift's lazy initialization of a global (swift_once),
+  // then only read; ObjCClassDeclaration is an immutable value whose members are immutable too.
+  nonisolated(unsafe) static let declaration: ObjCClassDeclaration = makeDeclaration()
+
+  private static func makeDeclaration() -> ObjCClassDeclaration {
     ObjCClassDeclaration(ObjCObject.self) {
       ObjCMethodDeclaration("class", instanceClass)
       ObjCMethodDeclaration("self", selfIMP)

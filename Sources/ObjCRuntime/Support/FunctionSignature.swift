@@ -14,8 +14,20 @@ internal enum FunctionSignature {
   private static let functionKind: UInt = 0x302
   private static let cFunctionPointerConvention: UInt = 3
 
+  /// Encodings already derived, by function type: many IMPs share a type (`(id, SEL) -> Void`),
+  /// and realizing every class of an image derives hundreds.
+  private static let known = RuntimeLock<[ObjectIdentifier: String]>([:])
+
   /// The method encoding of `function`, such as `q@:q` for `(id, SEL, Int) -> Int`.
   static func encoding(of function: Any.Type) throws(ObjCRuntimeError) -> String {
+    let key = ObjectIdentifier(function)
+    if let encoding = known.withLock({ $0[key] }) { return encoding }
+    let encoding = try derivedEncoding(of: function)
+    known.withLock { $0[key] = encoding }
+    return encoding
+  }
+
+  private static func derivedEncoding(of function: Any.Type) throws(ObjCRuntimeError) -> String {
     let types = try parameterAndResultTypes(of: function)
     guard types.parameters.count >= 2,
       types.parameters[0] == id.self || types.parameters[0] == Optional<id>.self,
