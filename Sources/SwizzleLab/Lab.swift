@@ -50,7 +50,7 @@ public enum Lab {
   /// The plugins the lab knows: every ``DiscoverablePlugin`` of the images loaded (the lab's
   /// own, and libraries opened with `load` or `--load`), and any registered by hand.
   static var plugins: [PluginInfo] {
-    try? PluginRegistry.shared.discover()
+    _ = try? PluginRegistry.shared.discover()
     return PluginRegistry.shared.plugins
   }
 

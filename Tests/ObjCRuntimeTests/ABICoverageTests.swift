@@ -233,6 +233,12 @@ struct ABICoverageTests {
     try call.invoke()
     let result = try call.returnValue(as: ABIMixed.self)
     #expect(result.c == expected.c && result.d == expected.d && result.i == expected.i)
+    // The call leaves the stored argument alone, so a second invoke gives the same result.
+    let argument = try call.argument(at: 2, as: ABIMixed.self)
+    #expect(argument.c == 97 && argument.d == 1.25 && argument.i == 40)
+    try call.invoke()
+    let again = try call.returnValue(as: ABIMixed.self)
+    #expect(again.c == expected.c && again.d == expected.d && again.i == expected.i)
     let interceptor = try passThrough(function, types)
     let viaClosure = abi_call_mixed(interceptor.implementation.rawValue, nil, nil)
     #expect(viaClosure.c == expected.c && viaClosure.d == 2.5 && viaClosure.i == 42)

@@ -129,11 +129,27 @@ internal final class FFICallInterface: @unchecked Sendable {
 
   /// Calls `function` with the arguments at `arguments` (one pointer per argument, `self` and
   /// `_cmd` included), writing the result to `returnSlot`.
+  /// Calls `function` with `arguments` (one pointer per argument, to its value) and lets it
+  /// write its result to `returnSlot`.
+  ///
+  /// libffi is handed a copy of the pointer array, on the stack: for a struct passed in memory,
+  /// libffi 3.4 on x86-64 replaces the argument's pointer in the array it is given with the
+  /// address of its own copy on the call's stack, which is dead once the call returns. Given our
+  /// array, an invocation's argument would afterwards read that dead stack, and a second invoke
+  /// would pass garbage (and a hook reading its arguments after forwarding the call too).
   func call(
     _ function: UnsafeRawPointer, returnSlot: UnsafeMutableRawPointer,
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) {
-    ffi_call(
-      cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), returnSlot, arguments)
+    let count = encoding.argumentDescriptors.count
+    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(count, 1)) {
+      scratch in
+      let pointers = scratch.baseAddress.unsafelyUnwrapped
+      pointers.initialize(from: arguments, count: count)
+      ffi_call(
+        cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), returnSlot,
+        pointers)
+    }
   }
+
 }
