@@ -88,7 +88,8 @@ extension Class {
   /// objects themselves stay in memory, so references to them held elsewhere remain valid.
   ///
   /// - Throws: ``ObjCRuntimeError/cannotDispose(className:reason:)`` for a metaclass, a class not
-  ///   made by `objc_allocateClassPair`, a class with subclasses, or one with live instances.
+  ///   made by `objc_allocateClassPair`, a class with subclasses, or one with live instances;
+  ///   ``ObjCRuntimeError/classDisposed(className:)`` for a class disposed of already.
   public func dispose(fileID: String = #fileID, line: Int = #line) throws(ObjCRuntimeError) {
     func refuse(_ reason: String) -> ObjCRuntimeError {
       .cannotDispose(className: name, reason: reason)
@@ -98,11 +99,17 @@ extension Class {
       throw refuse("only classes made by objc_allocateClassPair can be disposed of")
     }
     let failure = Runtime.state.withLock { tables -> ObjCRuntimeError? in
+      guard !isDisposed.load(ordering: .sequentiallyConsistent) else {
+        return .classDisposed(className: name)
+      }
       if let subclass = subclasses.first(where: { $0 !== metaclass }) {
         return refuse("\(subclass.name) still inherits from it; dispose of the subclasses first")
       }
-      let live = liveInstances.load(ordering: .acquiring)
+      // The flag first, then the count read: see Class.isDisposed.
+      isDisposed.store(true, ordering: .sequentiallyConsistent)
+      let live = liveInstances.load(ordering: .sequentiallyConsistent)
       guard live == 0 else {
+        isDisposed.store(false, ordering: .sequentiallyConsistent)
         return refuse(
           "\(live) object(s) still have it as their class; set them another class first")
       }

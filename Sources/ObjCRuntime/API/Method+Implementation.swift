@@ -92,7 +92,8 @@ extension ObjCObject {
   /// `object_setClass`.
   ///
   /// - Throws: ``ObjCRuntimeError/incompatibleClass(objectType:targetClass:storageClass:)`` when
-  ///   the class needs storage the object lacks; the object is unchanged.
+  ///   the class needs storage the object lacks, ``ObjCRuntimeError/classDisposed(className:)``
+  ///   for a class disposed of; the object is unchanged.
   @discardableResult
   public func setClass(_ cls: Class, fileID: String = #fileID, line: Int = #line)
     throws(ObjCRuntimeError) -> Class
@@ -102,10 +103,17 @@ extension ObjCObject {
         objectType: _typeName(type(of: self), qualified: false), targetClass: cls.name,
         storageClass: _typeName(cls.storageType, qualified: false))
     }
+    if cls.isRuntimeMade {
+      // Counted first, then the flag read: see Class.isDisposed.
+      cls.liveInstances.add(1, ordering: .sequentiallyConsistent)
+      guard !cls.isDisposed.load(ordering: .sequentiallyConsistent) else {
+        cls.liveInstances.subtract(1, ordering: .sequentiallyConsistent)
+        throw .classDisposed(className: cls.name)
+      }
+    }
     let old = isa.takeUnretainedValue()
     setIsa(cls)
     if old.isRuntimeMade { old.liveInstances.subtract(1, ordering: .relaxed) }
-    if cls.isRuntimeMade { cls.liveInstances.add(1, ordering: .relaxed) }
     Tracing.emit(
       .classSet(
         object: description, from: old, to: cls, by: SourceLocation(fileID: fileID, line: line)))

@@ -47,6 +47,11 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// Objects whose isa was set to this class and that are still alive; counted for classes made
   /// at run time only, so that `objc_disposeClassPair` can refuse to free a class in use.
   internal let liveInstances = Atomic<Int>(0)
+  /// Whether the class was disposed of. `object_setClass` counts the object in
+  /// ``liveInstances`` before it reads this, and disposal sets this before it reads the count
+  /// (both sequentially consistent), so a class cannot be disposed of under an object that is
+  /// given it at the same moment.
+  internal let isDisposed = Atomic<Bool>(false)
 
   internal init(
     name: String, superclass: Class?, isMetaClass: Bool, storageType: ObjCObject.Type,

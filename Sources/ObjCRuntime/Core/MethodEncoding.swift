@@ -64,8 +64,13 @@ public indirect enum ObjCTypeDescriptor: Hashable, Sendable {
   case unsupported(String)
 
   /// The size in bytes, by the C ABI of this machine (x86-64 System V or AArch64 AAPCS, which
-  /// agree on every type here).
-  public var size: Int {
+  /// agree on every type here). A parsed encoding is never larger than
+  /// ``TypeEncodingLimits/maximumSize``; for a descriptor built by hand that would overflow,
+  /// `Int.max`.
+  public var size: Int { checkedSize ?? .max }
+
+  /// The size in bytes, or nil when it does not fit an `Int`.
+  internal var checkedSize: Int? {
     switch self {
     case .void: return 0
     case .integer(let size, _): return size
@@ -74,13 +79,26 @@ public indirect enum ObjCTypeDescriptor: Hashable, Sendable {
     case .structure(_, let fields):
       var offset = 0
       for field in fields {
-        offset = ObjCTypeDescriptor.align(offset, to: field.alignment) + field.size
+        guard let size = field.checkedSize,
+          let aligned = ObjCTypeDescriptor.checkedAlign(offset, to: field.alignment)
+        else { return nil }
+        let (end, overflow) = aligned.addingReportingOverflow(size)
+        guard !overflow else { return nil }
+        offset = end
       }
-      return ObjCTypeDescriptor.align(offset, to: alignment)
-    case .array(let count, let element): return count * element.size
+      return ObjCTypeDescriptor.checkedAlign(offset, to: alignment)
+    case .array(let count, let element):
+      guard let size = element.checkedSize, count >= 0 else { return nil }
+      let (total, overflow) = count.multipliedReportingOverflow(by: size)
+      return overflow ? nil : total
     case .union(_, let members):
-      return ObjCTypeDescriptor.align(members.map(\.size).max() ?? 0, to: alignment)
-    case .bitField(let width): return (width + 7) / 8
+      var largest = 0
+      for member in members {
+        guard let size = member.checkedSize else { return nil }
+        largest = Swift.max(largest, size)
+      }
+      return ObjCTypeDescriptor.checkedAlign(largest, to: alignment)
+    case .bitField(let width): return width < 0 ? nil : width / 8 + (width % 8 == 0 ? 0 : 1)
     case .unsupported: return 16
     }
   }
@@ -101,8 +119,26 @@ public indirect enum ObjCTypeDescriptor: Hashable, Sendable {
   }
 
   static func align(_ offset: Int, to alignment: Int) -> Int {
-    (offset + alignment - 1) / alignment * alignment
+    checkedAlign(offset, to: alignment) ?? .max
   }
+
+  /// `offset` rounded up to a multiple of `alignment`, or nil when that overflows.
+  static func checkedAlign(_ offset: Int, to alignment: Int) -> Int? {
+    guard alignment > 0 else { return offset }
+    let (padded, overflow) = offset.addingReportingOverflow(alignment - 1)
+    return overflow ? nil : padded / alignment * alignment
+  }
+}
+
+/// The limits the encoding parser enforces. objc4 has none: its parser recurses once per nesting
+/// level and computes sizes without checks, so a hostile encoding overflows its stack or its
+/// arithmetic. Real encodings nest a few levels and describe types of a few hundred bytes.
+public enum TypeEncodingLimits {
+  /// The deepest nesting of pointers, arrays, structs and unions an encoding may have: 64.
+  public static let maximumDepth = 64
+  /// The largest type, in bytes, an encoding may describe: 2 GiB (a type passed by value is
+  /// copied onto the stack; nothing near this size can be).
+  public static let maximumSize = 1 << 31
 }
 
 /// A cursor over an encoding's bytes that reads one type at a time.
@@ -110,6 +146,8 @@ internal struct TypeEncodingParser {
   private let text: String
   private let bytes: [UInt8]
   private var index = 0
+  /// How many pointers, arrays, structs and unions enclose the type being read.
+  private var depth = 0
 
   init(_ text: String) {
     self.text = text
@@ -158,6 +196,26 @@ internal struct TypeEncodingParser {
   private mutating func parseUnqualifiedType() throws(ObjCRuntimeError) -> ObjCTypeDescriptor {
     guard !atEnd else { throw failure("a type") }
     let code = bytes[index]
+    if code == UInt8(ascii: "^") || code == UInt8(ascii: "[") || code == UInt8(ascii: "{")
+      || code == UInt8(ascii: "(")
+    {
+      // The parser recurses once per level: bound the depth so that no input can exhaust the
+      // stack, and check the size of what the level describes.
+      guard depth < TypeEncodingLimits.maximumDepth else {
+        throw failure(
+          "at most \(TypeEncodingLimits.maximumDepth) levels of nested pointers, arrays, structs"
+            + " and unions (SwizzleKit's limit; objc4 has none)")
+      }
+      depth += 1
+      defer { depth -= 1 }
+      let start = index
+      let described = try parseCompound(code)
+      guard let size = described.checkedSize, size <= TypeEncodingLimits.maximumSize else {
+        index = start
+        throw failure("a type of at most \(TypeEncodingLimits.maximumSize) bytes")
+      }
+      return described
+    }
     index += 1
     switch code {
     case UInt8(ascii: "v"): return .void
@@ -178,12 +236,24 @@ internal struct TypeEncodingParser {
     case UInt8(ascii: "@"):
       parseObjectSuffix()
       return .pointer
+    case UInt8(ascii: "b"):
+      return .bitField(width: try parseCount("the width of a bit field"))
+    default:
+      index -= 1
+      throw failure("a type code (one of c i s l q C I S L Q f d B v * @ # : ^ ? [ { ( b)")
+    }
+  }
+
+  /// A pointer, array, struct or union, whose code is at `index`.
+  private mutating func parseCompound(_ code: UInt8) throws(ObjCRuntimeError)
+    -> ObjCTypeDescriptor
+  {
+    index += 1
+    switch code {
     case UInt8(ascii: "^"):
       skipQualifiers()
       _ = try parseUnqualifiedType()
       return .pointer
-    case UInt8(ascii: "b"):
-      return .bitField(width: try parseCount("the width of a bit field"))
     case UInt8(ascii: "["):
       let count = try parseCount("the element count of an array")
       skipQualifiers()
@@ -193,12 +263,9 @@ internal struct TypeEncodingParser {
     case UInt8(ascii: "{"):
       let (name, fields) = try parseAggregate(closing: UInt8(ascii: "}"), kind: "struct")
       return .structure(name: name, fields: fields)
-    case UInt8(ascii: "("):
+    default:
       let (name, members) = try parseAggregate(closing: UInt8(ascii: ")"), kind: "union")
       return .union(name: name, members: members)
-    default:
-      index -= 1
-      throw failure("a type code (one of c i s l q C I S L Q f d B v * @ # : ^ ? [ { ( b)")
     }
   }
 

@@ -74,6 +74,8 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
   case keyValueTypeMismatch(className: String, key: String, expected: String, actual: String)
   /// A class that cannot be disposed of.
   case cannotDispose(className: String, reason: String)
+  /// The class was disposed of (`objc_disposeClassPair`) and can no longer be used.
+  case classDisposed(className: String)
   /// A COPY association policy met a value that cannot be copied.
   case notCopyable(valueType: String, objectClass: String)
 
@@ -107,7 +109,9 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(method) was exchanged with itself, which changes nothing. "
         + "Pass the method to swap with as the second argument."
     case .malformedTypeEncoding(let encoding, let position, let expected):
-      return "malformed type encoding \(String(reflecting: encoding)) at offset \(position): "
+      // A hostile encoding can be megabytes long: show its start only.
+      let shown = encoding.count > 120 ? "\(encoding.prefix(120))…" : encoding
+      return "malformed type encoding \(String(reflecting: shown)) at offset \(position): "
         + "expected \(expected). Encodings look like \"v@:\" or \"q@:q\"."
     case .implementationMismatch(let method, let encoding, let implementation):
       return "\(method) is declared as \(encoding) but its IMP was made from a function of type "
@@ -139,6 +143,9 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
         + "Pass a value of that type."
     case .cannotDispose(let className, let reason):
       return "\(className) cannot be disposed of: \(reason)."
+    case .classDisposed(let className):
+      return "\(className) was disposed of with objc_disposeClassPair and can no longer be used. "
+        + "Make a new class with objc_allocateClassPair."
     case .notCopyable(let valueType, let objectClass):
       return "a \(valueType) cannot be associated with a \(objectClass) under a COPY policy: "
         + "it does not adopt ObjCCopying. Adopt it, or use a RETAIN policy."

@@ -92,6 +92,12 @@ internal final class FFICallInterface: @unchecked Sendable {
   /// widens narrow integral results.
   let returnSlotSize: Int
 
+  /// The most arguments (`self` and `_cmd` included) a call through libffi may have: 256.
+  static let maximumArguments = 256
+  /// The largest value a call through libffi passes or returns by value: 64 KiB, which the call
+  /// copies onto the stack (a thread's stack is 8 MiB by default).
+  static let maximumValueSize = 1 << 16
+
   /// Prepares the call interface of `encoding`.
   ///
   /// - Throws: ``ObjCRuntimeError/unsupportedSignature(_:encoding:)`` (with `reference`) for a
@@ -105,6 +111,21 @@ internal final class FFICallInterface: @unchecked Sendable {
     argumentTypes = .allocate(capacity: max(count, 1))
     returnSlotSize = max(encoding.returnDescriptor.size, cffi_arg_size(), 8)
     do throws(FFITypeProblem) {
+      // Every value passed by value is copied onto the call's stack, by libffi and by the C
+      // ABI: bound what one call can put there, so that no signature can overflow a stack.
+      guard count <= FFICallInterface.maximumArguments else {
+        throw FFITypeProblem(
+          description: "\(count) arguments; a call through libffi takes at most"
+            + " \(FFICallInterface.maximumArguments)")
+      }
+      for descriptor in [encoding.returnDescriptor] + encoding.argumentDescriptors {
+        if case .array = descriptor { continue }  // passed as a pointer
+        guard descriptor.size <= FFICallInterface.maximumValueSize else {
+          throw FFITypeProblem(
+            description: "a value of \(descriptor.size) bytes; a call through libffi passes at"
+              + " most \(FFICallInterface.maximumValueSize) bytes by value")
+        }
+      }
       let returnType = try types.type(for: encoding.returnDescriptor)
       for (index, descriptor) in encoding.argumentDescriptors.enumerated() {
         (argumentTypes + index).initialize(to: try types.type(for: descriptor))
@@ -127,8 +148,6 @@ internal final class FFICallInterface: @unchecked Sendable {
     argumentTypes.deallocate()
   }
 
-  /// Calls `function` with the arguments at `arguments` (one pointer per argument, `self` and
-  /// `_cmd` included), writing the result to `returnSlot`.
   /// Calls `function` with `arguments` (one pointer per argument, to its value) and lets it
   /// write its result to `returnSlot`.
   ///

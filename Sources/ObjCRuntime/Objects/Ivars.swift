@@ -150,7 +150,13 @@ extension Class {
       .invalidIvar(className: self.name, name: name, reason: reason)
     }
     guard !name.isEmpty else { throw refuse("an ivar needs a name") }
-    guard size >= 0, log2Alignment < 16 else { throw refuse("size or alignment out of range") }
+    // objc4 keeps instance sizes in 32 bits; checking here, before the lock, also keeps every
+    // sum below from overflowing.
+    guard size >= 0, size <= Int(UInt32.max), log2Alignment < 16 else {
+      throw refuse(
+        "size \(size) or alignment 2^\(log2Alignment) out of range (at most \(UInt32.max) bytes,"
+          + " aligned to at most 2^15)")
+    }
     var parser = TypeEncodingParser(types)
     guard (try? parser.parseType()) != nil, parser.atEnd else {
       throw refuse("\(String(reflecting: types)) is not one type encoding")
@@ -172,6 +178,11 @@ extension Class {
         ?? SwiftClassLayout.instanceSize(of: storageType)
       let alignment = 1 << Int(log2Alignment)
       let offset = (start + alignment - 1) & ~(alignment - 1)
+      // start, size and alignment are below 2^32, so these sums cannot overflow an Int.
+      guard offset + size <= Int(UInt32.max) else {
+        return refuse(
+          "the instance would be \(offset + size) bytes; objc4 allows at most \(UInt32.max)")
+      }
       ivarList.append(
         Ivar(name: name, typeEncoding: types, offset: offset, owner: self, storage: .sideTable))
       addedInstanceSize = offset + size
