@@ -312,11 +312,6 @@ enum TouchedBars {
       defer { bars.removeAll() }
       return bars.values.compactMap(\.bar)
     }
-    for bar in all {
-      bar.barLayerBackgroundView?.removeFromSuperview()
-      bar.setBackgroundImage(nil, for: .default)
-      bar.shadowImage = nil
-      bar.barLayerSetBackgroundAlpha(1)
-    }
+    for bar in all { bar.barLayerRemoveBackground() }
   }
 }

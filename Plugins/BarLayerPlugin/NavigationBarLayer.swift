@@ -24,15 +24,34 @@ extension UINavigationBar {
   public func barLayerSetBackgroundColor(_ color: UIColor) {
     self[backgroundImageViewKey]?.removeFromSuperview()
     self[backgroundImageViewKey] = nil
-    let view = self[backgroundViewKey] ?? makeBackgroundView()
+    let view = attached(self[backgroundViewKey]) ?? makeBackgroundView()
     view.backgroundColor = color
+  }
+
+  /// `view` if it is still in the bar's hierarchy; a view taken off (by an uninstall, or a bar
+  /// that rebuilt its subviews) is forgotten, so that a new one is made.
+  private func attached<View: UIView>(_ view: View?) -> View? {
+    guard let view, view.superview?.superview === self else { return nil }
+    return view
+  }
+
+  /// Takes the plugin's background views off the bar and forgets them, and gives back UIKit's
+  /// background: what uninstalling does to every bar the plugin changed.
+  internal func barLayerRemoveBackground() {
+    self[backgroundViewKey]?.removeFromSuperview()
+    self[backgroundViewKey] = nil
+    self[backgroundImageViewKey]?.removeFromSuperview()
+    self[backgroundImageViewKey] = nil
+    setBackgroundImage(nil, for: .default)
+    shadowImage = nil
+    barLayerSetBackgroundAlpha(1)
   }
 
   /// Shows `image` behind the bar, as the colour path does with an image view.
   public func barLayerSetBackgroundImage(_ image: UIImage) {
     self[backgroundViewKey]?.removeFromSuperview()
     self[backgroundViewKey] = nil
-    let imageView = self[backgroundImageViewKey] ?? makeBackgroundImageView()
+    let imageView = attached(self[backgroundImageViewKey]) ?? makeBackgroundImageView()
     imageView.image = image
     imageView.backgroundColor = image.solidColor
   }
@@ -59,6 +78,10 @@ extension UINavigationBar {
   /// subview on iOS 11 and later ("sometimes we can't change _UIBarBackground alpha"), on the
   /// first subview itself before.
   public func barLayerSetBackgroundAlpha(_ alpha: CGFloat) {
+    guard !alpha.isNaN else {
+      Diagnostics.warn("bar-layer: a background alpha of NaN was refused for \(self)")
+      return
+    }
     guard let background = subviews.first else { return }
     if UIDevice.current.majorSystemVersion >= 11 {
       for view in background.subviews { view.alpha = alpha }
@@ -71,6 +94,10 @@ extension UINavigationBar {
   /// the back indicator too unless `hasSystemBackIndicator` is false.
   public func barLayerSetBarButtonItemsAlpha(_ alpha: CGFloat, hasSystemBackIndicator: Bool = true)
   {
+    guard !alpha.isNaN else {
+      Diagnostics.warn("bar-layer: a button alpha of NaN was refused for \(self)")
+      return
+    }
     for view in subviews {
       let name = object_getClass(view)?.name ?? ""
       if name == "_UIBarBackground" || name == "_UINavigationBarBackground" { continue }
@@ -81,6 +108,10 @@ extension UINavigationBar {
 
   /// Moves the bar up or down by `translationY` points (its transform).
   public func barLayerSetTranslationY(_ translationY: CGFloat) {
+    guard translationY.isFinite else {
+      Diagnostics.warn("bar-layer: a translation of \(translationY) was refused for \(self)")
+      return
+    }
     transform = CGAffineTransform(translationX: 0, y: translationY)
   }
 

@@ -46,6 +46,12 @@ extension UIViewController {
   public var navBarBackgroundAlpha: CGFloat {
     get { self[Keys.backgroundAlpha] ?? BarLayer.settings.defaultBackgroundAlpha }
     set {
+      guard !newValue.isNaN else {
+        Diagnostics.warn(
+          "bar-layer: navBarBackgroundAlpha of \(self) was set to NaN; it stays"
+            + " \(navBarBackgroundAlpha)")
+        return
+      }
       let alpha = max(0, min(1, newValue))
       self[Keys.backgroundAlpha] = alpha
       if canUpdateBarTintOrAlpha { barLayerBar?.barLayerSetBackgroundAlpha(alpha) }

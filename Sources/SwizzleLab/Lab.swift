@@ -234,7 +234,7 @@ struct Options {
           options.device = device
         case "--ios":
           let version = try value(argument)
-          guard Int(version.split(separator: ".").first ?? "") != nil else {
+          guard UIDevice.isSystemVersion(version) else {
             throw .usage("'\(version)' is not a system version such as 13.0", topic: "")
           }
           options.systemVersion = version

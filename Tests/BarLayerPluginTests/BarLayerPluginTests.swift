@@ -349,4 +349,47 @@ struct BarLayerPluginTests {
     #expect(navigation.navigationBar.barLayerBackgroundView?.superview == nil)
     #expect(navigation.navigationBar.appearance().backgroundColor != UIColorComponents(.white))
   }
+
+  @Test("a NaN alpha or translation is refused with a warning and the previous value kept")
+  func nanValues() throws {
+    try withBarLayer {
+      let (navigation, transparent, _) = twoScreens()
+      let bar = navigation.navigationBar
+      transparent.navBarBackgroundAlpha = 0.4
+      bar.barLayerSetTranslationY(-10)
+      let warnings = RuntimeLock<[String]>([])
+      Diagnostics.withObserver({ message in warnings.withLock { $0.append(message) } }) {
+        transparent.navBarBackgroundAlpha = .nan
+        bar.barLayerSetBackgroundAlpha(.nan)
+        bar.barLayerSetTranslationY(.nan)
+        bar.barLayerSetTranslationY(-.infinity)
+        bar.barLayerSetBarButtonItemsAlpha(.nan)
+      }
+      #expect(transparent.navBarBackgroundAlpha == 0.4)
+      #expect(bar.barLayerTranslationY == -10)
+      #expect(close(bar.appearance().backgroundOpacity, 0.4))
+      #expect(warnings.withLock { $0.filter { $0.contains("bar-layer") }.count } == 5)
+    }
+  }
+
+  @Test("uninstalled and installed again, the plugin styles the bars again")
+  func reinstall() throws {
+    try withBarLayer {
+      let (navigation, _, opaque) = twoScreens()
+      #expect(navigation.navigationBar.barLayerBackgroundView?.superview != nil)
+      PluginRegistry.shared.uninstall("bar-layer")
+      #expect(navigation.navigationBar.barLayerBackgroundView == nil, "no state left behind")
+      try PluginRegistry.shared.install(BarLayerPlugin())
+      navigation.pushViewController(opaque, animated: true)
+      VirtualRunLoop.main.runUntilIdle()
+      let background = try #require(navigation.navigationBar.barLayerBackgroundView)
+      #expect(background.superview != nil, "a new background view, in the bar")
+      #expect(navigation.navigationBar.appearance().backgroundColor == UIColorComponents(.white))
+      navigation.popViewController(animated: true)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(
+        navigation.navigationBar.appearance(over: .black).backgroundOpacity == 0,
+        "the transparent root is transparent again")
+    }
+  }
 }

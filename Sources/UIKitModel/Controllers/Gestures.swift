@@ -165,10 +165,18 @@ public enum GestureDriver {
     return true
   }
 
-  /// Moves a began gesture to `translation` now; the velocity is the change over one frame.
+  /// Moves a began gesture to `translation` now; the velocity is the change over one frame. A
+  /// translation with a NaN or infinite component is refused with an issue (a touch is always
+  /// somewhere), and the gesture stays where it was.
   public static func move(_ recognizer: UIPanGestureRecognizer, to translation: CGPoint) {
     guard recognizer.state == .began || recognizer.state == .changed else {
       UIKitModelIssues.report(.gestureNotBegun(recognizer.description))
+      return
+    }
+    guard translation.x.isFinite, translation.y.isFinite else {
+      UIKitModelIssues.report(
+        .invalidGeometry(
+          view: recognizer.description, value: "translation (\(translation.x), \(translation.y))"))
       return
     }
     let previous = recognizer.translationValue

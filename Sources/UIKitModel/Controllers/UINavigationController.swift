@@ -218,6 +218,13 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
       UIKitModelIssues.report(.emptyViewControllers(controller: description))
       return
     }
+    var seen = Set<ObjectIdentifier>()
+    if let duplicate = controllers.first(where: { !seen.insert(ObjectIdentifier($0)).inserted }) {
+      UIKitModelIssues.report(
+        .duplicateViewControllers(
+          controller: duplicate.description, navigationController: description))
+      return
+    }
     guard canTransition("set view controllers") else { return }
     let from = stack.last
     let removed = stack.filter { old in !controllers.contains { $0 === old } }
@@ -465,10 +472,23 @@ extension UINavigationController {
     object.map { $0.takeUnretainedObject() } as? UIViewController
   }
 
+  /// The view controller a push or popTo was sent with; nil, with an issue naming the method, for
+  /// nil or an object that is not a view controller (UIKit raises for nil).
+  fileprivate func requireController(_ object: id?, _ operation: String) -> UIViewController? {
+    if let controller = UINavigationController.controller(object) { return controller }
+    let method =
+      operation == "push"
+      ? "-[UINavigationController pushViewController:animated:]"
+      : "-[UINavigationController popToViewController:animated:]"
+    UIKitModelIssues.report(.nilViewController(method: method, navigationController: description))
+    return nil
+  }
+
   fileprivate enum Base {
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
-      guard let controller = UINavigationController.controller(controller) else { return }
-      UINavigationController.navigation(me).performPush(controller, animated: animated)
+      let navigation = UINavigationController.navigation(me)
+      guard let controller = navigation.requireController(controller, "push") else { return }
+      navigation.performPush(controller, animated: animated)
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
       let navigation = UINavigationController.navigation(me)
@@ -477,13 +497,10 @@ extension UINavigationController {
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
       let navigation = UINavigationController.navigation(me)
-      guard let target = UINavigationController.controller(target),
-        let index = navigation.stack.firstIndex(where: { $0 === target })
-      else {
+      guard let target = navigation.requireController(target, "popTo") else { return nil }
+      guard let index = navigation.stack.firstIndex(where: { $0 === target }) else {
         UIKitModelIssues.report(
-          .notInStack(
-            controller: UINavigationController.controller(target)?.description ?? "nil",
-            navigationController: navigation.description))
+          .notInStack(controller: target.description, navigationController: navigation.description))
         return nil
       }
       let popped = navigation.performPop(to: index, animated: animated) ?? []
@@ -508,17 +525,18 @@ extension UINavigationController {
 
   fileprivate enum Entry {
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
-      guard let controller = UINavigationController.controller(controller) else { return }
-      UINavigationController.navigation(me).pushViewController(controller, animated: animated)
+      let navigation = UINavigationController.navigation(me)
+      guard let controller = navigation.requireController(controller, "push") else { return }
+      navigation.pushViewController(controller, animated: animated)
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
       UINavigationController.navigation(me).popViewController(animated: animated)?
         .passRetained()
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
-      guard let target = UINavigationController.controller(target) else { return nil }
-      let popped = UINavigationController.navigation(me).popToViewController(
-        target, animated: animated)
+      let navigation = UINavigationController.navigation(me)
+      guard let target = navigation.requireController(target, "popTo") else { return nil }
+      let popped = navigation.popToViewController(target, animated: animated)
       return popped.map { ViewControllerList($0).passRetained() }
     }
     static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in

@@ -30,6 +30,14 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case gestureNotBegun(String)
   /// `completeTransition(_:)` called a second time.
   case transitionCompletedTwice(controller: String)
+  /// A nil view controller was passed where one is required (UIKit raises
+  /// NSInvalidArgumentException: "Application tried to push a nil view controller").
+  case nilViewController(method: String, navigationController: String)
+  /// `setViewControllers` was given a list holding one controller more than once (UIKit raises:
+  /// "All view controllers in a navigation controller must be distinct").
+  case duplicateViewControllers(controller: String, navigationController: String)
+  /// A system version that is not a version number (`"13.0"`, `"10.3.1"`).
+  case invalidSystemVersion(String, kept: String)
 
   /// What was refused and why.
   public var description: String {
@@ -58,6 +66,15 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "the transition of \(controller) was completed twice; the second call was ignored"
     case .gestureNotBegun(let recognizer):
       "\(recognizer) moved or ended without having begun; the touch was ignored"
+    case .nilViewController(let method, let navigationController):
+      "\(method) was sent to \(navigationController) with a nil view controller; nothing was"
+        + " pushed or popped"
+    case .duplicateViewControllers(let controller, let navigationController):
+      "\(controller) appears more than once in the list given to \(navigationController)'s"
+        + " setViewControllers; view controllers must be distinct, the stack is unchanged"
+    case .invalidSystemVersion(let version, let kept):
+      "\(String(reflecting: version)) is not a system version such as \"13.0\"; the model keeps"
+        + " \(kept)"
     case .shouldPopAfterManualPop(let controller):
       "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
         + " popping a view controller (an error on iOS 13 and later; return NO)"

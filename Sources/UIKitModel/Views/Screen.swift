@@ -69,8 +69,34 @@ public final class UIDevice {
   /// The device the model runs as.
   nonisolated(unsafe) public static let current = UIDevice()
 
-  /// The system version, such as `"13.0"`.
-  public var systemVersion = "13.0"
+  /// The system version, such as `"13.0"` or `"10.3.1"`: one to three numbers separated by dots,
+  /// the first from 2 to 99. Anything else is refused with an issue and the version kept, since
+  /// the model picks the bar's hierarchy and rules by it.
+  public var systemVersion: String {
+    get { version }
+    set {
+      guard UIDevice.isSystemVersion(newValue) else {
+        UIKitModelIssues.report(.invalidSystemVersion(newValue, kept: version))
+        return
+      }
+      version = newValue
+    }
+  }
+
+  private var version = "13.0"
+
+  /// Whether `text` reads as a system version.
+  public static func isSystemVersion(_ text: String) -> Bool {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard (1...3).contains(parts.count),
+      parts.allSatisfy({ part in
+        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII)
+          && part.allSatisfy(\.isNumber)
+      }),
+      let major = Int(parts[0]), (2...99).contains(major)
+    else { return false }
+    return true
+  }
 
   /// The major version number (`13` for `"13.0"`).
   public var majorSystemVersion: Int {

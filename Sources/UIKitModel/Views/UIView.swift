@@ -493,6 +493,9 @@ extension UIView {
     static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
       let view = UIView.view(me)
       let alpha = CGFloat(value)
+      if alpha.isNaN {
+        UIKitModelIssues.report(.invalidGeometry(view: view.description, value: "alpha nan"))
+      }
       let clamped = alpha.isNaN ? view.modelAlpha : max(0, min(1, alpha))
       view.animate("alpha", from: .scalar(view.presentationAlpha), to: .scalar(clamped))
       view.modelAlpha = clamped
