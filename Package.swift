@@ -35,10 +35,16 @@ let package = Package(
     .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],
   targets: [
-    // The C half of the runtime: the `id` and `SEL` types IMPs are written with, and the
-    // lock-free method cache that `objc_msgSend` probes. Only `ObjCRuntime` imports it.
+    // The `id` and `SEL` types IMPs are written with: the one C module ObjCRuntime re-exports.
+    .target(
+      name: "CObjCTypes",
+      path: "Sources/CObjCTypes"
+    ),
+    // The C half of the runtime: the lock-free method cache that `objc_msgSend` probes, the
+    // locks and the closure trampolines. Only `ObjCRuntime` imports it, without re-exporting it.
     .target(
       name: "CObjCRuntime",
+      dependencies: ["CObjCTypes"],
       path: "Sources/CObjCRuntime"
     ),
     // libffi, from Debian's libffi-dev: real closures as IMPs, and calls of any signature.
@@ -57,7 +63,7 @@ let package = Package(
     ),
     .target(
       name: "ObjCRuntime",
-      dependencies: ["CObjCRuntime", "CFFI", "CSwiftMetadata"],
+      dependencies: ["CObjCTypes", "CObjCRuntime", "CFFI", "CSwiftMetadata"],
       path: "Sources/ObjCRuntime"
     ),
     // The encodings of Foundation's CGFloat, CGPoint, CGSize and CGRect: a module of its own so

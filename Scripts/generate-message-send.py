@@ -245,7 +245,7 @@ def table_miss_reporting_function(n):
         "  do {",
         f"    try _tableMissVoid{n}(receiver, reference.selector, code{arg_names(n)})",
         "  } catch {",
-        "    Diagnostics.warn(\"\\(error)\")",
+        "    Diagnostics.report(Diagnostic(.failedSend, method: error.method, \"\\(error)\"))",
         "  }",
         "}",
     ]

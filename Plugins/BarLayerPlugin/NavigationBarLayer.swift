@@ -79,7 +79,8 @@ extension UINavigationBar {
   /// first subview itself before.
   public func barLayerSetBackgroundAlpha(_ alpha: CGFloat) {
     guard !alpha.isNaN else {
-      Diagnostics.warn("bar-layer: a background alpha of NaN was refused for \(self)")
+      Diagnostics.warn(
+        "bar-layer: a background alpha of NaN was refused for \(self)", kind: .refusedValue)
       return
     }
     guard let background = subviews.first else { return }
@@ -95,7 +96,8 @@ extension UINavigationBar {
   public func barLayerSetBarButtonItemsAlpha(_ alpha: CGFloat, hasSystemBackIndicator: Bool = true)
   {
     guard !alpha.isNaN else {
-      Diagnostics.warn("bar-layer: a button alpha of NaN was refused for \(self)")
+      Diagnostics.warn(
+        "bar-layer: a button alpha of NaN was refused for \(self)", kind: .refusedValue)
       return
     }
     for view in subviews {
@@ -109,7 +111,8 @@ extension UINavigationBar {
   /// Moves the bar up or down by `translationY` points (its transform).
   public func barLayerSetTranslationY(_ translationY: CGFloat) {
     guard translationY.isFinite else {
-      Diagnostics.warn("bar-layer: a translation of \(translationY) was refused for \(self)")
+      Diagnostics.warn(
+        "bar-layer: a translation of \(translationY) was refused for \(self)", kind: .refusedValue)
       return
     }
     transform = CGAffineTransform(translationX: 0, y: translationY)

@@ -49,7 +49,7 @@ extension UIViewController {
       guard !newValue.isNaN else {
         Diagnostics.warn(
           "bar-layer: navBarBackgroundAlpha of \(self) was set to NaN; it stays"
-            + " \(navBarBackgroundAlpha)")
+            + " \(navBarBackgroundAlpha)", kind: .refusedValue)
         return
       }
       let alpha = max(0, min(1, newValue))

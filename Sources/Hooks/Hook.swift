@@ -440,12 +440,15 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     for (index, check, nilAllowed) in checks {
       guard let address = call.uncheckedArgument(at: index, as: UnsafeRawPointer?.self) else {
         if nilAllowed { continue }
-        Diagnostics.warn("a hook of \(method) was skipped: argument \(index - 2) is nil")
+        Diagnostics.warn(
+          "a hook of \(method) was skipped: argument \(index - 2) is nil", kind: .hookSkipped,
+          method: method)
         return false
       }
       guard check(Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()) else {
         Diagnostics.warn(
-          "a hook of \(method) was skipped: argument \(index - 2) is not of the hook's class")
+          "a hook of \(method) was skipped: argument \(index - 2) is not of the hook's class",
+          kind: .hookSkipped, method: method)
         return false
       }
     }

@@ -189,7 +189,12 @@ internal enum HookEngine {
         throw .unknownSelector(site.method)
       }
       site.snapshot.withLock { $0 = $0.with(original: .some(original)) }
-      own.setImplementation(interceptor)
+      do {
+        // An interceptor is a closure of the runtime's: never refused for its receivers.
+        try own.setImplementation(interceptor)
+      } catch {
+        throw .runtime(error)
+      }
       site.installedMethod = own
       site.installation = .replaced
     } else {
@@ -270,7 +275,9 @@ internal enum HookEngine {
       }
       warning = uninstallIfEmpty(site)
     }
-    if let warning { Diagnostics.warn(warning) }
+    if let warning {
+      Diagnostics.warn(warning, kind: .restoreBlocked, method: entry.site.method)
+    }
     if let (object, original) = restore {
       restoreClass(of: object, to: original)
     }

@@ -132,7 +132,7 @@ public struct HookInvocation {
     guard position == .instead else {
       Diagnostics.warn(
         "invokeOriginal() called from a \(position) hook of \(site.method); only instead hooks"
-          + " may call it")
+          + " may call it", kind: .hookSkipped, method: site.method)
       return
     }
     var next = self

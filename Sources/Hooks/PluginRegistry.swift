@@ -148,7 +148,7 @@ public final class PluginRegistry: Sendable {
         try register(pluginType.init())
       } catch {
         refused.append(error)
-        Diagnostics.warn(error.description)
+        Diagnostics.warn(error.description, kind: .plugin)
       }
     }
     return refused
@@ -232,7 +232,7 @@ public final class PluginRegistry: Sendable {
     do {
       return try install(plugin) ? .installed : .alreadyInstalled
     } catch {
-      Diagnostics.warn(error.description)
+      Diagnostics.warn(error.description, kind: .plugin)
       return .failed(error)
     }
   }

@@ -206,7 +206,7 @@ public enum ScenarioCatalog {
           {
             Diagnostics.warn(
               "the scenario \(scenario.name) of the plugin \(info.name) is left out: the plugin"
-                + " \(other) brings one of that name")
+                + " \(other) brings one of that name", kind: .plugin)
           }
           continue
         }

@@ -357,8 +357,7 @@ struct BarLayerPluginTests {
       let bar = navigation.navigationBar
       transparent.navBarBackgroundAlpha = 0.4
       bar.barLayerSetTranslationY(-10)
-      let warnings = RuntimeLock<[String]>([])
-      Diagnostics.withObserver({ message in warnings.withLock { $0.append(message) } }) {
+      let (_, refused) = Diagnostics.collecting(kind: .refusedValue) {
         transparent.navBarBackgroundAlpha = .nan
         bar.barLayerSetBackgroundAlpha(.nan)
         bar.barLayerSetTranslationY(.nan)
@@ -368,7 +367,7 @@ struct BarLayerPluginTests {
       #expect(transparent.navBarBackgroundAlpha == 0.4)
       #expect(bar.barLayerTranslationY == -10)
       #expect(close(bar.appearance().backgroundOpacity, 0.4))
-      #expect(warnings.withLock { $0.filter { $0.contains("bar-layer") }.count } == 5)
+      #expect(refused.count == 5)
     }
   }
 

@@ -79,7 +79,8 @@ struct HookBehaviourTests {
     let replaced: @convention(c) (id, SEL, Int) -> Void = { me, _, value in
       me.takeUnretainedObject(as: Meter.self)?.journal.note("replaced(\(value))")
     }
-    baseMethod.setImplementation(IMP(rawValue: unsafeBitCast(replaced, to: UnsafeRawPointer.self)))
+    try baseMethod.setImplementation(
+      IMP(rawValue: unsafeBitCast(replaced, to: UnsafeRawPointer.self)))
     meter.sendRecord(2)
     #expect(journal.take() == ["sub", "replaced(2)"])
     // So is a superclass hook added later; each hook runs once, the subclass's outside.
@@ -117,17 +118,14 @@ struct HookBehaviourTests {
     let hooked = try #require(method.implementation)
     let swizzled: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value * 100 }
     let swizzledIMP = IMP(rawValue: unsafeBitCast(swizzled, to: UnsafeRawPointer.self))
-    method.setImplementation(swizzledIMP)
-    let warnings = Journal()
-    let observer: @Sendable (String) -> Void = { warnings.note($0) }
-    Diagnostics.withObserver(observer) {
+    try method.setImplementation(swizzledIMP)
+    let (_, diagnostics) = Diagnostics.collecting(kind: .restoreBlocked) {
       second.remove()
     }
     #expect(method.implementation == swizzledIMP, "the other swizzle is not clobbered")
-    #expect(
-      warnings.take().contains {
-        $0.contains("-[\(cls.name) scaled:]") && $0.contains("HooksTests/")
-      })
+    let blocked = try #require(diagnostics.first { $0.method?.className == cls.name })
+    #expect(blocked.method?.selectorName == "scaled:")
+    #expect(blocked.message.contains("HooksTests/"), "names who replaced the method")
     #expect(meter.sendScaled(2) == 200)
     _ = hooked
   }

@@ -173,6 +173,10 @@ enum LatePluginBuilder {
         "-Xcc", "-I" + packageRoot.appendingPathComponent("Sources/CObjCRuntime/include").path,
         "-Xcc",
         "-fmodule-map-file="
+          + buildDirectory.appendingPathComponent("CObjCTypes.build/module.modulemap").path,
+        "-Xcc", "-I" + packageRoot.appendingPathComponent("Sources/CObjCTypes/include").path,
+        "-Xcc",
+        "-fmodule-map-file="
           + packageRoot.appendingPathComponent("Sources/CFFI/module.modulemap").path,
         "-Xcc",
         "-fmodule-map-file="

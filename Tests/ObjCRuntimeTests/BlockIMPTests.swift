@@ -111,11 +111,11 @@ struct BlockIMPTests {
     let registers = try imp_implementationWithBlock { (me: Thermometer, x: Double) -> Double in
       me.celsius * x
     }
-    #expect(swk_trampoline_is_stub(registers.rawValue) != 0)
+    #expect(registers.closureKind == .trampoline)
     let wide = try imp_implementationWithBlock {
       (_: Thermometer, a: Int, b: Int, c: Int, d: Int) -> Int in a + b + c + d
     }
-    #expect(swk_trampoline_is_stub(wide.rawValue) == 0, "four integers: libffi")
+    #expect(wide.closureKind == .libffiClosure, "four integers: libffi")
     let cls = makeClass("BlockPaths", superclass: Thermometer.runtimeClass)
     class_addMethod(cls, "times:", registers, "d@:d")
     class_addMethod(cls, "a:b:c:d:", wide, "q@:qqqq")
@@ -146,7 +146,7 @@ struct BlockIMPTests {
       for imp in [threeIntegers, threeDoubles, interleaved, void] { imp_removeBlock(imp) }
     }
     for imp in [threeIntegers, threeDoubles, interleaved, void] {
-      #expect(swk_trampoline_is_stub(imp.rawValue) != 0)
+      #expect(imp.closureKind == .trampoline)
     }
     let cls = makeClass("BlockForms", superclass: Thermometer.runtimeClass)
     class_addMethod(cls, "ints:::", threeIntegers, "q@:qqq")
@@ -188,8 +188,8 @@ struct BlockIMPTests {
 
   @Test("100,000 closures made, called and removed leave none behind")
   func noLeaks() throws {
-    let before = BlockIMPs.liveCount
-    let stubsBefore = swk_trampoline_live_count()
+    let before = ClosureIMPStatistics.live
+    let stubsBefore = ClosureIMPStatistics.liveTrampolines
     let thermometer = Thermometer()
     var total = 0
     for index in 0..<100_000 {
@@ -199,8 +199,8 @@ struct BlockIMPTests {
       imp_removeBlock(imp)
     }
     // Other suites make closures and stubs in parallel; a leak here would leave 100,000.
-    #expect(abs(BlockIMPs.liveCount - before) < 1_000)
-    #expect(abs(Int(swk_trampoline_live_count()) - Int(stubsBefore)) < 1_000)
+    #expect(abs(ClosureIMPStatistics.live - before) < 1_000)
+    #expect(abs(ClosureIMPStatistics.liveTrampolines - stubsBefore) < 1_000)
     #expect(total == (1...100_000).reduce(0, +))
   }
 }

@@ -18,6 +18,27 @@ private func deepEncodings(depth: Int) -> [(String, String)] {
   ]
 }
 
+/// Two unrelated classes whose IMPs read their own stored properties.
+private final class Thermostat: ObjCObject {
+  var celsius = 21.5
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(Thermostat.self) { ObjCMethodDeclaration("reading", Thermostat.reading) }
+  }
+  static let reading: @convention(c) (id, SEL) -> Double = { me, _ in
+    unsafeDowncast(me.takeUnretainedObject(), to: Thermostat.self).celsius
+  }
+}
+
+private final class Wallet: ObjCObject {
+  var coins: [Double] = [1, 2]
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(Wallet.self) { ObjCMethodDeclaration("total", Wallet.total) }
+  }
+  static let total: @convention(c) (id, SEL) -> Double = { me, _ in
+    unsafeDowncast(me.takeUnretainedObject(), to: Wallet.self).coins.reduce(0, +)
+  }
+}
+
 @Suite("Reliability")
 struct ReliabilityTests {
   @Test(
@@ -112,4 +133,44 @@ struct ReliabilityTests {
     #expect(object_setClass(object, cls) == nil)
     #expect(object_getClass(object) === original, "the object keeps its class")
   }
+
+  @Test("an IMP is never exchanged or set into a method of an unrelated Swift class")
+  func unrelatedStorage() throws {
+    let reading = try #require(class_getInstanceMethod(Thermostat.runtimeClass, "reading"))
+    let total = try #require(class_getInstanceMethod(Wallet.runtimeClass, "total"))
+    let readingIMP = try #require(reading.implementation)
+    let totalIMP = try #require(total.implementation)
+    #expect(throws: ObjCRuntimeError.self) { try reading.exchangeImplementation(with: total) }
+    let (_, refused) = Diagnostics.collecting(kind: .refusedCall) {
+      method_exchangeImplementations(reading, total)
+      #expect(method_setImplementation(total, readingIMP) == nil)
+    }
+    let mine = refused.filter { ["reading", "total"].contains($0.method?.selectorName) }
+    #expect(mine.count == 2, "both calls refused, each naming its method")
+    #expect(!total.setImplementation(readingIMP, ifCurrent: totalIMP))
+    #expect(reading.implementation == readingIMP && total.implementation == totalIMP)
+    #expect(try objc_msgSend(Wallet(), "total") as Double == 3, "the wallet still adds coins")
+    // A closure IMP checks its receiver on each call, so it may go anywhere.
+    let closure = try imp_implementationWithBlock { (_: ObjCObject) -> Double in 7 }
+    defer { imp_removeBlock(closure) }
+    let replaced = try total.setImplementation(closure)
+    #expect(try objc_msgSend(Wallet(), "total") as Double == 7)
+    _ = try total.setImplementation(try #require(replaced))
+  }
+
+  #if DEBUG
+    @Test("a raw function pointer given to the wrong class stops with both classes named")
+    func receiverCheck() async {
+      await #expect(processExitsWith: .failure) {
+        // Never declared, so the runtime cannot know whose receiver this function expects.
+        let raw: @convention(c) (id, SEL) -> Double = { me, _ in
+          me.receiver(as: Wallet.self).coins.reduce(0, +)
+        }
+        let method = class_getInstanceMethod(Thermostat.runtimeClass, "reading")!
+        _ = try method.setImplementation(
+          IMP(rawValue: unsafeBitCast(raw, to: UnsafeRawPointer.self)))
+        _ = try objc_msgSend(Thermostat(), "reading") as Double
+      }
+    }
+  #endif
 }

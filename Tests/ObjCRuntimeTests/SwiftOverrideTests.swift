@@ -174,18 +174,14 @@ struct SwiftOverrideTests {
 
   @Test("the reporting form turns a failure into a warning naming the selector, and does nothing")
   func reportingFormWarns() {
-    let warnings = RuntimeLock<[String]>([])
     let screen = PlainScreen()
-    let observer: @Sendable (String) -> Void = { message in
-      warnings.withLock { $0.append(message) }
-    }
-    Diagnostics.withObserver(observer) {
+    let (_, diagnostics) = Diagnostics.collecting(kind: .failedSend) {
       screen.callMissing()
       screen.callMissing()
     }
-    let mine = warnings.withLock { $0 }.filter { $0.contains("screenMissingMethod:") }
+    let mine = diagnostics.filter { $0.method?.selectorName == "screenMissingMethod:" }
     #expect(mine.count == 2)
-    #expect(mine.first?.contains("PlainScreen") == true)
+    #expect(mine.first?.method?.className == "PlainScreen")
     #expect(screen.entries.isEmpty)
   }
 

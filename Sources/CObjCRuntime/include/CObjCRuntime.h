@@ -1,25 +1,13 @@
-// The C half of SwizzleKit's runtime: the types IMPs are written with, and the method cache.
+// The C half of SwizzleKit's runtime: the method cache, the locks and the closure trampolines.
+// Only ObjCRuntime imports it, and does not re-export it: no swk_* function is visible to a client
+// of ObjCRuntime (the types IMPs are written with, `id` and `SEL`, are in CObjCTypes, which is).
 #ifndef COBJCRUNTIME_H
 #define COBJCRUNTIME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-// MARK: - The types of the C-level API
-
-/// An object as an IMP receives it: `self`, unretained, as under manual reference counting.
-///
-/// The struct is complete (not opaque) only so that Swift imports `id` as a pointer type of its
-/// own, distinct from `SEL`; nobody reads its field. The pointer is the address of an
-/// `ObjCObject` (what `Unmanaged.toOpaque()` returns).
-typedef struct objc_object {
-  uintptr_t swk_opaque;
-} *id;
-
-/// A selector as an IMP receives it: `_cmd`, the address of the selector's interned name.
-typedef const struct objc_selector {
-  char swk_opaque;
-} *SEL;
+#include <CObjCTypes.h>
 
 // MARK: - The method cache
 //

@@ -204,25 +204,38 @@ public func method_getImplementation(_ m: Method?) -> IMP? {
 }
 
 /// Sets the method's implementation and returns the old one; nil and no change when either
-/// argument is nil. The corresponding objc4 function is `method_setImplementation`.
+/// argument is nil, or when `imp` was declared for a Swift class the method's receivers are not
+/// (a warning says so; ``Method/setImplementation(_:fileID:line:)`` throws the reason). The
+/// corresponding objc4 function is `method_setImplementation`.
 @discardableResult
 public func method_setImplementation(
   _ m: Method?, _ imp: IMP?, fileID: String = #fileID, line: Int = #line
 ) -> IMP? {
   guard let m, let imp else { return nil }
-  return m.setImplementation(imp, fileID: fileID, line: line)
+  do {
+    return try m.setImplementation(imp, fileID: fileID, line: line)
+  } catch {
+    Diagnostics.warn("method_setImplementation", refused: error)
+    return nil
+  }
 }
 
 /// Swaps the two methods' implementations; does nothing when either is nil or both are the same
 /// method. The corresponding objc4 function is `method_exchangeImplementations`.
 ///
 /// Like objc4 it does not compare the encodings; ``Method/exchangeImplementation(with:fileID:line:)``
-/// does.
+/// does. Unlike objc4 it never gives an implementation declared for instances of one Swift class
+/// to a method whose receivers are of an unrelated one: that exchange is refused with a warning,
+/// as `object_setClass` refuses an incompatible class.
 public func method_exchangeImplementations(
   _ m1: Method?, _ m2: Method?, fileID: String = #fileID, line: Int = #line
 ) {
   guard let m1, let m2 else { return }
-  m1.exchangeUnchecked(with: m2, fileID: fileID, line: line)
+  do {
+    try m1.exchangeCheckingReceivers(with: m2, fileID: fileID, line: line)
+  } catch {
+    Diagnostics.warn("method_exchangeImplementations", refused: error)
+  }
 }
 
 /// The method's type encoding, nil for nil. The corresponding objc4 function is

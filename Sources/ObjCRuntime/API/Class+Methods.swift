@@ -85,6 +85,9 @@ extension Class {
       return .success((method, flushCachesOfSubtree()))
     }
     let (method, flushed) = try outcome.get()
+    // Adding a declared IMP to another class says its code works for that class's instances
+    // too: later exchanges and sets accept them.
+    if let implementation { IMPReceivers.widen(implementation, to: storageType) }
     let location = SourceLocation(fileID: fileID, line: line)
     Tracing.emit(.methodAdded(method, by: location))
     MethodTableEdits.reportFlushes(flushed, reason: "added \(method)")
@@ -106,7 +109,7 @@ extension Class {
     if let own = Runtime.state.withLock({ _ in methodTable[selector] }) {
       try MethodTableEdits.checkImplementation(
         implementation, against: own.typeEncoding, self, selector)
-      return own.setImplementation(implementation, fileID: fileID, line: line)
+      return try own.setImplementation(implementation, fileID: fileID, line: line)
     }
     do {
       try addMethod(

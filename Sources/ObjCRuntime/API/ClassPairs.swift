@@ -75,7 +75,8 @@ public func objc_registerClassPair(_ cls: Class?) {
   if registered {
     Tracing.emit(.classRealized(cls))
   } else {
-    Diagnostics.warn("objc_registerClassPair: \(cls.name) is not a class under construction")
+    Diagnostics.warn(
+      "objc_registerClassPair: \(cls.name) is not a class under construction", kind: .refusedCall)
   }
 }
 
@@ -140,6 +141,6 @@ public func objc_disposeClassPair(_ cls: Class?, fileID: String = #fileID, line:
   do {
     try cls.dispose(fileID: fileID, line: line)
   } catch {
-    Diagnostics.warn("objc_disposeClassPair: \(error)")
+    Diagnostics.warn("objc_disposeClassPair", refused: error)
   }
 }

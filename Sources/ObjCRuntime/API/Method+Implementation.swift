@@ -8,10 +8,15 @@ extension Method {
   /// Every class that dispatches to this method (its owner and the subclasses that do not
   /// override it) runs the new IMP from the next send on; caches hold methods, not IMPs, so
   /// nothing needs flushing. The corresponding objc4 function is `method_setImplementation`.
+  ///
+  /// - Throws: ``ObjCRuntimeError/incompatibleImplementation(_:implementationFor:receivers:)``
+  ///   when `implementation` was declared for instances of a Swift class that this method's
+  ///   receivers are not (its code would read their memory as that class's); nothing changes.
   @discardableResult
   public func setImplementation(
     _ implementation: IMP, fileID: String = #fileID, line: Int = #line
-  ) -> IMP? {
+  ) throws(ObjCRuntimeError) -> IMP? {
+    try IMPReceivers.check(implementation, for: self)
     let old = Runtime.state.withLock { _ -> IMP? in
       let old = self.implementation
       storeImplementation(implementation)
@@ -29,10 +34,14 @@ extension Method {
   /// This is how a hook restores the implementation it replaced without clobbering someone who
   /// swizzled on top of it since (InterposeKit's rule): check and set cannot be separated by
   /// another thread's `method_setImplementation`.
+  ///
+  /// An implementation declared for instances of a Swift class that this method's receivers are
+  /// not is never set (false), as ``setImplementation(_:fileID:line:)`` refuses it.
   @discardableResult
   public func setImplementation(
     _ implementation: IMP, ifCurrent expected: IMP, fileID: String = #fileID, line: Int = #line
   ) -> Bool {
+    guard (try? IMPReceivers.check(implementation, for: self)) != nil else { return false }
     let swapped = Runtime.state.withLock { _ -> Bool in
       guard self.implementation == expected else { return false }
       storeImplementation(implementation)
@@ -51,8 +60,11 @@ extension Method {
   /// Every class that inherits either method sees the swap. The corresponding objc4 function is
   /// `method_exchangeImplementations`.
   ///
-  /// - Throws: ``ObjCRuntimeError/exchangeWithItself(_:)`` when `other` is this method, and
-  ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the encodings differ.
+  /// - Throws: ``ObjCRuntimeError/exchangeWithItself(_:)`` when `other` is this method,
+  ///   ``ObjCRuntimeError/signatureMismatch(_:method:call:)`` when the encodings differ, and
+  ///   ``ObjCRuntimeError/incompatibleImplementation(_:implementationFor:receivers:)`` when
+  ///   either implementation was declared for a Swift class the other method's receivers are
+  ///   not; nothing changes.
   public func exchangeImplementation(
     with other: Method, fileID: String = #fileID, line: Int = #line
   ) throws(ObjCRuntimeError) {
@@ -64,20 +76,37 @@ extension Method {
         MethodReference(owner: other.owner, selector: other.selector),
         method: other.typeEncoding, call: typeEncoding)
     }
-    exchangeUnchecked(with: other, fileID: fileID, line: line)
+    try exchangeCheckingReceivers(with: other, fileID: fileID, line: line)
   }
 
-  /// The exchange itself, as objc4 does it: no checks beyond identity.
-  internal func exchangeUnchecked(with other: Method, fileID: String, line: Int) {
+  /// The exchange as objc4 does it (no check of the encodings), but never one that would give an
+  /// implementation receivers of a Swift class it was not written for.
+  internal func exchangeCheckingReceivers(with other: Method, fileID: String, line: Int)
+    throws(ObjCRuntimeError)
+  {
     guard other !== self else { return }
-    Runtime.state.withLock { _ in
+    let failure = Runtime.state.withLock { _ -> ObjCRuntimeError? in
       let mine = impWord.load(ordering: .acquiring)
       let theirs = other.impWord.load(ordering: .acquiring)
+      // Checked under the lock, against the IMPs being swapped, so that no change in between
+      // can slip an unchecked IMP through.
+      do throws(ObjCRuntimeError) {
+        if let imp = UnsafeRawPointer(bitPattern: theirs) {
+          try IMPReceivers.check(IMP(rawValue: imp), for: self)
+        }
+        if let imp = UnsafeRawPointer(bitPattern: mine) {
+          try IMPReceivers.check(IMP(rawValue: imp), for: other)
+        }
+      } catch {
+        return error
+      }
       impWord.store(theirs, ordering: .releasing)
       other.impWord.store(mine, ordering: .releasing)
       noteDeallocChange()
       other.noteDeallocChange()
+      return nil
     }
+    if let failure { throw failure }
     Tracing.emit(
       .implementationsExchanged(self, other, by: SourceLocation(fileID: fileID, line: line)))
   }

@@ -171,6 +171,10 @@ internal enum ClassRealizer {
   }
 
   private static func install(_ declaration: ValidMethodDeclaration, in cls: Class) {
+    IMPReceivers.record(declaration.implementation, receivers: cls.storageType)
+    if let entry = declaration.swiftEntry {
+      IMPReceivers.record(entry, receivers: cls.storageType)
+    }
     cls.appendMethod(
       Method(
         selector: declaration.selector, signature: declaration.signature,

@@ -179,6 +179,6 @@ public enum DeclarationProblems {
 
   internal static func report(_ problem: ObjCRuntimeError) {
     recorded.withLock { $0.append(problem) }
-    Diagnostics.warn("\(problem)")
+    Diagnostics.warn("\(problem)", kind: .declaration)
   }
 }

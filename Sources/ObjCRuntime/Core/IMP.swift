@@ -84,3 +84,70 @@ internal final class IMPSignatures: Sendable {
     _ = table.withLock { $0.removeValue(forKey: imp.rawValue) }
   }
 }
+
+/// The Swift class each declared IMP's code takes `self` to be: a method declared for `UIView`
+/// downcasts its receiver to `UIView`. Exchanging or setting implementations consults it, so that
+/// an IMP is never given to a method whose receivers are objects of an unrelated Swift type, which
+/// would make its downcast read memory that is not there (objc4 lets you, and crashes later).
+///
+/// An IMP declared for several classes (a shared function), or added with `class_addMethod` to
+/// another class than the one it was declared for, is recorded for their nearest common ancestor:
+/// whoever added it says its code works there too. IMPs made from closures (whose receiver is
+/// checked on every call) and C functions the runtime never saw declared are not recorded, and
+/// may go anywhere, as in objc4.
+internal enum IMPReceivers {
+  private static let table = RuntimeLock<[UnsafeRawPointer: ObjectIdentifier]>([:])
+  private static let types = RuntimeLock<[ObjectIdentifier: ObjCObject.Type]>([:])
+
+  /// Records that `imp` was declared for instances of `type`.
+  static func record(_ imp: IMP, receivers type: ObjCObject.Type) {
+    types.withLock { $0[ObjectIdentifier(type)] = type }
+    let merged = table.withLock { table -> ObjCObject.Type? in
+      guard let known = table[imp.rawValue], known != ObjectIdentifier(type) else {
+        table[imp.rawValue] = ObjectIdentifier(type)
+        return nil
+      }
+      return types.withLock { $0[known] }
+    }
+    guard let merged else { return }
+    let ancestor = commonAncestor(merged, type)
+    types.withLock { $0[ObjectIdentifier(ancestor)] = ancestor }
+    table.withLock { $0[imp.rawValue] = ObjectIdentifier(ancestor) }
+  }
+
+  /// Widens what a recorded `imp` accepts to instances of `type` too; an IMP not recorded stays
+  /// unrecorded.
+  static func widen(_ imp: IMP, to type: ObjCObject.Type) {
+    guard receivers(of: imp) != nil else { return }
+    record(imp, receivers: type)
+  }
+
+  /// The class `imp`'s code takes its receiver to be, if the runtime knows.
+  static func receivers(of imp: IMP) -> ObjCObject.Type? {
+    guard let known = table.withLock({ $0[imp.rawValue] }) else { return nil }
+    return types.withLock { $0[known] }
+  }
+
+  /// Throws unless every receiver of `method` (instances of its owner's storage type) is an
+  /// instance of the class `imp` was declared for.
+  static func check(_ imp: IMP, for method: Method) throws(ObjCRuntimeError) {
+    guard let expected = receivers(of: imp) else { return }
+    let storage = method.owner.storageType
+    guard !isSwiftClass(storage, inheritingFrom: expected) else { return }
+    throw .incompatibleImplementation(
+      MethodReference(owner: method.owner, selector: method.selector),
+      implementationFor: _typeName(expected, qualified: false),
+      receivers: _typeName(storage, qualified: false))
+  }
+
+  private static func commonAncestor(_ a: ObjCObject.Type, _ b: ObjCObject.Type)
+    -> ObjCObject.Type
+  {
+    var candidate: ObjCObject.Type? = a
+    while let type = candidate {
+      if isSwiftClass(b, inheritingFrom: type) { return type }
+      candidate = _getSuperclass(type) as? ObjCObject.Type
+    }
+    return ObjCObject.self
+  }
+}

@@ -74,6 +74,10 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
   case keyValueTypeMismatch(className: String, key: String, expected: String, actual: String)
   /// A class that cannot be disposed of.
   case cannotDispose(className: String, reason: String)
+  /// An implementation written for instances of one Swift class would be given to a method whose
+  /// receivers are instances of an unrelated one (by an exchange or a set).
+  case incompatibleImplementation(
+    MethodReference, implementationFor: String, receivers: String)
   /// The class was disposed of (`objc_disposeClassPair`) and can no longer be used.
   case classDisposed(className: String)
   /// A COPY association policy met a value that cannot be copied.
@@ -143,6 +147,11 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
         + "Pass a value of that type."
     case .cannotDispose(let className, let reason):
       return "\(className) cannot be disposed of: \(reason)."
+    case .incompatibleImplementation(let method, let implementationFor, let receivers):
+      return "\(method) cannot take that implementation: it was written for \(implementationFor)"
+        + " objects, and the method's receivers are \(receivers)s, which are not. Exchange or set"
+        + " implementations between methods of related classes, or use a closure IMP"
+        + " (imp_implementationWithBlock), which checks its receiver."
     case .classDisposed(let className):
       return "\(className) was disposed of with objc_disposeClassPair and can no longer be used. "
         + "Make a new class with objc_allocateClassPair."

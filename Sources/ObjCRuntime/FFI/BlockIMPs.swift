@@ -88,6 +88,34 @@ internal enum BlockIMPs {
   }
 }
 
+/// How an IMP made by `imp_implementationWithBlock` reaches its closure.
+public enum ClosureIMPKind: Sendable, Hashable {
+  /// A stub of a few bytes in executable memory that jumps to a Swift handler: closures whose
+  /// arguments and result each fit one register (x86-64).
+  case trampoline
+  /// A libffi closure: every other signature, and every closure where executable memory is
+  /// refused or `SWIZZLEKIT_FFI_CLOSURES=1` is set.
+  case libffiClosure
+}
+
+extension IMP {
+  /// How this IMP reaches its closure, when `imp_implementationWithBlock` made it and it was not
+  /// removed; nil for every other IMP.
+  public var closureKind: ClosureIMPKind? {
+    guard BlockIMPs.block(of: self) != nil else { return nil }
+    return RegisterClosures.isTrampoline(self) ? .trampoline : .libffiClosure
+  }
+}
+
+/// Counts of the closure IMPs alive, for leak checks: a program that makes and removes closure
+/// IMPs in a loop should see them return to where they started.
+public enum ClosureIMPStatistics {
+  /// The IMPs made by `imp_implementationWithBlock` and not yet removed.
+  public static var live: Int { BlockIMPs.liveCount }
+  /// The trampolines in use, those of closure IMPs and those the hook framework made.
+  public static var liveTrampolines: Int { RegisterClosures.liveTrampolineCount }
+}
+
 /// The closure an IMP was made from, or nil when it was not made by
 /// `imp_implementationWithBlock` (or was removed). The corresponding objc4 function is
 /// `imp_getBlock`.

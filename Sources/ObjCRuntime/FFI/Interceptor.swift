@@ -29,7 +29,7 @@ public struct InterceptedCall {
   /// The receiver's address, for code that borrows it without reference counting (the
   /// caller keeps the receiver alive for the call).
   @inlinable
-  public var unmanagedReceiver: Unmanaged<ObjCObject> {
+  package var unmanagedReceiver: Unmanaged<ObjCObject> {
     Unmanaged.fromOpaque(UnsafeRawPointer(argumentAddress(0).load(as: id.self)))
   }
 
@@ -65,7 +65,7 @@ public struct InterceptedCall {
   ///
   /// - Precondition: `index` is in range and `T` is laid out as the argument is.
   @inlinable @inline(__always)
-  public func uncheckedArgument<T>(at index: Int, as type: T.Type = T.self) -> T {
+  package func uncheckedArgument<T>(at index: Int, as type: T.Type = T.self) -> T {
     argumentAddress(index).load(as: T.self)
   }
 
@@ -74,7 +74,7 @@ public struct InterceptedCall {
   ///
   /// - Precondition: as for ``uncheckedArgument(at:as:)``.
   @inlinable @inline(__always)
-  public func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type)
+  package func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type)
     -> T
   {
     T.objcValue(at: argumentAddress(index))
@@ -84,7 +84,7 @@ public struct InterceptedCall {
   /// bits are copied: an object is not retained, as with ``setArgument(_:at:)``.
   ///
   /// - Precondition: as for ``uncheckedArgument(at:as:)``.
-  public func uncheckedSetArgument<T>(_ value: T, at index: Int) {
+  @usableFromInline package func uncheckedSetArgument<T>(_ value: T, at index: Int) {
     InvocationFrame.write(value, to: argumentAddress(index), capacity: MemoryLayout<T>.size)
   }
 
@@ -93,7 +93,7 @@ public struct InterceptedCall {
   /// - Precondition: `T` is laid out as the return type is
   ///   (``MethodSignature/returnType(accepts:)``).
   @inlinable
-  public func uncheckedReturnValue<T>(as type: T.Type = T.self) -> T {
+  package func uncheckedReturnValue<T>(as type: T.Type = T.self) -> T {
     returnAddress.load(as: T.self)
   }
 
@@ -110,7 +110,7 @@ public struct InterceptedCall {
   ///
   /// - Precondition: `T` is no larger than the return slot.
   @inlinable
-  public func uncheckedSetRawReturnValue<T: BitwiseCopyable>(_ value: T) {
+  package func uncheckedSetRawReturnValue<T: BitwiseCopyable>(_ value: T) {
     returnAddress.storeBytes(of: value, as: T.self)
   }
 
@@ -143,7 +143,7 @@ public struct InterceptedCall {
   ///
   /// - Precondition: `T` is laid out as the return type is
   ///   (``MethodSignature/returnType(accepts:)``).
-  public func uncheckedSetReturnValue<T>(_ value: T) {
+  @usableFromInline package func uncheckedSetReturnValue<T>(_ value: T) {
     if let object = objectReference(value) {
       _ = Unmanaged.passRetained(object)
     }
@@ -220,7 +220,7 @@ public final class Interceptor: Sendable {
   /// on hot paths (the hook framework's sites). The interceptor keeps `handler` alive.
   ///
   /// - Throws: as ``init(types:handler:)-closure``.
-  public init<Handler: InterceptionHandler>(types: String, handler: Handler)
+  package init<Handler: InterceptionHandler>(types: String, handler: Handler)
     throws(ObjCRuntimeError)
   {
     let signature = try MethodSignature(types: types)
@@ -317,7 +317,7 @@ public final class Interceptor: Sendable {
 }
 
 /// An object that handles the calls an ``Interceptor`` catches.
-public protocol InterceptionHandler: AnyObject, Sendable {
+package protocol InterceptionHandler: AnyObject, Sendable {
   /// Handles one call: read and change its arguments, forward it, set its result.
   func intercept(_ call: InterceptedCall)
 }

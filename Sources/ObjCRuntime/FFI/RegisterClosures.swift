@@ -85,6 +85,12 @@ internal final class RegisterClosure: @unchecked Sendable {
 /// The helpers the generated register-shape closures share.
 @usableFromInline
 internal enum RegisterClosures {
+  /// Whether `imp` is one of the runtime's trampolines.
+  static func isTrampoline(_ imp: IMP) -> Bool { swk_trampoline_is_stub(imp.rawValue) != 0 }
+
+  /// The trampolines in use.
+  static var liveTrampolineCount: Int { Int(swk_trampoline_live_count()) }
+
   /// Whether register-shape IMPs are used; `SWIZZLEKIT_FFI_CLOSURES=1` forces libffi, to compare.
   @usableFromInline
   static let enabled: Bool = getenvIsUnset("SWIZZLEKIT_FFI_CLOSURES")
@@ -195,7 +201,9 @@ internal enum RegisterClosures {
   /// A zero result for a call whose receiver was not of the closure's type.
   @usableFromInline
   static func wrongReceiver() -> UInt64 {
-    Diagnostics.warn("an IMP made from a closure was called on an object of another class")
+    Diagnostics.warn(
+      "an IMP made from a closure was called on an object of another class; it returned zero",
+      kind: .closureReceiver)
     return 0
   }
 }

@@ -368,7 +368,7 @@ internal func _tableMissReporting0(
   do {
     try _tableMissVoid0(receiver, reference.selector, code)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
@@ -420,7 +420,7 @@ internal func _tableMissReporting1<A0: ObjCScalar>(
   do {
     try _tableMissVoid1(receiver, reference.selector, code, a0)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
@@ -472,7 +472,7 @@ internal func _tableMissReporting2<A0: ObjCScalar, A1: ObjCScalar>(
   do {
     try _tableMissVoid2(receiver, reference.selector, code, a0, a1)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
@@ -524,7 +524,7 @@ internal func _tableMissReporting3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScala
   do {
     try _tableMissVoid3(receiver, reference.selector, code, a0, a1, a2)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
@@ -576,7 +576,7 @@ internal func _tableMissReporting4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScala
   do {
     try _tableMissVoid4(receiver, reference.selector, code, a0, a1, a2, a3)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
@@ -628,7 +628,7 @@ internal func _tableMissReporting5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScala
   do {
     try _tableMissVoid5(receiver, reference.selector, code, a0, a1, a2, a3, a4)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
@@ -680,7 +680,7 @@ internal func _tableMissReporting6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScala
   do {
     try _tableMissVoid6(receiver, reference.selector, code, a0, a1, a2, a3, a4, a5)
   } catch {
-    Diagnostics.warn("\(error)")
+    Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 

@@ -1,6 +1,7 @@
 // Associated objects: values attached to any object under a key, with objc4's five policies.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
+import CObjCRuntime
 import Synchronization
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
@@ -463,7 +464,7 @@ public func objc_setAssociatedObject(
   do {
     try object.setAssociatedValue(value, forKey: key, policy: policy)
   } catch {
-    Diagnostics.warn("objc_setAssociatedObject: \(error)")
+    Diagnostics.warn("objc_setAssociatedObject", refused: error)
   }
 }
 
@@ -605,7 +606,7 @@ extension ObjCObject {
         Associations.set(self, key: key.address, entry: entry)
       }
     } catch {
-      Diagnostics.warn("\(error)")
+      Diagnostics.warn("the subscript of an associated key", refused: error)
     }
   }
 }

@@ -313,6 +313,6 @@ public func object_setIvar(_ object: ObjCObject?, _ ivar: Ivar?, _ value: Any?) 
   do {
     try object.setValue(value, of: ivar)
   } catch {
-    Diagnostics.warn("object_setIvar: \(error)")
+    Diagnostics.warn("object_setIvar", refused: error)
   }
 }

@@ -1,54 +1,116 @@
-// Warnings the runtime prints for problems it survives (bad declarations, broken restores).
+// Warnings the runtime and the layers on it print for problems they survive (bad declarations,
+// refused calls, broken restores), as values that tests and tools can inspect.
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
-/// Warnings about problems the runtime and the layers on it survive: a bad declaration, a hook
-/// that cannot restore a method because someone swizzled on top of it.
+/// One problem the runtime or a layer on it survived: what kind of problem, the method it
+/// concerns when there is one, and a sentence that says what happened and what to do.
 ///
-/// Warnings go to standard error with a `SwizzleKit:` prefix, unless `SWIZZLEKIT_QUIET=1` is
-/// set, and to the observers: the one set with ``setObserver(_:)`` (a program's, for the whole
-/// run), and any watching for the duration of a ``withObserver(_:_:)`` call (tests, which run
-/// concurrently and must not replace each other's).
+/// Tests match on ``kind`` and ``method``, not on the text, which may be reworded.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+  /// The kinds of problems.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// A class declaration had a bad line, which was skipped.
+    case declaration
+    /// A C-level call refused its input and changed nothing (`objc_setAssociatedObject`,
+    /// `method_setImplementation`, `method_exchangeImplementations`, `object_setIvar`...).
+    case refusedCall
+    /// A send the model makes could not reach its method (a broken swizzle), and did nothing.
+    case failedSend
+    /// An IMP made from a closure was called on an object of another class, and returned zero.
+    case closureReceiver
+    /// A hook was skipped for one call (a nil object argument for a typed hook...).
+    case hookSkipped
+    /// Removing a hook could not restore the method, which someone replaced since.
+    case restoreBlocked
+    /// A plugin was refused or did not install.
+    case plugin
+    /// The UIKit model refused a call, as UIKit would raise (a `UIKitModelIssue`).
+    case model
+    /// A value was refused (NaN, infinite, out of range) and the previous one kept.
+    case refusedValue
+    /// Anything else.
+    case general
+  }
+
+  /// What kind of problem.
+  public let kind: Kind
+  /// The method the problem concerns, when there is one.
+  public let method: MethodReference?
+  /// What happened and what to do.
+  public let message: String
+
+  /// A diagnostic.
+  public init(_ kind: Kind, method: MethodReference? = nil, _ message: String) {
+    self.kind = kind
+    self.method = method
+    self.message = message
+  }
+
+  /// The message, as printed after `SwizzleKit: `.
+  public var description: String { message }
+}
+
+/// Reports the problems the runtime and the layers on it survive, as ``Diagnostic`` values.
+///
+/// Each is printed on standard error with a `SwizzleKit:` prefix, unless `SWIZZLEKIT_QUIET=1` is
+/// set, and handed to the observers: the one set with ``setObserver(_:)`` (a program's, for the
+/// whole run), and any watching for the duration of a ``withObserver(_:_:)`` call (tests, which
+/// run concurrently and must not replace each other's).
 public enum Diagnostics {
   private struct Observers {
-    var main: (@Sendable (String) -> Void)?
-    var scoped: [Int: @Sendable (String) -> Void] = [:]
+    var main: (@Sendable (Diagnostic) -> Void)?
+    var scoped: [Int: @Sendable (Diagnostic) -> Void] = [:]
     var nextID = 0
   }
 
   private static let observers = RuntimeLock(Observers())
 
-  /// Reports `message`.
-  public static func warn(_ message: String) {
+  /// Reports `diagnostic`.
+  public static func report(_ diagnostic: Diagnostic) {
     let (main, scoped) = observers.withLock { ($0.main, Array($0.scoped.values)) }
-    main?(message)
-    for observer in scoped { observer(message) }
+    main?(diagnostic)
+    for observer in scoped { observer(diagnostic) }
     guard getenv("SWIZZLEKIT_QUIET") == nil else { return }
-    let line = "SwizzleKit: \(message)\n"
+    let line = "SwizzleKit: \(diagnostic.message)\n"
     _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
   }
 
-  /// Sets the function every warning is also handed to, replacing the one set before; nil
+  /// Reports a problem of `kind`, concerning `method` when given.
+  public static func warn(
+    _ message: String, kind: Diagnostic.Kind = .general, method: MethodReference? = nil
+  ) {
+    report(Diagnostic(kind, method: method, message))
+  }
+
+  /// Reports an error a C-level call swallowed (it returned nil or false instead of throwing),
+  /// with the method the error names.
+  public static func warn(_ call: String, refused error: ObjCRuntimeError) {
+    report(Diagnostic(.refusedCall, method: error.method, "\(call): \(error)"))
+  }
+
+  /// Sets the function every diagnostic is also handed to, replacing the one set before; nil
   /// removes it. Observers of ``withObserver(_:_:)`` are not affected.
-  public static func setObserver(_ newObserver: (@Sendable (String) -> Void)?) {
+  public static func setObserver(_ newObserver: (@Sendable (Diagnostic) -> Void)?) {
     observers.withLock { $0.main = newObserver }
   }
 
-  /// Runs `body` with `observer` receiving every warning, from any thread, until `body` returns.
-  /// Several such observers can watch at once; each sees all warnings, so filter by content.
+  /// Runs `body` with `observer` receiving every diagnostic, from any thread, until `body`
+  /// returns. Several such observers can watch at once; each sees all diagnostics (other
+  /// threads' too), so filter by kind and method.
   ///
   /// ```swift
-  /// let warnings = RuntimeLock<[String]>([])
-  /// let observer: @Sendable (String) -> Void = { message in
-  ///   warnings.withLock { $0.append(message) }
+  /// let seen = RuntimeLock<[Diagnostic]>([])
+  /// Diagnostics.withObserver({ diagnostic in seen.withLock { $0.append(diagnostic) } }) {
+  ///   method_exchangeImplementations(first, second)
   /// }
-  /// Diagnostics.withObserver(observer) { token.remove() }
+  /// let refused = seen.withLock { $0.filter { $0.kind == .refusedCall } }
   /// ```
   public static func withObserver<Result, Failure: Error>(
-    _ observer: @escaping @Sendable (String) -> Void, _ body: () throws(Failure) -> Result
+    _ observer: @escaping @Sendable (Diagnostic) -> Void, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let id = observers.withLock { state in
       state.nextID += 1
@@ -57,5 +119,40 @@ public enum Diagnostics {
     }
     defer { observers.withLock { _ = $0.scoped.removeValue(forKey: id) } }
     return try body()
+  }
+
+  /// Runs `body` and returns what it returned with the diagnostics of `kind` (every kind when
+  /// nil) reported meanwhile, by any thread.
+  ///
+  /// ```swift
+  /// let (_, refused) = Diagnostics.collecting(kind: .refusedCall) {
+  ///   method_exchangeImplementations(first, second)
+  /// }
+  /// ```
+  public static func collecting<Result, Failure: Error>(
+    kind: Diagnostic.Kind? = nil, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> (Result, [Diagnostic]) {
+    let seen = RuntimeLock<[Diagnostic]>([])
+    let result = try withObserver(
+      { diagnostic in
+        if kind == nil || diagnostic.kind == kind { seen.withLock { $0.append(diagnostic) } }
+      }, body)
+    return (result, seen.withLock { $0 })
+  }
+}
+
+extension ObjCRuntimeError {
+  /// The method the error names, when it names one.
+  public var method: MethodReference? {
+    switch self {
+    case .unrecognizedSelector(let method), .methodNotFound(let method),
+      .methodAlreadyExists(let method), .methodNotInClass(let method, _),
+      .exchangeWithItself(let method), .implementationMismatch(let method, _, _),
+      .signatureMismatch(let method, _, _), .unsupportedSignature(let method, _),
+      .incompatibleImplementation(let method, _, _):
+      method
+    default:
+      nil
+    }
   }
 }

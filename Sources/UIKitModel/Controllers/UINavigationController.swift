@@ -465,7 +465,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
 extension UINavigationController {
   fileprivate static func navigation(_ me: id) -> UINavigationController {
-    unsafeDowncast(me.takeUnretainedObject(), to: UINavigationController.self)
+    me.receiver(as: UINavigationController.self)
   }
 
   fileprivate static func controller(_ object: id?) -> UIViewController? {

@@ -179,7 +179,7 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
 
 extension UIViewController {
   fileprivate static func controller(_ me: id) -> UIViewController {
-    unsafeDowncast(me.takeUnretainedObject(), to: UIViewController.self)
+    me.receiver(as: UIViewController.self)
   }
 
   fileprivate enum Base {

@@ -93,7 +93,7 @@ public enum UIKitModelIssues {
   /// Reports `issue`.
   public static func report(_ issue: UIKitModelIssue) {
     recorded.withLock { $0.append(issue) }
-    Diagnostics.warn("UIKit model: \(issue)")
+    Diagnostics.warn("UIKit model: \(issue)", kind: .model)
   }
 
   /// Forgets the issues so far.

@@ -603,7 +603,7 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
 
 extension UINavigationBar {
   fileprivate static func bar(_ me: id) -> UINavigationBar {
-    unsafeDowncast(me.takeUnretainedObject(), to: UINavigationBar.self)
+    me.receiver(as: UINavigationBar.self)
   }
 
   fileprivate enum Base {

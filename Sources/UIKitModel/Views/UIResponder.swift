@@ -36,14 +36,14 @@ open class UIResponder: ObjCObject {
 extension UIResponder {
   fileprivate enum Base {
     static let next: @convention(c) (id, SEL) -> id? = { me, _ in
-      unsafeDowncast(me.takeUnretainedObject(), to: UIResponder.self).defaultNextResponder?
+      me.receiver(as: UIResponder.self).defaultNextResponder?
         .passRetained()
     }
   }
 
   fileprivate enum Entry {
     static let next: @convention(c) (id, SEL) -> id? = { me, _ in
-      unsafeDowncast(me.takeUnretainedObject(), to: UIResponder.self).next?.passRetained()
+      me.receiver(as: UIResponder.self).next?.passRetained()
     }
   }
 }

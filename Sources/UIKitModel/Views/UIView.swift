@@ -51,7 +51,7 @@ open class UIView: UIResponder {
   /// The view an IMP's `self` is (IMPs of UIView's table are only installed on views).
   @inline(__always)
   fileprivate static func view(_ me: id) -> UIView {
-    unsafeDowncast(me.takeUnretainedObject(), to: UIView.self)
+    me.receiver(as: UIView.self)
   }
 
   /// The view an object argument is, or nil.
