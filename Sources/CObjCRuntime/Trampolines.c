@@ -1,79 +1,104 @@
-// Executable stubs for closure IMPs of register-only signatures (see CObjCRuntime.h).
+// Executable stubs for closure IMPs of register-only signatures (see CObjCRuntime.h): immutable
+// code pages, each followed by the data page its stubs read their context and handler from.
 #include "CObjCRuntime.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-#define SWK_STUB_SIZE 32
-#define SWK_PAGE_SIZE 4096
+#define SWK_STUB_SIZE 16
+#define SWK_REGISTER_KINDS 4  // rdx, rcx, r8, r9
 
 static swk_lock swk_trampoline_lock = {0};
-static void *swk_trampoline_free_list = NULL;
-static unsigned char *swk_trampoline_page = NULL;
-static uintptr_t swk_trampoline_page_used = SWK_PAGE_SIZE;
 static uintptr_t swk_trampoline_live = 0;
-/// Every page ever mapped for stubs (pages are never unmapped), to recognize a stub's address.
+/// Free slots per register kind, linked through the first word of their data.
+static void *swk_trampoline_free_lists[SWK_REGISTER_KINDS] = {NULL};
+/// Every code page ever mapped (pages are never unmapped), to recognize a stub's address.
 static unsigned char **swk_trampoline_pages = NULL;
 static size_t swk_trampoline_page_count = 0;
 
+static size_t swk_page_size(void) {
+  static size_t size = 0;
+  if (size == 0) {
+    long read = sysconf(_SC_PAGESIZE);
+    size = read > 0 ? (size_t)read : 4096;
+  }
+  return size;
+}
+
 #if defined(__x86_64__)
 
-/// A free stub, under the lock: from the free list, or the next slot of the current page.
-static void *swk_trampoline_slot(void) {
-  if (swk_trampoline_free_list != NULL) {
-    void *slot = swk_trampoline_free_list;
-    memcpy(&swk_trampoline_free_list, slot, sizeof(void *));
-    return slot;
+/// The stub for context register `kind` (0 rdx, 1 rcx, 2 r8, 3 r9), for a data page `page`
+/// bytes after the code: `mov reg, [rip + page - 7]` loads the context, `jmp [rip + page - 5]`
+/// (the word after it) the handler.
+static void swk_stub_template(int kind, size_t page, unsigned char code[SWK_STUB_SIZE]) {
+  static const unsigned char prefixes[SWK_REGISTER_KINDS][3] = {
+      {0x48, 0x8B, 0x15}, {0x48, 0x8B, 0x0D}, {0x4C, 0x8B, 0x05}, {0x4C, 0x8B, 0x0D},
+  };
+  memset(code, 0xCC, SWK_STUB_SIZE);  // int3 after the jump
+  memcpy(code, prefixes[kind], 3);
+  int32_t context = (int32_t)page - 7;
+  memcpy(code + 3, &context, 4);
+  code[7] = 0xFF;  // jmp qword ptr [rip + disp32]
+  code[8] = 0x25;
+  int32_t handler = (int32_t)page - 5;
+  memcpy(code + 9, &handler, 4);
+}
+
+/// Maps a pair of pages for `kind`: the code page filled with stubs and made read-execute
+/// before anything can run it, and the data page, whose slots join the kind's free list.
+/// Called with the lock held; false when memory cannot be had.
+static int swk_trampoline_grow(int kind) {
+  size_t page = swk_page_size();
+  unsigned char *pair =
+      mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (pair == MAP_FAILED) {
+    return 0;
   }
-  if (swk_trampoline_page_used + SWK_STUB_SIZE > SWK_PAGE_SIZE) {
-    void *page = mmap(NULL, SWK_PAGE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (page == MAP_FAILED) {
-      return NULL;
-    }
-    unsigned char **pages =
-        realloc(swk_trampoline_pages, (swk_trampoline_page_count + 1) * sizeof(unsigned char *));
-    if (pages == NULL) {
-      munmap(page, SWK_PAGE_SIZE);
-      return NULL;
-    }
-    swk_trampoline_pages = pages;
-    swk_trampoline_pages[swk_trampoline_page_count++] = page;
-    swk_trampoline_page = page;
-    swk_trampoline_page_used = 0;
+  unsigned char stub[SWK_STUB_SIZE];
+  swk_stub_template(kind, page, stub);
+  for (size_t offset = 0; offset + SWK_STUB_SIZE <= page; offset += SWK_STUB_SIZE) {
+    memcpy(pair + offset, stub, SWK_STUB_SIZE);
   }
-  void *slot = swk_trampoline_page + swk_trampoline_page_used;
-  swk_trampoline_page_used += SWK_STUB_SIZE;
-  return slot;
+  __builtin___clear_cache((char *)pair, (char *)pair + page);
+  unsigned char **pages =
+      realloc(swk_trampoline_pages, (swk_trampoline_page_count + 1) * sizeof(unsigned char *));
+  if (pages == NULL || mprotect(pair, page, PROT_READ | PROT_EXEC) != 0) {
+    if (pages != NULL) swk_trampoline_pages = pages;
+    munmap(pair, 2 * page);
+    return 0;
+  }
+  swk_trampoline_pages = pages;
+  swk_trampoline_pages[swk_trampoline_page_count++] = pair;
+  // Every slot, last first, so that the first slot is handed out first.
+  for (size_t index = page / SWK_STUB_SIZE; index-- > 0;) {
+    void **data = (void **)(pair + page + index * SWK_STUB_SIZE);
+    data[0] = swk_trampoline_free_lists[kind];
+    swk_trampoline_free_lists[kind] = pair + index * SWK_STUB_SIZE;
+  }
+  return 1;
 }
 
 void *swk_trampoline_make(int context_register, const void *context, const void *handler) {
-  // movabs encodings of rdx, rcx, r8 and r9 (REX prefix, opcode B8+register).
-  static const unsigned char prefixes[6][2] = {
-      {0, 0}, {0, 0}, {0x48, 0xBA}, {0x48, 0xB9}, {0x49, 0xB8}, {0x49, 0xB9},
-  };
   if (context_register < 2 || context_register > 5) {
     return NULL;
   }
-  unsigned char code[23] = {0};
-  code[0] = prefixes[context_register][0];
-  code[1] = prefixes[context_register][1];
-  memcpy(code + 2, &context, 8);
-  code[10] = 0x49;  // movabs r11, handler
-  code[11] = 0xBB;
-  memcpy(code + 12, &handler, 8);
-  code[20] = 0x41;  // jmp r11
-  code[21] = 0xFF;
-  code[22] = 0xE3;
-
+  int kind = context_register - 2;
+  size_t page = swk_page_size();
   swk_lock_acquire(&swk_trampoline_lock);
-  void *slot = swk_trampoline_slot();
-  if (slot != NULL) {
-    memcpy(slot, code, sizeof code);
-    __builtin___clear_cache((char *)slot, (char *)slot + sizeof code);
-    swk_trampoline_live += 1;
+  if (swk_trampoline_free_lists[kind] == NULL && !swk_trampoline_grow(kind)) {
+    swk_lock_release(&swk_trampoline_lock);
+    return NULL;
   }
+  unsigned char *slot = swk_trampoline_free_lists[kind];
+  void **data = (void **)(slot + page);
+  swk_trampoline_free_lists[kind] = data[0];
+  // Written before the slot's address is returned; the caller publishes it (in a method's IMP
+  // word) with release ordering, so a thread that calls the stub sees its data.
+  data[0] = (void *)context;
+  data[1] = (void *)handler;
+  swk_trampoline_live += 1;
   swk_lock_release(&swk_trampoline_lock);
   return slot;
 }
@@ -82,9 +107,15 @@ void swk_trampoline_free(void *stub) {
   if (stub == NULL) {
     return;
   }
+  size_t page = swk_page_size();
+  unsigned char *slot = stub;
+  // The kind is the stub's register: the third byte of its mov (its ModRM) and its prefix.
+  int kind = slot[0] == 0x48 ? (slot[2] == 0x15 ? 0 : 1) : (slot[2] == 0x05 ? 2 : 3);
   swk_lock_acquire(&swk_trampoline_lock);
-  memcpy(stub, &swk_trampoline_free_list, sizeof(void *));
-  swk_trampoline_free_list = stub;
+  void **data = (void **)(slot + page);
+  data[1] = NULL;
+  data[0] = swk_trampoline_free_lists[kind];
+  swk_trampoline_free_lists[kind] = slot;
   swk_trampoline_live -= 1;
   swk_lock_release(&swk_trampoline_lock);
 }
@@ -102,11 +133,12 @@ void swk_trampoline_free(void *stub) { (void)stub; }
 
 int swk_trampoline_is_stub(const void *code) {
   const unsigned char *address = code;
+  size_t page = swk_page_size();
   int found = 0;
   swk_lock_acquire(&swk_trampoline_lock);
   for (size_t index = 0; index < swk_trampoline_page_count && !found; index++) {
     found = address >= swk_trampoline_pages[index]
-            && address < swk_trampoline_pages[index] + SWK_PAGE_SIZE;
+            && address < swk_trampoline_pages[index] + page;
   }
   swk_lock_release(&swk_trampoline_lock);
   return found;

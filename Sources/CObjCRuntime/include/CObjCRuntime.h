@@ -136,11 +136,16 @@ static inline intptr_t swk_association_count(void) {
 // MARK: - Trampolines
 //
 // A closure IMP whose values all travel in registers does not need libffi's generic closure
-// (about 430 instructions per call here). Its IMP is instead a 23-byte stub in executable memory:
+// (about 430 instructions per call here). Its IMP is instead a 13-byte stub in executable memory:
 //
-//   movabs <context register>, <context>   ; the first integer argument register the method
-//   movabs r11, <handler>                  ; does not use
-//   jmp    r11
+//   mov <context register>, [rip + X]   ; the first integer argument register the method does
+//   jmp [rip + Y]                       ; not use, then the handler
+//
+// Stubs come in pairs of pages: a code page holding 16-byte slots of one such stub, all alike,
+// and the data page right after it holding each slot's context and handler, one page size
+// further on (so X and Y are the same for every slot). A code page is written once, before it is
+// made read-execute, and never again; only data pages are written. No page is ever writable and
+// executable at once. The page size is read from the system.
 //
 // The handler is a C function for the method's register shape that takes the context as one
 // more integer argument, in exactly that register. x86-64 System V only; elsewhere the functions
