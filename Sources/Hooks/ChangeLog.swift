@@ -40,7 +40,17 @@ public struct MethodChange: Sendable, CustomStringConvertible {
   }
 }
 
-/// Records every method change the runtime reports, while hooks or plugins are in use.
+/// Records the method changes the runtime reports, while hooks or plugins are in use: what the
+/// hook map draws and what a blocked restore names.
+///
+/// The log is bounded. Changes are kept per method, at most ``limitPerMethod`` of them (the
+/// oldest are dropped, and counted); an exchange that undoes the previous exchange of the same
+/// two methods removes both instead of adding a third and fourth entry; a disposed class's
+/// methods are forgotten. So a program that swizzles in a loop keeps a log of fixed size.
+///
+/// The hook engine's own table edits (installing an interceptor, restoring a method, making a
+/// dynamic subclass) are not changes of anyone's: the engine marks them with
+/// ``engineEditing``, a task-local, instead of the log guessing from source paths.
 ///
 /// `@unchecked Sendable`: the log is read and written under its lock only.
 internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
@@ -50,57 +60,111 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
     return log
   }()
 
-  private let changes = RuntimeLock<[MethodChange]>([])
+  /// The most changes kept per method.
+  static let limitPerMethod = 32
+
+  /// Set while the hook engine edits tables itself: runtime events then are not changes.
+  @TaskLocal static var engineEditing = false
+
+  /// Runs `body`, an edit of the hook engine's own, with ``engineEditing`` set.
+  static func engineEdit<Value, Failure: Error>(_ body: () throws(Failure) -> Value)
+    throws(Failure) -> Value
+  {
+    let result = $engineEditing.withValue(true) {
+      Result { () throws(Failure) -> Value in try body() }
+    }
+    return try result.get()
+  }
+
+  private struct State {
+    var changes: [MethodReference: [MethodChange]] = [:]
+    var dropped = 0
+  }
+
+  private let state = RuntimeLock(State())
 
   /// Starts recording, if it has not started.
   static func start() { _ = shared }
 
   func runtime(_ event: RuntimeEvent) {
+    if case .classDisposed(let cls, _) = event {
+      let name = cls.name
+      state.withLock { state in
+        state.changes = state.changes.filter { $0.key.className != name }
+      }
+      return
+    }
+    guard !ChangeLog.engineEditing else { return }
     let plugin = PluginRegistry.installingPluginName
-    let recorded: [MethodChange]
     switch event {
-    case .methodAdded(_, let location) where location.fileID.hasPrefix("Hooks/"):
-      // The hook engine's own installs are shown by the hook sites, not as changes.
-      return
-    case .implementationSet(_, _, _, let location) where location.fileID.hasPrefix("Hooks/"):
-      return
     case .methodAdded(let method, let location):
-      recorded = [
-        MethodChange(
-          method: reference(method), kind: .added, plugin: plugin, location: location)
-      ]
+      append(
+        MethodChange(method: reference(method), kind: .added, plugin: plugin, location: location))
     case .implementationSet(let method, _, _, let location):
-      recorded = [
-        MethodChange(
-          method: reference(method), kind: .replaced, plugin: plugin, location: location)
-      ]
+      append(
+        MethodChange(method: reference(method), kind: .replaced, plugin: plugin, location: location)
+      )
     case .implementationsExchanged(let first, let second, let location):
-      recorded = [
-        MethodChange(
-          method: reference(first), kind: .exchanged(with: reference(second)), plugin: plugin,
-          location: location),
-        MethodChange(
-          method: reference(second), kind: .exchanged(with: reference(first)), plugin: plugin,
-          location: location),
-      ]
+      let one = reference(first)
+      let other = reference(second)
+      state.withLock { state in
+        // Exchanging the same two methods again puts both back: the two exchanges cancel.
+        if case .exchanged(with: other)? = state.changes[one]?.last?.kind,
+          case .exchanged(with: one)? = state.changes[other]?.last?.kind
+        {
+          state.changes[one]?.removeLast()
+          state.changes[other]?.removeLast()
+          if state.changes[one]?.isEmpty == true { state.changes[one] = nil }
+          if state.changes[other]?.isEmpty == true { state.changes[other] = nil }
+          return
+        }
+        ChangeLog.append(
+          MethodChange(
+            method: one, kind: .exchanged(with: other), plugin: plugin, location: location),
+          to: &state)
+        ChangeLog.append(
+          MethodChange(
+            method: other, kind: .exchanged(with: one), plugin: plugin, location: location),
+          to: &state)
+      }
     default:
       return
     }
-    changes.withLock { $0 += recorded }
+  }
+
+  private func append(_ change: MethodChange) {
+    state.withLock { ChangeLog.append(change, to: &$0) }
+  }
+
+  private static func append(_ change: MethodChange, to state: inout State) {
+    var list = state.changes[change.method] ?? []
+    list.append(change)
+    if list.count > limitPerMethod {
+      list.removeFirst(list.count - limitPerMethod)
+      state.dropped += 1
+    }
+    state.changes[change.method] = list
   }
 
   private func reference(_ method: Method) -> MethodReference {
     MethodReference(owner: method.owner, selector: method.selector)
   }
 
-  /// Every change so far, oldest first.
-  var all: [MethodChange] { changes.withLock { $0 } }
+  /// Every change kept, oldest first.
+  var all: [MethodChange] {
+    state.withLock { $0.changes.values.flatMap { $0 } }.sorted { $0.sequence < $1.sequence }
+  }
+
+  /// How many changes were kept, in all, and how many older ones were dropped.
+  var size: (kept: Int, dropped: Int) {
+    state.withLock { state in (state.changes.values.reduce(0) { $0 + $1.count }, state.dropped) }
+  }
 
   /// Who last replaced or exchanged `method`, as a phrase for a warning.
   func lastChange(of method: Method) -> String? {
     let target = reference(method)
-    return changes.withLock { changes in
-      changes.last { $0.method == target && $0.kind != .added }?.author
+    return state.withLock { state in
+      state.changes[target]?.last { $0.kind != .added }?.author
     }
   }
 }

@@ -191,7 +191,9 @@ internal enum HookEngine {
       site.snapshot.withLock { $0 = $0.with(original: .some(original)) }
       do {
         // An interceptor is a closure of the runtime's: never refused for its receivers.
-        try own.setImplementation(interceptor)
+        try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in
+          _ = try own.setImplementation(interceptor)
+        }
       } catch {
         throw .runtime(error)
       }
@@ -199,8 +201,10 @@ internal enum HookEngine {
       site.installation = .replaced
     } else {
       do {
-        try site.cls.addMethod(
-          site.selector, implementation: interceptor, types: site.signature.typeEncoding)
+        try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in
+          _ = try site.cls.addMethod(
+            site.selector, implementation: interceptor, types: site.signature.typeEncoding)
+        }
       } catch {
         throw .runtime(error)
       }
@@ -233,7 +237,9 @@ internal enum HookEngine {
         guard let answer, answer !== dynamic else { return cls }
         return answer
       }
-      try dynamic.addMethod("class", implementation: classIMP, types: "#@:")
+      try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in
+        _ = try dynamic.addMethod("class", implementation: classIMP, types: "#@:")
+      }
     } catch {
       objc_disposeClassPair(dynamic)
       throw .runtime(error)
@@ -291,7 +297,9 @@ internal enum HookEngine {
     else { return nil }
     let original = site.snapshot.withLock { $0.original }
     guard let original else { return nil }
-    if method.setImplementation(original, ifCurrent: site.interceptor.implementation) {
+    if ChangeLog.engineEdit({
+      method.setImplementation(original, ifCurrent: site.interceptor.implementation)
+    }) {
       site.installation = .none
       site.installedMethod = nil
       return nil

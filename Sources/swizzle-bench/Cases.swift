@@ -101,7 +101,7 @@ enum Cases {
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
-    ] + HookCases.all + UIKitCases.all
+    ] + HookCases.all + UIKitCases.all + SoakCase.all
 
   static func closureSend(count: Int) -> Int {
     let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }

@@ -241,6 +241,31 @@ struct PluginRegistryTests {
   }
 }
 
+@Suite("Change log")
+struct ChangeLogTests {
+  @Test("exchanging the same two methods again cancels; the log keeps at most 32 per method")
+  func bounded() throws {
+    _ = PluginRegistry.shared.hookMap  // the log records from the registry's first use on
+    let cls = freshMeterClass("Bounded")
+    let scaled = try #require(class_getInstanceMethod(Meter.runtimeClass, "scaled:"))
+    class_addMethod(cls, "a:", scaled.implementation!, scaled.typeEncoding)
+    class_addMethod(cls, "b:", scaled.implementation!, scaled.typeEncoding)
+    let methods = Dictionary(uniqueKeysWithValues: cls.methods.map { ($0.selector, $0) })
+    let a = try #require(methods["a:"])
+    let b = try #require(methods["b:"])
+    for _ in 0..<1_001 { method_exchangeImplementations(a, b) }
+    let map = PluginRegistry.shared.hookMap
+    let layers = try #require(
+      map.entries.first { $0.method.description == "-[\(cls.name) a:]" }
+    ).layers
+    #expect(layers.map(\.kind) == ["exchanged with -[\(cls.name) b:]", "added"])
+    for _ in 0..<100 { method_setImplementation(a, scaled.implementation!) }
+    let replaced = try #require(
+      PluginRegistry.shared.hookMap.entries.first { $0.method.description == "-[\(cls.name) a:]" })
+    #expect(replaced.layers.count == 32)
+  }
+}
+
 /// A plugin whose identifier is chosen by the test, to collide with another's.
 struct ImpostorPlugin: HookPlugin {
   let identifier: String

@@ -158,6 +158,25 @@ struct ReliabilityTests {
     _ = try total.setImplementation(try #require(replaced))
   }
 
+  @Test("a disposed class pair is freed once nobody holds it; a method held keeps it valid")
+  func disposedClassesAreFreed() throws {
+    weak var freed: Class?
+    var method: Method?
+    do {
+      let cls = try #require(
+        objc_allocateClassPair(TestObject.runtimeClass, UniqueName.make("Freed"), 0))
+      #expect(class_addMethod(cls, "one", Constant.imp(Constant.one), "q@:"))
+      objc_registerClassPair(cls)
+      method = class_getInstanceMethod(cls, "one")
+      try cls.dispose()
+      freed = cls
+    }
+    #expect(freed != nil, "the method held keeps its class")
+    #expect(method?.owner.name.hasPrefix("Freed") == true)
+    method = nil
+    #expect(freed == nil, "then the class pair goes")
+  }
+
   #if DEBUG
     @Test("a raw function pointer given to the wrong class stops with both classes named")
     func receiverCheck() async {

@@ -82,11 +82,13 @@ public func objc_registerClassPair(_ cls: Class?) {
 
 extension Class {
   /// Removes a class made at run time, and its metaclass: it disappears from `objc_getClass` and
-  /// the class list, and the associations on the class and metaclass are released. Its name can
-  /// be used again.
+  /// the class list, loses its methods and ivars, and the associations on the class and metaclass
+  /// are released. Its name can be used again.
   ///
-  /// objc4 leaves disposing of a class in use undefined; we refuse. The `Class` and `Method`
-  /// objects themselves stay in memory, so references to them held elsewhere remain valid.
+  /// objc4 leaves disposing of a class in use undefined; we refuse. References to the `Class`,
+  /// or to one of its `Method`s, held elsewhere stay valid (a method holds its class); once none
+  /// is left, the class pair is freed, so making and disposing of classes in a loop keeps memory
+  /// bounded.
   ///
   /// - Throws: ``ObjCRuntimeError/cannotDispose(className:reason:)`` for a metaclass, a class not
   ///   made by `objc_allocateClassPair`, a class with subclasses, or one with live instances;
@@ -123,7 +125,17 @@ extension Class {
         superclass.subclasses.removeAll { $0 === self }
         superclass.metaclass.subclasses.removeAll { $0 === metaclass }
       }
-      tables.disposed.append(self)
+      // Break the cycles between the classes and their methods and ivars (each holds its owner),
+      // so that the class pair is freed once nobody holds it or one of its methods, and empty
+      // the caches, whose entries hold the methods unretained.
+      for cls in [self, metaclass] {
+        cls.methodTable.removeAll()
+        cls.methodList.removeAll()
+        cls.swiftEntries.removeAll()
+        cls.ivarList.removeAll()
+        cls.sendCache.flush()
+        cls.tableCache.flush()
+      }
       return nil
     }
     if let failure { throw failure }

@@ -23,8 +23,9 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
   @usableFromInline internal let signatureCode: UInt64
   /// The implementation's address, zero when the method has none (objc4's `_objc_msgForward`).
   @usableFromInline internal let impWord: Atomic<UInt>
-  /// The class whose method list holds the method.
-  public unowned let owner: Class
+  /// The class whose method list holds the method. A strong reference: a `Method` someone keeps
+  /// keeps its class too, even after `objc_disposeClassPair` (which then lets both go).
+  public let owner: Class
   /// Whether this is the Swift entry point of a method rather than a method-list entry.
   internal let isSwiftEntry: Bool
 

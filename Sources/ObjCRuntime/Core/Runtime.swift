@@ -21,8 +21,6 @@ internal struct RuntimeTables {
   /// Classes made by objc_allocateClassPair and not yet registered, and their names.
   var constructing: [ObjectIdentifier: Class] = [:]
   var constructingNames: Set<String> = []
-  /// Disposed classes, kept so that `Class` and `Method` references held elsewhere stay valid.
-  var disposed: [Class] = []
 }
 
 internal enum Runtime {

@@ -21,8 +21,8 @@ public final class Ivar: @unchecked Sendable, CustomStringConvertible {
   /// rule: after the superclass's instance, aligned); nil for ivars declared from key paths,
   /// whose storage Swift lays out.
   public let offset: Int?
-  /// The class that declares the ivar.
-  public unowned let owner: Class
+  /// The class that declares the ivar (held strongly, as ``Method/owner`` is).
+  public let owner: Class
   internal let storage: IvarStorage
 
   internal init(
