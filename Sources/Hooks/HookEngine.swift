@@ -95,6 +95,8 @@ internal enum HookEngine {
       try installIfNeeded(site)
       site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.adding(entry)) }
       state.liveHooks += 1
+      checkConsistency(state)
+      checkConsistency(state)
       return entry
     }
   }
@@ -280,6 +282,7 @@ internal enum HookEngine {
         site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.removing(entry)) }
       }
       warning = uninstallIfEmpty(site)
+      checkConsistency(state)
     }
     if let warning {
       Diagnostics.warn(warning, kind: .restoreBlocked, method: entry.site.method)
@@ -328,6 +331,29 @@ internal enum HookEngine {
       return record.entries
     }
     for entry in entries { remove(entry) }
+  }
+
+  /// Checks, in builds with `SWIZZLEKIT_INTERNAL_CHECKS`, that the snapshots of every site hold
+  /// exactly the hooks installed and not removed (as many as the tokens alive), each on its own
+  /// site. Call with the engine's lock held.
+  private static func checkConsistency(_ state: borrowing EngineState) {
+    #if SWIZZLEKIT_INTERNAL_CHECKS
+      HookEngine.state.assertHeld()
+      var active = 0
+      for site in state.sites.values {
+        let snapshot = site.snapshot.withLock { $0 }
+        for entry in snapshot.classHooks.all + snapshot.objectHooks.values.flatMap(\.all) {
+          InternalChecks.require(
+            !entry.removed.load(ordering: .acquiring),
+            "a removed hook is still in the snapshot of \(site.method)")
+          InternalChecks.require(entry.site === site, "a hook of \(site.method) is on another site")
+          active += 1
+        }
+      }
+      InternalChecks.require(
+        active == state.liveHooks,
+        "\(active) hooks in the snapshots, but \(state.liveHooks) installed")
+    #endif
   }
 
   /// How many hooks are installed, for tests and the leak check.

@@ -89,6 +89,9 @@ typedef struct swk_lock {
   uint32_t state;
 } swk_lock;
 
+/// The calling thread's identity, for the internal checks' record of which thread holds a lock.
+static inline uintptr_t swk_thread_id(void) { return (uintptr_t)__builtin_thread_pointer(); }
+
 void swk_lock_wait(swk_lock *lock);
 void swk_lock_wake(swk_lock *lock);
 

@@ -73,6 +73,7 @@ public func objc_registerClassPair(_ cls: Class?) {
     return true
   }
   if registered {
+    InternalChecks.checkShape(of: cls)
     Tracing.emit(.classRealized(cls))
   } else {
     Diagnostics.warn(

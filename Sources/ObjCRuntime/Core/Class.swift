@@ -110,6 +110,7 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// Adds `method` to the receiver's own list (kept oldest first; read newest first, as objc4
   /// lists them).
   internal func appendMethod(_ method: Method) {
+    Runtime.state.assertHeld()
     methodTable[method.selector] = method
     methodList.append(method)
   }
@@ -117,6 +118,7 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// Flushes the caches of the receiver and every class below it; returns the classes whose
   /// caches held something.
   internal func flushCachesOfSubtree() -> [Class] {
+    Runtime.state.assertHeld()
     var flushed: [Class] = []
     var pending: [Class] = [self]
     while let cls = pending.popLast() {

@@ -46,6 +46,7 @@ internal enum ClassRealizer {
       return (cls, true)
     }
     if result.isNew {
+      InternalChecks.checkShape(of: result.0)
       for problem in members.problems {
         DeclarationProblems.report(problem)
       }

@@ -59,6 +59,7 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
 
   /// Stores a new implementation; call with the runtime lock held.
   internal func storeImplementation(_ imp: IMP?) {
+    Runtime.state.assertHeld()
     impWord.store(Method.word(for: imp), ordering: .releasing)
     noteDeallocChange()
   }

@@ -118,6 +118,7 @@ internal enum Dispatch {
       let method = start.findMethod(selector, includingEntries: mode == .send)
       let traced = Tracing.traces(selector, in: tables)
       if let method, !traced {
+        InternalChecks.checkCacheEntry(method, for: start)
         switch mode {
         case .send: start.sendCache.insert(selector, method)
         case .table: start.tableCache.insert(selector, method)

@@ -171,6 +171,11 @@ internal final class AssociationTable: ManagedBuffer<Int, AssociationEntry> {
 
   var count: Int { header }
 
+  /// The key of the entry at `index`.
+  func key(at index: Int) -> UnsafeRawPointer {
+    withUnsafeMutablePointerToElements { $0[index].key }
+  }
+
   /// The index of `key`'s entry; a plain loop, as the getter's cost is mostly this.
   @inline(__always)
   func index(of key: UnsafeRawPointer) -> Int? {
@@ -318,8 +323,29 @@ internal enum Associations {
       setTable(grown, of: object)
       return nil
     }
+    #if SWIZZLEKIT_INTERNAL_CHECKS
+      withLock { checkConsistency(of: object) }
+    #endif
     released?.release()
   }
+
+  #if SWIZZLEKIT_INTERNAL_CHECKS
+    /// Checks, with the lock held, that the object has a table exactly when it has associations,
+    /// that no key appears twice in it, and that the process-wide count is not negative.
+    static func checkConsistency(of object: ObjCObject) {
+      let table = table(of: object)?.takeUnretainedValue()
+      InternalChecks.require(
+        table.map { $0.count > 0 } ?? true, "an object keeps an empty association table")
+      if let table {
+        var keys = Set<UnsafeRawPointer>()
+        for index in 0..<table.count {
+          InternalChecks.require(
+            keys.insert(table.key(at: index)).inserted, "an association key appears twice")
+        }
+      }
+      InternalChecks.require(swk_association_count() >= 0, "the association count is negative")
+    }
+  #endif
 
   /// The value stored under `key`, retained under the lock so that a concurrent replace cannot
   /// free it before the caller has it.

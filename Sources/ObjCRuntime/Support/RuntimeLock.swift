@@ -20,6 +20,9 @@ public final class RuntimeLock<Value>: @unchecked Sendable {
   // Unchecked exclusivity: the lock already serializes every access, so the dynamic check of
   // each `inout` access to a class property would only cost time.
   @usableFromInline @exclusivity(unchecked) internal var value: Value
+  /// The thread holding the lock, kept only by builds with `SWIZZLEKIT_INTERNAL_CHECKS`, for
+  /// ``assertHeld()``; zero otherwise.
+  @usableFromInline @exclusivity(unchecked) internal var holder: UInt = 0
 
   /// A lock guarding `value`.
   public init(_ value: Value) {
@@ -41,6 +44,21 @@ public final class RuntimeLock<Value>: @unchecked Sendable {
   ) throws(Failure) -> Result {
     swk_lock_acquire(word)
     defer { swk_lock_release(word) }
+    #if SWIZZLEKIT_INTERNAL_CHECKS
+      // Cleared before the release above runs (defers run last first).
+      holder = swk_thread_id()
+      defer { holder = 0 }
+    #endif
     return try body(&value)
+  }
+
+  /// In builds with `SWIZZLEKIT_INTERNAL_CHECKS`, stops the process unless the calling thread
+  /// holds the lock, as objc4's `lockdebug` asserts its `runtimeLock` (functions that must be
+  /// called under the lock say so this way); elsewhere nothing.
+  @inlinable @inline(__always)
+  public func assertHeld(_ function: StaticString = #function) {
+    #if SWIZZLEKIT_INTERNAL_CHECKS
+      InternalChecks.require(holder == swk_thread_id(), "\(function) requires the lock")
+    #endif
   }
 }
