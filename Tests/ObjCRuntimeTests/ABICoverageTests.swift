@@ -325,3 +325,180 @@ struct ABICoverageTests {
     }
   }
 }
+
+// MARK: - Invoked again: every shape, twice on one invocation and through invoke(using:)
+
+/// A value the matrix passes and compares: its fields as doubles.
+private protocol ABIValue: ObjCTypeEncodable {
+  var fields: [Double] { get }
+}
+
+extension Int8: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension UInt8: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension Int16: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension UInt16: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension Int32: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension UInt32: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension Int64: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension UInt64: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension Bool: ABIValue { fileprivate var fields: [Double] { [self ? 1 : 0] } }
+extension Float: ABIValue { fileprivate var fields: [Double] { [Double(self)] } }
+extension Double: ABIValue { fileprivate var fields: [Double] { [self] } }
+extension ABIDouble4: ABIValue { fileprivate var fields: [Double] { [a, b, c, d] } }
+extension ABIFloat2: ABIValue { fileprivate var fields: [Double] { [Double(x), Double(y)] } }
+extension ABIMixed: ABIValue { fileprivate var fields: [Double] { [Double(c), d, Double(i)] } }
+extension ABINested: ABIValue { fileprivate var fields: [Double] { inner.fields + [z] } }
+extension ABIAffine: ABIValue { fileprivate var fields: [Double] { [a, b, c, d, tx, ty] } }
+extension ABISmall: ABIValue { fileprivate var fields: [Double] { [Double(low), Double(high)] } }
+
+/// One signature of the ABI tests: its C function, its encoding, the arguments the matrix passes
+/// and a value of its return type.
+private struct ABIShape: CustomTestStringConvertible, @unchecked Sendable {
+  // @unchecked Sendable: the values are plain numbers and structs of numbers, never mutated.
+  let name: String
+  let function: IMP
+  let types: String
+  let arguments: [any ABIValue]
+  /// A value of the return type, unlike what the call returns.
+  let result: any ABIValue
+
+  var testDescription: String { name }
+
+  private static func set<T: ABIValue>(_ value: T, _ call: Invocation, _ index: Int) throws {
+    try call.setArgument(value, at: index)
+  }
+
+  private static func read<T: ABIValue>(_ value: T, _ call: Invocation, _ index: Int) throws
+    -> [Double]
+  {
+    try call.argument(at: index, as: T.self).fields
+  }
+
+  private static func returned<T: ABIValue>(_ value: T, _ call: Invocation) throws -> [Double] {
+    try call.returnValue(as: T.self).fields
+  }
+
+  func setArguments(_ call: Invocation) throws {
+    for (offset, value) in arguments.enumerated() { try Self.set(value, call, offset + 2) }
+  }
+
+  func readArguments(_ call: Invocation) throws -> [[Double]] {
+    try arguments.enumerated().map { offset, value in try Self.read(value, call, offset + 2) }
+  }
+
+  func readResult(_ call: Invocation) throws -> [Double] { try Self.returned(result, call) }
+}
+
+private typealias P = UnsafeMutableRawPointer?
+
+private let abiShapes: [ABIShape] = [
+  ABIShape(
+    name: "six integer widths", function: imp(abi_extend as ExtendFunction), types: "q@:cCsSiI",
+    arguments: [
+      Int8(-100), UInt8(200), Int16(-30_000), UInt16(60_000), Int32(-2_000_000_000),
+      UInt32(4_000_000_000),
+    ], result: Int64(0)),
+  ABIShape(
+    name: "a narrow signed result",
+    function: imp(abi_narrow_signed as @convention(c) (P, P, Int64) -> Int8), types: "c@:q",
+    arguments: [Int64(-1)], result: Int8(0)),
+  ABIShape(
+    name: "a narrow unsigned result",
+    function: imp(abi_narrow_unsigned as @convention(c) (P, P, Int64) -> UInt16), types: "S@:q",
+    arguments: [Int64(0x1_FFFF)], result: UInt16(0)),
+  ABIShape(
+    name: "ten integers",
+    function: imp(
+      abi_ten_integers
+        as @convention(c) (
+          P, P, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64
+        ) -> Int64), types: "q@:qqqqqqqqqq", arguments: (1...10).map { Int64($0) },
+    result: Int64(0)),
+  ABIShape(
+    name: "ten doubles",
+    function: imp(
+      abi_ten_doubles
+        as @convention(c) (
+          P, P, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double
+        ) -> Double), types: "d@:dddddddddd", arguments: (1...10).map { Double($0) / 4 },
+    result: Double(0)),
+  ABIShape(
+    name: "integers and floats mixed",
+    function: imp(
+      abi_mix
+        as @convention(c) (
+          P, P, Int8, Double, UInt16, Float, Int32, Double, UInt64, Float, Bool, Double
+        ) -> Double), types: "d@:cdSfidQfBd",
+    arguments: [
+      Int8(-3), Double(1.5), UInt16(7), Float(0.25), Int32(-11), Double(2.75), UInt64(13),
+      Float(-0.5), true, Double(100),
+    ], result: Double(0)),
+  ABIShape(
+    name: "a Bool", function: imp(abi_not as @convention(c) (P, P, Bool) -> Bool), types: "B@:B",
+    arguments: [true], result: true),
+  ABIShape(
+    name: "a Float", function: imp(abi_half as @convention(c) (P, P, Float) -> Float),
+    types: "f@:f", arguments: [Float(3)], result: Float(0)),
+  ABIShape(
+    name: "{double x4} in memory",
+    function: imp(abi_scale4 as @convention(c) (P, P, ABIDouble4, Double) -> ABIDouble4),
+    types: "{ABIDouble4=dddd}@:{ABIDouble4=dddd}d",
+    arguments: [ABIDouble4(a: 1, b: 2, c: 3, d: 4), Double(0.5)],
+    result: ABIDouble4(a: 0, b: 0, c: 0, d: 0)),
+  ABIShape(
+    name: "{float, float} in a vector register",
+    function: imp(abi_swap2 as @convention(c) (P, P, ABIFloat2) -> ABIFloat2),
+    types: "{ABIFloat2=ff}@:{ABIFloat2=ff}", arguments: [ABIFloat2(x: 1.5, y: -2.5)],
+    result: ABIFloat2(x: 0, y: 0)),
+  ABIShape(
+    name: "{char, double, int} in memory",
+    function: imp(abi_mixed as @convention(c) (P, P, ABIMixed, Int8) -> ABIMixed),
+    types: "{ABIMixed=cdi}@:{ABIMixed=cdi}c",
+    arguments: [ABIMixed(c: 97, d: 1.25, i: 40), Int8(2)], result: ABIMixed(c: 0, d: 0, i: 0)),
+  ABIShape(
+    name: "a nested struct",
+    function: imp(abi_nested as @convention(c) (P, P, ABINested) -> ABINested),
+    types: "{ABINested={ABIFloat2=ff}d}@:{ABINested={ABIFloat2=ff}d}",
+    arguments: [ABINested(inner: ABIFloat2(x: 1, y: 2), z: 3)],
+    result: ABINested(inner: ABIFloat2(x: 0, y: 0), z: 0)),
+  ABIShape(
+    name: "two affine transforms",
+    function: imp(abi_concat as @convention(c) (P, P, ABIAffine, ABIAffine) -> ABIAffine),
+    types: "{ABIAffine=dddddd}@:{ABIAffine=dddddd}{ABIAffine=dddddd}",
+    arguments: [
+      ABIAffine(a: 2, b: 0, c: 0, d: 2, tx: 10, ty: 20),
+      ABIAffine(a: 1, b: 0.5, c: -0.5, d: 1, tx: 3, ty: 4),
+    ], result: ABIAffine(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0)),
+  ABIShape(
+    name: "a small struct in registers",
+    function: imp(abi_small as @convention(c) (P, P, Int32, Int32) -> ABISmall),
+    types: "{ABISmall=ii}@:ii", arguments: [Int32(-7), Int32(9)],
+    result: ABISmall(low: 0, high: 0)),
+]
+
+@Suite("ABI re-invocation")
+struct ABIReinvocationTests {
+  @Test(
+    "invoked twice, through invoke(using:) and a closure IMP: same result, arguments unchanged",
+    arguments: abiShapes)
+  fileprivate func reinvoked(shape: ABIShape) throws {
+    let call = try invocation(shape.function, shape.types)
+    try shape.setArguments(call)
+    let arguments = try shape.readArguments(call)
+    #expect(arguments == shape.arguments.map(\.fields), "what was set reads back")
+    try call.invoke()
+    let result = try shape.readResult(call)
+    #expect(result != shape.result.fields, "the call wrote a result")
+    #expect(try shape.readArguments(call) == arguments, "the call left the arguments alone")
+    try call.invoke()
+    #expect(try shape.readResult(call) == result, "a second invoke gives the same result")
+    try call.invoke(using: shape.function)
+    #expect(try shape.readResult(call) == result, "invoke(using:) too")
+    let interceptor = try passThrough(shape.function, shape.types)
+    for _ in 0..<2 {
+      try call.invoke(using: interceptor.implementation)
+      #expect(try shape.readResult(call) == result, "through a closure IMP that forwards")
+    }
+    #expect(try shape.readArguments(call) == arguments, "after five calls")
+  }
+}

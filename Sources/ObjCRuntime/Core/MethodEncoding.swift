@@ -70,36 +70,46 @@ public indirect enum ObjCTypeDescriptor: Hashable, Sendable {
   public var size: Int { checkedSize ?? .max }
 
   /// The size in bytes, or nil when it does not fit an `Int`.
-  internal var checkedSize: Int? {
+  internal var checkedSize: Int? { checkedLayout?.size }
+
+  /// The size and alignment together, in one walk of the tree (size needs the fields'
+  /// alignments: computed apart, nested structs would cost a walk per level), or nil when the
+  /// size does not fit an `Int`.
+  internal var checkedLayout: (size: Int, alignment: Int)? {
     switch self {
-    case .void: return 0
-    case .integer(let size, _): return size
-    case .float: return 4
-    case .double, .pointer: return 8
+    case .void: return (0, 1)
+    case .integer(let size, _): return (size, size)
+    case .float: return (4, 4)
+    case .double, .pointer: return (8, 8)
     case .structure(_, let fields):
       var offset = 0
+      var alignment = 1
       for field in fields {
-        guard let size = field.checkedSize,
-          let aligned = ObjCTypeDescriptor.checkedAlign(offset, to: field.alignment)
+        guard let layout = field.checkedLayout,
+          let aligned = ObjCTypeDescriptor.checkedAlign(offset, to: layout.alignment)
         else { return nil }
-        let (end, overflow) = aligned.addingReportingOverflow(size)
+        let (end, overflow) = aligned.addingReportingOverflow(layout.size)
         guard !overflow else { return nil }
         offset = end
+        alignment = Swift.max(alignment, layout.alignment)
       }
-      return ObjCTypeDescriptor.checkedAlign(offset, to: alignment)
+      return ObjCTypeDescriptor.checkedAlign(offset, to: alignment).map { ($0, alignment) }
     case .array(let count, let element):
-      guard let size = element.checkedSize, count >= 0 else { return nil }
-      let (total, overflow) = count.multipliedReportingOverflow(by: size)
-      return overflow ? nil : total
+      guard let layout = element.checkedLayout, count >= 0 else { return nil }
+      let (total, overflow) = count.multipliedReportingOverflow(by: layout.size)
+      return overflow ? nil : (total, layout.alignment)
     case .union(_, let members):
       var largest = 0
+      var alignment = 1
       for member in members {
-        guard let size = member.checkedSize else { return nil }
-        largest = Swift.max(largest, size)
+        guard let layout = member.checkedLayout else { return nil }
+        largest = Swift.max(largest, layout.size)
+        alignment = Swift.max(alignment, layout.alignment)
       }
-      return ObjCTypeDescriptor.checkedAlign(largest, to: alignment)
-    case .bitField(let width): return width < 0 ? nil : width / 8 + (width % 8 == 0 ? 0 : 1)
-    case .unsupported: return 16
+      return ObjCTypeDescriptor.checkedAlign(largest, to: alignment).map { ($0, alignment) }
+    case .bitField(let width):
+      return width < 0 ? nil : (width / 8 + (width % 8 == 0 ? 0 : 1), 1)
+    case .unsupported: return (16, 16)
     }
   }
 
