@@ -164,6 +164,12 @@ let package = Package(
       ],
       path: "Tests/BarLayerPluginTests"
     ),
+    // The docs tell the truth: code blocks compiled, generated sections checked.
+    .testTarget(
+      name: "DocsTests",
+      dependencies: ["SwizzleLab", "UIKitModel", "SwizzleKitTesting"],
+      path: "Tests/DocsTests"
+    ),
     .testTarget(
       name: "SwizzleLabTests",
       dependencies: [

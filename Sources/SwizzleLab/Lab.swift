@@ -98,6 +98,22 @@ public enum Lab {
           arguments, allowed: Options.runFlags + ["--out"], needsScenario: true, output: output)
         try options.validate()
         return try RenderCommand.run(options, output: output)
+      case "methods":
+        var arguments = arguments
+        let name = arguments.isEmpty || arguments[0].hasPrefix("-") ? nil : arguments.removeFirst()
+        let options = try Options.parse(
+          arguments, allowed: ["--plugin", "--load"], output: output)
+        try options.validate()
+        guard let name else {
+          throw LabError.usage(
+            "methods takes a CLASS, such as UINavigationController", topic: "methods")
+        }
+        for plugin in options.plugins where plugin != "none" {
+          do { try PluginRegistry.shared.install(named: plugin) } catch {
+            throw LabError.failure(error.description)
+          }
+        }
+        return try MethodsCommand.run(className: name, output: output)
       case "load":
         guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
           throw LabError.usage("load takes one PATH", topic: "load")
@@ -366,6 +382,19 @@ enum Usage {
         --load PATH to run, trace, hooks, render or list.
 
         """
+    case "methods":
+      return """
+        OVERVIEW: Lists the methods of a class's table: each selector with its encoding and the
+        class that implements it, and the hooks and swizzles on it.
+
+        USAGE: swizzle-lab methods CLASS [--plugin NAME[,NAME...]] [--load PATH]
+
+        OPTIONS:
+          --plugin NAMES  Plugins to install first, so that their hooks show.
+          --load PATH     Load a plugin library first (repeatable).
+          -h, --help      Show help information.
+
+        """
     case "list":
       return """
         OVERVIEW: Lists the scenarios, plugins and devices.
@@ -388,6 +417,7 @@ enum Usage {
           trace SCENARIO     Every runtime event, with virtual timestamps.
           hooks              The hook map after installing plugins.
           render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
+          methods CLASS      A class's methods, encodings, and the hooks on them.
           load PATH          Load a plugin library and list what it brings.
 
           See 'swizzle-lab COMMAND --help' for a command's options.

@@ -56,7 +56,8 @@ extension UIKitModelTests {
       #expect(sawCancel == true)
       #expect(
         log.take() == [
-          "B.willDisappear", "A.willAppear", "A.willDisappear", "B.willAppear", "A.didDisappear",
+          // UIKit's order: once it has run back, A goes, then B comes again.
+          "B.willDisappear", "A.willAppear", "A.willDisappear", "A.didDisappear", "B.willAppear",
           "B.didAppear",
         ])
       #expect(navigation.viewControllers == screens)

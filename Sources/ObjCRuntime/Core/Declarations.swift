@@ -91,8 +91,10 @@ public enum ObjCDeclarationBuilder {
 /// override runs), and the Swift method's base body continues into the table with
 /// ``ObjCObject/sendToTable(_:)``, where the IMP, swizzles and hooks live.
 public struct ObjCMethodDeclaration {
-  internal let selector: Selector
-  internal let isClassMethod: Bool
+  /// The method's selector.
+  public let selector: Selector
+  /// Whether it is a class method (a method of the metaclass).
+  public let isClassMethod: Bool
   internal let implementation: Result<(IMP, String), ObjCRuntimeError>
   internal let swiftEntry: Result<(IMP, String), ObjCRuntimeError>?
 

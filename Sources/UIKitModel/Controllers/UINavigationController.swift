@@ -324,11 +324,10 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     let remaining = coordinator.transitionDuration * Double(finishing ? 1 - percent : percent)
     let (from, to) = (pop.from, pop.to)
     if !finishing {
-      // UIKit's order on cancel: the coming controller goes back, the leaving one comes back.
+      // The stack and the bar go back at once; the callbacks that say so come when the
+      // cancelled transition has run back (below).
       stack.append(from)
       navigationBar.setItems(stack.map(\.navigationItem), animated: true)
-      to.viewWillDisappear(true)
-      from.viewWillAppear(true)
     }
     UIView.animate(
       withDuration: remaining, delay: 0, options: .curveLinear,
@@ -349,8 +348,13 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
           from.viewDidDisappear(true)
           to.viewDidAppear(true)
         } else {
+          // UIKit's order once a cancelled pop has run back: the controller that was coming
+          // disappears, then the leaving one appears again (B to A cancelled: A willDisappear,
+          // A didDisappear, B willAppear, B didAppear).
           to.view.removeFromSuperview()
+          to.viewWillDisappear(true)
           to.viewDidDisappear(true)
+          from.viewWillAppear(true)
           from.viewDidAppear(true)
         }
       })
@@ -404,8 +408,6 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
           self.stack.append(contentsOf: removed)
         }
         self.navigationBar.setItems(self.stack.map(\.navigationItem), animated: animated)
-        to.viewWillDisappear(animated)
-        from?.viewWillAppear(animated)
         to.view.removeFromSuperview()
       }
       coordinator.runCompletions()
@@ -418,7 +420,11 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
         to.viewDidAppear(animated)
         self.delegate?.navigationController(self, didShow: to, animated: animated)
       } else {
+        // As a cancelled interactive pop: the coming controller disappears, then the leaving
+        // one appears again.
+        to.viewWillDisappear(animated)
         to.viewDidDisappear(animated)
+        from?.viewWillAppear(animated)
         from?.viewDidAppear(animated)
       }
     }

@@ -219,27 +219,27 @@ open class UIView: UIResponder {
   /// `UIView.animate`. Sent through the table: `setAlpha:` can be swizzled.
   open var alpha: CGFloat {
     get { modelAlpha }
-    set { sendToTableReportingFailure(Selectors.setAlpha, newValue) }
+    set { sendToTableReportingFailure(ViewSelectors.setAlpha, newValue) }
   }
 
   /// Whether the view is hidden. Sent through the table: `setHidden:` can be swizzled (the
   /// seeds hook it on `_UIBarBackground`).
   open var isHidden: Bool {
     get { hiddenFlag }
-    set { sendToTableReportingFailure(Selectors.setHidden, newValue) }
+    set { sendToTableReportingFailure(ViewSelectors.setHidden, newValue) }
   }
 
   /// The background colour; nil is transparent. Animated inside `UIView.animate`.
   open var backgroundColor: UIColor? {
     get { modelBackgroundColor }
-    set { sendToTableReportingFailure(Selectors.setBackgroundColor, newValue) }
+    set { sendToTableReportingFailure(ViewSelectors.setBackgroundColor, newValue) }
   }
 
   /// The tint colour: the view's own, or else its superview's, or else the default blue
   /// (UIKit's inheritance down the tree). Setting nil goes back to inheriting.
   open var tintColor: UIColor! {
     get { ownTintColor ?? superview?.tintColor ?? .systemBlue }
-    set { sendToTableReportingFailure(Selectors.setTintColor, newValue as UIColor?) }
+    set { sendToTableReportingFailure(ViewSelectors.setTintColor, newValue as UIColor?) }
   }
 
   /// The tint colour set on this view itself, if any.
@@ -249,43 +249,44 @@ open class UIView: UIResponder {
 
   /// Adds `view` on top of the subviews, taking it from its old superview.
   open func addSubview(_ view: UIView) {
-    sendToTableReportingFailure(Selectors.addSubview, view)
+    sendToTableReportingFailure(ViewSelectors.addSubview, view)
   }
 
   /// Inserts `view` at `index` of the subviews (0 is the back). An index past the end is
   /// refused, as UIKit raises for it.
   open func insertSubview(_ view: UIView, at index: Int) {
-    sendToTableReportingFailure(Selectors.insertSubviewAtIndex, view, index)
+    sendToTableReportingFailure(ViewSelectors.insertSubviewAtIndex, view, index)
   }
 
   /// Inserts `view` just below `sibling`.
   open func insertSubview(_ view: UIView, belowSubview sibling: UIView) {
-    sendToTableReportingFailure(Selectors.insertSubviewBelowSubview, view, sibling)
+    sendToTableReportingFailure(ViewSelectors.insertSubviewBelowSubview, view, sibling)
   }
 
   /// Inserts `view` just above `sibling`.
   open func insertSubview(_ view: UIView, aboveSubview sibling: UIView) {
-    sendToTableReportingFailure(Selectors.insertSubviewAboveSubview, view, sibling)
+    sendToTableReportingFailure(ViewSelectors.insertSubviewAboveSubview, view, sibling)
   }
 
   /// Takes the view out of its superview.
   open func removeFromSuperview() {
-    sendToTableReportingFailure(Selectors.removeFromSuperview)
+    sendToTableReportingFailure(ViewSelectors.removeFromSuperview)
   }
 
   /// Moves `view`, a subview, to the front.
   open func bringSubviewToFront(_ view: UIView) {
-    sendToTableReportingFailure(Selectors.bringSubviewToFront, view)
+    sendToTableReportingFailure(ViewSelectors.bringSubviewToFront, view)
   }
 
   /// Moves `view`, a subview, to the back.
   open func sendSubviewToBack(_ view: UIView) {
-    sendToTableReportingFailure(Selectors.sendSubviewToBack, view)
+    sendToTableReportingFailure(ViewSelectors.sendSubviewToBack, view)
   }
 
   /// Swaps the subviews at two indexes.
   open func exchangeSubview(at index1: Int, withSubviewAt index2: Int) {
-    sendToTableReportingFailure(Selectors.exchangeSubviewAtIndexWithSubviewAtIndex, index1, index2)
+    sendToTableReportingFailure(
+      ViewSelectors.exchangeSubviewAtIndexWithSubviewAtIndex, index1, index2)
   }
 
   /// Whether `view` is this view or one of its descendants.
@@ -321,17 +322,17 @@ open class UIView: UIResponder {
   /// Lays out the subviews; the base does nothing (autoresizing happens when the bounds
   /// change). Subclasses override it, calling super. Sent through the table.
   open func layoutSubviews() {
-    sendToTableReportingFailure(Selectors.layoutSubviews)
+    sendToTableReportingFailure(ViewSelectors.layoutSubviews)
   }
 
   /// Marks the view as needing layout at the next `layoutIfNeeded` or frame.
   open func setNeedsLayout() {
-    sendToTableReportingFailure(Selectors.setNeedsLayout)
+    sendToTableReportingFailure(ViewSelectors.setNeedsLayout)
   }
 
   /// Lays out the view now if it needs it, then its subviews.
   open func layoutIfNeeded() {
-    sendToTableReportingFailure(Selectors.layoutIfNeeded)
+    sendToTableReportingFailure(ViewSelectors.layoutIfNeeded)
   }
 
   private func boundsSizeChanged(from old: CGSize) {
@@ -735,7 +736,7 @@ extension UIView: AnimationTarget {
 
 /// The selectors of UIView's table methods, registered once and kept in static storage: a literal
 /// is looked up on every use, and a `static let` of type `Selector` costs a `swift_once` per read.
-private enum Selectors {
+private enum ViewSelectors {
   static let addSubview = SelectorReference("addSubview:")
   static let bringSubviewToFront = SelectorReference("bringSubviewToFront:")
   static let exchangeSubviewAtIndexWithSubviewAtIndex = SelectorReference(

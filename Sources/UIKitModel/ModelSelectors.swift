@@ -1,0 +1,128 @@
+// The selectors of every method in the model's tables, public, so that hooks and swizzles name
+// them without string literals: `UINavigationController.Selectors.push`.
+public import ObjCRuntime
+
+extension UIResponder {
+  /// The selectors of `UIResponder`'s table.
+  public enum Selectors {
+    /// `nextResponder` (Swift: ``UIResponder/next``).
+    public static let nextResponder: Selector = "nextResponder"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [nextResponder]
+  }
+}
+
+extension UIView {
+  /// The selectors of `UIView`'s table: the mutators a plugin hooks.
+  public enum Selectors {
+    /// `addSubview:`.
+    public static let addSubview: Selector = "addSubview:"
+    /// `insertSubview:atIndex:`.
+    public static let insertSubviewAtIndex: Selector = "insertSubview:atIndex:"
+    /// `insertSubview:belowSubview:`.
+    public static let insertSubviewBelowSubview: Selector = "insertSubview:belowSubview:"
+    /// `insertSubview:aboveSubview:`.
+    public static let insertSubviewAboveSubview: Selector = "insertSubview:aboveSubview:"
+    /// `removeFromSuperview`.
+    public static let removeFromSuperview: Selector = "removeFromSuperview"
+    /// `bringSubviewToFront:`.
+    public static let bringSubviewToFront: Selector = "bringSubviewToFront:"
+    /// `sendSubviewToBack:`.
+    public static let sendSubviewToBack: Selector = "sendSubviewToBack:"
+    /// `exchangeSubviewAtIndex:withSubviewAtIndex:`.
+    public static let exchangeSubviews: Selector = "exchangeSubviewAtIndex:withSubviewAtIndex:"
+    /// `setHidden:` (Swift: ``UIView/isHidden``).
+    public static let setHidden: Selector = "setHidden:"
+    /// `setAlpha:` (Swift: ``UIView/alpha``).
+    public static let setAlpha: Selector = "setAlpha:"
+    /// `setBackgroundColor:`.
+    public static let setBackgroundColor: Selector = "setBackgroundColor:"
+    /// `setTintColor:`.
+    public static let setTintColor: Selector = "setTintColor:"
+    /// `layoutSubviews`.
+    public static let layoutSubviews: Selector = "layoutSubviews"
+    /// `setNeedsLayout`.
+    public static let setNeedsLayout: Selector = "setNeedsLayout"
+    /// `layoutIfNeeded`.
+    public static let layoutIfNeeded: Selector = "layoutIfNeeded"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [
+      addSubview, insertSubviewAtIndex, insertSubviewBelowSubview, insertSubviewAboveSubview,
+      removeFromSuperview, bringSubviewToFront, sendSubviewToBack, exchangeSubviews, setHidden,
+      setAlpha, setBackgroundColor, setTintColor, layoutSubviews, setNeedsLayout, layoutIfNeeded,
+    ]
+  }
+}
+
+extension UINavigationBar {
+  /// The selectors of `UINavigationBar`'s own table (it inherits `UIView`'s).
+  public enum Selectors {
+    /// `setTitleTextAttributes:` (Swift: ``UINavigationBar/titleTextAttributes``; the argument is
+    /// a `TextAttributesBox`).
+    public static let setTitleTextAttributes: Selector = "setTitleTextAttributes:"
+    /// `setBackgroundImage:forBarMetrics:`.
+    public static let setBackgroundImage: Selector = "setBackgroundImage:forBarMetrics:"
+    /// `setBarTintColor:`.
+    public static let setBarTintColor: Selector = "setBarTintColor:"
+    /// `layoutSubviews`, the bar's own.
+    public static let layoutSubviews: Selector = "layoutSubviews"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [
+      setTitleTextAttributes, setBackgroundImage, setBarTintColor, layoutSubviews,
+    ]
+  }
+}
+
+extension UIViewController {
+  /// The selectors of `UIViewController`'s table: the lifecycle callbacks and the status bar.
+  public enum Selectors {
+    /// `loadView`.
+    public static let loadView: Selector = "loadView"
+    /// `viewDidLoad`.
+    public static let viewDidLoad: Selector = "viewDidLoad"
+    /// `viewWillAppear:`.
+    public static let viewWillAppear: Selector = "viewWillAppear:"
+    /// `viewDidAppear:`.
+    public static let viewDidAppear: Selector = "viewDidAppear:"
+    /// `viewWillDisappear:`.
+    public static let viewWillDisappear: Selector = "viewWillDisappear:"
+    /// `viewDidDisappear:`.
+    public static let viewDidDisappear: Selector = "viewDidDisappear:"
+    /// `viewWillLayoutSubviews`.
+    public static let viewWillLayoutSubviews: Selector = "viewWillLayoutSubviews"
+    /// `preferredStatusBarStyle` (an `Int`, a `UIStatusBarStyle`'s raw value).
+    public static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [
+      loadView, viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear,
+      viewWillLayoutSubviews, preferredStatusBarStyle,
+    ]
+  }
+}
+
+extension UINavigationController {
+  /// The selectors of `UINavigationController`'s own table: the stack operations, the bar's
+  /// delegate method, and the private update of an interactive transition.
+  public enum Selectors {
+    /// `pushViewController:animated:`.
+    public static let push: Selector = "pushViewController:animated:"
+    /// `popViewControllerAnimated:` (returns the popped controller).
+    public static let pop: Selector = "popViewControllerAnimated:"
+    /// `popToViewController:animated:` (returns the popped controllers, a
+    /// `ViewControllerList`).
+    public static let popTo: Selector = "popToViewController:animated:"
+    /// `popToRootViewControllerAnimated:` (returns a `ViewControllerList`).
+    public static let popToRoot: Selector = "popToRootViewControllerAnimated:"
+    /// `setViewControllers:animated:` (the argument is a `ViewControllerList`).
+    public static let setViewControllers: Selector = "setViewControllers:animated:"
+    /// `navigationBar:shouldPopItem:`, the bar's delegate method.
+    public static let shouldPopItem: Selector = "navigationBar:shouldPopItem:"
+    /// `_updateInteractiveTransition:`, private: called with the percent (a `Double`, `d`) on
+    /// every change of an interactive transition.
+    public static let updateInteractiveTransition: Selector = "_updateInteractiveTransition:"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [
+      push, pop, popTo, popToRoot, setViewControllers, shouldPopItem, updateInteractiveTransition,
+    ]
+  }
+}

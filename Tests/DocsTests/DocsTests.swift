@@ -1,0 +1,77 @@
+// The docs tell the truth: every Swift code block of Docs/, the README and the plugins' READMEs
+// compiles, the generated sections of Docs/UIKitModel.md are what the model does now, and the
+// module table of Docs/Architecture.md is Package.swift's.
+import Foundation
+import SwizzleKitTesting
+import Testing
+import UIKitModel
+
+@testable import SwizzleLab
+
+/// The package's root, from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+/// The text of a file of the package.
+func read(_ path: String) throws -> String {
+  try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+}
+
+/// The part of `document` between `<!-- BEGIN generated: name -->` and its END marker, compared
+/// with `generated`; `SWIZZLEKIT_UPDATE_DOCS=1` writes `generated` there instead.
+func checkGenerated(_ generated: String, named name: String, in document: String) throws {
+  let url = packageRoot.appendingPathComponent(document)
+  let text = try String(contentsOf: url, encoding: .utf8)
+  let begin = "<!-- BEGIN generated: \(name) -->\n"
+  let end = "<!-- END generated: \(name) -->"
+  guard let start = text.range(of: begin), let stop = text.range(of: end) else {
+    Issue.record("\(document) has no section marked \(begin.dropLast()) ... \(end)")
+    return
+  }
+  let current = String(text[start.upperBound..<stop.lowerBound])
+  if ProcessInfo.processInfo.environment["SWIZZLEKIT_UPDATE_DOCS"] == "1" {
+    try (text[..<start.upperBound] + generated + text[stop.lowerBound...]).write(
+      to: url, atomically: true, encoding: .utf8)
+    return
+  }
+  #expect(
+    current == generated,
+    "\(document), section \(name), is not what the model does now; SWIZZLEKIT_UPDATE_DOCS=1 rewrites it"
+  )
+}
+
+@Suite("Docs", .uiKitModel)
+struct DocsTests {
+  @Test("the table of hookable methods in Docs/UIKitModel.md is the model's tables")
+  func methodsTable() throws {
+    try checkGenerated(MethodsCommand.markdown(), named: "methods", in: "Docs/UIKitModel.md")
+  }
+
+  @Test("the timelines in Docs/UIKitModel.md are what a run records")
+  func timelines() throws {
+    try checkGenerated(Timelines.markdown(), named: "timelines", in: "Docs/UIKitModel.md")
+  }
+
+  @Test("the module table of Docs/Architecture.md lists Package.swift's targets")
+  func moduleTable() throws {
+    let manifest = try read("Package.swift")
+    let architecture = try read("Docs/Architecture.md")
+    // Every library and executable target of the manifest (test support aside) has a row.
+    var targets: [String] = []
+    for line in manifest.split(separator: "\n") {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      guard trimmed.hasPrefix("name: \"") else { continue }
+      let name = trimmed.dropFirst(7).prefix { $0 != "\"" }
+      targets.append(String(name))
+    }
+    let documented = targets.filter { name in
+      !name.hasSuffix("Tests") && !name.hasSuffix("TestSupport") && name != "SwizzleKit"
+    }
+    #expect(!documented.isEmpty)
+    let rows = architecture.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    for name in documented {
+      #expect(
+        rows.contains { $0.contains("`\(name)`") }, "Docs/Architecture.md has no row for \(name)")
+    }
+  }
+}

@@ -1,0 +1,157 @@
+// The timelines of Docs/UIKitModel.md: every callback of a push, a pop and an interactive pop
+// (cancelled and finished), with the coordinator's flags at each, recorded from a run.
+import Foundation
+import UIKitModel
+
+/// Appends lines to a shared log.
+final class TimelineLog {
+  var lines: [String] = []
+  /// The navigation controller whose flags each line shows.
+  weak var navigation: UINavigationController?
+
+  func note(_ text: String) {
+    let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
+    var flags: [String] = []
+    if let navigation {
+      flags.append("top \(navigation.topViewController?.title ?? "-")")
+      flags.append("transitioning \(navigation.isTransitioning ? "yes" : "no")")
+      if let coordinator = navigation.topViewController?.transitionCoordinator {
+        flags.append(
+          "interactive \(coordinator.isInteractive ? "yes" : "no"), cancelled"
+            + " \(coordinator.isCancelled ? "yes" : "no"), percent"
+            + " \(String(format: "%.2f", coordinator.percentComplete))")
+      }
+    }
+    let padded = text.padding(toLength: 36, withPad: " ", startingAt: 0)
+    lines.append("\(time)  \(padded)\(flags.joined(separator: ", "))")
+  }
+}
+
+/// A screen that notes its appearance callbacks, and registers for the coordinator's callbacks
+/// when it appears in a transition.
+final class TimelineScreen: UIViewController {
+  let name: String
+  let log: TimelineLog
+
+  init(_ name: String, log: TimelineLog) {
+    self.name = name
+    self.log = log
+    super.init()
+    title = name
+  }
+
+  override func viewWillAppear(_ animated: Bool) {
+    log.note("\(name) viewWillAppear:")
+    super.viewWillAppear(animated)
+    if let coordinator = transitionCoordinator, coordinator.viewController(forKey: .to) === self {
+      coordinator.notifyWhenInteractionChanges { [log] _ in log.note("  interaction changed") }
+      coordinator.animate(alongsideTransition: nil) { [log] _ in
+        log.note("  coordinator completion")
+      }
+    }
+  }
+  override func viewDidAppear(_ animated: Bool) {
+    log.note("\(name) viewDidAppear:")
+    super.viewDidAppear(animated)
+  }
+  override func viewWillDisappear(_ animated: Bool) {
+    log.note("\(name) viewWillDisappear:")
+    super.viewWillDisappear(animated)
+  }
+  override func viewDidDisappear(_ animated: Bool) {
+    log.note("\(name) viewDidDisappear:")
+    super.viewDidDisappear(animated)
+  }
+}
+
+/// A navigation controller that notes the bar's question and the private interactive update.
+final class TimelineNavigation: UINavigationController {
+  var log: TimelineLog?
+
+  override func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
+    -> Bool
+  {
+    log?.note("navigationBar:shouldPopItem:")
+    return super.navigationBar(navigationBar, shouldPop: item)
+  }
+
+  override func updateInteractiveTransition(_ percent: CGFloat) {
+    super.updateInteractiveTransition(percent)
+    log?.note("_updateInteractiveTransition: \(String(format: "%.2f", percent))")
+  }
+}
+
+enum Timelines {
+  /// The four timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
+  static func markdown() -> String {
+    var parts: [String] = []
+    for (title, run) in [
+      ("A push of B onto A, animated", push),
+      ("A pop of B back to A, animated", pop),
+      ("A swipe-back from B to A, released at 30 %: cancelled", { swipe(to: 0.3) }),
+      ("A swipe-back from B to A, released from 70 %: finished", { swipe(to: 0.7) }),
+    ] as [(String, () -> [String])] {
+      parts.append("**\(title)**\n\n```\n" + run().joined(separator: "\n") + "\n```\n")
+    }
+    return parts.joined(separator: "\n")
+  }
+
+  /// A launched application showing A in a navigation controller, and B, and the log.
+  private static func start() -> (TimelineNavigation, TimelineScreen, TimelineScreen, TimelineLog) {
+    UIApplication.resetModel()
+    let log = TimelineLog()
+    let a = TimelineScreen("A", log: log)
+    let b = TimelineScreen("B", log: log)
+    let navigation = TimelineNavigation(rootViewController: a)
+    let window = UIWindow(frame: UIScreen.main.bounds)
+    window.rootViewController = navigation
+    window.makeKeyAndVisible()
+    VirtualRunLoop.main.runUntilIdle()
+    navigation.log = log
+    log.navigation = navigation
+    log.lines.removeAll()
+    return (navigation, a, b, log)
+  }
+
+  private static func push() -> [String] {
+    let (navigation, _, b, log) = start()
+    log.note("pushViewController:animated: B")
+    navigation.pushViewController(b, animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    log.note("idle")
+    return log.lines
+  }
+
+  private static func pop() -> [String] {
+    let (navigation, _, b, log) = start()
+    navigation.pushViewController(b, animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    log.lines.removeAll()
+    log.note("popViewControllerAnimated:")
+    navigation.popViewController(animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    log.note("idle")
+    return log.lines
+  }
+
+  private static func swipe(to fraction: CGFloat) -> [String] {
+    let (navigation, _, b, log) = start()
+    navigation.pushViewController(b, animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    log.lines.removeAll()
+    guard let pan = navigation.interactivePopGestureRecognizer else { return ["no gesture"] }
+    log.note("the finger touches the left edge")
+    _ = GestureDriver.begin(pan)
+    let width = navigation.view.bounds.width
+    for step in 1...4 {
+      GestureDriver.move(pan, to: CGPoint(x: width * fraction * CGFloat(step) / 4, y: 0))
+      VirtualRunLoop.main.advance(frames: 1)
+    }
+    GestureDriver.move(pan, to: CGPoint(x: width * fraction + 1, y: 0))
+    log.note("the finger lifts")
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+    log.note("idle")
+    return log.lines
+  }
+}
