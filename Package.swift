@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // SwizzleKit: Objective-C-style runtime swizzling, studied and tested on Linux.
 import PackageDescription
 

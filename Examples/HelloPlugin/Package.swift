@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // A plugin written the way an outside author writes one: a package that depends on SwizzleKit,
 // a plugin target, its tests, and a dynamic library that swizzle-lab loads.
 import PackageDescription

@@ -211,7 +211,22 @@ extension Hookable {
       check: typed.check(result: nil), body: typed.observer(body))
   }
 
-  /// Runs `body` after every call of the class method `selector`.
+  /// Runs `body` after every call of the class method `selector`, with the arguments.
+  ///
+  /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
+  @inlinable @discardableResult
+  public static func hookClassMethod<each Arg: ObjCTypeEncodable>(
+    after selector: Selector, options: HookOptions = [],
+    _ body: @escaping @Sendable (Class, repeat each Arg) -> Void
+  ) throws(HookError) -> HookToken {
+    let typed = TypedHook<Class, repeat each Arg>(selector)
+    return try Hooks.install(
+      on: .instances(runtimeClass.metaclass), selector, .after, options,
+      check: typed.check(result: nil), body: typed.observer(body))
+  }
+
+  /// Runs `body` after every call of the class method `selector`, with its return value; what
+  /// `body` returns is what the caller gets.
   ///
   /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
   @inlinable @discardableResult

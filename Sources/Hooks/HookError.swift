@@ -28,11 +28,14 @@ public enum HookError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .unknownSelector(let method):
       "\(method): no implementation to hook; check the selector's spelling and colons, and"
-        + " whether the class (or, for class methods, its metaclass) implements it"
+        + " whether the class (or, for class methods, its metaclass) implements it."
+        + Suggestions.didYouMean(method)
     case .signatureMismatch(let method, let expected, let hook):
-      "\(method): the hook's types do not match the method; the method is `\(expected)`, the"
-        + " hook closure is `\(hook)`; declare the closure's parameters (and result) with the"
-        + " method's types"
+      "\(method): the hook's types do not match the method; the method is `\(expected)`"
+        + (MethodEncoding.swiftSignature(of: expected).map { " (in Swift `\($0)`)" } ?? "")
+        + ", the hook closure is `\(hook)`"
+        + (MethodEncoding.swiftSignature(of: hook).map { " (in Swift `\($0)`)" } ?? "")
+        + "; declare the closure's parameters (and result) with the method's types"
     case .blacklisted(let method):
       "\(method) cannot be hooked: the runtime and the hook machinery depend on it"
     case .deallocPosition(let method, let position):

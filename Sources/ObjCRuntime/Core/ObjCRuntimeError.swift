@@ -90,7 +90,7 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(method): unrecognized selector sent to "
         + (method.isClassMethod ? "class" : "instance")
         + ". Add the method (class_addMethod), resolve it in resolveInstanceMethod(_:), "
-        + "or forward it with forwardingTarget(for:)."
+        + "or forward it with forwardingTarget(for:)." + Suggestions.didYouMean(method)
     case .invalidSelectorName(let name, let reason):
       return "invalid selector name \(String(reflecting: name)): \(reason). "
         + "Use a method name such as \"viewWillAppear:\"."
@@ -103,6 +103,7 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
     case .methodNotFound(let method):
       return "\(method): no such method in the class or its superclasses. "
         + "Check the selector's spelling and colons, and whether it is a class method (+)."
+        + Suggestions.didYouMean(method)
     case .methodAlreadyExists(let method):
       return "\(method) already exists in that class. "
         + "Use class_replaceMethod or method_setImplementation to change it."
@@ -121,8 +122,11 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(method) is declared as \(encoding) but its IMP was made from a function of type "
         + "\(implementation). Give the encoding the IMP's signature implies."
     case .signatureMismatch(let method, let methodEncoding, let call):
-      return "\(method) has type \(methodEncoding) but the call passes and expects \(call). "
-        + "Call it with the types of its encoding."
+      return "\(method) has type \(methodEncoding)"
+        + (MethodEncoding.swiftSignature(of: methodEncoding).map { ", \($0) in Swift," } ?? "")
+        + " but the call passes and expects \(call)"
+        + (MethodEncoding.swiftSignature(of: call).map { ", \($0)" } ?? "")
+        + ". Call it with the types of its encoding."
     case .invalidImplementation(let reason):
       return "not a valid IMP: \(reason). Write IMPs as "
         + "@convention(c) (id, SEL, Arguments...) -> Result."
