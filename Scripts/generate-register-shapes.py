@@ -123,7 +123,7 @@ VARIANTS = [
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.""",
+/// - Throws: As `objc_msgSend(_:_:)`.""",
     ),
 ]
 
@@ -175,7 +175,7 @@ def table_method(n, returns_value, reference=False):
         doc = [
             f"  /// Calls the method the receiver's method table holds for the referenced selector, with {plural(n)}{returns_doc}.",
             "  ///",
-            "  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which",
+            "  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which",
             "  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.",
         ]
         parameter = "_ reference: borrowing SelectorReference"
@@ -195,7 +195,7 @@ def table_method(n, returns_value, reference=False):
         miss_selector = "sel"
     lines = doc + [
         "  ///",
-        "  /// - Throws: As ``objc_msgSend(_:_:)``.",
+        "  /// - Throws: As `objc_msgSend(_:_:)`.",
         "  @inlinable @inline(__always)",
         f"  public func sendToTable{gen_clause}({parameter}{params(n)}) throws(ObjCRuntimeError){arrow} {{",
         f"    let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})",

@@ -22,7 +22,7 @@ public import UIKitModel
 /// callbacks and `_updateInteractiveTransition:`, and an instead hook answers
 /// `navigationBar:shouldPopItem:`.
 ///
-/// It is a ``ScenarioPlugin``: hosts such as `swizzle-lab` find it without naming it, under its
+/// It is a `ScenarioPlugin`: hosts such as `swizzle-lab` find it without naming it, under its
 /// short name `bar-layer`, with the seed's demo screens as its scenarios.
 public struct BarLayerPlugin: HookPlugin {
   /// `swizzlekit.bar-layer`.

@@ -1,7 +1,7 @@
 // The hook API: typed closures checked against the method's encoding, and an untyped form.
 import ObjCRuntime
 
-/// A type whose methods can be hooked: every ``ObjCObject`` subclass.
+/// A type whose methods can be hooked: every `ObjCObject` subclass.
 ///
 /// The typed forms take closures whose first parameter is the receiver, typed as the class you
 /// hook, followed by the method's arguments with their Swift types; the types are checked against
@@ -140,7 +140,7 @@ extension Hookable {
 
   /// Runs `body` after every call of `selector` on this object only.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable>(
     after selector: Selector, options: HookOptions = [],
@@ -155,7 +155,7 @@ extension Hookable {
   /// Runs `body` after every call of `selector` on this object only, with the return value,
   /// which `body` may replace.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable, Result>(
     after selector: Selector, returning: Result.Type, options: HookOptions = [],
@@ -169,7 +169,7 @@ extension Hookable {
 
   /// Runs `body` in place of every call of `selector` on this object only.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public func hook<each Arg: ObjCTypeEncodable, Result>(
     instead selector: Selector, options: HookOptions = [],
@@ -185,7 +185,7 @@ extension Hookable {
 
   /// The untyped form, for this object only.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-instance``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @discardableResult
   public func hook(
     _ selector: Selector, position: HookPosition, options: HookOptions = [],
@@ -199,7 +199,7 @@ extension Hookable {
   /// Runs `body` before every call of the class method `selector` (on this class and its
   /// subclasses); the receiver is the class object.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable>(
     before selector: Selector, options: HookOptions = [],
@@ -213,7 +213,7 @@ extension Hookable {
 
   /// Runs `body` after every call of the class method `selector`, with the arguments.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable>(
     after selector: Selector, options: HookOptions = [],
@@ -228,7 +228,7 @@ extension Hookable {
   /// Runs `body` after every call of the class method `selector`, with its return value; what
   /// `body` returns is what the caller gets.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable, Result>(
     after selector: Selector, returning: Result.Type, options: HookOptions = [],
@@ -242,7 +242,7 @@ extension Hookable {
 
   /// Runs `body` in place of every call of the class method `selector`.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @inlinable @discardableResult
   public static func hookClassMethod<each Arg: ObjCTypeEncodable, Result>(
     instead selector: Selector, options: HookOptions = [],
@@ -258,7 +258,7 @@ extension Hookable {
 
   /// The untyped form, for a class method.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)-type.method``.
+  /// - Throws: ``HookError``, as `hook(before:options:_:)`.
   @discardableResult
   public static func hookClassMethod(
     _ selector: Selector, position: HookPosition, options: HookOptions = [],

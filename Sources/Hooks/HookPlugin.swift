@@ -23,8 +23,8 @@ import ObjCRuntime
 /// ```
 ///
 /// Hooks installed and swizzles made while ``install()`` runs are attributed to the plugin's
-/// ``name`` in the hook map; ``PluginRegistry/uninstall(_:)`` removes the hooks it made through
-/// ``Hook`` tokens and then calls ``uninstall()`` for anything else.
+/// ``name`` in the hook map; `PluginRegistry/uninstall(_:)` removes the hooks it made through
+/// `Hook` tokens and then calls ``uninstall()`` for anything else.
 ///
 /// A plugin that hosts should find by themselves (the lab, a test harness) conforms to
 /// ``DiscoverablePlugin`` instead.

@@ -46,7 +46,7 @@ public struct PluginInfo: Sendable, Hashable, CustomStringConvertible {
 
 /// What loading a plugin library brought.
 public struct LibraryReport: Sendable {
-  /// The ``SelfAware`` classes that woke up.
+  /// The `SelfAware` classes that woke up.
   public let awake: AwakeReport
   /// The plugins it brought that the registry now knows (short names), discovered or registered
   /// while its classes woke up.
@@ -137,8 +137,8 @@ public final class PluginRegistry: Sendable {
   /// the last call) and registers one value of each, without installing it.
   ///
   /// - Returns: the plugins that were refused because another took their identifier or name,
-  ///   each also reported through ``Diagnostics``.
-  /// - Throws: ``DiscoveryError/unexpectedLayout(version:image:)``.
+  ///   each also reported through `Diagnostics`.
+  /// - Throws: `DiscoveryError/unexpectedLayout(version:image:)`.
   @discardableResult
   public func discover() throws(DiscoveryError) -> [PluginError] {
     var refused: [PluginError] = []
@@ -154,11 +154,11 @@ public final class PluginRegistry: Sendable {
     return refused
   }
 
-  /// Loads the plugin library at `path`, awakes its ``SelfAware`` classes and discovers its
-  /// plugins (see ``SelfAwareDiscovery/loadLibrary(at:)`` for what the library must link
+  /// Loads the plugin library at `path`, awakes its `SelfAware` classes and discovers its
+  /// plugins (see `SelfAwareDiscovery/loadLibrary(at:)` for what the library must link
   /// against).
   ///
-  /// - Throws: the ``DiscoveryError`` of the load; nothing of the library is registered then.
+  /// - Throws: the `DiscoveryError` of the load; nothing of the library is registered then.
   public func loadLibrary(at path: String) throws(DiscoveryError) -> LibraryReport {
     _ = try discover()
     let before = Set(state.withLock { $0.order })
@@ -219,7 +219,7 @@ public final class PluginRegistry: Sendable {
 
   /// Installs `plugin` once and never throws: the idiom for a `static let` whose initializer
   /// installs, which Swift runs exactly once however many threads read it. A failure is
-  /// reported through ``Diagnostics`` and returned.
+  /// reported through `Diagnostics` and returned.
   ///
   /// ```swift
   /// enum Startup {

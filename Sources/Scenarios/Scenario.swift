@@ -144,7 +144,7 @@ public struct Scenario: Sendable {
   /// Runs the scenario from a fresh launch with `options`: installs the chosen plugins (those
   /// not installed already), runs the script, and uninstalls what it installed.
   ///
-  /// - Throws: ``PluginError`` when a plugin is unknown or does not install; the script does
+  /// - Throws: `PluginError` when a plugin is unknown or does not install; the script does
   ///   not run then, and the plugins this call installed are uninstalled.
   public func run(options: ScenarioOptions) throws(PluginError) -> [ScenarioMoment] {
     let registry = PluginRegistry.shared
@@ -189,7 +189,7 @@ public enum ScenarioCatalog {
   /// Every scenario of every ``ScenarioPlugin`` registered (after discovering the plugins of the
   /// images loaded since the last call), in the order of the plugins; each carries its
   /// plugin's name. A scenario whose name another plugin took first is left out and reported
-  /// through ``Diagnostics``.
+  /// through `Diagnostics`.
   public static func all() -> [Scenario] {
     let registry = PluginRegistry.shared
     _ = try? registry.discover()

@@ -65,6 +65,8 @@ extension Class {
   ///     inherited one and sends every call into forwarding (objc4 accepts this too).
   ///   - types: The method's type encoding. When `implementation` was made from a Swift function,
   ///     its signature must agree.
+  ///   - fileID: Where the call is, for the trace and the hook map (the default is the caller's).
+  ///   - line: The line of the call.
   /// - Returns: The new method.
   /// - Throws: ``ObjCRuntimeError/methodAlreadyExists(_:)`` when the class itself has the
   ///   selector (objc4's `class_addMethod` returns NO), and errors for a bad selector, a malformed

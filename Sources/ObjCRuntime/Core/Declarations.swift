@@ -89,7 +89,7 @@ public enum ObjCDeclarationBuilder {
 /// A method may also have a Swift entry point: a `@convention(c)` function that calls the Swift
 /// method of the same name. Sends of the selector then call the Swift method (so a Swift
 /// override runs), and the Swift method's base body continues into the table with
-/// ``ObjCObject/sendToTable(_:)``, where the IMP, swizzles and hooks live.
+/// `ObjCObject/sendToTable(_:)`, where the IMP, swizzles and hooks live.
 public struct ObjCMethodDeclaration {
   /// The method's selector.
   public let selector: Selector

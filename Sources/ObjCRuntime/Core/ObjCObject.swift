@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Foundation on Linux already owns the name `NSObject`, hence `ObjCObject`. Every object the
 /// runtime can message derives from it. Each object carries an isa, its runtime ``Class``, which
-/// starts as the class realized for its Swift type and can be changed with ``object_setClass(_:_:)``
+/// starts as the class realized for its Swift type and can be changed with `object_setClass(_:_:)`
 /// (the basis of KVO-style dynamic subclasses). Messages are looked up from the isa, never from
 /// the Swift type.
 ///

@@ -1048,7 +1048,7 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector
@@ -1068,7 +1068,7 @@ public func objc_msgSendSuper<R: ObjCScalar>(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper(
   _ super: ObjCSuper, _ sel: Selector
@@ -1087,7 +1087,7 @@ public func objc_msgSendSuper(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0
@@ -1107,7 +1107,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, R: ObjCScalar>(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0
@@ -1126,7 +1126,7 @@ public func objc_msgSendSuper<A0: ObjCScalar>(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1
@@ -1146,7 +1146,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1
@@ -1165,7 +1165,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar>(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
@@ -1185,7 +1185,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R:
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
@@ -1204,7 +1204,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
@@ -1224,7 +1224,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
@@ -1243,7 +1243,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
@@ -1263,7 +1263,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
@@ -1282,7 +1282,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
@@ -1302,7 +1302,7 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
 /// override. The lookup reads method tables only, never Swift entry points, so calling `super`
 /// from an IMP cannot re-enter a Swift override.
 ///
-/// - Throws: As ``objc_msgSend(_:_:)``.
+/// - Throws: As `objc_msgSend(_:_:)`.
 @inlinable
 public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
@@ -1322,7 +1322,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<R: ObjCScalar>(_ sel: Selector) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
@@ -1340,7 +1340,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable(_ sel: Selector) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
@@ -1353,10 +1353,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<R: ObjCScalar>(_ reference: borrowing SelectorReference) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
@@ -1369,10 +1369,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable(_ reference: borrowing SelectorReference) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
@@ -1407,7 +1407,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
@@ -1425,7 +1425,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
@@ -1438,10 +1438,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
@@ -1454,10 +1454,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
@@ -1492,7 +1492,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
@@ -1510,7 +1510,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
@@ -1523,10 +1523,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
@@ -1539,10 +1539,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
@@ -1577,7 +1577,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
@@ -1595,7 +1595,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
@@ -1608,10 +1608,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
@@ -1624,10 +1624,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
@@ -1662,7 +1662,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
@@ -1680,7 +1680,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
@@ -1693,10 +1693,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
@@ -1709,10 +1709,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
@@ -1747,7 +1747,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
@@ -1765,7 +1765,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
@@ -1778,10 +1778,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
@@ -1794,10 +1794,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
@@ -1832,7 +1832,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
@@ -1850,7 +1850,7 @@ extension ObjCObject {
   /// hooks run, and the entry point itself is not re-entered. Only the cache probe and the call
   /// are inlined into the entry point; a miss continues out of line.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
@@ -1863,10 +1863,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments and returns its result.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
@@ -1879,10 +1879,10 @@ extension ObjCObject {
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments.
   ///
-  /// The form of ``sendToTable(_:)`` for selectors kept in a ``SelectorReference``, which
+  /// The form of `sendToTable(_:)` for selectors kept in a ``SelectorReference``, which
   /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.
   ///
-  /// - Throws: As ``objc_msgSend(_:_:)``.
+  /// - Throws: As `objc_msgSend(_:_:)`.
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)

@@ -95,7 +95,7 @@ public protocol UIApplicationDelegate: AnyObject {
 /// ``launch(delegate:device:systemVersion:)`` is the model's `UIApplicationMain`: it resets the
 /// run loop, sets the device, makes the window, reads the application's ``UIResponder/next``
 /// through the runtime (UIKit reads `nextResponder` early in the launch, which is where the
-/// seeds hang their one-time setup), and awakes every ``SelfAware`` class, all before the
+/// seeds hang their one-time setup), and awakes every `SelfAware` class, all before the
 /// delegate's `application(_:didFinishLaunchingWithOptions:)`.
 public final class UIApplication: UIResponder {
   // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).

@@ -103,7 +103,7 @@ open class UINavigationItem: ObjCObject {
 }
 
 /// What a navigation bar asks and tells its delegate (UIKit's `UINavigationBarDelegate`). When
-/// the delegate is an ``ObjCObject`` that answers the selector, the bar sends it through the
+/// the delegate is an `ObjCObject` that answers the selector, the bar sends it through the
 /// runtime (`navigationBar:shouldPopItem:`...), so a swizzle of it runs.
 public protocol UINavigationBarDelegate: AnyObject {
   /// Whether `item` may be pushed.
