@@ -1,6 +1,6 @@
 // A per-controller bar tint, kept right through a push and a swipe-back: each controller says
 // which tint its bar's buttons have, and the plugin applies it when the controller appears.
-public import Hooks
+import Hooks
 import ObjCRuntime
 public import Scenarios
 public import UIKitModel
