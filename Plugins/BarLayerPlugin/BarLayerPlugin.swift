@@ -142,9 +142,11 @@ public struct BarLayerPlugin: HookPlugin {
       TouchedBars.note(bar)
       controller.applyBarLayer(to: bar)
     }
-    try UIViewController.hook(instead: "preferredStatusBarStyle") {
-      (original: HookOriginal<Int>, controller) -> Int in
-      controller.canUpdateBarLayer ? controller.statusBarStyle.rawValue : original()
+    // The seeds' override of -[UINavigationController preferredStatusBarStyle]: a navigation
+    // controller whose bar shows answers for the status bar, with its top controller's style.
+    try UINavigationController.hook(instead: "preferredStatusBarStyle") {
+      (original: HookOriginal<Int>, navigation) -> Int in
+      navigation.topViewController.map { $0.statusBarStyle.rawValue } ?? original()
     }
   }
 

@@ -102,7 +102,8 @@ extension UIViewController {
 
 extension UINavigationController {
   /// The selectors of `UINavigationController`'s own table: the stack operations, the bar's
-  /// delegate method, and the private update of an interactive transition.
+  /// delegate method, the private update of an interactive transition, and the status bar
+  /// style it answers itself.
   public enum Selectors {
     /// `pushViewController:animated:`.
     public static let push: Selector = "pushViewController:animated:"
@@ -120,9 +121,13 @@ extension UINavigationController {
     /// `_updateInteractiveTransition:`, private: called with the percent (a `Double`, `d`) on
     /// every change of an interactive transition.
     public static let updateInteractiveTransition: Selector = "_updateInteractiveTransition:"
+    /// `preferredStatusBarStyle`, the navigation controller's own answer (from its bar's
+    /// `barStyle`), which the status bar reads while the bar shows.
+    public static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
     /// Every selector of the table, in the order it declares them.
     public static let all: [Selector] = [
       push, pop, popTo, popToRoot, setViewControllers, shouldPopItem, updateInteractiveTransition,
+      preferredStatusBarStyle,
     ]
   }
 }

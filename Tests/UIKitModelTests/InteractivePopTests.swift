@@ -64,6 +64,23 @@ extension UIKitModelTests {
       #expect(navigation.navigationBar.items.count == 2)
     }
 
+    @Test("percentComplete keeps the percent of the release while the rest of the pop runs")
+    func percentAfterRelease() throws {
+      let (navigation, screens, _) = stack()
+      let pan = try #require(navigation.interactivePopGestureRecognizer)
+      GestureDriver.begin(pan)
+      let coordinator = try #require(screens[0].transitionCoordinator)
+      var percents: [CGFloat] = []
+      coordinator.animate(alongsideTransition: nil) { percents.append($0.percentComplete) }
+      GestureDriver.move(pan, to: CGPoint(x: 150, y: 0))
+      GestureDriver.move(pan, to: CGPoint(x: 250, y: 0))
+      GestureDriver.end(pan)
+      VirtualRunLoop.main.advance(frames: 3)
+      #expect(abs(coordinator.percentComplete - 250 / 375) < 1e-9)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(percents.count == 1 && abs(percents[0] - 250 / 375) < 1e-9)
+    }
+
     @Test("_updateInteractiveTransition: and shouldPop are sent through the runtime, in order")
     func privateHooks() throws {
       let (navigation, _, _) = stack()

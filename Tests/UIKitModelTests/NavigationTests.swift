@@ -146,6 +146,26 @@ extension UIKitModelTests {
       #expect(finishedAt.map { $0 >= end && $0 < end + 2.0 / 60 } == true)
     }
 
+    @Test("a completion around an animated push runs after viewDidAppear:; a push from it works")
+    func pushWithCompletion() {
+      let (navigation, _, log) = stack()
+      let b = Screen("B", log: log)
+      let c = Screen("C", log: log)
+      var seen: (transitioning: Bool, log: [String])?
+      CATransaction.begin()
+      CATransaction.setCompletionBlock {
+        seen = (navigation.isTransitioning, log.entries)
+        navigation.pushViewController(c, animated: true)
+      }
+      navigation.pushViewController(b, animated: true)
+      CATransaction.commit()
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(seen?.transitioning == false)
+      #expect(seen?.log.last == "B.didAppear")
+      #expect(navigation.viewControllers.last === c)
+      #expect(log.entries.suffix(2) == ["B.didDisappear", "C.didAppear"])
+    }
+
     @Test("a swizzle of -viewWillAppear: runs for the controller's own calls, after overrides")
     func swizzledAppearance() throws {
       let (navigation, _, log) = stack()
@@ -219,8 +239,8 @@ extension UIKitModelTests {
       #expect(navigation.viewControllers.count == 1 && UIKitModelIssues.all.isEmpty)
     }
 
-    @Test("the top controller decides the status bar style through the navigation controller")
-    func statusBar() {
+    @Test("with its bar showing, a navigation controller answers for the status bar from the bar")
+    func statusBarFromTheBar() {
       final class Light: UIViewController {
         override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
       }
@@ -229,10 +249,45 @@ extension UIKitModelTests {
       window.rootViewController = navigation
       window.makeKeyAndVisible()
       navigation.pushViewController(Light(), animated: false)
+      #expect(UIApplication.shared.resolvedStatusBarStyle == .default, "the child is not asked")
+      navigation.navigationBar.barStyle = .black
+      #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
+      let answer: Int = (try? objc_msgSend(navigation, "preferredStatusBarStyle")) ?? -1
+      #expect(answer == UIStatusBarStyle.lightContent.rawValue, "sends get the bar's answer")
+    }
+
+    @Test("with its bar hidden, the top controller decides the status bar style")
+    func statusBarFromTheTop() {
+      final class Light: UIViewController {
+        override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
+      }
+      let (navigation, _, _) = stack()
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.rootViewController = navigation
+      window.makeKeyAndVisible()
+      navigation.pushViewController(Light(), animated: false)
+      navigation.setNavigationBarHidden(true, animated: false)
       #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
       let style: Int =
         (try? objc_msgSend(navigation.topViewController!, "preferredStatusBarStyle")) ?? -1
       #expect(style == UIStatusBarStyle.lightContent.rawValue, "the Swift override answers sends")
+    }
+
+    @Test("a swizzle of -[UINavigationController preferredStatusBarStyle] sets the status bar")
+    func statusBarSwizzled() throws {
+      let (navigation, _, _) = stack()
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.rootViewController = navigation
+      window.makeKeyAndVisible()
+      let cls = UINavigationController.runtimeClass
+      let light = try imp_implementationWithBlock { (_: UINavigationController) -> Int in
+        UIStatusBarStyle.lightContent.rawValue
+      }
+      let original = try #require(
+        class_replaceMethod(cls, "preferredStatusBarStyle", light, "q@:"))
+      defer { _ = class_replaceMethod(cls, "preferredStatusBarStyle", original, "q@:") }
+      #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
+      #expect(navigation.preferredStatusBarStyle == .lightContent)
     }
   }
 }

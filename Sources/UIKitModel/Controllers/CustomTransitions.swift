@@ -183,7 +183,8 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
   open var completionSpeed: CGFloat = 1
   /// The curve of the rest after release (kept; the model resumes linearly in time).
   open var completionCurve: AnimationCurve = .easeInOut
-  /// The percent last set.
+  /// The percent last passed to ``update(_:)``, kept after ``finish()`` or ``cancel()`` while
+  /// the rest of the animations run (UIKit's `percentComplete` does the same).
   public private(set) var percentComplete: CGFloat = 0
   /// The animator's duration.
   public private(set) var duration: TimeInterval = 0

@@ -61,8 +61,13 @@ public final class UIViewControllerTransitionCoordinator {
     startTime = VirtualRunLoop.main.currentTime
   }
 
-  /// How far the transition is, from 0 to 1: the interactive percent while a gesture drives it,
-  /// else the fraction of the duration elapsed.
+  /// How far the transition is, from 0 to 1.
+  ///
+  /// For a transition a gesture drove from its start, the percent of the last interactive
+  /// update: after the release it stays the percent at the release while the rest of the
+  /// transition runs on, and the completion handlers read that value, as UIKit documents ("the
+  /// percentage complete when the interaction ended"). For other transitions, the fraction of
+  /// the duration elapsed.
   public var percentComplete: CGFloat {
     if initiallyInteractive { return interactivePercent }
     guard transitionDuration > 0 else { return 1 }

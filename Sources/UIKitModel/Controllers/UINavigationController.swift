@@ -26,8 +26,8 @@ public final class ViewControllerList: ObjCObject {
 /// seeds' swizzles and key-value reads work.
 ///
 /// An animated push or pop takes ``transitionDuration`` seconds of virtual time, slides the
-/// views, and runs inside a `CATransaction`: a completion block set around a swizzled push fires
-/// when the push has finished.
+/// views, and runs inside a `CATransaction`: a completion block set around a push (swizzled or
+/// not) fires when the push has completed, after `viewDidAppear:`, and may push again.
 open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// The duration of the default push and pop animations (UIKit's is about 0.35 s).
   public static let transitionDuration: TimeInterval = 0.35
@@ -47,6 +47,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
       ObjCMethodDeclaration(
         "_updateInteractiveTransition:", Base.updateInteractive,
         swiftEntry: Entry.updateInteractive)
+      ObjCMethodDeclaration(
+        "preferredStatusBarStyle", Base.statusBarStyle, swiftEntry: Entry.statusBarStyle)
       ObjCIvarDeclaration("_isTransitioning", readOnly: \UINavigationController.isTransitioning)
     }
   }
@@ -108,8 +110,12 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// The controller on screen (the top one; presentation is not modelled).
   open var visibleViewController: UIViewController? { stack.last }
 
-  /// The top controller decides the status bar style.
-  open override var childForStatusBarStyle: (any StatusBarAppearanceProviding)? { stack.last }
+  /// With the bar hidden, the top controller decides the status bar style; with the bar
+  /// visible, none does: the navigation controller answers itself, from its bar (UIKit's rule,
+  /// which is why WRNavigationBar overrides `-[UINavigationController preferredStatusBarStyle]`).
+  open override var childForStatusBarStyle: (any StatusBarAppearanceProviding)? {
+    isNavigationBarHidden ? stack.last : nil
+  }
 
   /// Pushes `viewController`. Refused (with a ``UIKitModelIssue``) for a controller already in
   /// the stack, as UIKit throws, and while another transition runs. Through the table.
@@ -523,6 +529,14 @@ extension UINavigationController {
       UINavigationController.navigation(me).performSet(controllers, animated: animated)
     }
     static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+    /// UIKit's answer of a navigation controller: dark content over a default bar, light
+    /// content over a black one.
+    static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+      switch UINavigationController.navigation(me).navigationBar.barStyle {
+      case .default: UIStatusBarStyle.default.rawValue
+      case .black: UIStatusBarStyle.lightContent.rawValue
+      }
+    }
     static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
       UINavigationController.navigation(me).activeCoordinator?.interactivePercent =
         CGFloat(percent)
@@ -555,6 +569,9 @@ extension UINavigationController {
       let controllers =
         (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
       UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
+    }
+    static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+      UINavigationController.navigation(me).preferredStatusBarStyle.rawValue
     }
     static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
       guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,

@@ -162,12 +162,19 @@ public final class VirtualRunLoop {
     return nextObserver
   }
 
-  /// Ends the current turn: the implicit transaction commits, completions that came due run.
+  /// Ends the current turn: the completions of `UIView.animate` that came due run, then the
+  /// implicit transaction commits and the transactions whose animations all ended run theirs.
+  ///
+  /// The order is Core Animation's: an animation block's completion belongs to a transaction
+  /// nested in the ones open around it, and an outer transaction completes after what it
+  /// contains. A navigation controller finishes its push in the animation's completion, so a
+  /// completion block set around the push runs once the push has completed (`viewDidAppear:`
+  /// called, no transition running) and can push again.
   internal func endTurn() {
-    transactions.endOfTurn(animations: animations)
     let work = endOfTurn
     endOfTurn.removeAll()
     for item in work { item() }
+    transactions.endOfTurn(animations: animations)
   }
 
   /// Runs `block` at the end of the current turn.
