@@ -1,9 +1,9 @@
 // The seed's demo screens as scripted scenarios, with what the bar must look like at named
 // moments: the bar-layer plugin brings them (`BarLayerPlugin.scenarios`), and the lab, the
 // benchmark and the tests run them.
-public import Foundation
+import Foundation
 public import Scenarios
-public import UIKitModel
+import UIKitModel
 
 extension BarLayerPlugin: ScenarioPlugin {
   /// The seed's demo screens and the six transitions, in the order the lab lists them.

@@ -40,7 +40,7 @@ enum Cases {
         name: "direct-call", target: "floor (GNU: 12)", limit: nil, iterations: (100_000, 300_000),
         body: directCall),
       BenchCase(
-        name: "cached-send", target: "<= 36 (GNU cached send)", limit: 36,
+        name: "cached-send", target: "<= 30 (GNU: 35)", limit: 30,
         iterations: (100_000, 300_000), body: cachedSend),
       BenchCase(
         name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
@@ -49,8 +49,8 @@ enum Cases {
         name: "swift-entry-call", target: "report (a Swift entry into the table)", limit: nil,
         iterations: (100_000, 300_000), body: swiftEntryCall),
       BenchCase(
-        name: "object-lifetime", target: "report (make and free an ObjCObject)",
-        limit: nil, iterations: (10_000, 30_000), body: objectLifetime),
+        name: "object-lifetime", target: "<= 300 (make and free an ObjCObject)",
+        limit: 300, iterations: (10_000, 30_000), body: objectLifetime),
       BenchCase(
         name: "exchange-0-classes", target: "<= 2,000 (GNU: 10,851 at 6)", limit: 2000,
         iterations: (1_000, 3_000), body: { exchange(liveClasses: 0, count: $0) }),
@@ -67,6 +67,15 @@ enum Cases {
         name: "add-method", target: "<= 5,000 avg of 4,000 (GNU: 124,587)", limit: 5000,
         iterations: (0, 4_000), body: addMethods),
       BenchCase(
+        name: "add-method-new-selector", target: "<= 4,000 (a name never registered)",
+        limit: 4000, iterations: (0, 4_000), body: addMethodsWithNewSelectors),
+      BenchCase(
+        name: "sel-register-new", target: "<= 1,000 (a name never registered)", limit: 1000,
+        iterations: (10_000, 30_000), body: registerNewNames),
+      BenchCase(
+        name: "sel-register-existing", target: "<= 100", limit: 100,
+        iterations: (100_000, 300_000), body: registerExistingName),
+      BenchCase(
         name: "replace-method", target: "report (on a live class)",
         limit: nil, iterations: (1_000, 3_000), body: replaceMethods),
       BenchCase(
@@ -79,16 +88,17 @@ enum Cases {
         name: "invocation-invoke", target: "<= direct-call + 150", limit: 150,
         iterations: (100_000, 300_000), body: invocationInvoke, relativeTo: "direct-call"),
       BenchCase(
-        name: "associated-get-hit", target: "<= 60", limit: 60, iterations: (100_000, 300_000),
+        name: "associated-get-hit", target: "<= 130 (as Any?)", limit: 130,
+        iterations: (100_000, 300_000),
         body: associatedGet),
       BenchCase(
-        name: "associated-object-hit", target: "<= 60 (as AnyObject, no Any box)", limit: 60,
+        name: "associated-object-hit", target: "<= 110 (as AnyObject, retained)", limit: 110,
         iterations: (100_000, 300_000), body: associatedObjectGet),
       BenchCase(
-        name: "associated-unretained-hit", target: "<= 60 (objc4's non-atomic read)", limit: 60,
+        name: "associated-unretained-hit", target: "<= 50 (objc4's non-atomic read)", limit: 50,
         iterations: (100_000, 300_000), body: unretainedGet),
       BenchCase(
-        name: "associated-typed-key-hit", target: "report", limit: nil,
+        name: "associated-typed-key-hit", target: "<= 110 (AssociatedKey<T?>)", limit: 110,
         iterations: (100_000, 300_000), body: typedKeyGet),
       BenchCase(
         name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
@@ -367,6 +377,65 @@ enum Cases {
       }
     }
     return changed
+  }
+
+  /// `count` names no selector has had, made before the loop: `benchNew_<index>:`. Always as
+  /// many as the largest run uses, so that callgrind's two runs make the same set-up and it
+  /// cancels out.
+  static func freshNames(_ count: Int, largest: Int) -> ArraySlice<String> {
+    (0..<max(count, largest)).map { "benchNew_\($0):" }.prefix(count)
+  }
+
+  static func registerNewNames(count: Int) -> Int {
+    registerLoop(freshNames(count, largest: 30_000))
+  }
+
+  @inline(never)
+  static func registerLoop(_ names: ArraySlice<String>) -> Int {
+    var sum = 0
+    Stopwatch.time {
+      for name in names { sum &+= Int(bitPattern: UnsafeRawPointer(sel_registerName(name).sel)) & 1 }
+    }
+    return sum
+  }
+
+  static func registerExistingName(count: Int) -> Int {
+    _ = sel_registerName("increment:")
+    return existingLoop("increment:", count)
+  }
+
+  @inline(never)
+  static func existingLoop(_ name: String, _ count: Int) -> Int {
+    var sum = 0
+    Stopwatch.time {
+      for _ in 0..<count { sum &+= Int(bitPattern: UnsafeRawPointer(sel_registerName(name).sel)) & 1 }
+    }
+    return sum
+  }
+
+  /// `class_addMethod` with a selector registered by the add itself: what adding a method with
+  /// a name the process never used costs, registration included.
+  static func addMethodsWithNewSelectors(count: Int) -> Int {
+    let names = freshNames(count, largest: 4_000)
+    guard let cls = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchAddNewTarget", 0)
+    else { return 0 }
+    objc_registerClassPair(cls)
+    let target = BenchTarget()
+    _ = object_setClass(target, cls)
+    _ = sendLoop(target, "increment:", 1)
+    let imp = class_getMethodImplementation(cls, "increment:")
+    return addNewLoop(cls, names, imp)
+  }
+
+  @inline(never)
+  static func addNewLoop(_ cls: Class, _ names: ArraySlice<String>, _ imp: IMP?) -> Int {
+    var added = 0
+    Stopwatch.time {
+      for name in names where class_addMethod(cls, sel_registerName(name), imp, "q@:q") {
+        added += 1
+      }
+    }
+    return added
   }
 
   static func addMethods(count: Int) -> Int {

@@ -7,11 +7,11 @@ import Synchronization
 enum HookCases {
   static let all: [BenchCase] = [
     BenchCase(
-      name: "class-hook-before-after", target: "<= 15x cached-send (SwiftHook: 108x)",
-      limit: 15, iterations: (20_000, 60_000), body: classHookSend, relativeTo: "cached-send",
+      name: "class-hook-before-after", target: "<= 10x cached-send (SwiftHook: 108x)",
+      limit: 10, iterations: (20_000, 60_000), body: classHookSend, relativeTo: "cached-send",
       relativeFactor: true),
     BenchCase(
-      name: "object-hook-before-after", target: "<= 20x cached-send", limit: 20,
+      name: "object-hook-before-after", target: "<= 12x cached-send", limit: 12,
       iterations: (20_000, 60_000), body: objectHookSend, relativeTo: "cached-send",
       relativeFactor: true),
     BenchCase(

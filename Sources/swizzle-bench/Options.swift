@@ -22,9 +22,12 @@ struct Options {
   var annotate = false
   /// Fresh processes per wall-clock figure.
   var runs = 5
+  /// Whether the scripts may install what they miss (valgrind, gobjc) with apt-get.
+  var installPeers = false
 
   static let usage = """
     USAGE: swizzle-bench [--callgrind [--annotate]] [--filter NAME] [--runs N] [--json PATH]
+                         [--install-peers]
            swizzle-bench --quick [--filter NAME]
 
     Measures SwizzleKit's runtime, hooks and UIKit model, case by case, beside GCC's Objective-C
@@ -36,16 +39,20 @@ struct Options {
 
     OPTIONS:
       --callgrind     Count instructions per operation with valgrind's callgrind instead, through
-                      callgrind.sh beside the benchmark's sources (valgrind is installed if missing).
+                      callgrind.sh beside the benchmark's sources.
       --annotate      With --callgrind, also print where each case spent its instructions.
       --filter NAME   Run only the cases whose name contains NAME.
       --runs N        Fresh processes per wall-clock figure (default 5).
       --json PATH     Also write the table, with the date and the machine, as JSON to PATH.
       --quick         Run each case once and measure nothing (a smoke test, as in CI).
+      --install-peers Install what is missing (valgrind, gcc's Objective-C) with apt-get, as root
+                      or through sudo without a password. Without it nothing is installed: the
+                      benchmark prints the command that would, and goes on without the column.
       -h, --help      Show this help.
 
-    The GNU libobjc column needs gcc's Objective-C (Debian's gobjc); Peer/build-peer.sh installs
-    it when it is missing and it can, and says so.
+    The GNU libobjc column needs gcc's Objective-C (Debian's gobjc) and --callgrind needs
+    valgrind: apt-get install -y gobjc valgrind. On a terminal, the case being measured and how
+    many are left show on standard error; piped, the benchmark prints only the table.
     """
 
   /// Parses the arguments; nil after printing the usage (help: exit 0, a mistake: exit 64).
@@ -67,6 +74,7 @@ struct Options {
       case "--callgrind": options.mode = .callgrind
       case "--quick": options.mode = .quick
       case "--annotate": options.annotate = true
+      case "--install-peers": options.installPeers = true
       case "--filter":
         guard let name = value(for: argument) else { return nil }
         options.filter = name

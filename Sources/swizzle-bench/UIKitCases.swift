@@ -26,6 +26,12 @@ enum UIKitCases {
       limit: 1.5, iterations: (100_000, 300_000), body: modelMethodCall,
       relativeTo: "cached-send", relativeFactor: true),
     BenchCase(
+      name: "view-alpha-set", target: "<= 150 (view.alpha = x, no animation)", limit: 150,
+      iterations: (100_000, 300_000), body: { alphaSets($0, animated: false) }),
+    BenchCase(
+      name: "view-alpha-set-animated", target: "report (view.alpha = x in UIView.animate)",
+      limit: nil, iterations: (1_000, 3_000), body: { alphaSets($0, animated: true) }),
+    BenchCase(
       name: "frame-10-animations", target: "report (a frame, 10 animations, a link)",
       limit: nil, iterations: (1_000, 3_000), body: { framesWithAnimations($0) }),
     BenchCase(
@@ -109,6 +115,30 @@ enum UIKitCases {
       }
     }
     return view.isHidden ? 1 : 0
+  }
+
+  /// Sets a view's alpha `count` times: outside any animation block (the model value changes,
+  /// nothing animates), or inside one per set (each set starts an animation that replaces the
+  /// previous one).
+  @inline(never)
+  static func alphaSets(_ count: Int, animated: Bool) -> Int {
+    VirtualRunLoop.main.reset()
+    let view = UIView()
+    var alpha: CGFloat = 1
+    Stopwatch.time {
+      if animated {
+        for _ in 0..<count {
+          alpha = alpha == 1 ? 0.5 : 1
+          UIView.animate(withDuration: 1) { view.alpha = alpha }
+        }
+      } else {
+        for _ in 0..<count {
+          alpha = alpha == 1 ? 0.5 : 1
+          view.alpha = alpha
+        }
+      }
+    }
+    return view.alpha == 1 ? 1 : 0
   }
 
   /// Ten views whose alpha animates over a long time, and a display link, on a fresh run loop.

@@ -13,8 +13,10 @@
 #   Sources/swizzle-bench/callgrind.sh --annotate .build/release/swizzle-bench cached-send 100000 300000
 #
 # --annotate also prints the functions the large run spent its instructions in (callgrind_annotate),
-# which is where to look when a case misses its target. valgrind is installed with apt-get when it
-# is missing and this script can (as root, or through sudo without a password); it says so.
+# which is where to look when a case misses its target. When valgrind is missing, the script says
+# how to install it; with SWIZZLEKIT_BENCH_INSTALL=1 in its environment (what
+# `swizzle-bench --install-peers` sets) it installs it with apt-get when it can (as root, or
+# through sudo without a password), and says so.
 set -euo pipefail
 
 annotate=0
@@ -29,6 +31,11 @@ fi
 executable=$1 name=$2 small=$3 large=$4
 
 if ! command -v valgrind > /dev/null; then
+  if [ "${SWIZZLEKIT_BENCH_INSTALL:-0}" != 1 ]; then
+    echo "swizzle-bench: valgrind is missing; install it with 'apt-get install -y valgrind'" \
+      "(or let the benchmark: --install-peers)" >&2
+    exit 1
+  fi
   apt=()
   if [ "$(id -u)" -eq 0 ]; then apt=(apt-get); elif sudo -n true 2> /dev/null; then apt=(sudo -n apt-get); fi
   if [ ${#apt[@]} -eq 0 ]; then

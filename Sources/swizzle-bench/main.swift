@@ -70,17 +70,22 @@ func judgement(of bench: BenchCase) -> Judgement {
   return .limit(bench.relativeFactor ? baseline * stated : baseline + stated)
 }
 
+// The scripts the benchmark runs (callgrind.sh, Peer/build-peer.sh) install what they miss only
+// when asked; they read the permission from the environment they inherit.
+if options.installPeers { setenv("SWIZZLEKIT_BENCH_INSTALL", "1", 1) }
+
 if options.mode == .callgrind,
   Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) == nil
 {
-  // callgrind.sh installs valgrind when it can; if it could not, say so once rather than fail
-  // every case.
-  print("swizzle-bench: valgrind is missing; callgrind.sh will try to install it")
-  _ = Measure.callgrind(selected[0])
+  // Say so once rather than fail every case.
+  if options.installPeers {
+    _ = Measure.callgrind(selected[0])
+  }
   if Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) == nil {
     let message = """
-      swizzle-bench: --callgrind needs valgrind: apt-get install -y valgrind (or measure times: run
-      without --callgrind)
+      swizzle-bench: --callgrind needs valgrind, which is missing. Install it with
+        apt-get install -y valgrind
+      or run again with --install-peers; or measure times: run without --callgrind.
 
       """
     FileHandle.standardError.write(Data(message.utf8))
@@ -88,8 +93,12 @@ if options.mode == .callgrind,
   }
 }
 
+// Built before the progress line shows, so that what its script says stays on lines of its own.
+if options.mode != .quick { _ = GNUPeer.executable }
+var progress = Progress(total: selected.count, enabled: !options.annotate)
 var rows: [Row] = []
 for bench in selected {
+  progress.show(bench.name)
   if options.annotate { print("== \(bench.name)") }
   let ours = measure(bench)
   figures[bench.name] = ours
@@ -105,6 +114,7 @@ for bench in selected {
   }
   rows.append(row)
 }
+progress.finish()
 GNUPeer.cleanUp()
 
 let formatter = DateFormatter()
@@ -115,7 +125,9 @@ let report = Report(
   machine: .current(), cases: rows)
 report.printTable()
 if GNUPeer.executable == nil {
-  print("(the GNU libobjc column needs gcc's Objective-C: apt-get install -y gobjc)")
+  print(
+    "(the GNU libobjc column needs gcc's Objective-C: apt-get install -y gobjc,"
+      + " or run again with --install-peers)")
 }
 if let path = options.jsonPath {
   guard report.write(to: path) else { exit(1) }

@@ -31,16 +31,18 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// The cache Swift entry points and `objc_msgSendSuper` probe: methods only.
   @usableFromInline internal let tableCache = MethodCache()
 
-  // Guarded by the runtime lock.
-  internal var methodTable: [Selector: Method] = [:]
-  internal var methodList: [Method] = []
-  internal var swiftEntries: [Selector: Method] = [:]
-  internal var subclasses: [Class] = []
+  // Guarded by the runtime lock, which already makes every access exclusive: the dynamic
+  // exclusivity checks Swift would add to each access of a class's stored property (about 100
+  // instructions per mutation) are switched off for these.
+  @exclusivity(unchecked) internal var methodTable: [Selector: Method] = [:]
+  @exclusivity(unchecked) internal var methodList: [Method] = []
+  @exclusivity(unchecked) internal var swiftEntries: [Selector: Method] = [:]
+  @exclusivity(unchecked) internal var subclasses: [Class] = []
   /// The metaclass, held strongly: the isa word does not retain it.
-  internal var retainedMetaclass: Class?
-  internal var ivarList: [Ivar] = []
+  @exclusivity(unchecked) internal var retainedMetaclass: Class?
+  @exclusivity(unchecked) internal var ivarList: [Ivar] = []
   /// The instance size once ivars were added at run time; nil while none were.
-  internal var addedInstanceSize: Int?
+  @exclusivity(unchecked) internal var addedInstanceSize: Int?
 
   /// Whether the class was made with `objc_allocateClassPair` (and so may be disposed of).
   public let isRuntimeMade: Bool

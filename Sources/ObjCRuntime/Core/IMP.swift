@@ -70,18 +70,18 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
 /// The encodings implied by the Swift signatures IMPs were made from.
 internal final class IMPSignatures: Sendable {
   static let shared = IMPSignatures()
-  private let table = RuntimeLock<[UnsafeRawPointer: String]>([:])
+  private let table = RuntimeLock<[AddressKey: String]>([:])
 
   func record(_ imp: IMP, encoding: String) {
-    table.withLock { $0[imp.rawValue] = encoding }
+    table.withLock { $0[AddressKey(imp.rawValue)] = encoding }
   }
 
   func encoding(of imp: IMP) -> String? {
-    table.withLock { $0[imp.rawValue] }
+    table.withLock { $0[AddressKey(imp.rawValue)] }
   }
 
   func forget(_ imp: IMP) {
-    _ = table.withLock { $0.removeValue(forKey: imp.rawValue) }
+    _ = table.withLock { $0.removeValue(forKey: AddressKey(imp.rawValue)) }
   }
 }
 
@@ -96,36 +96,33 @@ internal final class IMPSignatures: Sendable {
 /// checked on every call) and C functions the runtime never saw declared are not recorded, and
 /// may go anywhere, as in objc4.
 internal enum IMPReceivers {
-  private static let table = RuntimeLock<[UnsafeRawPointer: ObjectIdentifier]>([:])
-  private static let types = RuntimeLock<[ObjectIdentifier: ObjCObject.Type]>([:])
+  private static let table = RuntimeLock<[AddressKey: ObjCObject.Type]>([:])
 
   /// Records that `imp` was declared for instances of `type`.
   static func record(_ imp: IMP, receivers type: ObjCObject.Type) {
-    types.withLock { $0[ObjectIdentifier(type)] = type }
-    let merged = table.withLock { table -> ObjCObject.Type? in
-      guard let known = table[imp.rawValue], known != ObjectIdentifier(type) else {
-        table[imp.rawValue] = ObjectIdentifier(type)
-        return nil
+    let key = AddressKey(imp.rawValue)
+    table.withLock { table in
+      guard let known = table[key], known != type else {
+        table[key] = type
+        return
       }
-      return types.withLock { $0[known] }
+      table[key] = commonAncestor(known, type)
     }
-    guard let merged else { return }
-    let ancestor = commonAncestor(merged, type)
-    types.withLock { $0[ObjectIdentifier(ancestor)] = ancestor }
-    table.withLock { $0[imp.rawValue] = ObjectIdentifier(ancestor) }
   }
 
   /// Widens what a recorded `imp` accepts to instances of `type` too; an IMP not recorded stays
   /// unrecorded.
   static func widen(_ imp: IMP, to type: ObjCObject.Type) {
-    guard receivers(of: imp) != nil else { return }
-    record(imp, receivers: type)
+    let key = AddressKey(imp.rawValue)
+    table.withLock { table in
+      guard let known = table[key], known != type else { return }
+      table[key] = commonAncestor(known, type)
+    }
   }
 
   /// The class `imp`'s code takes its receiver to be, if the runtime knows.
   static func receivers(of imp: IMP) -> ObjCObject.Type? {
-    guard let known = table.withLock({ $0[imp.rawValue] }) else { return nil }
-    return types.withLock { $0[known] }
+    table.withLock { $0[AddressKey(imp.rawValue)] }
   }
 
   /// Throws unless every receiver of `method` (instances of its owner's storage type) is an

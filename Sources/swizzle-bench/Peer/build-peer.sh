@@ -2,9 +2,11 @@
 # Builds the GNU Objective-C peer of swizzle-bench: `build-peer.sh OUTPUT`.
 #
 # The peer is peer.m beside this script, compiled by gcc against GCC's Objective-C runtime
-# (GNU libobjc). When gcc cannot compile Objective-C here, the script installs Debian's gobjc
-# with apt-get (when it can: as root, or through sudo without a password) and says so on
-# standard error. Exits non-zero, having said why, when the peer cannot be built.
+# (GNU libobjc). When gcc cannot compile Objective-C here, the script says how to install
+# Debian's gobjc; with SWIZZLEKIT_BENCH_INSTALL=1 in its environment (what
+# `swizzle-bench --install-peers` sets) it installs it with apt-get (when it can: as root, or
+# through sudo without a password) and says so on standard error. Exits non-zero, having said
+# why, when the peer cannot be built.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -19,6 +21,12 @@ compile() {
 }
 
 if compile; then exit 0; fi
+
+if [ "${SWIZZLEKIT_BENCH_INSTALL:-0}" != 1 ]; then
+  echo "swizzle-bench: the GNU libobjc peer needs gcc's Objective-C; install it with" \
+    "'apt-get install -y gobjc' (or let the benchmark: --install-peers)" >&2
+  exit 1
+fi
 
 apt=()
 if [ "$(id -u)" -eq 0 ]; then
