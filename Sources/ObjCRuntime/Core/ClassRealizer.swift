@@ -16,6 +16,15 @@ internal enum ClassRealizer {
   /// runtime lock, never flushed (classes live as long as the process).
   private static let realized = MethodCache()
 
+  /// The address of `type`'s runtime class, realizing it on first use: what `ObjCObject.init`
+  /// stores in the isa word, without the retain and release a `Class` reference would cost.
+  @inline(__always)
+  static func realizedAddress(of type: ObjCObject.Type) -> UnsafeRawPointer {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    if let hit = realized.lookup(address: metadata) { return hit }
+    return UnsafeRawPointer(Unmanaged.passUnretained(realize(type)).toOpaque())
+  }
+
   static func realize(_ type: ObjCObject.Type) -> Class {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
     if let hit = realized.lookup(address: metadata) {

@@ -270,8 +270,13 @@ internal struct AnimationContext {
   let beginFromCurrentState: Bool
 
   /// The innermost `animate` or `performWithoutAnimation` block running; nil outside one.
-  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
-  nonisolated(unsafe) static var stack: [AnimationContext?] = []
+  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop). Unchecked
+  // exclusivity: pushes and pops never overlap a read, and every property set asks for it.
+  @exclusivity(unchecked) nonisolated(unsafe) static var stack: [AnimationContext?] = []
 
-  static var current: AnimationContext? { stack.last ?? nil }
+  static var current: AnimationContext? {
+    // Outside every block (most property sets) the answer needs no copy of the array.
+    guard !stack.isEmpty else { return nil }
+    return stack.last ?? nil
+  }
 }

@@ -82,12 +82,16 @@ open class UIView: UIResponder {
     public static let flexibleBottomMargin = AutoresizingMask(rawValue: 1 << 5)
   }
 
-  private var modelFrame: CGRect
-  private var modelTransform = CGAffineTransform.identity
-  private var modelAlpha: CGFloat = 1
-  private var modelBackgroundColor: UIColor?
+  // The model values and running animations. The model is confined to one thread at a time
+  // (`VirtualRunLoop`), and every access to these is a plain read or write that never spans a
+  // call: Swift's dynamic exclusivity checks (about 200 instructions for each write of a class's
+  // stored property) could find nothing, and are switched off for them.
+  @exclusivity(unchecked) private var modelFrame: CGRect
+  @exclusivity(unchecked) private var modelTransform = CGAffineTransform.identity
+  @exclusivity(unchecked) private var modelAlpha: CGFloat = 1
+  @exclusivity(unchecked) private var modelBackgroundColor: UIColor?
   private var ownTintColor: UIColor?
-  private var animations: [String: RunningAnimation] = [:]
+  @exclusivity(unchecked) private var animations: [String: RunningAnimation] = [:]
   private var needsLayout = true
 
   /// The superview, if the view is in a tree.
@@ -100,7 +104,7 @@ open class UIView: UIResponder {
   internal override var defaultNextResponder: UIResponder? { owningController ?? superview }
   /// The subviews, back to front.
   public private(set) var subviews: [UIView] = []
-  private var hiddenFlag = false
+  @exclusivity(unchecked) private var hiddenFlag = false
   /// Whether the view takes touches (kept; the model has no touches).
   public var isUserInteractionEnabled = true
   /// Whether subviews are clipped to the bounds (kept; used by what-the-user-sees queries).
@@ -133,7 +137,7 @@ open class UIView: UIResponder {
         return
       }
       let old = modelFrame
-      animate("frame", from: .rect(presentationFrame), to: .rect(newValue))
+      animate("frame", from: { .rect($0.presentationFrame) }, to: .rect(newValue))
       modelFrame = newValue
       if old.size != newValue.size { boundsSizeChanged(from: old.size) }
     }
@@ -173,7 +177,8 @@ open class UIView: UIResponder {
   open var transform: CGAffineTransform {
     get { modelTransform }
     set {
-      animate("transform", from: .transform(presentationTransform), to: .transform(newValue))
+      animate(
+        "transform", from: { .transform($0.presentationTransform) }, to: .transform(newValue))
       modelTransform = newValue
     }
   }
@@ -428,7 +433,9 @@ open class UIView: UIResponder {
   }
 
   private func presentationValue(_ key: String) -> AnimatableValue? {
-    animations[key]?.value(at: VirtualRunLoop.main.currentTime)
+    // Most views animate nothing: no key is hashed for them.
+    guard !animations.isEmpty else { return nil }
+    return animations[key]?.value(at: VirtualRunLoop.main.currentTime)
   }
 
   /// The properties animating now, by name (`alpha`, `frame`, `backgroundColor`...).
@@ -492,20 +499,21 @@ extension UIView {
     }
     // CGFloat is a Swift struct, which C cannot pass: IMPs take the Double it wraps.
     static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
-      let view = UIView.view(me)
-      let alpha = CGFloat(value)
-      if alpha.isNaN {
-        UIKitModelIssues.report(.invalidGeometry(view: view.description, value: "alpha nan"))
+      me.withReceiver(as: UIView.self) { view in
+        let alpha = CGFloat(value)
+        if alpha.isNaN {
+          UIKitModelIssues.report(.invalidGeometry(view: view.description, value: "alpha nan"))
+        }
+        let clamped = alpha.isNaN ? view.modelAlpha : max(0, min(1, alpha))
+        view.animate("alpha", from: { .scalar($0.presentationAlpha) }, to: .scalar(clamped))
+        view.modelAlpha = clamped
       }
-      let clamped = alpha.isNaN ? view.modelAlpha : max(0, min(1, alpha))
-      view.animate("alpha", from: .scalar(view.presentationAlpha), to: .scalar(clamped))
-      view.modelAlpha = clamped
     }
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       let view = UIView.view(me)
       let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
       view.animate(
-        "backgroundColor", from: .color(UIColorComponents(view.presentationBackgroundColor)),
+        "backgroundColor", from: { .color(UIColorComponents($0.presentationBackgroundColor)) },
         to: .color(UIColorComponents(newColor)))
       view.modelBackgroundColor = newColor
     }
@@ -513,7 +521,7 @@ extension UIView {
       let view = UIView.view(me)
       let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
       view.animate(
-        "tintColor", from: .color(UIColorComponents(view.presentationTintColor)),
+        "tintColor", from: { .color(UIColorComponents($0.presentationTintColor)) },
         to: .color(UIColorComponents(newColor ?? view.superview?.tintColor ?? .systemBlue)))
       view.ownTintColor = newColor
     }
@@ -631,17 +639,24 @@ extension UIView: AnimationTarget {
   /// Starts an animation of `key` if a `UIView.animate` block is running and the value changes;
   /// a running animation of the same property is replaced, the new one starting from the
   /// current presentation value.
-  fileprivate func animate(_ key: String, from: AnimatableValue, to: AnimatableValue) {
+  ///
+  /// `from` reads the presentation value from the view it is given only when an animation
+  /// starts: a closure that captures nothing, so a set outside an animation costs no retain.
+  fileprivate func animate(
+    _ key: String, from: (UIView) -> AnimatableValue, to: AnimatableValue
+  ) {
     guard let context = AnimationContext.current, context.duration > 0 || context.delay > 0 else {
       // Outside an animation block (or in one of no time) the change is immediate, and ends any
       // running animation.
-      if let running = animations.removeValue(forKey: key) {
+      if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
         VirtualRunLoop.main.animations.interrupt(running)
       }
       return
     }
     let runLoop = VirtualRunLoop.main
-    if let running = animations.removeValue(forKey: key) {
+    // The presentation value before the running animation of the key (if any) is replaced.
+    let from = from(self)
+    if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
       runLoop.animations.interrupt(running)
     }
     let animation = RunningAnimation(
