@@ -52,3 +52,11 @@ void *swk_dlopen_promote(const char *path) {
 }
 
 const char *swk_dlerror(void) { return dlerror(); }
+
+int swk_image_containing(const void *address, uintptr_t *base) {
+  Dl_info info;
+  struct link_map *map = NULL;
+  if (dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 || map == NULL) return 0;
+  *base = (uintptr_t)map->l_addr;
+  return 1;
+}

@@ -162,11 +162,15 @@ public final class PluginRegistry: Sendable {
   public func loadLibrary(at path: String) throws(DiscoveryError) -> LibraryReport {
     _ = try discover()
     let before = Set(state.withLock { $0.order })
-    let awake = try SelfAwareDiscovery.loadLibrary(at: path)
+    let (awake, images) = try SelfAwareDiscovery.load(path)
     let refused = try discover()
+    // The plugins registered since whose types the library holds: another thread may register
+    // plugins of its own meanwhile.
     let added = state.withLock { state in
-      state.order.filter { !before.contains($0) }.compactMap { state.records[$0]?.plugin.name }
+      state.order.filter { !before.contains($0) }.compactMap { state.records[$0]?.plugin }
     }
+    .filter { plugin in SwiftImages.base(holding: type(of: plugin)).map(images.contains) ?? false }
+    .map(\.name)
     return LibraryReport(awake: awake, plugins: added, refused: refused)
   }
 

@@ -95,11 +95,16 @@ func runScenario(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabErr
 
 /// Records runtime events with their virtual time.
 final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
-  // @unchecked Sendable: the lab runs the model on one thread, where every event arrives.
+  // @unchecked Sendable: a tracer is process-wide, so events arrive from every thread that uses
+  // the runtime (a program's other threads, the tests running beside the lab's). The recorder
+  // keeps the events of the thread that made it, which runs the scenario, and its state is
+  // touched from that thread only.
+  private let owner = pthread_self()
   var lines: [String] = []
   var layers: [MethodReference: [HookMap.Layer]] = [:]
 
   func runtime(_ event: RuntimeEvent) {
+    guard pthread_equal(pthread_self(), owner) != 0 else { return }
     var line = event.description
     if case .messageSent(let cls, let selector, _) = event {
       // `send -[A x] -> -[B x]`, on two lines when the method found is another class's.

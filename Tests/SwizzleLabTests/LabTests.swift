@@ -1,6 +1,8 @@
 // swizzle-lab: golden files of its output, exit codes, and the HTML report's SVG.
 import Foundation
 import Hooks
+import ObjCRuntime
+import Synchronization
 import SwizzleKitTesting
 import Testing
 import UIKitModel
@@ -86,6 +88,30 @@ struct LabTests {
     #expect(all.standardOutput.contains("barLayerTick:"), "display-link ticks")
     #expect(all.standardOutput.contains("transition started"))
     #expect(all.standardOutput.contains("transition ended"))
+  }
+
+  @Test("a trace shows the events of the scenario's thread, not another thread's")
+  func traceOwnThread() throws {
+    _ = lab(["trace", "push"])  // the first run realizes classes; the trace shows that once
+    let quiet = lab(["trace", "push"]).1.standardOutput
+    // Another thread makes and disposes of classes while the trace records (a tracer is
+    // process-wide): none of its events may appear, and the trace must not change.
+    let stop = Atomic(false)
+    let noise = Thread {
+      var round = 0
+      while !stop.load(ordering: .relaxed) {
+        round += 1
+        if let cls = objc_allocateClassPair(UIView.runtimeClass, "LabNoise\(round)", 0) {
+          objc_registerClassPair(cls)
+          objc_disposeClassPair(cls)
+        }
+      }
+    }
+    noise.start()
+    let noisy = lab(["trace", "push"]).1.standardOutput
+    stop.store(true, ordering: .relaxed)
+    #expect(!noisy.contains("LabNoise"))
+    #expect(noisy == quiet)
   }
 
   @Test("render") func render() throws {

@@ -55,4 +55,8 @@ void *swk_dlopen_promote(const char *path);
 /// The last dlopen error, or NULL.
 const char *swk_dlerror(void);
 
+/// Finds the loaded object that holds `address` (dladdr1) and stores its load address, as
+/// swk_dlopen_local returns it, in `base`; returns 0 when no object holds it.
+int swk_image_containing(const void *address, uintptr_t *base);
+
 #endif

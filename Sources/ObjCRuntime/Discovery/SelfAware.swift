@@ -131,6 +131,9 @@ public enum SelfAwareDiscovery {
   /// Loads the shared library at `path` (`dlopen`) and awakes the ``SelfAware`` classes it
   /// brings. Loading a library twice awakes nothing new.
   ///
+  /// The report's ``AwakeReport/awoken`` names the classes the library brought, even when a
+  /// discovery pass on another thread claimed them first (it awakes them then, once).
+  ///
   /// The library must use this process's copy of SwizzleKit: built against the `SwizzleKit`
   /// library product (`type: .dynamic`), it names `libSwizzleKit.so` as a dependency, which a
   /// host provides (see `Docs/Plugins.md`). A library that carries its own copy of SwizzleKit's
@@ -142,18 +145,42 @@ public enum SelfAwareDiscovery {
   ///   ``DiscoveryError/unexpectedLayout(version:image:)``.
   @discardableResult
   public static func loadLibrary(at path: String) throws(DiscoveryError) -> AwakeReport {
-    try LibraryLoader.load(path)
-    return try awakeAll()
+    try load(path).report
+  }
+
+  /// ``loadLibrary(at:)``, returning also the base addresses of the images the library brought
+  /// (none when it was loaded before), by which the plugin registry tells its plugins.
+  package static func load(
+    _ path: String
+  ) throws(DiscoveryError) -> (report: AwakeReport, images: Set<UInt>) {
+    let brought = try LibraryLoader.load(path)
+    let pass = try awakeAll()
+    // Between the dlopen and this pass, a pass on another thread may have claimed the library's
+    // images: name the classes the library brought, whichever pass awoke them.
+    let (conformers, awoken) = state.withLock { ($0.conformers, $0.awoken) }
+    var names: [String] = []
+    for image in try ApplicationImages.current() where brought.contains(image.base) {
+      for cls in SwiftImages.classes(in: image)
+      where awoken.contains(ObjectIdentifier(cls)) && inherits(cls, from: conformers) {
+        names.append(_typeName(cls, qualified: true))
+      }
+    }
+    let report = AwakeReport(
+      awoken: names, imagesScanned: pass.imagesScanned, imagesSkipped: pass.imagesSkipped,
+      classesExamined: pass.classesExamined)
+    return (report, brought)
   }
 }
 
 /// Opens plugin libraries: locally first, so that nothing binds to a library that turns out to
 /// carry a second copy of SwizzleKit, then globally.
 package enum LibraryLoader {
-  /// Loads the library at `path`; throws if it cannot be opened or carries a second copy of
+  /// Loads the library at `path` and returns the base addresses of the images it brought (none
+  /// when it was loaded before); throws if it cannot be opened or carries a second copy of
   /// SwizzleKit (which then stays loaded, its symbols local, and ignored by discovery: a Swift
   /// image cannot be unloaded once its metadata is registered).
-  package static func load(_ path: String) throws(DiscoveryError) {
+  @discardableResult
+  package static func load(_ path: String) throws(DiscoveryError) -> Set<UInt> {
     guard !path.isEmpty else {
       throw .loadFailed(
         path: path, reason: "an empty path names no library (dlopen would return the program)")
@@ -169,5 +196,6 @@ package enum LibraryLoader {
       }
     }
     try SwiftImages.promote(path)
+    return Set(try SwiftImages.all().map(\.base)).subtracting(before)
   }
 }

@@ -295,6 +295,15 @@ package enum SwiftImages {
     return UInt(base)
   }
 
+  /// The base address of the loaded image that holds `type`'s metadata, or nil for a type made
+  /// at run time (a generic specialization, for one).
+  package static func base(holding type: Any.Type) -> UInt? {
+    var base: UInt = 0
+    guard swk_image_containing(unsafeBitCast(type, to: UnsafeRawPointer.self), &base) != 0
+    else { return nil }
+    return base
+  }
+
   /// Makes the symbols of a library loaded with ``loadLocally(_:)`` global.
   static func promote(_ path: String) throws(DiscoveryError) {
     guard swk_dlopen_promote(path) != nil else {
