@@ -2,8 +2,8 @@
 import Foundation
 import Hooks
 import ObjCRuntime
-import Synchronization
 import SwizzleKitTesting
+import Synchronization
 import Testing
 import UIKitModel
 
