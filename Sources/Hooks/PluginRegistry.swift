@@ -165,11 +165,12 @@ public final class PluginRegistry: Sendable {
     let (awake, images) = try SelfAwareDiscovery.load(path)
     let refused = try discover()
     // The plugins registered since whose types the library holds: another thread may register
-    // plugins of its own meanwhile.
+    // plugins of its own meanwhile. A type whose metadata is made at run time (a generic one)
+    // lives in no image, and is counted.
     let added = state.withLock { state in
       state.order.filter { !before.contains($0) }.compactMap { state.records[$0]?.plugin }
     }
-    .filter { plugin in SwiftImages.base(holding: type(of: plugin)).map(images.contains) ?? false }
+    .filter { plugin in SwiftImages.base(holding: type(of: plugin)).map(images.contains) ?? true }
     .map(\.name)
     return LibraryReport(awake: awake, plugins: added, refused: refused)
   }

@@ -106,6 +106,14 @@ struct SelectorTests {
     #expect(sel_getName(sel_registerName(String(substring))) == String(substring))
   }
 
+  @Test("names start on 16-byte boundaries, as the method caches' hash expects")
+  func aligned() {
+    // Short names registered one after another would share a cache's first slot if they were
+    // packed closer (swk_cache_hash drops the low four bits of the address).
+    let selectors = (0..<64).map { Selector("aligned\($0):") } + [Selector("a"), Selector("b")]
+    #expect(selectors.allSatisfy { UInt(bitPattern: $0.sel) % 16 == 0 })
+  }
+
   @Test("a million distinct selectors register and round-trip")
   func millionSelectors() {
     var mismatches = 0

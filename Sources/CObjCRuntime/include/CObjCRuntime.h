@@ -42,8 +42,9 @@ typedef struct swk_cache_buffer {
 /// probe miss at once. Never written, never retired.
 const swk_cache_buffer *swk_cache_empty_buffer(void);
 
-/// The slot a selector starts probing at. Selector names are malloc'ed, so their low four bits
-/// carry no information.
+/// The slot a selector starts probing at. Selector names start on 16-byte boundaries (the
+/// selector table's arena aligns them as malloc would), so their low four bits carry no
+/// information.
 static inline uintptr_t swk_cache_hash(const void *key, uintptr_t mask) {
   uintptr_t bits = (uintptr_t)key;
   return ((bits >> 4) ^ (bits >> 13)) & mask;

@@ -142,7 +142,7 @@ extension ObjCObject {
     }
     let old = isa.takeUnretainedValue()
     setIsa(cls)
-    if old.isRuntimeMade { old.liveInstances.subtract(1, ordering: .relaxed) }
+    if old.isRuntimeMade { old.liveInstances.subtract(1, ordering: .releasing) }
     Tracing.emit(
       .classSet(
         object: description, from: old, to: cls, by: SourceLocation(fileID: fileID, line: line)))

@@ -57,7 +57,7 @@ open class ObjCObject: CustomStringConvertible, Hashable {
     // The class outlives its instances (disposal waits for them), so no reference is taken.
     isa._withUnsafeGuaranteedRef { cls in
       if cls.isRuntimeMade {
-        cls.liveInstances.subtract(1, ordering: .relaxed)
+        cls.liveInstances.subtract(1, ordering: .releasing)
       }
     }
   }

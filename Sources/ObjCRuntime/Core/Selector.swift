@@ -272,7 +272,10 @@ internal struct InternedNames {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: bytes.count)
-    guard let base = bytes.baseAddress else { return Hash(value: hash, containsNUL: false) }
+    guard let base = bytes.baseAddress else {
+      // An empty name without storage hashes as an empty one with storage does.
+      return Hash(value: hash ^ (hash &>> 32), containsNUL: false)
+    }
     var zeros: UInt64 = 0
     var offset = 0
     while offset &+ 8 <= bytes.count {
@@ -337,20 +340,25 @@ internal struct InternedNames {
 
 /// Memory for interned names: NUL-terminated copies, bump-allocated from 16 KiB chunks (a long
 /// name gets a block of its own) and never freed, as a selector outlives everything.
+///
+/// Every name starts on a 16-byte boundary, as a `malloc`ed one would: the method caches index
+/// by a selector's address above its low four bits (`swk_cache_hash`), so names packed closer
+/// would share their first slot.
 private struct NameArena {
   private static let chunkSize = 16 * 1024
-  private var next: UnsafeMutablePointer<UInt8>?
+  private static let alignment = 16
+  private var next: UnsafeMutableRawPointer?
   private var remaining = 0
 
   /// A NUL-terminated copy of `bytes` that lives as long as the process.
   mutating func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafePointer<UInt8> {
-    let size = bytes.count + 1
-    let storage: UnsafeMutablePointer<UInt8>
+    let size = (bytes.count + 1 + NameArena.alignment - 1) & ~(NameArena.alignment - 1)
+    let storage: UnsafeMutableRawPointer
     if size > NameArena.chunkSize / 4 {
-      storage = .allocate(capacity: size)
+      storage = .allocate(byteCount: size, alignment: NameArena.alignment)
     } else {
       if size > remaining {
-        next = .allocate(capacity: NameArena.chunkSize)
+        next = .allocate(byteCount: NameArena.chunkSize, alignment: NameArena.alignment)
         remaining = NameArena.chunkSize
       }
       storage = next!
@@ -358,10 +366,10 @@ private struct NameArena {
       remaining -= size
     }
     if let base = bytes.baseAddress {
-      storage.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+      storage.copyMemory(from: base, byteCount: bytes.count)
     }
-    storage[bytes.count] = 0
-    return UnsafePointer(storage)
+    storage.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+    return UnsafePointer(storage.bindMemory(to: UInt8.self, capacity: bytes.count + 1))
   }
 }
 

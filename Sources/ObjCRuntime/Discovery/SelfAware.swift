@@ -185,6 +185,16 @@ package enum LibraryLoader {
       throw .loadFailed(
         path: path, reason: "an empty path names no library (dlopen would return the program)")
     }
+    // One load at a time, so that the images new since `before` are this library's. Nothing
+    // under the lock can ask for another load: a Swift library has no static initializers, and
+    // its image's constructors only register its metadata with the Swift runtime.
+    return try loading.withLock { _ throws(DiscoveryError) -> Set<UInt> in try loadAlone(path) }
+  }
+
+  /// Serializes the loads made through SwizzleKit.
+  private static let loading = RuntimeLock(())
+
+  private static func loadAlone(_ path: String) throws(DiscoveryError) -> Set<UInt> {
     let before = Set(try SwiftImages.all().map(\.base))
     let base = try SwiftImages.loadLocally(path)
     // The library itself (new, or loaded before under this or another path) and whatever it
