@@ -104,6 +104,15 @@ let package = Package(
       path: "Plugins/BarLayerPlugin",
       exclude: ["README.md"]
     ),
+    // The ETNavBarTransparent / EMNavigationBarTransition technique: methods exchanged at run
+    // time, installed once in a static let, woken by SelfAware.
+    .target(
+      name: "TransparentBarPlugin",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
+      path: "Plugins/TransparentBarPlugin",
+      exclude: ["README.md"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
     // The lab: commands as a library, so that tests run them and compare their output. It
     // names no plugin: it finds them through discovery.
     .target(
@@ -163,6 +172,14 @@ let package = Package(
         "BarLayerPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
       ],
       path: "Tests/BarLayerPluginTests"
+    ),
+    .testTarget(
+      name: "TransparentBarPluginTests",
+      dependencies: [
+        "TransparentBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting",
+      ],
+      path: "Tests/TransparentBarPluginTests",
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     // The docs tell the truth: code blocks compiled, generated sections checked.
     .testTarget(

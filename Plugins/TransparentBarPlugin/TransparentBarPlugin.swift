@@ -1,0 +1,235 @@
+// The plugin: ETNavBarTransparent's exchanges, installed once, woken the EM seed's way.
+import Foundation
+public import Hooks
+import ObjCRuntime
+import Synchronization
+import UIKitModel
+
+/// The classic swizzle as a SwizzleKit plugin: ETNavBarTransparent and EMNavigationBarTransition.
+///
+/// Methods with the `et_` prefix are added to `UINavigationController` at run time and
+/// **exchanged** with `_updateInteractiveTransition:`, `popViewControllerAnimated:`,
+/// `popToViewController:animated:` and `popToRootViewControllerAnimated:` with
+/// `method_exchangeImplementations`; each replacement reaches the original by sending its own
+/// `et_` selector, as an exchanged method does. `navigationBar:shouldPopItem:` is replaced
+/// outright, as ET's extension did (a category method overriding UIKit's). One line per view
+/// controller sets its bar's background alpha and tint (`navBarBgAlpha`, `navBarTintColor`),
+/// and EM's colour, title colour, status bar style and hairline.
+///
+/// ```swift
+/// _ = TransparentBarPlugin.installation    // once, from any thread: the seeds' static let
+/// profile.navBarBgAlpha = 0                // transparent while the profile is on top
+/// ```
+///
+/// Installed through the registry, the exchanges are attributed to the plugin in the hook map
+/// and exchanged back on uninstall, unless someone swizzled on top since (then a warning names
+/// them and the methods stay as they are).
+public struct TransparentBarPlugin: DiscoverablePlugin {
+  /// `swizzlekit.transparent`.
+  public let identifier = "swizzlekit.transparent"
+  /// One line.
+  public let summary =
+    "ETNavBarTransparent's technique: per-controller bar alpha and tint, by exchanging"
+    + " UINavigationController's methods at run time"
+
+  /// A plugin value; install it with ``installation`` or `PluginRegistry.shared.install(_:)`.
+  public init() {}
+
+  /// Installs the plugin once, however many threads or awake() calls ask: the seeds' `static
+  /// let`, which runs its initializer exactly once (`dispatch_once` in Objective-C). Exchanging
+  /// twice would undo the swizzle.
+  public static let installation = PluginRegistry.shared.installOnce(TransparentBarPlugin())
+
+  /// Adds the `et_` methods and exchanges them with the originals; replaces
+  /// `navigationBar:shouldPopItem:`.
+  public func install() throws {
+    try TransparentExchanges.exchange()
+    do {
+      try ShouldPopReplacement.install()
+    } catch {
+      TransparentExchanges.exchangeBack()
+      throw error
+    }
+  }
+
+  /// How many release callbacks of swipe-backs have run in this process (one per swipe; ET's
+  /// code registered one per update of the swipe), for tests and tools.
+  public static var releaseCallbacks: Int { releaseCount.load(ordering: .relaxed) }
+
+  /// Counts the release callbacks.
+  internal static let releaseCount = Atomic<Int>(0)
+
+  /// Exchanges the methods back and gives back UIKit's `navigationBar:shouldPopItem:`, where
+  /// nobody changed them since; takes the plugin's background views off the bars.
+  public func uninstall() {
+    ShouldPopReplacement.uninstall()
+    TransparentExchanges.exchangeBack()
+    TransparentTouchedBars.restoreAll()
+  }
+}
+
+// MARK: - The trigger
+//
+// Not yet: EM's trigger (`extension UINavigationController: SelfAware`, awake() installing
+// through the static let for every subclass) makes the plugin install itself in any process
+// that links it and has a UINavigationController subclass, the moment anyone runs discovery
+// (the test binary's own discovery tests do). See the branch's notes before adding it.
+
+// MARK: - What the replacements do
+
+/// Which coordinator the release callback was registered on, held weakly: a new transition's
+/// coordinator never looks like an old one.
+private struct RegisteredCoordinator {
+  weak var coordinator: UIViewControllerTransitionCoordinator?
+}
+
+private let registeredKey = AssociatedKey<RegisteredCoordinator>(
+  default: RegisteredCoordinator(coordinator: nil))
+
+extension UINavigationController {
+  /// `et_updateInteractiveTransition:`'s work: the alpha and tint between the from- and
+  /// to-controller's at `percent` (0 and system blue stand for a missing controller, as in ET),
+  /// and the release callback registered once per transition. ET registered it on every update,
+  /// so a swipe of 30 frames ran it 30 times at the release.
+  internal func transparentUpdateInteractive(percent: CGFloat) {
+    guard let coordinator = topViewController?.transitionCoordinator else { return }
+    if self[registeredKey].coordinator !== coordinator {
+      self[registeredKey] = RegisteredCoordinator(coordinator: coordinator)
+      coordinator.notifyWhenInteractionChanges { [weak self] context in
+        self?.transparentDealInteractionChanges(context)
+      }
+    }
+    let from = coordinator.viewController(forKey: .from)
+    let to = coordinator.viewController(forKey: .to)
+    let fromAlpha = from?.navBarBgAlpha ?? 0
+    let toAlpha = to?.navBarBgAlpha ?? 0
+    transparentSetBackgroundAlpha(fromAlpha + (toAlpha - fromAlpha) * percent)
+    navigationBar.tintColor = TransparentColors.average(
+      from?.navBarTintColor ?? .blue, to?.navBarTintColor ?? .blue, percent)
+  }
+
+  /// A released swipe-back: back to the from-controller's values over `duration x percent`
+  /// when cancelled, on to the to-controller's over `duration x (1 - percent)` when finished.
+  internal func transparentDealInteractionChanges(
+    _ context: UIViewControllerTransitionCoordinator
+  ) {
+    TransparentBarPlugin.releaseCount.add(1, ordering: .relaxed)
+    let percent = Double(context.percentComplete)
+    let duration =
+      context.isCancelled
+      ? context.transitionDuration * percent : context.transitionDuration * (1 - percent)
+    guard let target = context.viewController(forKey: context.isCancelled ? .from : .to) else {
+      return
+    }
+    UIView.animate(withDuration: duration) {
+      self.transparentApply(target)
+    }
+  }
+
+  /// Sets the bar to `controller`'s alpha and tint at once (the seed's snap on programmatic
+  /// pops), and EM's values where the controller set them.
+  internal func transparentApply(_ controller: UIViewController) {
+    TransparentTouchedBars.note(navigationBar)
+    transparentSetBackgroundAlpha(controller.navBarBgAlpha)
+    navigationBar.tintColor = controller.navBarTintColor
+    if controller.hasOwnBarBackgroundColor {
+      navigationBar.transparentSetBackgroundColor(controller.navBarBgColor)
+    }
+  }
+}
+
+/// ET's `navigationBar(_:shouldPop:)`, which replaced UIKit's through an extension: an
+/// interactive pop registers the release callback and lets UIKit pop; a tap on the back button
+/// pops by hand to the controller below (iOS 12 and before) or only sets its alpha and tint
+/// (iOS 13, which raises when a delegate pops by hand and answers YES).
+internal enum ShouldPopReplacement {
+  private static let selector: Selector = "navigationBar:shouldPopItem:"
+  private static let replaced = RuntimeLock<IMP?>(nil)
+
+  private static let implementation: IMP = {
+    let function: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, _ in
+      let navigation = me.receiver(as: UINavigationController.self)
+      if let coordinator = navigation.topViewController?.transitionCoordinator,
+        coordinator.initiallyInteractive
+      {
+        if navigation[registeredKey].coordinator !== coordinator {
+          navigation[registeredKey] = RegisteredCoordinator(coordinator: coordinator)
+          coordinator.notifyWhenInteractionChanges { [weak navigation] context in
+            navigation?.transparentDealInteractionChanges(context)
+          }
+        }
+        return true
+      }
+      let controllers = navigation.viewControllers
+      let items = (bar.map { $0.takeUnretainedObject() } as? UINavigationBar)?.items.count ?? 0
+      let n = controllers.count >= items ? 2 : 1
+      guard controllers.count >= n else { return true }
+      let target = controllers[controllers.count - n]
+      if UIDevice.current.majorSystemVersion >= 13 {
+        navigation.transparentApply(target)
+      } else {
+        navigation.popToViewController(target, animated: true)
+      }
+      return true
+    }
+    // A @convention(c) function of (id, SEL, ...): IMP(_:) cannot refuse it.
+    return try! IMP(function)
+  }()
+
+  static func install() throws {
+    let cls = UINavigationController.runtimeClass
+    guard let method = class_getInstanceMethod(cls, selector) else {
+      throw ObjCRuntimeError.methodNotFound(MethodReference(owner: cls, selector: selector))
+    }
+    let old = try method.setImplementation(implementation)
+    replaced.withLock { $0 = old }
+  }
+
+  static func uninstall() {
+    let cls = UINavigationController.runtimeClass
+    guard let old = replaced.withLock({ $0 }), let method = class_getInstanceMethod(cls, selector)
+    else { return }
+    guard method.implementation == implementation else {
+      Diagnostics.warn(
+        "transparent: \(MethodReference(owner: cls, selector: selector)) was changed after the"
+          + " plugin replaced it; it is left as it is", kind: .restoreBlocked)
+      return
+    }
+    _ = try? method.setImplementation(old)
+    replaced.withLock { $0 = nil }
+  }
+}
+
+/// Colour arithmetic of the seeds.
+internal enum TransparentColors {
+  /// ET's `averageColor`: each component, alpha included, `from + (to - from) * percent`.
+  static func average(_ from: UIColor, _ to: UIColor, _ percent: CGFloat) -> UIColor {
+    let a = UIColorComponents(from)
+    let b = UIColorComponents(to)
+    return UIColor(
+      red: a.red + (b.red - a.red) * percent, green: a.green + (b.green - a.green) * percent,
+      blue: a.blue + (b.blue - a.blue) * percent, alpha: a.alpha + (b.alpha - a.alpha) * percent)
+  }
+}
+
+/// The bars the plugin changed, held weakly, so that uninstalling can give them back.
+internal enum TransparentTouchedBars {
+  private final class WeakBar {
+    weak var bar: UINavigationBar?
+    init(_ bar: UINavigationBar) { self.bar = bar }
+  }
+
+  private static let bars = RuntimeLock<[ObjectIdentifier: WeakBar]>([:])
+
+  static func note(_ bar: UINavigationBar) {
+    bars.withLock { $0[ObjectIdentifier(bar)] = WeakBar(bar) }
+  }
+
+  static func restoreAll() {
+    let all = bars.withLock { bars in
+      defer { bars.removeAll() }
+      return bars.values.compactMap(\.bar)
+    }
+    for bar in all { bar.transparentRemoveBackground() }
+  }
+}

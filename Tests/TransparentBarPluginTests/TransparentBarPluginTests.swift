@@ -1,0 +1,156 @@
+// The transparent-bar plugin on the model: the exchange mechanism, the seed's alpha path, the
+// interpolation of a swipe-back, and the bugs of the seed it fixes.
+import Foundation
+import Hooks
+import ObjCRuntime
+import SwizzleKitTesting
+import Testing
+import TransparentBarPlugin
+import UIKitModel
+
+/// A navigation controller in a window with a transparent root (alpha 0, white tint) and an
+/// opaque second screen pushed over it.
+private func twoScreens() -> (UINavigationController, UIViewController, UIViewController) {
+  let transparent = UIViewController()
+  transparent.title = "Transparent"
+  let opaque = UIViewController()
+  opaque.title = "Opaque"
+  let navigation = UINavigationController(rootViewController: transparent)
+  let window = UIWindow(frame: UIScreen.main.bounds)
+  window.rootViewController = navigation
+  window.makeKeyAndVisible()
+  VirtualRunLoop.main.runUntilIdle()
+  transparent.navBarBgAlpha = 0
+  transparent.navBarTintColor = .white
+  navigation.pushViewController(opaque, animated: false)
+  VirtualRunLoop.main.runUntilIdle()
+  return (navigation, transparent, opaque)
+}
+
+/// The opacity the user sees of the bar's background.
+private func backgroundAlpha(_ bar: UINavigationBar) -> CGFloat {
+  bar.appearance().backgroundOpacity
+}
+
+/// The alpha of the bar's `_backgroundEffectView`, where ET's path puts it on a translucent bar.
+private func effectAlpha(_ bar: UINavigationBar) -> CGFloat? {
+  guard let background = bar.subviews.first,
+    let ivar = class_getInstanceVariable(object_getClass(background), "_backgroundEffectView")
+  else { return nil }
+  return (object_getIvar(background, ivar) as? UIView)?.alpha
+}
+
+private let originals: [Selector] = [
+  "_updateInteractiveTransition:", "popViewControllerAnimated:",
+  "popToViewController:animated:", "popToRootViewControllerAnimated:",
+]
+
+@Suite("Transparent-bar plugin", .uiKitModel)
+struct TransparentBarPluginTests {
+  @Test(
+    "installing adds the et_ methods and exchanges them with the originals; uninstalling swaps back"
+  )
+  func exchanges() throws {
+    let cls = UINavigationController.runtimeClass
+    let before = originals.map { class_getInstanceMethod(cls, $0)?.implementation }
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    for (index, original) in originals.enumerated() {
+      let name = Selector(
+        ("et_" + original.name).replacingOccurrences(of: "__", with: "_"))
+      let replacement = try #require(class_getInstanceMethod(cls, name))
+      #expect(replacement.implementation == before[index], "\(name) holds the original")
+      #expect(class_getInstanceMethod(cls, original)?.implementation != before[index])
+    }
+    let map = PluginRegistry.shared.hookMap
+    let layer = map.entries.first { $0.method.selectorName == "popViewControllerAnimated:" }?
+      .layers.first
+    #expect(layer?.plugin == "transparent", "the hook map attributes the exchange")
+    #expect(layer?.isHook == false, "an exchange, not a hook")
+    PluginRegistry.shared.uninstall("transparent")
+    #expect(originals.map { class_getInstanceMethod(cls, $0)?.implementation } == before)
+  }
+
+  @Test("each replacement reaches the original by sending its own et_ selector")
+  func callsItself() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let (navigation, transparent, _) = twoScreens()
+    let popped = navigation.popViewController(animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(popped != nil)
+    #expect(navigation.topViewController === transparent, "the original popped")
+    #expect(backgroundAlpha(navigation.navigationBar) == 0, "and the replacement applied alpha")
+  }
+
+  @Test("installing from 8 threads installs once; exchanging twice would undo it")
+  func installOnce() async throws {
+    let cls = UINavigationController.runtimeClass
+    let before = class_getInstanceMethod(cls, "popViewControllerAnimated:")?.implementation
+    let count = PluginRegistry.shared.installationCount(of: "swizzlekit.transparent")
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask { _ = try? PluginRegistry.shared.install(TransparentBarPlugin()) }
+      }
+    }
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    #expect(PluginRegistry.shared.installationCount(of: "swizzlekit.transparent") == count + 1)
+    #expect(class_getInstanceMethod(cls, "popViewControllerAnimated:")?.implementation != before)
+  }
+
+  @Test("a swipe-back interpolates alpha and tint with the percent")
+  func interpolates() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let (navigation, _, _) = twoScreens()
+    let bar = navigation.navigationBar
+    let pan = try #require(navigation.interactivePopGestureRecognizer)
+    let width = navigation.view.bounds.width
+    GestureDriver.begin(pan)
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.25, y: 0))
+    #expect(effectAlpha(bar).map { abs($0 - 0.75) < 1e-9 } == true, "1 + (0 - 1) x 0.25")
+    let tint = UIColorComponents(bar.tintColor)
+    #expect(abs(tint.red - 0.25) < 0.01, "system blue a quarter of the way to white")
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+  }
+
+  @Test("the release callback runs once per swipe, not once per update as in ET")
+  func releaseOnce() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let (navigation, transparent, _) = twoScreens()
+    let pan = try #require(navigation.interactivePopGestureRecognizer)
+    let width = navigation.view.bounds.width
+    let before = TransparentBarPlugin.releaseCallbacks
+    GestureDriver.begin(pan)
+    for step in 1...30 {
+      GestureDriver.move(pan, to: CGPoint(x: width * 0.02 * CGFloat(step), y: 0))
+    }
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.topViewController === transparent, "finished from 60 %")
+    #expect(TransparentBarPlugin.releaseCallbacks - before == 1, "ET's code ran it 31 times")
+    #expect(backgroundAlpha(navigation.navigationBar) == 0, "and it animated on to alpha 0")
+  }
+
+  @Test(
+    "an alpha of NaN or an infinity is refused, the stored value kept",
+    arguments: [
+      CGFloat.nan, .infinity, -.infinity,
+    ])
+  func badAlpha(value: CGFloat) {
+    let controller = UIViewController()
+    controller.navBarBgAlpha = 0.4
+    controller.navBarBgAlpha = value
+    #expect(controller.navBarBgAlpha == 0.4)
+  }
+
+  @Test("alpha is clamped to 0...1")
+  func clamped() {
+    let controller = UIViewController()
+    controller.navBarBgAlpha = 3
+    #expect(controller.navBarBgAlpha == 1)
+    controller.navBarBgAlpha = -1
+    #expect(controller.navBarBgAlpha == 0)
+  }
+}
