@@ -6,51 +6,65 @@ import Hooks
 import ObjCRuntime
 import UIKitModel
 
-/// The exchanges of ET (and, without `popViewControllerAnimated:`, of EM).
-internal enum TransparentExchanges {
-  /// The originals, in the seed's order.
-  static let originals: [Selector] = [
-    "_updateInteractiveTransition:", "popViewControllerAnimated:",
-    "popToViewController:animated:", "popToRootViewControllerAnimated:",
-  ]
+/// One exchange: the original method of `owner` and the `et_` method the plugin adds beside it.
+internal struct TransparentExchange {
+  /// The class whose method is exchanged.
+  let owner: Class
+  /// The original selector.
+  let original: Selector
+  /// The replacement's selector: the seed's rule, `"et_" + name` with "__" made "_" (so
+  /// `_updateInteractiveTransition:` gives `et_updateInteractiveTransition:`).
+  let replacement: Selector
+  /// The replacement's implementation.
+  let implementation: IMP
+  /// Its encoding, the original's.
+  let types: String
 
-  /// The seed's name for the replacement of `original`: `"et_" + sel.description`, with "__"
-  /// made "_" (so `_updateInteractiveTransition:` gives `et_updateInteractiveTransition:`).
-  static func replacement(for original: Selector) -> Selector {
-    Selector(("et_" + original.name).replacingOccurrences(of: "__", with: "_"))
+  init<Function>(_ owner: Class, _ original: Selector, _ function: Function, _ types: String) {
+    self.owner = owner
+    self.original = original
+    replacement = Selector(("et_" + original.name).replacingOccurrences(of: "__", with: "_"))
+    // The functions given are `@convention(c)` of (id, SEL, ...): IMP(_:) cannot refuse them.
+    implementation = try! IMP(function)
+    self.types = types
   }
 
-  /// The replacements' implementations and encodings, by replacement selector.
-  static let implementations: [(name: Selector, imp: IMP, types: String)] = {
-    func make<Function>(_ selector: Selector, _ function: Function, _ types: String) -> (
-      name: Selector, imp: IMP, types: String
-    ) {
-      // The functions below are `@convention(c)` of (id, SEL, ...): IMP(_:) cannot refuse them.
-      (selector, try! IMP(function), types)
-    }
+  /// `-[Owner original]`.
+  var reference: MethodReference { MethodReference(owner: owner, selector: original) }
+}
+
+/// The exchanges of ET (EM's are the same but `popViewControllerAnimated:`).
+internal enum TransparentExchanges {
+  /// Every exchange, in the seed's order.
+  static let all: [TransparentExchange] = {
+    let navigation = UINavigationController.runtimeClass
     return [
-      make(replacement(for: originals[0]), Replacements.updateInteractive, "v@:d"),
-      make(replacement(for: originals[1]), Replacements.pop, "@@:B"),
-      make(replacement(for: originals[2]), Replacements.popTo, "@@:@B"),
-      make(replacement(for: originals[3]), Replacements.popToRoot, "@@:B"),
+      TransparentExchange(
+        navigation, "_updateInteractiveTransition:", Replacements.updateInteractive, "v@:d"),
+      TransparentExchange(navigation, "popViewControllerAnimated:", Replacements.pop, "@@:B"),
+      TransparentExchange(
+        navigation, "popToViewController:animated:", Replacements.popTo, "@@:@B"),
+      TransparentExchange(
+        navigation, "popToRootViewControllerAnimated:", Replacements.popToRoot, "@@:B"),
     ]
   }()
 
-  /// Adds the replacements to UINavigationController (those it does not have yet) and exchanges
-  /// each with its original. Throws, with nothing exchanged, when an original is missing.
+  /// Adds the replacements (those not added yet) and exchanges each with its original. Throws,
+  /// with nothing exchanged, when an original is missing.
   static func exchange() throws {
-    let cls = UINavigationController.runtimeClass
-    for (name, imp, types) in implementations where class_getInstanceMethod(cls, name) == nil {
-      try cls.addMethod(name, implementation: imp, types: types)
-    }
     var pairs: [(Method, Method)] = []
-    for original in originals {
-      guard let method = class_getInstanceMethod(cls, original) else {
-        throw ObjCRuntimeError.methodNotFound(MethodReference(owner: cls, selector: original))
+    for exchange in all {
+      let cls = exchange.owner
+      if class_getInstanceMethod(cls, exchange.replacement) == nil {
+        try cls.addMethod(
+          exchange.replacement, implementation: exchange.implementation, types: exchange.types)
       }
-      guard let replacement = class_getInstanceMethod(cls, replacement(for: original)) else {
+      guard let method = class_getInstanceMethod(cls, exchange.original) else {
+        throw ObjCRuntimeError.methodNotFound(exchange.reference)
+      }
+      guard let replacement = class_getInstanceMethod(cls, exchange.replacement) else {
         throw ObjCRuntimeError.methodNotFound(
-          MethodReference(owner: cls, selector: replacement(for: original)))
+          MethodReference(owner: cls, selector: exchange.replacement))
       }
       pairs.append((method, replacement))
     }
@@ -59,39 +73,24 @@ internal enum TransparentExchanges {
     }
   }
 
-  /// Exchanges back each pair whose methods still hold what the exchange left there; a pair
-  /// someone swizzled on top since is left alone, with a warning naming the method.
+  /// Exchanges back each pair whose original still holds the plugin's implementation; a pair
+  /// someone swizzled on top since is left alone, with a warning naming the outermost layer.
   static func exchangeBack() {
-    let cls = UINavigationController.runtimeClass
-    let ours = Dictionary(uniqueKeysWithValues: implementations.map { ($0.name, $0.imp) })
-    for original in originals {
-      let name = replacement(for: original)
-      guard let method = class_getInstanceMethod(cls, original),
-        let replacement = class_getInstanceMethod(cls, name)
+    for exchange in all {
+      guard let method = class_getInstanceMethod(exchange.owner, exchange.original),
+        let replacement = class_getInstanceMethod(exchange.owner, exchange.replacement)
       else { continue }
-      guard method.implementation == ours[name] else {
-        let reference = MethodReference(owner: cls, selector: original)
+      guard method.implementation == exchange.implementation else {
         let outermost = PluginRegistry.shared.hookMap.entries
-          .first { $0.method == reference }?.layers.first?.description
+          .first { $0.method == exchange.reference }?.layers.first?.description
         Diagnostics.warn(
-          "transparent: \(reference) was changed after the plugin's exchange ("
+          "transparent: \(exchange.reference) was changed after the plugin's exchange ("
             + (outermost ?? "by code the hook map does not know") + "); it is left as it is,"
             + " and the plugin's replacement stays in its chain",
-          kind: .restoreBlocked, method: reference)
+          kind: .restoreBlocked, method: exchange.reference)
         continue
       }
       try? method.exchangeImplementation(with: replacement)
-    }
-  }
-
-  /// Whether the originals hold the plugin's implementations now.
-  static var isExchanged: Bool {
-    let cls = UINavigationController.runtimeClass
-    return implementations.allSatisfy { entry in
-      TransparentExchanges.originals.contains { original in
-        replacement(for: original) == entry.name
-          && class_getInstanceMethod(cls, original)?.implementation == entry.imp
-      }
     }
   }
 }

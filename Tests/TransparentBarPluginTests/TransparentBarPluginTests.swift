@@ -145,6 +145,34 @@ struct TransparentBarPluginTests {
     #expect(controller.navBarBgAlpha == 0.4)
   }
 
+  @Test("PR #4: the Swift spelling popToRootViewController is refused with the selector to use")
+  func swiftSpellingSuggested() throws {
+    let cls = UINavigationController.runtimeClass
+    do {
+      try cls.swizzleInstanceMethod(
+        "popToRootViewController", with: "popToRootViewControllerAnimated:")
+      Issue.record("the swizzle of a selector nothing answers went through")
+    } catch {
+      #expect(error.description.contains("-[UINavigationController popToRootViewController]"))
+      #expect(error.description.contains("popToRootViewControllerAnimated:"), "suggested")
+    }
+    #expect(class_getInstanceMethod(cls, "popToRootViewController") == nil)
+  }
+
+  @Test("a bar whose background lacks the ivars: those steps are skipped and said once")
+  func missingIvar() throws {
+    let (navigation, _, _) = twoScreens()
+    let bar = navigation.navigationBar
+    // Something put a plain view first: it has neither `_shadowView` nor `_backgroundEffectView`.
+    let plain = UIView(frame: .zero)
+    bar.insertSubview(plain, at: 0)
+    let (_, said) = Diagnostics.collecting(kind: .plugin) {
+      navigation.transparentSetBackgroundAlpha(0.5)
+      navigation.transparentSetBackgroundAlpha(0.25)
+    }
+    #expect(said.filter { $0.message.contains("_shadowView") }.count == 1, "said once")
+  }
+
   @Test("alpha is clamped to 0...1")
   func clamped() {
     let controller = UIViewController()
