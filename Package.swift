@@ -113,6 +113,13 @@ let package = Package(
       exclude: ["README.md"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
+    // An application that links the transparent-bar plugin: the plugin installs itself at its
+    // launch, which only a process of its own may show (CI runs it).
+    .executableTarget(
+      name: "transparent-launch",
+      dependencies: ["TransparentBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks"],
+      path: "Sources/transparent-launch"
+    ),
     // The lab: commands as a library, so that tests run them and compare their output. It
     // names no plugin: it finds them through discovery.
     .target(
@@ -184,7 +191,7 @@ let package = Package(
     // The docs tell the truth: code blocks compiled, generated sections checked.
     .testTarget(
       name: "DocsTests",
-      dependencies: ["SwizzleLab", "UIKitModel", "SwizzleKitTesting"],
+      dependencies: ["SwizzleLab", "UIKitModel", "Hooks", "SwizzleKitTesting"],
       path: "Tests/DocsTests"
     ),
     .testTarget(

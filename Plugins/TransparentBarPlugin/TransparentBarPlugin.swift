@@ -69,11 +69,75 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
 }
 
 // MARK: - The trigger
-//
-// Not yet: EM's trigger (`extension UINavigationController: SelfAware`, awake() installing
-// through the static let for every subclass) makes the plugin install itself in any process
-// that links it and has a UINavigationController subclass, the moment anyone runs discovery
-// (the test binary's own discovery tests do). See the branch's notes before adding it.
+
+/// EMNavigationBarTransition's own `SelfAware`: a protocol of the plugin's (the seed's is
+/// private), found only by walking `objc_getClassList`, never by the runtime's discovery.
+public protocol TransparentBarAware: AnyObject {
+  /// Called once per class the walk finds, at the application's launch.
+  static func awake()
+}
+
+/// The seed's conformance: every subclass of `UINavigationController` is `TransparentBarAware`;
+/// `UINavigationController` itself returns early, and a subclass installs the plugin through
+/// its `static let`.
+///
+/// Linking the plugin is enough, as linking EM was: the first launch of a process with a
+/// `UINavigationController` subclass installs it, for the whole process. A test binary that
+/// links the plugin must therefore declare no such subclass (the plugin's tests check it).
+extension UINavigationController: TransparentBarAware {
+  /// Installs the plugin when called on a subclass of `UINavigationController`.
+  public static func awake() {
+    guard self != UINavigationController.self else { return }
+    _ = TransparentBarPlugin.installation
+  }
+}
+
+/// The seed's `UIApplication.next` override and its `runOnce`. A Swift extension cannot
+/// override here, so a `SelfAware` class of the plugin (the analogue of code compiled into the
+/// app, woken before `nextResponder` is read) hooks `-[UIApplication nextResponder]` at the
+/// launch; the hook's first call walks the class list and awakes every `TransparentBarAware`
+/// class, then takes itself off.
+final class TransparentBarLaunch: SelfAware {
+  /// Arms the hook, at an application's launch only: a discovery pass of a test or a tool
+  /// wakes this class too, and must not change the process.
+  static func awake() {
+    guard UIApplication.shared.isLaunching else { return }
+    do {
+      let token = try UIApplication.hook(before: "nextResponder") { _ in
+        TransparentBarLaunch.runOnce
+      }
+      armed.withLock { $0 = token }
+    } catch {
+      Diagnostics.warn(
+        "transparent: the launch trigger could not be armed: \(error)", kind: .plugin)
+    }
+  }
+
+  /// The hook, until its first call takes it off.
+  private static let armed = RuntimeLock<HookToken?>(nil)
+
+  /// The seed's `runOnce`: a `static let` runs its initializer once.
+  static let runOnce: Void = {
+    walkClassList()
+    armed.withLock { token in
+      token?.remove()
+      token = nil
+    }
+  }()
+
+  /// The seed's `NothingToSeeHere.harmlessFunction()`: count the classes, fill a buffer with
+  /// `objc_getClassList`, and awake each class that casts to the protocol.
+  static func walkClassList() {
+    let count = Int(objc_getClassList(nil, 0))
+    let classes = UnsafeMutablePointer<Class?>.allocate(capacity: count)
+    classes.initialize(repeating: nil, count: count)
+    defer { classes.deinitialize(count: count).deallocate() }
+    let filled = Int(objc_getClassList(classes, Int32(count)))
+    for index in 0..<min(count, filled) {
+      (classes[index]?.swiftClass as? any TransparentBarAware.Type)?.awake()
+    }
+  }
+}
 
 // MARK: - What the replacements do
 

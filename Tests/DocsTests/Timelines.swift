@@ -1,6 +1,7 @@
 // The timelines of Docs/UIKitModel.md: every callback of a push, a pop and an interactive pop
 // (cancelled and finished), with the coordinator's flags at each, recorded from a run.
 import Foundation
+import Hooks
 import UIKitModel
 
 /// Appends lines to a shared log.
@@ -64,20 +65,18 @@ final class TimelineScreen: UIViewController {
   }
 }
 
-/// A navigation controller that notes the bar's question and the private interactive update.
-final class TimelineNavigation: UINavigationController {
-  var log: TimelineLog?
-
-  override func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
-    -> Bool
-  {
-    log?.note("navigationBar:shouldPopItem:")
-    return super.navigationBar(navigationBar, shouldPop: item)
+/// Notes the bar's question and the private interactive update of `navigation`, with hooks on
+/// that one object: a `UINavigationController` subclass declared here would be woken by the
+/// transparent-bar plugin's launch trigger, which acts on every subclass in the process.
+private func noteNavigation(_ navigation: UINavigationController, in log: TimelineLog) throws {
+  // nonisolated(unsafe): the hooks run on the model's thread, which owns the log too.
+  nonisolated(unsafe) let log = log
+  try navigation.hook(before: "navigationBar:shouldPopItem:") {
+    (_, _: UINavigationBar?, _: UINavigationItem?) in
+    log.note("navigationBar:shouldPopItem:")
   }
-
-  override func updateInteractiveTransition(_ percent: CGFloat) {
-    super.updateInteractiveTransition(percent)
-    log?.note("_updateInteractiveTransition: \(String(format: "%.2f", percent))")
+  try navigation.hook(after: "_updateInteractiveTransition:") { (_, percent: Double) in
+    log.note("_updateInteractiveTransition: \(String(format: "%.2f", percent))")
   }
 }
 
@@ -97,17 +96,19 @@ enum Timelines {
   }
 
   /// A launched application showing A in a navigation controller, and B, and the log.
-  private static func start() -> (TimelineNavigation, TimelineScreen, TimelineScreen, TimelineLog) {
+  private static func start() -> (
+    UINavigationController, TimelineScreen, TimelineScreen, TimelineLog
+  ) {
     UIApplication.resetModel()
     let log = TimelineLog()
     let a = TimelineScreen("A", log: log)
     let b = TimelineScreen("B", log: log)
-    let navigation = TimelineNavigation(rootViewController: a)
+    let navigation = UINavigationController(rootViewController: a)
     let window = UIWindow(frame: UIScreen.main.bounds)
     window.rootViewController = navigation
     window.makeKeyAndVisible()
     VirtualRunLoop.main.runUntilIdle()
-    navigation.log = log
+    try? noteNavigation(navigation, in: log)
     log.navigation = navigation
     log.lines.removeAll()
     return (navigation, a, b, log)

@@ -173,6 +173,36 @@ struct TransparentBarPluginTests {
     #expect(said.filter { $0.message.contains("_shadowView") }.count == 1, "said once")
   }
 
+  @Test(
+    "this test binary declares no UINavigationController subclass, or a launch would install the plugin"
+  )
+  func noSubclassHere() {
+    // The trigger acts on the whole process, as EM's did: the end-to-end run is the
+    // `transparent-launch` program's, which CI runs.
+    let navigation = UINavigationController.runtimeClass
+    let subclasses = objc_copyClassList().filter { cls in
+      guard let swift = cls.swiftClass, swift != UINavigationController.self else { return false }
+      return swift is UINavigationController.Type && cls !== navigation
+    }
+    #expect(subclasses.map(\.name) == [])
+  }
+
+  @Test("a launch here arms the trigger, walks the class list, installs nothing, and disarms")
+  func launchIsInert() {
+    final class Delegate: UIApplicationDelegate {
+      var window: UIWindow?
+      func application(
+        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [String: Any]?
+      ) -> Bool { true }
+    }
+    UIApplication.shared.launch(delegate: Delegate())
+    #expect(!PluginRegistry.shared.isInstalled("swizzlekit.transparent"))
+    let hooked = PluginRegistry.shared.hookMap.entries.contains {
+      $0.method.className == "UIApplication" && $0.method.selectorName == "nextResponder"
+    }
+    #expect(!hooked, "the nextResponder hook took itself off")
+  }
+
   @Test("alpha is clamped to 0...1")
   func clamped() {
     let controller = UIViewController()

@@ -93,9 +93,10 @@ public protocol UIApplicationDelegate: AnyObject {
 /// The application, as UIKit's `UIApplication.shared`.
 ///
 /// ``launch(delegate:device:systemVersion:)`` is the model's `UIApplicationMain`: it resets the
-/// run loop, sets the device, makes the window, reads the application's ``UIResponder/next``
+/// run loop, sets the device, awakes every `SelfAware` class (the analogue of `+load`, which runs
+/// when an image loads, before `main`), then reads the application's ``UIResponder/next``
 /// through the runtime (UIKit reads `nextResponder` early in the launch, which is where the
-/// seeds hang their one-time setup), and awakes every `SelfAware` class, all before the
+/// seeds hang their one-time setup, so a hook of it made by an awake runs here), all before the
 /// delegate's `application(_:didFinishLaunchingWithOptions:)`.
 public final class UIApplication: UIResponder {
   // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
@@ -118,6 +119,11 @@ public final class UIApplication: UIResponder {
   public internal(set) var statusBarAppearanceUpdates = 0
   /// What the last launch's awake pass did.
   public private(set) var lastAwakeReport: AwakeReport?
+  /// Whether ``launch(delegate:device:systemVersion:)`` is running: true for the `SelfAware`
+  /// awakes and the `nextResponder` read it makes, and for the delegate's
+  /// `didFinishLaunching`. What an awake that must act only at an application's launch (not at
+  /// a discovery pass of a test or a tool) checks.
+  public private(set) var isLaunching = false
 
   private override init() {
     super.init()
@@ -137,11 +143,14 @@ public final class UIApplication: UIResponder {
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
     self.delegate = delegate
-    // UIKit asks the application for its next responder early in the launch: the seeds'
-    // `UIApplication.next` override (here a hook or swizzle of `nextResponder`) runs here.
-    _ = next
-    // SelfAware classes wake before the delegate runs.
+    isLaunching = true
+    defer { isLaunching = false }
+    // SelfAware classes wake first, as +load runs when an image loads, before main.
     lastAwakeReport = try? SelfAwareDiscovery.awakeAll()
+    // UIKit asks the application for its next responder early in the launch: the seeds'
+    // `UIApplication.next` override (here a hook or swizzle of `nextResponder`, made before the
+    // launch or by an awake) runs here.
+    _ = next
     let window = UIWindow(frame: UIScreen.main.bounds)
     delegate.window = window
     let result = delegate.application(self, didFinishLaunchingWithOptions: nil)
