@@ -31,12 +31,18 @@ let navigation = UINavigationController.runtimeClass
 let original = class_getInstanceMethod(navigation, "popViewControllerAnimated:")?.implementation
 let installedBefore = PluginRegistry.shared.isInstalled("swizzlekit.transparent")
 UIApplication.shared.launch(delegate: AppDelegate())
+let installed = PluginRegistry.shared.isInstalled("swizzlekit.transparent")
+// Awake run again (a second walk, or awake() called by hand): nothing is exchanged twice, which
+// would undo the swizzle.
+AppNavigationController.awake()
+UINavigationController.awake()
 let exchanged =
   class_getInstanceMethod(navigation, "et_popViewControllerAnimated:")?.implementation == original
-let installed = PluginRegistry.shared.isInstalled("swizzlekit.transparent")
 print("installed before the launch: \(installedBefore)")
 print("installed after the launch: \(installed)")
-print("-[UINavigationController et_popViewControllerAnimated:] holds the original: \(exchanged)")
+print(
+  "after awake() twice more, -[UINavigationController et_popViewControllerAnimated:] holds the"
+    + " original: \(exchanged)")
 for entry in PluginRegistry.shared.hookMap.entries
 where entry.method.selectorName == "popViewControllerAnimated:" {
   print(entry)
