@@ -31,6 +31,7 @@ let package = Package(
         "SwizzleKitTesting",
       ]),
     .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
+    .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
     .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],

@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output="${1:-.build/docs}"
-modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel Scenarios SwizzleKitTesting BarLayerPlugin)
+modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel Scenarios SwizzleKitTesting BarLayerPlugin
+  TransparentBarPlugin)
 
 swift package dump-symbol-graph --minimum-access-level public > /dev/null
 graphs="$(dirname "$(swift build --show-bin-path)")/symbolgraph"
