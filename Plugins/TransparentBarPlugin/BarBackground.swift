@@ -11,7 +11,15 @@ private let backgroundViewKey = AssociatedKey<UIView?>()
 private let skippedSteps = RuntimeLock<Set<String>>([])
 
 extension UINavigationController {
-  /// Sets the bar background's alpha as ET's `setNeedsNavigationBackground(alpha:)` does:
+  /// Sets the bar background's alpha the seed's way (see
+  /// `UINavigationBar.transparentSetBackgroundAlpha(_:)`).
+  public func transparentSetBackgroundAlpha(_ alpha: CGFloat) {
+    navigationBar.transparentSetBackgroundAlpha(alpha)
+  }
+}
+
+extension UINavigationBar {
+  /// Sets the background's alpha as ET's `setNeedsNavigationBackground(alpha:)` does:
   ///
   /// 1. the bar's first subview is the background (`_UIBarBackground` on iOS 11 and later,
   ///    `_UINavigationBarBackground` before);
@@ -24,7 +32,7 @@ extension UINavigationController {
   ///
   /// A step whose ivar the running profile lacks is skipped, and said once per profile.
   public func transparentSetBackgroundAlpha(_ alpha: CGFloat) {
-    let bar = navigationBar
+    let bar = self
     guard let background = bar.subviews.first else { return }
     if let shadow = ivarView(named: "_shadowView", of: background) {
       shadow.alpha = alpha
@@ -94,11 +102,12 @@ extension UINavigationBar {
     shadowImage = hidden ? UIImage() : nil
   }
 
-  /// Takes the plugin's background view off and gives back UIKit's background: what
+  /// Takes the plugin's background view off and gives back UIKit's opaque background: what
   /// uninstalling does to every bar the plugin changed.
   internal func transparentRemoveBackground() {
     self[backgroundViewKey]?.removeFromSuperview()
     self[backgroundViewKey] = nil
     setBackgroundImage(nil, for: .default)
+    transparentSetBackgroundAlpha(1)
   }
 }

@@ -116,13 +116,14 @@ final class TransparentBarLaunch: SelfAware {
   /// The hook, until its first call takes it off.
   private static let armed = RuntimeLock<HookToken?>(nil)
 
-  /// The seed's `runOnce`: a `static let` runs its initializer once.
+  /// The seed's `runOnce`: a `static let` runs its initializer once. The hook comes off first,
+  /// so that nothing the awakes do can read `nextResponder` back into this initializer.
   static let runOnce: Void = {
-    walkClassList()
     armed.withLock { token in
       token?.remove()
       token = nil
     }
+    walkClassList()
   }()
 
   /// The seed's `NothingToSeeHere.harmlessFunction()`: count the classes, fill a buffer with
@@ -157,12 +158,7 @@ extension UINavigationController {
   /// so a swipe of 30 frames ran it 30 times at the release.
   internal func transparentUpdateInteractive(percent: CGFloat) {
     guard let coordinator = topViewController?.transitionCoordinator else { return }
-    if self[registeredKey].coordinator !== coordinator {
-      self[registeredKey] = RegisteredCoordinator(coordinator: coordinator)
-      coordinator.notifyWhenInteractionChanges { [weak self] context in
-        self?.transparentDealInteractionChanges(context)
-      }
-    }
+    transparentRegisterRelease(on: coordinator)
     let from = coordinator.viewController(forKey: .from)
     let to = coordinator.viewController(forKey: .to)
     let fromAlpha = from?.navBarBgAlpha ?? 0
@@ -170,6 +166,15 @@ extension UINavigationController {
     transparentSetBackgroundAlpha(fromAlpha + (toAlpha - fromAlpha) * percent)
     navigationBar.tintColor = TransparentColors.average(
       from?.navBarTintColor ?? .blue, to?.navBarTintColor ?? .blue, percent)
+  }
+
+  /// Registers the release callback on `coordinator`, unless it was registered there already.
+  internal func transparentRegisterRelease(on coordinator: UIViewControllerTransitionCoordinator) {
+    guard self[registeredKey].coordinator !== coordinator else { return }
+    self[registeredKey] = RegisteredCoordinator(coordinator: coordinator)
+    coordinator.notifyWhenInteractionChanges { [weak self] context in
+      self?.transparentDealInteractionChanges(context)
+    }
   }
 
   /// A released swipe-back: back to the from-controller's values over `duration x percent`
@@ -216,12 +221,7 @@ internal enum ShouldPopReplacement {
       if let coordinator = navigation.topViewController?.transitionCoordinator,
         coordinator.initiallyInteractive
       {
-        if navigation[registeredKey].coordinator !== coordinator {
-          navigation[registeredKey] = RegisteredCoordinator(coordinator: coordinator)
-          coordinator.notifyWhenInteractionChanges { [weak navigation] context in
-            navigation?.transparentDealInteractionChanges(context)
-          }
-        }
+        navigation.transparentRegisterRelease(on: coordinator)
         return true
       }
       let controllers = navigation.viewControllers
@@ -254,9 +254,13 @@ internal enum ShouldPopReplacement {
     guard let old = replaced.withLock({ $0 }), let method = class_getInstanceMethod(cls, selector)
     else { return }
     guard method.implementation == implementation else {
+      let reference = MethodReference(owner: cls, selector: selector)
+      let outermost = PluginRegistry.shared.hookMap.entries
+        .first { $0.method == reference }?.layers.first?.description
       Diagnostics.warn(
-        "transparent: \(MethodReference(owner: cls, selector: selector)) was changed after the"
-          + " plugin replaced it; it is left as it is", kind: .restoreBlocked)
+        "transparent: \(reference) was changed after the plugin replaced it ("
+          + (outermost ?? "by code the hook map does not know") + "); it is left as it is",
+        kind: .restoreBlocked, method: reference)
       return
     }
     _ = try? method.setImplementation(old)

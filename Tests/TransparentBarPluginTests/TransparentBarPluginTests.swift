@@ -82,6 +82,18 @@ struct TransparentBarPluginTests {
     #expect(backgroundAlpha(navigation.navigationBar) == 0, "and the replacement applied alpha")
   }
 
+  @Test("uninstalling gives the bars it changed their opaque background back")
+  func uninstallRestores() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    let (navigation, transparent, _) = twoScreens()
+    navigation.popToViewController(transparent, animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(effectAlpha(navigation.navigationBar) == 0)
+    PluginRegistry.shared.uninstall("transparent")
+    #expect(effectAlpha(navigation.navigationBar) == 1)
+    #expect(backgroundAlpha(navigation.navigationBar) > 0.5)
+  }
+
   @Test("installing from 8 threads installs once; exchanging twice would undo it")
   func installOnce() async throws {
     let cls = UINavigationController.runtimeClass
