@@ -11,8 +11,9 @@ import UIKitModel
 /// **exchanged** with `_updateInteractiveTransition:`, `popViewControllerAnimated:`,
 /// `popToViewController:animated:` and `popToRootViewControllerAnimated:` with
 /// `method_exchangeImplementations`; each replacement reaches the original by sending its own
-/// `et_` selector, as an exchanged method does. `navigationBar:shouldPopItem:` is replaced
-/// outright, as ET's extension did (a category method overriding UIKit's). One line per view
+/// `et_` selector, as an exchanged method does. `navigationBar:shouldPopItem:` and
+/// `preferredStatusBarStyle` are replaced outright, as ET's extension did (category methods
+/// overriding UIKit's). One line per view
 /// controller sets its bar's background alpha and tint (`navBarBgAlpha`, `navBarTintColor`),
 /// and EM's colour, title colour, status bar style and hairline.
 ///
@@ -41,11 +42,11 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
   public static let installation = PluginRegistry.shared.installOnce(TransparentBarPlugin())
 
   /// Adds the `et_` methods and exchanges them with the originals; replaces
-  /// `navigationBar:shouldPopItem:`.
+  /// `navigationBar:shouldPopItem:` and `preferredStatusBarStyle`, as ET's extension did.
   public func install() throws {
     try TransparentExchanges.exchange()
     do {
-      try ShouldPopReplacement.install()
+      try TransparentCategory.install()
     } catch {
       TransparentExchanges.exchangeBack()
       throw error
@@ -59,10 +60,10 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
   /// Counts the release callbacks.
   internal static let releaseCount = Atomic<Int>(0)
 
-  /// Exchanges the methods back and gives back UIKit's `navigationBar:shouldPopItem:`, where
-  /// nobody changed them since; takes the plugin's background views off the bars.
+  /// Exchanges the methods back and gives back UIKit's implementations, where nobody changed
+  /// them since; takes the plugin's background views off the bars.
   public func uninstall() {
-    ShouldPopReplacement.uninstall()
+    TransparentCategory.uninstall()
     TransparentExchanges.exchangeBack()
     TransparentTouchedBars.restoreAll()
   }
@@ -204,67 +205,6 @@ extension UINavigationController {
     if controller.hasOwnBarBackgroundColor {
       navigationBar.transparentSetBackgroundColor(controller.navBarBgColor)
     }
-  }
-}
-
-/// ET's `navigationBar(_:shouldPop:)`, which replaced UIKit's through an extension: an
-/// interactive pop registers the release callback and lets UIKit pop; a tap on the back button
-/// pops by hand to the controller below (iOS 12 and before) or only sets its alpha and tint
-/// (iOS 13, which raises when a delegate pops by hand and answers YES).
-internal enum ShouldPopReplacement {
-  private static let selector: Selector = "navigationBar:shouldPopItem:"
-  private static let replaced = RuntimeLock<IMP?>(nil)
-
-  private static let implementation: IMP = {
-    let function: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, _ in
-      let navigation = me.receiver(as: UINavigationController.self)
-      if let coordinator = navigation.topViewController?.transitionCoordinator,
-        coordinator.initiallyInteractive
-      {
-        navigation.transparentRegisterRelease(on: coordinator)
-        return true
-      }
-      let controllers = navigation.viewControllers
-      let items = (bar.map { $0.takeUnretainedObject() } as? UINavigationBar)?.items.count ?? 0
-      let n = controllers.count >= items ? 2 : 1
-      guard controllers.count >= n else { return true }
-      let target = controllers[controllers.count - n]
-      if UIDevice.current.majorSystemVersion >= 13 {
-        navigation.transparentApply(target)
-      } else {
-        navigation.popToViewController(target, animated: true)
-      }
-      return true
-    }
-    // A @convention(c) function of (id, SEL, ...): IMP(_:) cannot refuse it.
-    return try! IMP(function)
-  }()
-
-  static func install() throws {
-    let cls = UINavigationController.runtimeClass
-    guard let method = class_getInstanceMethod(cls, selector) else {
-      throw ObjCRuntimeError.methodNotFound(MethodReference(owner: cls, selector: selector))
-    }
-    let old = try method.setImplementation(implementation)
-    replaced.withLock { $0 = old }
-  }
-
-  static func uninstall() {
-    let cls = UINavigationController.runtimeClass
-    guard let old = replaced.withLock({ $0 }), let method = class_getInstanceMethod(cls, selector)
-    else { return }
-    guard method.implementation == implementation else {
-      let reference = MethodReference(owner: cls, selector: selector)
-      let outermost = PluginRegistry.shared.hookMap.entries
-        .first { $0.method == reference }?.layers.first?.description
-      Diagnostics.warn(
-        "transparent: \(reference) was changed after the plugin replaced it ("
-          + (outermost ?? "by code the hook map does not know") + "); it is left as it is",
-        kind: .restoreBlocked, method: reference)
-      return
-    }
-    _ = try? method.setImplementation(old)
-    replaced.withLock { $0 = nil }
   }
 }
 

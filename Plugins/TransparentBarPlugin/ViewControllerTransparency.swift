@@ -92,6 +92,9 @@ extension UIViewController {
     }
   }
 
+  /// Whether this controller has set a status bar style of its own.
+  internal var hasOwnStatusBarStyle: Bool { self[Keys.statusBarStyle] != nil }
+
   /// Whether this controller has set a background colour of its own (the plugin draws a
   /// background view only for those).
   internal var hasOwnBarBackgroundColor: Bool { self[Keys.backgroundColor] != nil }

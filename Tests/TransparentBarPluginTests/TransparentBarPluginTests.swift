@@ -94,6 +94,18 @@ struct TransparentBarPluginTests {
     #expect(backgroundAlpha(navigation.navigationBar) > 0.5)
   }
 
+  @Test("the navigation controller answers for the status bar with its top controller's style")
+  func statusBar() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let (navigation, transparent, opaque) = twoScreens()
+    transparent.statusBarStyle = .lightContent
+    #expect(navigation.preferredStatusBarStyle == .default, "the opaque screen's")
+    navigation.popToViewController(transparent, animated: false)
+    #expect(navigation.preferredStatusBarStyle == .lightContent)
+    _ = opaque
+  }
+
   @Test("installing from 8 threads installs once; exchanging twice would undo it")
   func installOnce() async throws {
     let cls = UINavigationController.runtimeClass
