@@ -109,7 +109,7 @@ let package = Package(
     // time, installed once in a static let, woken by SelfAware.
     .target(
       name: "TransparentBarPlugin",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/TransparentBarPlugin",
       exclude: ["README.md"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
@@ -132,7 +132,7 @@ let package = Package(
       name: "swizzle-lab",
       // The plugins built into the lab; discovery finds them, the lab's source never names
       // them.
-      dependencies: ["SwizzleLab", "BarLayerPlugin"],
+      dependencies: ["SwizzleLab", "BarLayerPlugin", "TransparentBarPlugin"],
       path: "Sources/swizzle-lab",
       linkerSettings: [.unsafeFlags(hostLinkerFlags)]
     ),
@@ -184,7 +184,8 @@ let package = Package(
     .testTarget(
       name: "TransparentBarPluginTests",
       dependencies: [
-        "TransparentBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting",
+        "TransparentBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios",
+        "SwizzleKitTesting",
       ],
       path: "Tests/TransparentBarPluginTests",
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]

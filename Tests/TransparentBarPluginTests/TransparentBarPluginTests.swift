@@ -3,6 +3,7 @@
 import Foundation
 import Hooks
 import ObjCRuntime
+import Scenarios
 import SwizzleKitTesting
 import Testing
 import TransparentBarPlugin
@@ -230,6 +231,23 @@ struct TransparentBarPluginTests {
       $0.method.className == "UIApplication" && $0.method.selectorName == "nextResponder"
     }
     #expect(!hooked, "the nextResponder hook took itself off")
+  }
+
+  @Test("the scenarios: the header fades in, popToRoot snaps to clear, the swipe follows")
+  func scenarios() throws {
+    let header = try TransparentBarScenarios.header.run()
+    #expect(
+      header.map { ($0.appearance.backgroundOpacity * 100).rounded() / 100 } == [
+        0, 0.2, 0.6, 0.8,
+      ], "alpha offset / 136 under a translucent bar's 0.8")
+    #expect(header.first?.appearance.tintColor == UIColorComponents(.white))
+    #expect(
+      header.last?.appearance.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
+    let pop = try TransparentBarScenarios.popToTransparent.run()
+    #expect(pop.map(\.appearance.backgroundOpacity) == [0.8, 0, 0], "snapped when called")
+    let swipe = try TransparentBarScenarios.swipeBack.run()
+    #expect(swipe.map(\.appearance.backgroundOpacity) == [0.8, 0.8, 0])
+    #expect(swipe.last?.appearance.tintColor == UIColorComponents(.white))
   }
 
   @Test("alpha is clamped to 0...1")

@@ -1,0 +1,130 @@
+// The seed's demo screens as scripted scenarios: a transparent header that fades in as the page
+// scrolls, a pop back to a transparent page, and a swipe-back cancelled and then finished.
+import Foundation
+import Hooks
+public import Scenarios
+import UIKitModel
+
+extension TransparentBarPlugin: ScenarioPlugin {
+  /// The seed's demo screens, in the order the lab lists them.
+  public var scenarios: [Scenario] { TransparentBarScenarios.all }
+}
+
+/// The transparent-bar plugin's scenarios, each meant for the plugin: a run installs it unless
+/// its options name other plugins.
+public enum TransparentBarScenarios {
+  /// The plugin's short name, `transparent`.
+  static let plugin = TransparentBarPlugin().name
+
+  /// Every scenario of the plugin.
+  public static let all: [Scenario] = [header, popToTransparent, swipeBack]
+
+  /// The distance over which the header page's bar fades in: the demo's header, 136 points.
+  static let fadeDistance: CGFloat = 136
+
+  /// A page whose bar is transparent over its header and fades in as it scrolls up: alpha
+  /// `offset / 136`, the buttons white until half opaque, then ET's blue.
+  public static let header = Scenario(
+    name: "transparent-header",
+    summary: "a transparent bar over a header, fading in as the page scrolls (alpha offset / 136)",
+    plugin: plugin
+  ) { context in
+    let page = HeaderPage()
+    let session = context.start(root: page)
+    context.mark("transparent")
+    session.scroll(page.scrollView, by: fadeDistance / 4)
+    context.mark("a quarter in")
+    session.scroll(page.scrollView, by: fadeDistance / 2)
+    context.mark("three quarters in")
+    session.scroll(page.scrollView, by: fadeDistance)
+    context.mark("opaque")
+  }
+
+  /// An opaque page two deep over a transparent root: popping to the root snaps the bar to
+  /// transparent, as ET's exchanged `popToRootViewControllerAnimated:` does.
+  public static let popToTransparent = Scenario(
+    name: "transparent-pop-to-root",
+    summary: "two opaque pages over a transparent root; popToRoot snaps the bar back to clear",
+    plugin: plugin
+  ) { context in
+    let root = transparentPage("Home")
+    let session = context.start(root: root)
+    session.navigationController.pushViewController(opaquePage("List"), animated: false)
+    session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    context.mark("two deep")
+    session.navigationController.popToRootViewController(animated: true)
+    context.mark("popToRoot called")
+    VirtualRunLoop.main.runUntilIdle()
+    context.mark("at the root")
+  }
+
+  /// An opaque page over a transparent one: a swipe-back released at 30 % goes back to opaque,
+  /// one released from 70 % finishes on the transparent page; alpha and tint follow the finger.
+  public static let swipeBack = Scenario(
+    name: "transparent-swipe-back",
+    summary: "a swipe-back from an opaque page to a transparent one: cancelled, then finished",
+    plugin: plugin
+  ) { context in
+    let root = transparentPage("Home")
+    let session = context.start(root: root)
+    session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    context.mark("opaque")
+    session.swipeBack(to: 0.3)
+    context.mark("cancelled at 30 %")
+    session.swipeBack(to: 0.7)
+    context.mark("finished from 70 %")
+  }
+
+  /// A page with a transparent bar and white buttons.
+  static func transparentPage(_ title: String) -> UIViewController {
+    let page = UIViewController()
+    page.title = title
+    page.navBarBgAlpha = 0
+    page.navBarTintColor = .white
+    return page
+  }
+
+  /// A page with the default opaque bar.
+  static func opaquePage(_ title: String) -> UIViewController {
+    let page = UIViewController()
+    page.title = title
+    return page
+  }
+}
+
+/// The header page: a scroll view whose offset drives the bar's alpha and tint.
+final class HeaderPage: UIViewController, UIScrollViewDelegate {
+  let scrollView = UIScrollView(frame: .zero)
+
+  override init() {
+    super.init()
+    title = "Profile"
+    navBarBgAlpha = 0
+    navBarTintColor = .white
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    scrollView.frame = view.bounds
+    scrollView.contentSize = CGSize(width: view.bounds.width, height: 2000)
+    scrollView.delegate = self
+    view.addSubview(scrollView)
+  }
+
+  override func viewWillAppear(_ animated: Bool) {
+    super.viewWillAppear(animated)
+    // On iOS, ET applies a root page's values when the bar asks `navigationBar:shouldPushItem:`
+    // for its item; the model's navigation controller does not ask yet, so the page applies
+    // them itself as it appears (setting a value on the top page applies it at once).
+    navBarBgAlpha = navBarBgAlpha
+    navBarTintColor = navBarTintColor
+  }
+
+  func scrollViewDidScroll(_ scrollView: UIScrollView) {
+    let alpha = scrollView.contentOffset.y / TransparentBarScenarios.fadeDistance
+    navBarBgAlpha = alpha
+    navBarTintColor = alpha > 0.5 ? TransparentBarDefaults.tintColor : .white
+  }
+}
