@@ -187,15 +187,17 @@ public enum ScenarioCatalog {
   private static let reported = RuntimeLock<Set<String>>([])
 
   /// Every scenario of every ``ScenarioPlugin`` registered (after discovering the plugins of the
-  /// images loaded since the last call), in the order of the plugins; each carries its
-  /// plugin's name. A scenario whose name another plugin took first is left out and reported
-  /// through `Diagnostics`.
+  /// images loaded since the last call), by plugin in the order of their short names (the order
+  /// plugins register in depends on who asks first), each plugin's in its own order; each
+  /// carries its plugin's name. A scenario whose name a plugin earlier in that order took is
+  /// left out and reported through `Diagnostics`.
   public static func all() -> [Scenario] {
     let registry = PluginRegistry.shared
     _ = try? registry.discover()
     var seen: [String: String] = [:]
     var result: [Scenario] = []
-    for info in registry.plugins {
+    let plugins = registry.plugins.sorted { ($0.name, $0.identifier) < ($1.name, $1.identifier) }
+    for info in plugins {
       guard let plugin = registry.plugin(named: info.identifier) as? any ScenarioPlugin else {
         continue
       }

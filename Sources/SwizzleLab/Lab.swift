@@ -51,7 +51,10 @@ public enum Lab {
   /// own, and libraries opened with `load` or `--load`), and any registered by hand.
   static var plugins: [PluginInfo] {
     _ = try? PluginRegistry.shared.discover()
-    return PluginRegistry.shared.plugins
+    // By short name: the order plugins register in depends on who asked first.
+    return PluginRegistry.shared.plugins.sorted {
+      ($0.name, $0.identifier) < ($1.name, $1.identifier)
+    }
   }
 
   /// Runs `arguments` (without the program name), writing to `output`; returns the exit code.
