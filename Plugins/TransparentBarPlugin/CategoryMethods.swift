@@ -73,13 +73,8 @@ internal enum TransparentCategory {
         let method = class_getInstanceMethod(cls, entry.selector)
       else { continue }
       guard method.implementation == entry.implementation else {
-        let reference = MethodReference(owner: cls, selector: entry.selector)
-        let outermost = PluginRegistry.shared.hookMap.entries
-          .first { $0.method == reference }?.layers.first?.description
-        Diagnostics.warn(
-          "transparent: \(reference) was changed after the plugin replaced it ("
-            + (outermost ?? "by code the hook map does not know") + "); it is left as it is",
-          kind: .restoreBlocked, method: reference)
+        transparentWarnChangedSince(
+          MethodReference(owner: cls, selector: entry.selector), by: "replaced it")
         continue
       }
       guard let restored = old ?? entry.afterRemoval else { continue }

@@ -81,13 +81,7 @@ internal enum TransparentExchanges {
         let replacement = class_getInstanceMethod(exchange.owner, exchange.replacement)
       else { continue }
       guard method.implementation == exchange.implementation else {
-        let outermost = PluginRegistry.shared.hookMap.entries
-          .first { $0.method == exchange.reference }?.layers.first?.description
-        Diagnostics.warn(
-          "transparent: \(exchange.reference) was changed after the plugin's exchange ("
-            + (outermost ?? "by code the hook map does not know") + "); it is left as it is,"
-            + " and the plugin's replacement stays in its chain",
-          kind: .restoreBlocked, method: exchange.reference)
+        transparentWarnChangedSince(exchange.reference, by: "exchanged it")
         continue
       }
       try? method.exchangeImplementation(with: replacement)
@@ -102,7 +96,9 @@ private enum Replacements {
   static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
     let navigation = me.receiver(as: UINavigationController.self)
     navigation.transparentUpdateInteractive(percent: CGFloat(percent))
-    try? objc_msgSend(navigation, Itself.updateInteractive.selector, percent) as Void
+    reportingFailure(Itself.updateInteractive) { () throws(ObjCRuntimeError) in
+      try objc_msgSend(navigation, Itself.updateInteractive.selector, percent) as Void
+    }
   }
 
   static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
@@ -114,24 +110,39 @@ private enum Replacements {
     {
       navigation.transparentApply(controllers[controllers.count - 2])
     }
-    let popped = try? objc_msgSend(navigation, Itself.pop.selector, animated) as ObjCObject?
-    return popped?.passRetained()
+    return reportingFailure(Itself.pop) { () throws(ObjCRuntimeError) in
+      try objc_msgSend(navigation, Itself.pop.selector, animated) as ObjCObject?
+    }??.passRetained()
   }
 
   static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
     let navigation = me.receiver(as: UINavigationController.self)
     let controller = target.map { $0.takeUnretainedObject() } as? UIViewController
     if let controller { navigation.transparentApply(controller) }
-    let popped =
-      try? objc_msgSend(navigation, Itself.popTo.selector, controller, animated) as ObjCObject?
-    return popped?.passRetained()
+    return reportingFailure(Itself.popTo) { () throws(ObjCRuntimeError) in
+      try objc_msgSend(navigation, Itself.popTo.selector, controller, animated) as ObjCObject?
+    }??.passRetained()
   }
 
   static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
     let navigation = me.receiver(as: UINavigationController.self)
     if let root = navigation.viewControllers.first { navigation.transparentApply(root) }
-    let popped = try? objc_msgSend(navigation, Itself.popToRoot.selector, animated) as ObjCObject?
-    return popped?.passRetained()
+    return reportingFailure(Itself.popToRoot) { () throws(ObjCRuntimeError) in
+      try objc_msgSend(navigation, Itself.popToRoot.selector, animated) as ObjCObject?
+    }??.passRetained()
+  }
+}
+
+/// Runs `send`, a replacement's send of its own selector; a failure (someone broke the method
+/// since the exchange) is reported, naming the method, and gives nil.
+private func reportingFailure<Result>(
+  _ selector: borrowing SelectorReference, _ send: () throws(ObjCRuntimeError) -> Result
+) -> Result? {
+  do {
+    return try send()
+  } catch {
+    Diagnostics.warn("transparent: -[UINavigationController \(selector.selector)]", refused: error)
+    return nil
   }
 }
 

@@ -165,8 +165,9 @@ extension UINavigationController {
     let fromAlpha = from?.navBarBgAlpha ?? 0
     let toAlpha = to?.navBarBgAlpha ?? 0
     transparentSetBackgroundAlpha(fromAlpha + (toAlpha - fromAlpha) * percent)
-    navigationBar.tintColor = TransparentColors.average(
-      from?.navBarTintColor ?? .blue, to?.navBarTintColor ?? .blue, percent)
+    // ET's `averageColor`: each component, alpha included, `from + (to - from) * percent`.
+    navigationBar.tintColor = (from?.navBarTintColor ?? .blue)
+      .interpolated(to: to?.navBarTintColor ?? .blue, fraction: percent)
   }
 
   /// Registers the release callback on `coordinator`, unless it was registered there already.
@@ -208,18 +209,6 @@ extension UINavigationController {
   }
 }
 
-/// Colour arithmetic of the seeds.
-internal enum TransparentColors {
-  /// ET's `averageColor`: each component, alpha included, `from + (to - from) * percent`.
-  static func average(_ from: UIColor, _ to: UIColor, _ percent: CGFloat) -> UIColor {
-    let a = UIColorComponents(from)
-    let b = UIColorComponents(to)
-    return UIColor(
-      red: a.red + (b.red - a.red) * percent, green: a.green + (b.green - a.green) * percent,
-      blue: a.blue + (b.blue - a.blue) * percent, alpha: a.alpha + (b.alpha - a.alpha) * percent)
-  }
-}
-
 /// The bars the plugin changed, held weakly, so that uninstalling can give them back.
 internal enum TransparentTouchedBars {
   private final class WeakBar {
@@ -240,4 +229,15 @@ internal enum TransparentTouchedBars {
     }
     for bar in all { bar.transparentRemoveBackground() }
   }
+}
+
+/// Says that the plugin leaves `method` as it is on uninstall, because something changed it
+/// after the plugin did, naming the outermost layer of its chain in the hook map.
+internal func transparentWarnChangedSince(_ method: MethodReference, by change: String) {
+  let outermost = PluginRegistry.shared.hookMap.entries
+    .first { $0.method == method }?.layers.first?.description
+  Diagnostics.warn(
+    "transparent: \(method) was changed after the plugin \(change) ("
+      + (outermost ?? "by code the hook map does not know") + "); it is left as it is",
+    kind: .restoreBlocked, method: method)
 }

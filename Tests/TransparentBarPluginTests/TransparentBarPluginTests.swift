@@ -99,12 +99,11 @@ struct TransparentBarPluginTests {
   func statusBar() throws {
     try PluginRegistry.shared.install(TransparentBarPlugin())
     defer { PluginRegistry.shared.uninstall("transparent") }
-    let (navigation, transparent, opaque) = twoScreens()
+    let (navigation, transparent, _) = twoScreens()
     transparent.statusBarStyle = .lightContent
     #expect(navigation.preferredStatusBarStyle == .default, "the opaque screen's")
     navigation.popToViewController(transparent, animated: false)
     #expect(navigation.preferredStatusBarStyle == .lightContent)
-    _ = opaque
   }
 
   @Test("installing from 8 threads installs once; exchanging twice would undo it")
@@ -217,7 +216,7 @@ struct TransparentBarPluginTests {
     #expect(subclasses.map(\.name) == [], why)
   }
 
-  @Test("a launch here arms the trigger, walks the class list, installs nothing, and disarms")
+  @Test("a launch in this binary installs nothing and leaves no nextResponder hook behind")
   func launchIsInert() {
     final class Delegate: UIApplicationDelegate {
       var window: UIWindow?
