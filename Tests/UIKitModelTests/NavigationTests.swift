@@ -239,8 +239,8 @@ extension UIKitModelTests {
       #expect(navigation.viewControllers.count == 1 && UIKitModelIssues.all.isEmpty)
     }
 
-    @Test("with its bar showing, a navigation controller answers for the status bar from the bar")
-    func statusBarFromTheBar() {
+    /// A navigation controller in a key window whose top controller prefers light content.
+    private func lightContentOnTop() -> UINavigationController {
       final class Light: UIViewController {
         override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
       }
@@ -249,6 +249,12 @@ extension UIKitModelTests {
       window.rootViewController = navigation
       window.makeKeyAndVisible()
       navigation.pushViewController(Light(), animated: false)
+      return navigation
+    }
+
+    @Test("with its bar showing, a navigation controller answers for the status bar from the bar")
+    func statusBarFromTheBar() {
+      let navigation = lightContentOnTop()
       #expect(UIApplication.shared.resolvedStatusBarStyle == .default, "the child is not asked")
       navigation.navigationBar.barStyle = .black
       #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
@@ -258,14 +264,7 @@ extension UIKitModelTests {
 
     @Test("with its bar hidden, the top controller decides the status bar style")
     func statusBarFromTheTop() {
-      final class Light: UIViewController {
-        override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
-      }
-      let (navigation, _, _) = stack()
-      let window = UIWindow(frame: UIScreen.main.bounds)
-      window.rootViewController = navigation
-      window.makeKeyAndVisible()
-      navigation.pushViewController(Light(), animated: false)
+      let navigation = lightContentOnTop()
       navigation.setNavigationBarHidden(true, animated: false)
       #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
       let style: Int =
