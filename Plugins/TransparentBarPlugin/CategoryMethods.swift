@@ -10,9 +10,7 @@ import UIKitModel
 /// ET's category methods on `UINavigationController`.
 internal enum TransparentCategory {
   /// One category method: the selector, the plugin's implementation, and for a method the
-  /// class may lack (which the plugin then adds), what it becomes on uninstall. (ET's
-  /// `navigationBar:shouldPushItem:` would be one; the model's navigation controller sets its
-  /// bar's items without asking the bar's delegate, so it waits for the model to ask.)
+  /// class may lack (which the plugin then adds), what it becomes on uninstall.
   private struct Entry {
     let selector: Selector
     let implementation: IMP
@@ -21,6 +19,9 @@ internal enum TransparentCategory {
   }
 
   private static let entries: [Entry] = [
+    Entry(
+      selector: "navigationBar:shouldPushItem:", implementation: shouldPush, types: "B@:@@",
+      afterRemoval: nil),
     Entry(
       selector: "navigationBar:shouldPopItem:", implementation: shouldPop, types: "B@:@@",
       afterRemoval: nil),
@@ -83,6 +84,18 @@ internal enum TransparentCategory {
   }
 
   // MARK: The methods
+
+  /// ET's `navigationBar(_:shouldPush:)`: the top controller's alpha and tint, at once (the
+  /// bar asks as a push shows its controller's item, and for the root's as the controller first
+  /// shows, so a root page's values apply from its first frame).
+  private static let shouldPush: IMP = {
+    let function: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, _, _ in
+      let navigation = me.receiver(as: UINavigationController.self)
+      if let top = navigation.topViewController { navigation.transparentApply(top) }
+      return true
+    }
+    return try! IMP(function)
+  }()
 
   /// ET's `navigationBar(_:shouldPop:)`: an interactive pop registers the release callback and
   /// lets UIKit pop; a tap on the back button pops by hand to the controller below (iOS 12 and

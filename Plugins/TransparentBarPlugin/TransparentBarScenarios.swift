@@ -113,15 +113,6 @@ final class HeaderPage: UIViewController, UIScrollViewDelegate {
     view.addSubview(scrollView)
   }
 
-  override func viewWillAppear(_ animated: Bool) {
-    super.viewWillAppear(animated)
-    // On iOS, ET applies a root page's values when the bar asks `navigationBar:shouldPushItem:`
-    // for its item; the model's navigation controller does not ask yet, so the page applies
-    // them itself as it appears (setting a value on the top page applies it at once).
-    navBarBgAlpha = navBarBgAlpha
-    navBarTintColor = navBarTintColor
-  }
-
   func scrollViewDidScroll(_ scrollView: UIScrollView) {
     let alpha = scrollView.contentOffset.y / TransparentBarScenarios.fadeDistance
     navBarBgAlpha = alpha

@@ -116,6 +116,9 @@ extension UINavigationController {
     public static let popToRoot: Selector = "popToRootViewControllerAnimated:"
     /// `setViewControllers:animated:` (the argument is a `ViewControllerList`).
     public static let setViewControllers: Selector = "setViewControllers:animated:"
+    /// `navigationBar:shouldPushItem:`, the bar's delegate method, asked as a push shows its
+    /// controller's item.
+    public static let shouldPushItem: Selector = "navigationBar:shouldPushItem:"
     /// `navigationBar:shouldPopItem:`, the bar's delegate method.
     public static let shouldPopItem: Selector = "navigationBar:shouldPopItem:"
     /// `_updateInteractiveTransition:`, private: called with the percent (a `Double`, `d`) on
@@ -126,8 +129,8 @@ extension UINavigationController {
     public static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
     /// Every selector of the table, in the order it declares them.
     public static let all: [Selector] = [
-      push, pop, popTo, popToRoot, setViewControllers, shouldPopItem, updateInteractiveTransition,
-      preferredStatusBarStyle,
+      push, pop, popTo, popToRoot, setViewControllers, shouldPushItem, shouldPopItem,
+      updateInteractiveTransition, preferredStatusBarStyle,
     ]
   }
 }

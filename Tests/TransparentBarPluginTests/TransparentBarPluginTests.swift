@@ -249,6 +249,28 @@ struct TransparentBarPluginTests {
     #expect(swipe.last?.appearance.tintColor == UIColorComponents(.white))
   }
 
+  @Test("the bar asks shouldPush: a root set up before it shows, and each pushed page, apply")
+  func shouldPushApplies() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let root = UIViewController()
+    root.navBarBgAlpha = 0
+    root.navBarTintColor = .white
+    let navigation = UINavigationController(rootViewController: root)
+    #expect(root.navigationController === navigation)
+    let window = UIWindow(frame: UIScreen.main.bounds)
+    window.rootViewController = navigation
+    window.makeKeyAndVisible()
+    #expect(backgroundAlpha(navigation.navigationBar) == 0, "the root's values, first frame")
+    #expect(navigation.navigationBar.tintColor == .white)
+    let page = UIViewController()
+    page.navBarBgAlpha = 0.5
+    navigation.pushViewController(page, animated: true)
+    #expect(effectAlpha(navigation.navigationBar) == 0.5, "applied as the push shows its item")
+    #expect(navigation.navigationBar.tintColor == TransparentBarDefaults.tintColor)
+    VirtualRunLoop.main.runUntilIdle()
+  }
+
   @Test("alpha is clamped to 0...1")
   func clamped() {
     let controller = UIViewController()

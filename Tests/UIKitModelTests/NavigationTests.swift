@@ -239,6 +239,33 @@ extension UIKitModelTests {
       #expect(navigation.viewControllers.count == 1 && UIKitModelIssues.all.isEmpty)
     }
 
+    @Test("a push asks the bar's delegate shouldPushItem through the runtime, after willAppear")
+    func shouldPushThroughTheRuntime() throws {
+      freshModel()
+      let log = NavigationLog()
+      let root = Screen("A", log: log)
+      let navigation = UINavigationController(rootViewController: root)
+      // A subclass made at run time answers shouldPush and logs whose item it was asked for.
+      let cls = try #require(
+        objc_allocateClassPair(UINavigationController.runtimeClass, "PushLogger", 0))
+      let logging = try imp_implementationWithBlock {
+        (_: UINavigationController, _: ObjCObject?, item: ObjCObject?) -> Bool in
+        log.entries.append("shouldPush \((item as? UINavigationItem)?.title ?? "?")")
+        return true
+      }
+      class_addMethod(cls, "navigationBar:shouldPushItem:", logging, "B@:@@")
+      objc_registerClassPair(cls)
+      try navigation.setClass(cls)
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.rootViewController = navigation
+      #expect(log.take().contains("shouldPush A"), "the root's item, as the controller shows")
+      navigation.pushViewController(Screen("B", log: log), animated: true)
+      #expect(log.take() == ["B.viewDidLoad", "A.willDisappear", "B.willAppear", "shouldPush B"])
+      VirtualRunLoop.main.runUntilIdle()
+      _ = navigation.popViewController(animated: false)
+      #expect(!log.take().contains { $0.hasPrefix("shouldPush") }, "a pop asks no push")
+    }
+
     /// A navigation controller in a key window whose top controller prefers light content.
     private func lightContentOnTop() -> UINavigationController {
       final class Light: UIViewController {

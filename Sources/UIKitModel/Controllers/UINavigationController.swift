@@ -21,8 +21,8 @@ public final class ViewControllerList: ObjCObject {
 ///
 /// `pushViewController:animated:`, `popViewControllerAnimated:`, `popToViewController:animated:`,
 /// `popToRootViewControllerAnimated:`, `setViewControllers:animated:`,
-/// `navigationBar:shouldPopItem:` and the private `_updateInteractiveTransition:` are in the
-/// table with Swift entry points, and the private ivar `_isTransitioning` is declared, so the
+/// `navigationBar:shouldPushItem:`, `navigationBar:shouldPopItem:` and the private
+/// `_updateInteractiveTransition:` are in the table with Swift entry points, and the private ivar `_isTransitioning` is declared, so the
 /// seeds' swizzles and key-value reads work.
 ///
 /// An animated push or pop takes ``transitionDuration`` seconds of virtual time, slides the
@@ -42,6 +42,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
         "popToRootViewControllerAnimated:", Base.popToRoot, swiftEntry: Entry.popToRoot)
       ObjCMethodDeclaration(
         "setViewControllers:animated:", Base.setControllers, swiftEntry: Entry.setControllers)
+      ObjCMethodDeclaration(
+        "navigationBar:shouldPushItem:", Base.shouldPush, swiftEntry: Entry.shouldPush)
       ObjCMethodDeclaration(
         "navigationBar:shouldPopItem:", Base.shouldPop, swiftEntry: Entry.shouldPop)
       ObjCMethodDeclaration(
@@ -90,10 +92,17 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     view = container
   }
 
+  /// Puts the top controller's view under the bar. The root's item, set on the bar at init,
+  /// is pushed here as far as the bar's delegate can tell: UIKit's bar asks
+  /// `navigationBar:shouldPushItem:` for it when the controller first shows (seeds apply the
+  /// root page's bar values there).
   open override func viewDidLoad() {
     super.viewDidLoad()
     if let top = stack.last { view.addSubview(top.view) }
     view.addSubview(navigationBar)
+    if let root = stack.first, stack.count == 1 {
+      navigationBar.askToPush(root.navigationItem)
+    }
   }
 
   // MARK: The stack
@@ -168,6 +177,19 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
   // MARK: The bar's delegate
 
+  /// Whether the bar may push `item`: yes by default. Asked as a push shows its controller's
+  /// item (and for the root's, when the controller first shows). Through the table, so a plugin
+  /// can swizzle or a subclass override `navigationBar:shouldPushItem:`. The controller keeps
+  /// its bar's items in step with its stack, so a no changes nothing for its own pushes (the
+  /// model's decision: UIKit documents no answer but yes for a controller's bar).
+  open func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem)
+    -> Bool
+  {
+    (try? sendToTable(
+      NavigationSelectors.shouldPush, navigationBar as ObjCObject, item as ObjCObject)
+      as Bool) ?? true
+  }
+
   /// Whether the bar may pop `item` (the back button): yes by default. Through the table, so a
   /// plugin can swizzle or a subclass override `navigationBar:shouldPopItem:`.
   open func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
@@ -205,7 +227,9 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     let from = stack.last
     stack.append(controller)
     addChild(controller)
-    transition(from: from, to: controller, removed: [], animated: animated, push: true)
+    transition(
+      from: from, to: controller, removed: [], animated: animated, push: true,
+      pushedItem: controller.navigationItem)
   }
 
   @discardableResult
@@ -370,7 +394,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// items in step, and, when animated, a slide over ``transitionDuration`` in a transaction.
   private func transition(
     from: UIViewController?, to: UIViewController, removed: [UIViewController], animated: Bool,
-    push: Bool
+    push: Bool, pushedItem: UINavigationItem? = nil
   ) {
     let container = view!
     // UIKit loads the incoming view before any appearance callback.
@@ -396,6 +420,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
     from?.viewWillDisappear(animated)
     to.viewWillAppear(animated)
+    // A push goes through the bar's push, which asks its delegate `shouldPushItem`.
+    if let pushedItem { navigationBar.askToPush(pushedItem) }
     navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
     container.insertSubview(to.view, belowSubview: navigationBar)
     delegate?.navigationController(self, willShow: to, animated: animated)
@@ -528,6 +554,7 @@ extension UINavigationController {
         (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
       UINavigationController.navigation(me).performSet(controllers, animated: animated)
     }
+    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
     static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
     /// UIKit's answer of a navigation controller: dark content over a default bar, light
     /// content over a black one.
@@ -573,6 +600,12 @@ extension UINavigationController {
     static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
       UINavigationController.navigation(me).preferredStatusBarStyle.rawValue
     }
+    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
+      guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
+        let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
+      else { return true }
+      return UINavigationController.navigation(me).navigationBar(bar, shouldPush: item)
+    }
     static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
       guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
         let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
@@ -593,6 +626,7 @@ private enum NavigationSelectors {
   static let popTo = SelectorReference("popToViewController:animated:")
   static let popToRoot = SelectorReference("popToRootViewControllerAnimated:")
   static let setControllers = SelectorReference("setViewControllers:animated:")
+  static let shouldPush = SelectorReference("navigationBar:shouldPushItem:")
   static let shouldPop = SelectorReference("navigationBar:shouldPopItem:")
   static let updateInteractive = SelectorReference("_updateInteractiveTransition:")
 }

@@ -395,6 +395,14 @@ open class UINavigationBar: UIView {
     tellDelegate("navigationBar:didPushItem:", item) { $0.navigationBar(self, didPush: item) }
   }
 
+  /// Asks the delegate `navigationBar:shouldPushItem:` for `item`, as a navigation controller's
+  /// push does through its bar; the controller then sets the items from its stack whatever the
+  /// answer.
+  internal func askToPush(_ item: UINavigationItem) {
+    _ = askDelegate(
+      "navigationBar:shouldPushItem:", item, swift: { $0.navigationBar(self, shouldPush: item) })
+  }
+
   /// Pops the top item, if the delegate agrees; returns it.
   @discardableResult
   open func popItem(animated: Bool) -> UINavigationItem? {
