@@ -73,6 +73,7 @@ public struct HookMap: Sendable, CustomStringConvertible {
     var hookOwners: [MethodReference: Set<String>] = [:]
     var replacers: [MethodReference: [String]] = [:]
     var exchangers: [MethodReference: Set<String>] = [:]
+    var setters: [MethodReference: Set<String>] = [:]
 
     for change in ChangeLog.shared.all {
       let kind: String
@@ -93,6 +94,7 @@ public struct HookMap: Sendable, CustomStringConvertible {
         if !(replacers[change.method]?.contains(plugin) ?? false) {
           replacers[change.method, default: []].append(plugin)
         }
+        setters[change.method, default: []].insert(plugin)
       case .exchanged:
         if !(replacers[change.method]?.contains(plugin) ?? false) {
           replacers[change.method, default: []].append(plugin)
@@ -132,15 +134,22 @@ public struct HookMap: Sendable, CustomStringConvertible {
           reason: "replaced by \(plugins.count) plugins (\(plugins.joined(separator: ", "))):"
             + " each swizzle wraps the others', and removing one can break the rest"))
     }
-    for (method, exchanging) in exchangers {
-      for exchanger in exchanging.sorted() {
-        let others = (hookOwners[method] ?? []).subtracting([exchanger]).sorted()
-        guard !others.isEmpty else { continue }
-        conflicts.append(
-          Conflict(
-            method: method, plugins: [exchanger] + others,
-            reason: "plugin \(exchanger) exchanges the implementation that"
-              + " \(others.joined(separator: ", ")) hook\(others.count == 1 ? "s" : "")"))
+    // A plugin that exchanged or replaced an implementation under another plugin's hook: the
+    // hook runs only as long as the new implementation calls the one it displaced.
+    for (verb, changers) in [("exchanges", exchangers), ("replaces", setters)] {
+      for (method, changing) in changers {
+        for changer in changing.sorted() {
+          let others = (hookOwners[method] ?? []).subtracting([changer]).sorted()
+          guard !others.isEmpty else { continue }
+          let hooks = "\(others.joined(separator: ", ")) hook\(others.count == 1 ? "s" : "")"
+          let consequence =
+            verb == "replaces"
+            ? ": the hook runs only if the new implementation calls the one it replaced" : ""
+          conflicts.append(
+            Conflict(
+              method: method, plugins: [changer] + others,
+              reason: "plugin \(changer) \(verb) the implementation that \(hooks)\(consequence)"))
+        }
       }
     }
     conflicts.sort { $0.description < $1.description }

@@ -47,6 +47,18 @@ struct ExchangingPlugin: HookPlugin {
   }
 }
 
+/// A plugin that replaces one method's implementation outright, as a category would.
+struct ReplacingPlugin: HookPlugin {
+  let identifier: String
+  let summary = "Replaces one implementation"
+  let method: Shared<Method>
+  let implementation: Shared<IMP>
+
+  func install() throws {
+    method_setImplementation(method.value, implementation.value)
+  }
+}
+
 /// A plugin that hooks one method.
 struct HookingPlugin: HookPlugin {
   let identifier: String
@@ -178,6 +190,29 @@ struct PluginRegistryTests {
       PluginRegistry.shared.hookMap.conflicts.first { $0.method == method && $0.plugins.count == 2 }
     )
     #expect(conflict.plugins == ["first", "second"])
+  }
+
+  @Test("a plugin replacing a hooked method is a conflict that says the hook may stop running")
+  func replacedUnderAHook() throws {
+    let cls = freshMeterClass("ReplacedUnderHook")
+    let scaled = try #require(class_getInstanceMethod(Meter.runtimeClass, "scaled:"))
+    let half = try #require(class_getInstanceMethod(Meter.runtimeClass, "half:"))
+    class_addMethod(cls, "scaled:", scaled.implementation!, scaled.typeEncoding)
+    let own = try #require(cls.methods.first { $0.selector == "scaled:" })
+    try PluginRegistry.shared.install(
+      HookingPlugin(identifier: "test.replaced.hooking", cls: Shared(value: cls), selector: "scaled:"))
+    try PluginRegistry.shared.install(
+      ReplacingPlugin(
+        identifier: "test.replaced.replacing", method: Shared(value: own),
+        implementation: Shared(value: half.implementation!)))
+    let map = PluginRegistry.shared.hookMap
+    let conflict = try #require(
+      map.conflicts.first { $0.method == MethodReference(owner: cls, selector: "scaled:") })
+    #expect(conflict.plugins == ["replacing", "hooking"])
+    #expect(
+      conflict.reason
+        == "plugin replacing replaces the implementation that hooking hooks: the hook runs only if"
+        + " the new implementation calls the one it replaced")
   }
 
   @Test("discovery registers the DiscoverablePlugins of every image, without installing them")
