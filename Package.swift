@@ -186,6 +186,8 @@ let package = Package(
       dependencies: [
         "TransparentBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios",
         "SwizzleKitTesting",
+        // Linked, never imported: the two-plugin scenario installs it by name.
+        "BarLayerPlugin",
       ],
       path: "Tests/TransparentBarPluginTests",
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]

@@ -17,7 +17,7 @@ public enum TransparentBarScenarios {
   static let plugin = TransparentBarPlugin().name
 
   /// Every scenario of the plugin.
-  public static let all: [Scenario] = [header, popToTransparent, swipeBack]
+  public static let all: [Scenario] = [header, popToTransparent, swipeBack, besideBarLayer]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
   static let fadeDistance: CGFloat = 136
@@ -75,6 +75,27 @@ public enum TransparentBarScenarios {
     context.mark("cancelled at 30 %")
     session.swipeBack(to: 0.7)
     context.mark("finished from 70 %")
+  }
+
+  /// ET's transparent page in an app that also installed the bar-layer plugin (two libraries on
+  /// one stack, as real apps had them): the bar-layer plugin's hooks run inside the exchanged
+  /// methods, after ET's replacements, and write the bar last, with WRNavigationBar's defaults
+  /// for pages that set none of its values. So ET's page comes back opaque with blue buttons.
+  public static let besideBarLayer = Scenario(
+    name: "transparent-two-plugins",
+    summary: "ET's transparent page with the bar-layer plugin installed too: the last writer wins",
+    plugin: plugin, companions: ["bar-layer"]
+  ) { context in
+    let root = transparentPage("Home")
+    let session = context.start(root: root)
+    context.mark("transparent root")
+    session.navigationController.pushViewController(opaquePage("Detail"), animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    context.mark("opaque page pushed")
+    session.navigationController.popToRootViewController(animated: true)
+    context.mark("popToRoot called")
+    VirtualRunLoop.main.runUntilIdle()
+    context.mark("back at the transparent root")
   }
 
   /// A page with a transparent bar and white buttons.

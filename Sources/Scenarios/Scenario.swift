@@ -111,29 +111,34 @@ public struct Scenario: Sendable {
   public let summary: String
   /// The short name of the plugin that brought the scenario; nil for one made by hand.
   public let plugin: String?
+  /// The plugins installed before ``plugin``, in order: a scenario that shows two plugins on one
+  /// stack names the other here. Empty for most.
+  public let companions: [String]
   private let script: @Sendable (ScenarioContext) -> Void
 
   /// A scenario from its name, summary and script; `plugin` is the short name of the plugin it
   /// is meant for, installed by ``run(options:)`` unless the options say otherwise (the
-  /// catalog sets it to the plugin that brings the scenario).
+  /// catalog sets it to the plugin that brings the scenario), after `companions`.
   public init(
-    name: String, summary: String, plugin: String? = nil,
+    name: String, summary: String, plugin: String? = nil, companions: [String] = [],
     _ script: @escaping @Sendable (ScenarioContext) -> Void
   ) {
     self.name = name
     self.summary = summary
     self.plugin = plugin
+    self.companions = companions
     self.script = script
   }
 
   /// The same scenario, brought by the plugin named `plugin`.
   public func broughtBy(_ plugin: String) -> Scenario {
-    Scenario(name: name, summary: summary, plugin: plugin, script)
+    Scenario(name: name, summary: summary, plugin: plugin, companions: companions, script)
   }
 
-  /// The plugins a run with `options` installs: the options' list, else the scenario's plugin.
+  /// The plugins a run with `options` installs: the options' list, else the scenario's
+  /// companions and then its plugin.
   public func plugins(for options: ScenarioOptions) -> [String] {
-    options.plugins ?? plugin.map { [$0] } ?? []
+    options.plugins ?? (companions + (plugin.map { [$0] } ?? []))
   }
 
   /// Runs the scenario from a fresh launch on the default device, with its own plugin.

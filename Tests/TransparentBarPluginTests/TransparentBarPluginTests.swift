@@ -271,6 +271,17 @@ struct TransparentBarPluginTests {
     VirtualRunLoop.main.runUntilIdle()
   }
 
+  @Test("beside the bar-layer plugin, the bar-layer writes last: ET's clear root comes back opaque")
+  func besideBarLayer() throws {
+    let moments = try TransparentBarScenarios.besideBarLayer.run()
+    #expect(
+      moments.map(\.appearance.backgroundOpacity) == [1, 1, 0, 1],
+      "ET snaps to clear as popToRoot is called; the bar-layer's animation ends on its default")
+    #expect(moments.last?.appearance.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
+    #expect(!PluginRegistry.shared.isInstalled("swizzlekit.bar-layer"), "the companion went too")
+    #expect(!PluginRegistry.shared.isInstalled("swizzlekit.transparent"))
+  }
+
   @Test("alpha is clamped to 0...1")
   func clamped() {
     let controller = UIViewController()
