@@ -200,7 +200,8 @@ struct PluginRegistryTests {
     class_addMethod(cls, "scaled:", scaled.implementation!, scaled.typeEncoding)
     let own = try #require(cls.methods.first { $0.selector == "scaled:" })
     try PluginRegistry.shared.install(
-      HookingPlugin(identifier: "test.replaced.hooking", cls: Shared(value: cls), selector: "scaled:"))
+      HookingPlugin(
+        identifier: "test.replaced.hooking", cls: Shared(value: cls), selector: "scaled:"))
     try PluginRegistry.shared.install(
       ReplacingPlugin(
         identifier: "test.replaced.replacing", method: Shared(value: own),

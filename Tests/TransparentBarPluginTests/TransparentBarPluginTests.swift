@@ -277,7 +277,8 @@ struct TransparentBarPluginTests {
     #expect(
       moments.map(\.appearance.backgroundOpacity) == [1, 1, 0, 1],
       "ET snaps to clear as popToRoot is called; the bar-layer's animation ends on its default")
-    #expect(moments.last?.appearance.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
+    #expect(
+      moments.last?.appearance.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
     #expect(!PluginRegistry.shared.isInstalled("swizzlekit.bar-layer"), "the companion went too")
     #expect(!PluginRegistry.shared.isInstalled("swizzlekit.transparent"))
   }
