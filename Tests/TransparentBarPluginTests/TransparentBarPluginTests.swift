@@ -283,6 +283,24 @@ struct TransparentBarPluginTests {
     #expect(!PluginRegistry.shared.isInstalled("swizzlekit.transparent"))
   }
 
+  @Test("ET #14: with a barTintColor set, alpha 0 still clears the bar (the tint's view fades too)")
+  func barTintColorKeepsTransparency() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    for version in ["10.3", "13.0"] {
+      UIDevice.current.systemVersion = version
+      let (navigation, transparent, _) = twoScreens()
+      navigation.navigationBar.barTintColor = .red
+      navigation.popViewController(animated: false)
+      #expect(navigation.topViewController === transparent)
+      transparent.navBarBgAlpha = 0
+      // The seed faded `_backgroundEffectView` alone: the red stayed at 0.85 opacity.
+      #expect(backgroundAlpha(navigation.navigationBar) == 0, "iOS \(version)")
+      transparent.navBarBgAlpha = 1
+      #expect(backgroundAlpha(navigation.navigationBar) > 0.8, "and back, red again")
+    }
+  }
+
   @Test("alpha is clamped to 0...1")
   func clamped() {
     let controller = UIViewController()

@@ -135,13 +135,18 @@ extension UINavigationBarDelegate {
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
 /// The bar's background container on iOS 11 and later: `navigationBar.subviews.first`. It holds
-/// the background image view, the effect view (ivar `_backgroundEffectView`) and the shadow view
-/// (ivar `_shadowView`). `setHidden:` is in its table, as a seed swizzles it.
+/// the background image view, the effect view (ivar `_backgroundEffectView`), the view that draws
+/// a bar tint colour (ivar `_colorView`) and the shadow view (ivar `_shadowView`). `setHidden:`
+/// is in its table, as a seed swizzles it.
 public final class _UIBarBackground: UIView {
   /// The view that shows a custom background image.
   public let backgroundImageView = UIImageView(frame: .zero)
-  /// The translucent system background (the bar tint colour), hidden under a custom image.
+  /// The translucent system background of the bar style, hidden under a custom image; clear
+  /// when the bar has a tint colour, which ``colorView`` draws.
   public let backgroundEffectView = UIView(frame: .zero)
+  /// The bar tint colour, over the effect view; hidden when the bar has none or a custom image.
+  /// (A fade of the effect view alone leaves it showing: ETNavBarTransparent's issue 14.)
+  public let colorView = UIView(frame: .zero)
   /// The hairline at the bottom.
   public let shadowView = UIImageView(frame: .zero)
 
@@ -150,12 +155,13 @@ public final class _UIBarBackground: UIView {
       ObjCIvarDeclaration("_backgroundEffectView", readOnly: \_UIBarBackground.backgroundEffectView)
       ObjCIvarDeclaration("_shadowView", readOnly: \_UIBarBackground.shadowView)
       ObjCIvarDeclaration("_backgroundImageView", readOnly: \_UIBarBackground.backgroundImageView)
+      ObjCIvarDeclaration("_colorView", readOnly: \_UIBarBackground.colorView)
     }
   }
 
   fileprivate override init(frame: CGRect) {
     super.init(frame: frame)
-    for view in [backgroundImageView, backgroundEffectView, shadowView] {
+    for view in [backgroundImageView, backgroundEffectView, colorView, shadowView] {
       view.autoresizingMask = .flexibleWidth
       addSubview(view)
     }
@@ -163,10 +169,13 @@ public final class _UIBarBackground: UIView {
 }
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The bar's background on iOS 10: an image view with the effect and shadow views inside.
+/// The bar's background on iOS 10: an image view with the effect, bar tint colour and shadow
+/// views inside.
 public final class _UINavigationBarBackground: UIImageView {
-  /// The translucent system background.
+  /// The translucent system background of the bar style; clear when the bar has a tint colour.
   public let backgroundEffectView = UIView(frame: .zero)
+  /// The bar tint colour (ivar `_colorView`); hidden when the bar has none or a custom image.
+  public let colorView = UIView(frame: .zero)
   /// The hairline at the bottom.
   public let shadowView = UIImageView(frame: .zero)
 
@@ -174,6 +183,7 @@ public final class _UINavigationBarBackground: UIImageView {
     ObjCClassDeclaration(_UINavigationBarBackground.self) {
       ObjCIvarDeclaration(
         "_backgroundEffectView", readOnly: \_UINavigationBarBackground.backgroundEffectView)
+      ObjCIvarDeclaration("_colorView", readOnly: \_UINavigationBarBackground.colorView)
       ObjCIvarDeclaration("_shadowView", readOnly: \_UINavigationBarBackground.shadowView)
     }
   }
@@ -181,6 +191,7 @@ public final class _UINavigationBarBackground: UIImageView {
   fileprivate override init(frame: CGRect) {
     super.init(frame: frame)
     addSubview(backgroundEffectView)
+    addSubview(colorView)
     addSubview(shadowView)
   }
 }
@@ -342,24 +353,30 @@ open class UINavigationBar: UIView {
   private func applyBackground() {
     let image = backgroundImages[UIBarMetrics.default.rawValue]
     let effect: UIView
+    let tint: UIView
     let shadow: UIImageView
     if let bar = backgroundContainer as? _UIBarBackground {
       bar.backgroundImageView.image = image
       bar.backgroundImageView.backgroundColor = image?.solidColor
       bar.backgroundImageView.isHidden = image == nil
       effect = bar.backgroundEffectView
+      tint = bar.colorView
       shadow = bar.shadowView
     } else if let legacy = backgroundContainer as? _UINavigationBarBackground {
       legacy.image = image
       legacy.backgroundColor = image?.solidColor
       effect = legacy.backgroundEffectView
+      tint = legacy.colorView
       shadow = legacy.shadowView
     } else {
       return
     }
-    // A custom image (even an empty one) replaces the system background.
+    // A custom image (even an empty one) replaces the system background. A bar tint colour is
+    // drawn by a view of its own over the (then clear) effect view.
     effect.isHidden = image != nil
-    effect.backgroundColor = systemBackgroundColor
+    effect.backgroundColor = barTint == nil ? systemBackgroundColor : nil
+    tint.isHidden = image != nil || barTint == nil
+    tint.backgroundColor = barTint == nil ? nil : systemBackgroundColor
     // The shadow image is honoured only with a custom background image.
     let shadowImage = image != nil ? self.shadowImage : nil
     if let shadowImage, shadowImage.isEmpty {
