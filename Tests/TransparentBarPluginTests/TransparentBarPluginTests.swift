@@ -157,6 +157,51 @@ struct TransparentBarPluginTests {
     #expect(backgroundAlpha(navigation.navigationBar) == 0, "and it animated on to alpha 0")
   }
 
+  /// A page that sets its bar clear only in `viewWillAppear`, as ET #13's reporter's did; it
+  /// notes how many release callbacks had run each time.
+  private final class ClearOnAppear: UIViewController {
+    var callbacksAtAppear: [Int] = []
+    override func viewWillAppear(_ animated: Bool) {
+      super.viewWillAppear(animated)
+      callbacksAtAppear.append(TransparentBarPlugin.releaseCallbacks)
+      navBarBgAlpha = 0
+    }
+  }
+
+  @Test(
+    "ET #13: a page setting its alpha in viewWillAppear is clear after a swipe, finished or not",
+    arguments: [0.3, 0.7])
+  func alphaSetInViewWillAppear(release: CGFloat) throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let page = ClearOnAppear()
+    let navigation = UINavigationController(rootViewController: page)
+    let window = UIWindow(frame: UIScreen.main.bounds)
+    window.rootViewController = navigation
+    window.makeKeyAndVisible()
+    navigation.pushViewController(UIViewController(), animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(backgroundAlpha(navigation.navigationBar) > 0.5)
+    let pan = try #require(navigation.interactivePopGestureRecognizer)
+    let before = TransparentBarPlugin.releaseCallbacks
+    page.callbacksAtAppear.removeAll()
+    GestureDriver.begin(pan)
+    let point = CGPoint(x: navigation.view.bounds.width * release, y: 0)
+    GestureDriver.move(pan, to: point)
+    GestureDriver.move(pan, to: point)  // held still: released with no velocity
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+    // UIKit calls the destination's viewWillAppear as the swipe begins, before the release
+    // callback (the order the reporter saw would be the other way round).
+    #expect(page.callbacksAtAppear == [before])
+    if release > 0.5 {
+      #expect(navigation.topViewController === page)
+      #expect(backgroundAlpha(navigation.navigationBar) == 0, "clear on arrival")
+    } else {
+      #expect(backgroundAlpha(navigation.navigationBar) > 0.5, "cancelled: opaque again")
+    }
+  }
+
   @Test(
     "an alpha of NaN or an infinity is refused, the stored value kept",
     arguments: [
