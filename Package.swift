@@ -138,7 +138,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "swizzle-bench",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "BarLayerPlugin"],
+      dependencies: [
+        "ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "BarLayerPlugin", "TransparentBarPlugin",
+      ],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind
       // script live beside the benchmark but are not part of the Swift build.

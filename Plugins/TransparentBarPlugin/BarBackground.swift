@@ -61,7 +61,7 @@ extension UINavigationBar {
   /// The view in `object`'s ivar `name`, or nil (said once per class) when its class has no
   /// such ivar.
   private func ivarView(named name: String, of object: UIView) -> UIView? {
-    let cls = type(of: object).runtimeClass
+    guard let cls = object_getClass(object) else { return nil }
     guard let ivar = class_getInstanceVariable(cls, name) else {
       let step = "\(cls.name).\(name)"
       if skippedSteps.withLock({ $0.insert(step).inserted }) {

@@ -104,6 +104,9 @@ enum Cases {
         name: "associated-typed-key-hit", target: "<= 110 (AssociatedKey<T?>)", limit: 110,
         iterations: (100_000, 300_000), body: typedKeyGet),
       BenchCase(
+        name: "associated-typed-value-hit", target: "report (AssociatedKey<Double?>, a plugin alpha)",
+        limit: nil, iterations: (100_000, 300_000), body: typedValueGet),
+      BenchCase(
         name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
         body: associatedSet),
       BenchCase(
@@ -114,7 +117,7 @@ enum Cases {
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
-    ] + HookCases.all + UIKitCases.all + SoakCase.all
+    ] + HookCases.all + UIKitCases.all + SwipeCases.all + SoakCase.all
 
   static func closureSend(count: Int) -> Int {
     let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }
@@ -228,6 +231,24 @@ enum Cases {
   }
 
   static let viewKey = AssociatedKey<BenchTarget?>()
+  static let alphaKey = AssociatedKey<Double?>(default: nil)
+
+  static func typedValueGet(count: Int) -> Int {
+    let holder = BenchTarget()
+    holder[alphaKey] = 0.5
+    return typedValueLoop(holder, count)
+  }
+
+  @inline(never)
+  static func typedValueLoop(_ holder: BenchTarget, _ count: Int) -> Int {
+    var found = 0
+    Stopwatch.time {
+      for _ in 0..<count where holder[alphaKey] != nil {
+        found &+= 1
+      }
+    }
+    return found
+  }
 
   static func typedKeyGet(count: Int) -> Int {
     let holder = BenchTarget()

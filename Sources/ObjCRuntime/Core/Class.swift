@@ -90,7 +90,14 @@ public final class Class: ObjCObject, @unchecked Sendable {
 
   /// Whether `ancestor` is the receiver or one of its superclasses.
   public func inherits(from ancestor: Class) -> Bool {
-    lineage.contains { $0 === ancestor }
+    // A plain loop: `lineage.contains` goes through a generic unfold sequence, which dominated
+    // the ownership check of every `object_getIvar`.
+    var current: Class? = self
+    while let cls = current {
+      if cls === ancestor { return true }
+      current = cls.superclass
+    }
+    return false
   }
 
   // MARK: Lookup, under the runtime lock

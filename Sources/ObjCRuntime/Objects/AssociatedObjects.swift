@@ -60,14 +60,17 @@ internal final class WeakAssociation {
   init(_ object: AnyObject) { self.object = object }
 }
 
+/// A value-type payload: the value as `Any`, which untyped readers get.
+@usableFromInline
 internal class ValueAssociation {
-  let value: Any
+  @usableFromInline let value: Any
   init(_ value: Any) { self.value = value }
 }
 
 /// A value stored through a typed key, readable again without a dynamic cast from `Any`.
+@usableFromInline
 internal final class TypedValueAssociation<Value>: ValueAssociation {
-  let typedValue: Value
+  @usableFromInline let typedValue: Value
   init(typed value: Value) {
     typedValue = value
     super.init(value)
@@ -125,16 +128,6 @@ internal struct DetachedPayload: @unchecked Sendable {
     case .weak: return unsafeDowncast(object, to: WeakAssociation.self).object
     case .value: return nil
     }
-  }
-
-  /// The value of a typed-key association, consuming the reference; nil when the payload is not
-  /// one of `Value` (it was set through the untyped API, or holds another type).
-  @inline(__always)
-  func takeTyped<Value>(_ type: Value.Type) -> Value? {
-    let object = payload.takeRetainedValue()
-    guard storage == .value else { return nil }
-    if let typed = object as? TypedValueAssociation<Value> { return typed.typedValue }
-    return unsafeDowncast(object, to: ValueAssociation.self).value as? Value
   }
 
   /// The value the payload holds, consuming the reference.
@@ -610,12 +603,26 @@ extension ObjCObject {
     }
   }
 
-  /// The value of a value-typed key, or the key's default. Out of line and unspecialized, as it
-  /// needs the payload's internals.
-  @usableFromInline
+  /// The value of a value-typed key, or the key's default. Inlinable, so that it specializes
+  /// where a key is read: the check of the box's class is then a compare with a cached
+  /// metadata pointer, where the unspecialized form looked the box's generic metadata up on
+  /// every read (a few thousand instructions for an `AssociatedKey<CGFloat?>`).
+  @inlinable
   internal final func typedValue<Value>(forKey key: AssociatedKey<Value>) -> Value {
-    Associations.payload(Unmanaged.passUnretained(self), key: key.address)?
-      .takeTyped(Value.self) ?? key.defaultValue
+    guard let box = valueAssociation(forKey: key.address) else { return key.defaultValue }
+    if let typed = box as? TypedValueAssociation<Value> { return typed.typedValue }
+    return box.value as? Value ?? key.defaultValue
+  }
+
+  /// The value-type payload under `key`, retained; nil when there is none or it holds an object.
+  @usableFromInline
+  internal final func valueAssociation(forKey key: UnsafeRawPointer) -> ValueAssociation? {
+    guard let payload = Associations.payload(Unmanaged.passUnretained(self), key: key) else {
+      return nil
+    }
+    let object = payload.payload.takeRetainedValue()
+    guard payload.storage == .value else { return nil }
+    return unsafeDowncast(object, to: ValueAssociation.self)
   }
 
   /// Stores `newValue` under a typed key: objects as themselves (nil erasing the key), values in

@@ -47,14 +47,44 @@ internal enum IvarStorage {
   case sideTable
 }
 
-/// Type-erased access to a key path's property.
+/// Type-erased access to a declared ivar's property.
 internal struct IvarAccessors {
   let get: (ObjCObject) -> Any?
-  /// Nil for a read-only key path. Returns false when the value is not of the property's type.
+  /// Nil for a read-only ivar. Returns false when the value is not of the property's type.
   let set: ((ObjCObject, Any?) -> Bool)?
+
+  /// Reads a property of a non-optional type. Whether the type is an optional after all (a
+  /// generic `Value` can be) is decided once, here, not on every read: asking it of each value
+  /// is a protocol-conformance lookup, which dominated `object_getIvar`.
+  static func getter<Owner: ObjCObject, Value>(_ read: @escaping (Owner) -> Value)
+    -> (ObjCObject) -> Any?
+  {
+    if Value.self is any OptionalProtocol.Type {
+      return { object in (object as? Owner).flatMap { flattened(read($0)) } }
+    }
+    return { object in
+      guard let owner = object as? Owner else { return nil }
+      return read(owner)
+    }
+  }
+
+  /// Reads a property of an optional type: nil as nil, a value as itself (flattened once more
+  /// only when the wrapped type is itself optional, decided here).
+  static func optionalGetter<Owner: ObjCObject, Wrapped>(_ read: @escaping (Owner) -> Wrapped?)
+    -> (ObjCObject) -> Any?
+  {
+    if Wrapped.self is any OptionalProtocol.Type {
+      return { object in (object as? Owner).flatMap { flattened(read($0)) } }
+    }
+    return { object in
+      guard let owner = object as? Owner, let value = read(owner) else { return nil }
+      return value
+    }
+  }
 }
 
-/// One instance variable of a class declaration, read and written through a key path.
+/// One instance variable of a class declaration: read and written through a key path, or read
+/// only, through a function of the object (which a key path literal becomes).
 ///
 /// ```swift
 /// ObjCIvarDeclaration("_isTransitioning", \UINavigationController.isTransitioning)
@@ -72,7 +102,7 @@ public struct ObjCIvarDeclaration {
     self.name = name
     self.typeEncoding = ObjCIvarDeclaration.encoding(of: Value.self)
     self.accessors = IvarAccessors(
-      get: { object in (object as? Owner).flatMap { flattened($0[keyPath: keyPath]) } },
+      get: IvarAccessors.getter { (owner: Owner) in owner[keyPath: keyPath] },
       set: { object, value in
         guard let owner = object as? Owner, let typed = value as? Value else { return false }
         owner[keyPath: keyPath] = typed
@@ -80,12 +110,45 @@ public struct ObjCIvarDeclaration {
       })
   }
 
-  /// A read-only ivar backed by the property at `keyPath`.
-  public init<Owner: ObjCObject, Value>(_ name: String, readOnly keyPath: KeyPath<Owner, Value>) {
+  /// A read-only ivar whose value `read` gives: a key path literal
+  /// (`readOnly: \UINavigationController.isTransitioning`), which Swift turns into a function
+  /// that reads the property directly, or any function of the object.
+  public init<Owner: ObjCObject, Value>(
+    _ name: String, readOnly read: @escaping (Owner) -> Value
+  ) {
     self.name = name
     self.typeEncoding = ObjCIvarDeclaration.encoding(of: Value.self)
+    self.accessors = IvarAccessors(get: IvarAccessors.getter(read), set: nil)
+  }
+
+  /// A writable ivar backed by the optional property at `keyPath` (`_delegate`...): nil reads as
+  /// nil, not as a present value wrapping nil.
+  public init<Owner: ObjCObject, Wrapped>(
+    _ name: String, _ keyPath: ReferenceWritableKeyPath<Owner, Wrapped?>
+  ) {
+    self.name = name
+    self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped?.self)
     self.accessors = IvarAccessors(
-      get: { object in (object as? Owner).flatMap { flattened($0[keyPath: keyPath]) } }, set: nil)
+      get: IvarAccessors.optionalGetter { (owner: Owner) in owner[keyPath: keyPath] },
+      set: { object, value in
+        guard let owner = object as? Owner else { return false }
+        guard let value else {
+          owner[keyPath: keyPath] = nil
+          return true
+        }
+        guard let typed = value as? Wrapped else { return false }
+        owner[keyPath: keyPath] = typed
+        return true
+      })
+  }
+
+  /// A read-only ivar of an optional type (`_delegate`...): nil reads as nil.
+  public init<Owner: ObjCObject, Wrapped>(
+    _ name: String, readOnly read: @escaping (Owner) -> Wrapped?
+  ) {
+    self.name = name
+    self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped?.self)
+    self.accessors = IvarAccessors(get: IvarAccessors.optionalGetter(read), set: nil)
   }
 
   private static func encoding(of type: Any.Type) -> String {
