@@ -23,7 +23,9 @@ internal struct TransparentExchange {
   init<Function>(_ owner: Class, _ original: Selector, _ function: Function, _ types: String) {
     self.owner = owner
     self.original = original
-    replacement = Selector(("et_" + original.name).replacingOccurrences(of: "__", with: "_"))
+    // The seed's rule, "et_" + the name with "__" made "_" (the standard library's `replacing`,
+    // not Foundation's, which bridges through NSString and cost a third of the installation).
+    replacement = Selector(("et_" + original.name).replacing("__", with: "_"))
     // The functions given are `@convention(c)` of (id, SEL, ...): IMP(_:) cannot refuse them.
     implementation = try! IMP(function)
     self.types = types

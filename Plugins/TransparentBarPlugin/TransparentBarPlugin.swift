@@ -72,7 +72,8 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
 // MARK: - The trigger
 
 /// EMNavigationBarTransition's own `SelfAware`: a protocol of the plugin's (the seed's is
-/// private), found only by walking `objc_getClassList`, never by the runtime's discovery.
+/// private), found only by walking `objc_getClassList`, never by the runtime's discovery. The
+/// walk asks `UINavigationController` and its subclasses, the classes the seed made conform.
 public protocol TransparentBarAware: AnyObject {
   /// Called once per class the walk finds, at the application's launch.
   static func awake()
@@ -129,14 +130,24 @@ final class TransparentBarLaunch: SelfAware {
 
   /// The seed's `NothingToSeeHere.harmlessFunction()`: count the classes, fill a buffer with
   /// `objc_getClassList`, and awake each class that casts to the protocol.
+  ///
+  /// Only the navigation controllers are cast: the protocol's one conformance is
+  /// `UINavigationController`'s, which its subclasses inherit, and a Swift cast to a protocol
+  /// scans every conformance record of the process the first time it meets a type. Casting all
+  /// of the classes, as the seed did, cost about 9 million instructions here (most of a launch's
+  /// installation); the superclass check costs a few per class.
   static func walkClassList() {
+    let navigation = UINavigationController.runtimeClass
     let count = Int(objc_getClassList(nil, 0))
     let classes = UnsafeMutablePointer<Class?>.allocate(capacity: count)
     classes.initialize(repeating: nil, count: count)
     defer { classes.deinitialize(count: count).deallocate() }
     let filled = Int(objc_getClassList(classes, Int32(count)))
     for index in 0..<min(count, filled) {
-      (classes[index]?.swiftClass as? any TransparentBarAware.Type)?.awake()
+      guard let cls = classes[index], !cls.isMetaClass, cls.inherits(from: navigation) else {
+        continue
+      }
+      (cls.swiftClass as? any TransparentBarAware.Type)?.awake()
     }
   }
 }

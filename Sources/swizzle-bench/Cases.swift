@@ -104,7 +104,8 @@ enum Cases {
         name: "associated-typed-key-hit", target: "<= 110 (AssociatedKey<T?>)", limit: 110,
         iterations: (100_000, 300_000), body: typedKeyGet),
       BenchCase(
-        name: "associated-typed-value-hit", target: "report (AssociatedKey<Double?>, a plugin alpha)",
+        name: "associated-typed-value-hit",
+        target: "report (AssociatedKey<Double?>, a plugin alpha)",
         limit: nil, iterations: (100_000, 300_000), body: typedValueGet),
       BenchCase(
         name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
@@ -117,7 +118,7 @@ enum Cases {
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
-    ] + HookCases.all + UIKitCases.all + SwipeCases.all + SoakCase.all
+    ] + HookCases.all + UIKitCases.all + PluginCases.all + SoakCase.all
 
   static func closureSend(count: Int) -> Int {
     let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }

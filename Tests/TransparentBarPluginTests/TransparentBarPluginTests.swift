@@ -343,6 +343,11 @@ struct TransparentBarPluginTests {
       #expect(backgroundAlpha(navigation.navigationBar) == 0, "iOS \(version)")
       transparent.navBarBgAlpha = 1
       #expect(backgroundAlpha(navigation.navigationBar) > 0.8, "and back, red again")
+      // The other order: a tint set on a bar that is already clear keeps it clear.
+      navigation.navigationBar.barTintColor = nil
+      transparent.navBarBgAlpha = 0
+      navigation.navigationBar.barTintColor = .green
+      #expect(backgroundAlpha(navigation.navigationBar) == 0, "tint after alpha, iOS \(version)")
     }
   }
 

@@ -1,5 +1,7 @@
-// A frame of a swipe-back with and without the bar plugins: what an exchange-based and a
-// hook-based plugin add to the model's own work on the hottest path they touch.
+// What the bar plugins cost: the transparent-bar plugin's installation at a launch (the walk of
+// the class list and the exchanges), and a frame of a swipe-back with and without each plugin,
+// the hottest path they touch; with the two reads those paths lean on (a private ivar, a typed
+// associated value).
 import BarLayerPlugin
 import Foundation
 import Hooks
@@ -7,8 +9,15 @@ import ObjCRuntime
 import TransparentBarPlugin
 import UIKitModel
 
-enum SwipeCases {
+enum PluginCases {
   static let all: [BenchCase] = [
+    BenchCase(
+      name: "transparent-install", target: "<= 1 ms (class-list walk + exchanges, fresh process)",
+      limit: 1, iterations: (0, 1), body: { _ in 0 }, direct: { installMilliseconds() },
+      unit: "ms"),
+    BenchCase(
+      name: "transparent-install-instructions", target: "report", limit: nil,
+      iterations: (0, 1), body: { count in installOnce(count) }),
     BenchCase(
       name: "ivar-read", target: "report (object_getIvar of _shadowView, the seeds' read)",
       limit: nil, iterations: (100_000, 300_000), body: ivarReads),
@@ -23,6 +32,52 @@ enum SwipeCases {
       name: "swipe-frame-bar-layer", target: "report (bar-layer plugin, for comparison)",
       limit: nil, iterations: (500, 1_500), body: { swipeFrames($0, plugin: BarLayerPlugin()) }),
   ]
+
+  /// The launch's part of the transparent-bar plugin, as `TransparentBarLaunch.runOnce` does it
+  /// (its walk is the plugin's own, so this mirrors it, filter included):
+  /// the classes are realized first (at a launch, the model's `SelfAware` pass has done that),
+  /// then the walk of `objc_getClassList` casting each class to `TransparentBarAware`, and the
+  /// installation (the `et_` methods added and exchanged, the category methods replaced). The
+  /// plugin is uninstalled after, outside the measure.
+  static func installOnce(_ count: Int) -> Int {
+    _ = objc_getClassList(nil, 0)
+    guard count > 0 else { return 0 }
+    let (awakened, installed) = walkAndInstall()
+    _ = PluginRegistry.shared.uninstall(TransparentBarPlugin())
+    return awakened + (installed ? 1 : 0)
+  }
+
+  static func installMilliseconds() -> Double {
+    _ = objc_getClassList(nil, 0)
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = walkAndInstall()
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    _ = PluginRegistry.shared.uninstall(TransparentBarPlugin())
+    return elapsed
+  }
+
+  /// The walk and the installation; the bench declares no `UINavigationController` subclass, so
+  /// the awakes find nothing and the plugin is installed by hand where a subclass's would.
+  private static func walkAndInstall() -> (awakened: Int, installed: Bool) {
+    let count = Int(objc_getClassList(nil, 0))
+    let classes = UnsafeMutablePointer<Class?>.allocate(capacity: count)
+    classes.initialize(repeating: nil, count: count)
+    defer { classes.deinitialize(count: count).deallocate() }
+    let filled = Int(objc_getClassList(classes, Int32(count)))
+    var awakened = 0
+    let navigation = UINavigationController.runtimeClass
+    for index in 0..<min(count, filled) {
+      guard let cls = classes[index], !cls.isMetaClass, cls.inherits(from: navigation) else {
+        continue
+      }
+      if let aware = cls.swiftClass as? any TransparentBarAware.Type {
+        aware.awake()
+        awakened += 1
+      }
+    }
+    let installed = (try? PluginRegistry.shared.install(TransparentBarPlugin())) ?? false
+    return (awakened, installed)
+  }
 
   /// Reads the bar background's `_shadowView` with `object_getIvar` `count` times, the ivar
   /// looked up once, as a seed that cached it would.
