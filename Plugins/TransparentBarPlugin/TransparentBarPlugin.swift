@@ -103,7 +103,7 @@ final class TransparentBarLaunch: SelfAware {
   /// Arms the hook, at an application's launch only: a discovery pass of a test or a tool
   /// wakes this class too, and must not change the process.
   static func awake() {
-    guard UIApplication.shared.isLaunching else { return }
+    guard UIApplication.isLaunching else { return }
     do {
       let token = try UIApplication.hook(before: "nextResponder") { _ in
         TransparentBarLaunch.runOnce
@@ -155,13 +155,14 @@ final class TransparentBarLaunch: SelfAware {
 // MARK: - What the replacements do
 
 /// Which coordinator the release callback was registered on, held weakly: a new transition's
-/// coordinator never looks like an old one.
-private struct RegisteredCoordinator {
+/// coordinator never looks like an old one. A class, so that the association holds it as an
+/// object and a read is a retain, not the copy of a weak reference.
+private final class Registration {
   weak var coordinator: UIViewControllerTransitionCoordinator?
+  init(_ coordinator: UIViewControllerTransitionCoordinator) { self.coordinator = coordinator }
 }
 
-private let registeredKey = AssociatedKey<RegisteredCoordinator>(
-  default: RegisteredCoordinator(coordinator: nil))
+private let registeredKey = AssociatedKey<Registration?>()
 
 extension UINavigationController {
   /// `et_updateInteractiveTransition:`'s work: the alpha and tint between the from- and
@@ -183,8 +184,8 @@ extension UINavigationController {
 
   /// Registers the release callback on `coordinator`, unless it was registered there already.
   internal func transparentRegisterRelease(on coordinator: UIViewControllerTransitionCoordinator) {
-    guard self[registeredKey].coordinator !== coordinator else { return }
-    self[registeredKey] = RegisteredCoordinator(coordinator: coordinator)
+    guard self[registeredKey]?.coordinator !== coordinator else { return }
+    self[registeredKey] = Registration(coordinator)
     coordinator.notifyWhenInteractionChanges { [weak self] context in
       self?.transparentDealInteractionChanges(context)
     }

@@ -2,6 +2,7 @@
 // bar style.
 import Foundation
 public import ObjCRuntime
+import Synchronization
 
 /// Status bar styles, as UIKit's `UIStatusBarStyle`.
 public enum UIStatusBarStyle: Int, Sendable, CustomStringConvertible {
@@ -123,7 +124,14 @@ public final class UIApplication: UIResponder {
   /// awakes and the `nextResponder` read it makes, and for the delegate's
   /// `didFinishLaunching`. What an awake that must act only at an application's launch (not at
   /// a discovery pass of a test or a tool) checks.
-  public private(set) var isLaunching = false
+  public var isLaunching: Bool { UIApplication.isLaunching }
+
+  /// ``isLaunching`` without making the shared application: an awake runs at every discovery
+  /// pass, and the first read of ``shared`` realizes the model's classes (3 million
+  /// instructions). An atomic, as discovery passes may run on other threads.
+  public static var isLaunching: Bool { launching.load(ordering: .acquiring) }
+
+  private static let launching = Atomic<Bool>(false)
 
   private override init() {
     super.init()
@@ -143,8 +151,8 @@ public final class UIApplication: UIResponder {
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
     self.delegate = delegate
-    isLaunching = true
-    defer { isLaunching = false }
+    UIApplication.launching.store(true, ordering: .releasing)
+    defer { UIApplication.launching.store(false, ordering: .releasing) }
     // SelfAware classes wake first, as +load runs when an image loads, before main.
     lastAwakeReport = try? SelfAwareDiscovery.awakeAll()
     // UIKit asks the application for its next responder early in the launch: the seeds'
