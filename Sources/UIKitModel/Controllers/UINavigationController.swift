@@ -22,8 +22,8 @@ public final class ViewControllerList: ObjCObject {
 /// `pushViewController:animated:`, `popViewControllerAnimated:`, `popToViewController:animated:`,
 /// `popToRootViewControllerAnimated:`, `setViewControllers:animated:`,
 /// `navigationBar:shouldPushItem:`, `navigationBar:shouldPopItem:` and the private
-/// `_updateInteractiveTransition:` are in the table with Swift entry points, and the private ivar `_isTransitioning` is declared, so the
-/// seeds' swizzles and key-value reads work.
+/// `_updateInteractiveTransition:` are in the table with Swift entry points, and the private ivar
+/// `_isTransitioning` is declared, so the seeds' swizzles and key-value reads work.
 ///
 /// An animated push or pop takes ``transitionDuration`` seconds of virtual time, slides the
 /// views, and runs inside a `CATransaction`: a completion block set around a push (swizzled or
