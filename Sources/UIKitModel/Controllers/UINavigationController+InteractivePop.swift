@@ -1,0 +1,114 @@
+// UINavigationController's interactive pop: the edge pan drives a pop by the finger, then
+// finishes or cancels it by position and velocity.
+import Foundation
+import ObjCRuntime
+
+extension UINavigationController {
+  /// Drives the default pop from the edge pan: began starts an interactive transition (the bar's
+  /// delegate is asked `shouldPop` with `initiallyInteractive` true), changed moves it to
+  /// translation / width and calls `_updateInteractiveTransition:`, ended or cancelled finishes
+  /// it or cancels it by position and velocity, over the rest of the duration.
+  func handleInteractivePop(_ pan: UIPanGestureRecognizer) {
+    switch pan.state {
+    case .began: beginInteractivePop()
+    case .changed:
+      guard interactivePop != nil else { return }
+      let width = max(1, view.bounds.width)
+      let percent = max(0, min(1, pan.translation(in: view).x / width))
+      updateInteractiveTransition(percent)
+      placeInteractiveViews(percent)
+    case .ended, .cancelled:
+      guard let pop = interactivePop else { return }
+      let percent = pop.coordinator.percentComplete
+      let velocity = pan.velocity(in: view).x
+      let finishing =
+        pan.state == .ended && (velocity > 300 || (percent > 0.5 && velocity > -300))
+      endInteractivePop(finishing: finishing, velocity: velocity)
+    default: break
+    }
+  }
+
+  func beginInteractivePop() {
+    guard stack.count > 1, !isTransitioning, let from = stack.last else { return }
+    let to = stack[stack.count - 2]
+    to.loadViewIfNeeded()
+    let coordinator = UIViewControllerTransitionCoordinator(
+      from: from, to: to, container: view, animated: true, interactive: true,
+      duration: UINavigationController.transitionDuration)
+    activeCoordinator = coordinator
+    isTransitioning = true
+    interactivePop = InteractivePop(from: from, to: to, coordinator: coordinator)
+    // UIKit asks the bar's delegate at the start of an interactive pop (seeds rely on it).
+    let item = from.navigationItem
+    guard navigationBar(navigationBar, shouldPop: item) else {
+      interactivePop = nil
+      activeCoordinator = nil
+      isTransitioning = false
+      return
+    }
+    from.isMovingFromParent = true
+    stack.removeLast()
+    from.viewWillDisappear(true)
+    to.viewWillAppear(true)
+    navigationBar.setItems(stack.map(\.navigationItem), animated: true)
+    view.insertSubview(to.view, belowSubview: navigationBar)
+    placeInteractiveViews(0)
+  }
+
+  func placeInteractiveViews(_ percent: CGFloat) {
+    guard let pop = interactivePop else { return }
+    let width = view.bounds.width
+    UIView.performWithoutAnimation {
+      pop.from.view.frame = view.bounds.offsetBy(dx: width * percent, dy: 0)
+      pop.to.view.frame = view.bounds.offsetBy(dx: -width * 0.3 * (1 - percent), dy: 0)
+    }
+  }
+
+  func endInteractivePop(finishing: Bool, velocity: CGFloat) {
+    guard let pop = interactivePop else { return }
+    let coordinator = pop.coordinator
+    let percent = coordinator.percentComplete
+    coordinator.isInteractive = false
+    coordinator.isCancelled = !finishing
+    coordinator.completionVelocity = abs(velocity) / max(1, view.bounds.width)
+    coordinator.interactionChanged()
+    let width = view.bounds.width
+    let remaining = coordinator.transitionDuration * Double(finishing ? 1 - percent : percent)
+    let (from, to) = (pop.from, pop.to)
+    if !finishing {
+      // The stack and the bar go back at once; the callbacks that say so come when the
+      // cancelled transition has run back (below).
+      stack.append(from)
+      navigationBar.setItems(stack.map(\.navigationItem), animated: true)
+    }
+    UIView.animate(
+      withDuration: remaining, delay: 0, options: .curveLinear,
+      animations: {
+        from.view.frame = finishing ? self.view.bounds.offsetBy(dx: width, dy: 0) : self.view.bounds
+        to.view.frame =
+          finishing ? self.view.bounds : self.view.bounds.offsetBy(dx: -width * 0.3, dy: 0)
+      },
+      completion: { _ in
+        self.interactivePop = nil
+        coordinator.runCompletions()
+        self.activeCoordinator = nil
+        self.isTransitioning = false
+        from.isMovingFromParent = false
+        if finishing {
+          from.view.removeFromSuperview()
+          from.removeFromParent()
+          from.viewDidDisappear(true)
+          to.viewDidAppear(true)
+        } else {
+          // UIKit's order once a cancelled pop has run back: the controller that was coming
+          // disappears, then the leaving one appears again (B to A cancelled: A willDisappear,
+          // A didDisappear, B willAppear, B didAppear).
+          to.view.removeFromSuperview()
+          to.viewWillDisappear(true)
+          to.viewDidDisappear(true)
+          from.viewWillAppear(true)
+          from.viewDidAppear(true)
+        }
+      })
+  }
+}

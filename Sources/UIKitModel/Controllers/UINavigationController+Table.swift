@@ -1,0 +1,134 @@
+// UINavigationController's table: the IMPs of its methods (Base, UIKit's behaviour) and the Swift
+// entry points that send through the table (Entry), and the selectors they send.
+import Foundation
+import ObjCRuntime
+
+extension UINavigationController {
+  static func navigation(_ me: id) -> UINavigationController {
+    me.receiver(as: UINavigationController.self)
+  }
+
+  static func controller(_ object: id?) -> UIViewController? {
+    object.map { $0.takeUnretainedObject() } as? UIViewController
+  }
+
+  /// The view controller a push or popTo was sent with; nil, with an issue naming the method, for
+  /// nil or an object that is not a view controller (UIKit raises for nil).
+  func requireController(_ object: id?, _ operation: String) -> UIViewController? {
+    if let controller = UINavigationController.controller(object) { return controller }
+    let method =
+      operation == "push"
+      ? "-[UINavigationController pushViewController:animated:]"
+      : "-[UINavigationController popToViewController:animated:]"
+    UIKitModelIssues.report(.nilViewController(method: method, navigationController: description))
+    return nil
+  }
+
+  enum Base {
+    static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
+      let navigation = UINavigationController.navigation(me)
+      guard let controller = navigation.requireController(controller, "push") else { return }
+      navigation.performPush(controller, animated: animated)
+    }
+    static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      let navigation = UINavigationController.navigation(me)
+      let popped = navigation.performPop(to: navigation.stack.count - 2, animated: animated)
+      return popped?.last?.passRetained()
+    }
+    static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
+      let navigation = UINavigationController.navigation(me)
+      guard let target = navigation.requireController(target, "popTo") else { return nil }
+      guard let index = navigation.stack.firstIndex(where: { $0 === target }) else {
+        UIKitModelIssues.report(
+          .notInStack(controller: target.description, navigationController: navigation.description))
+        return nil
+      }
+      let popped = navigation.performPop(to: index, animated: animated) ?? []
+      return ViewControllerList(popped).passRetained()
+    }
+    static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      let popped = UINavigationController.navigation(me).performPop(to: 0, animated: animated)
+      return ViewControllerList(popped ?? []).passRetained()
+    }
+    static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
+      me, _, list, animated in
+      let controllers =
+        (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+      UINavigationController.navigation(me).performSet(controllers, animated: animated)
+    }
+    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+    /// UIKit's answer of a navigation controller: dark content over a default bar, light
+    /// content over a black one.
+    static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+      switch UINavigationController.navigation(me).navigationBar.barStyle {
+      case .default: UIStatusBarStyle.default.rawValue
+      case .black: UIStatusBarStyle.lightContent.rawValue
+      }
+    }
+    static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
+      UINavigationController.navigation(me).activeCoordinator?.interactivePercent =
+        CGFloat(percent)
+    }
+  }
+
+  enum Entry {
+    static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
+      let navigation = UINavigationController.navigation(me)
+      guard let controller = navigation.requireController(controller, "push") else { return }
+      navigation.pushViewController(controller, animated: animated)
+    }
+    static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      UINavigationController.navigation(me).popViewController(animated: animated)?
+        .passRetained()
+    }
+    static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
+      let navigation = UINavigationController.navigation(me)
+      guard let target = navigation.requireController(target, "popTo") else { return nil }
+      let popped = navigation.popToViewController(target, animated: animated)
+      return popped.map { ViewControllerList($0).passRetained() }
+    }
+    static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
+      let popped = UINavigationController.navigation(me).popToRootViewController(
+        animated: animated)
+      return popped.map { ViewControllerList($0).passRetained() }
+    }
+    static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
+      me, _, list, animated in
+      let controllers =
+        (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+      UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
+    }
+    static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+      UINavigationController.navigation(me).preferredStatusBarStyle.rawValue
+    }
+    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
+      guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
+        let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
+      else { return true }
+      return UINavigationController.navigation(me).navigationBar(bar, shouldPush: item)
+    }
+    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
+      guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
+        let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
+      else { return true }
+      return UINavigationController.navigation(me).navigationBar(bar, shouldPop: item)
+    }
+    static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
+      UINavigationController.navigation(me).updateInteractiveTransition(CGFloat(percent))
+    }
+  }
+}
+
+/// The selectors of UINavigationController's table methods, kept in static storage and registered
+/// once (`SelectorReference`).
+enum NavigationSelectors {
+  static let push = SelectorReference("pushViewController:animated:")
+  static let pop = SelectorReference("popViewControllerAnimated:")
+  static let popTo = SelectorReference("popToViewController:animated:")
+  static let popToRoot = SelectorReference("popToRootViewControllerAnimated:")
+  static let setControllers = SelectorReference("setViewControllers:animated:")
+  static let shouldPush = SelectorReference("navigationBar:shouldPushItem:")
+  static let shouldPop = SelectorReference("navigationBar:shouldPopItem:")
+  static let updateInteractive = SelectorReference("_updateInteractiveTransition:")
+}
