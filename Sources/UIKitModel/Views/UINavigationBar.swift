@@ -1,217 +1,8 @@
-// UINavigationBar with UIKit's private-looking hierarchy, its items, and the query of what the
-// user sees.
+// UINavigationBar: UIKit's hierarchy per iOS version (UINavigationBar+PrivateViews.swift), its
+// appearance properties, its items, its layout, and the query of what the user sees.
 public import Foundation
 public import ObjCRuntime
 import ObjCRuntimeGeometry
-
-/// Bar metrics, as UIKit's `UIBarMetrics`.
-public enum UIBarMetrics: Int, Sendable {
-  /// The default metrics.
-  case `default` = 0
-  /// Compact (landscape phone) metrics.
-  case compact = 1
-}
-
-/// Bar styles, as UIKit's `UIBarStyle`.
-public enum UIBarStyle: Int, Sendable {
-  /// A light bar.
-  case `default` = 0
-  /// A dark bar.
-  case black = 1
-}
-
-/// Text attributes as an object, so that they can cross the runtime (the `NSDictionary` that
-/// `-setTitleTextAttributes:` receives): a swizzle of it reads and replaces `attributes`.
-public final class TextAttributesBox: ObjCObject {
-  /// The attributes.
-  public let attributes: TextAttributes
-
-  /// A box around `attributes`.
-  public init(_ attributes: TextAttributes) {
-    self.attributes = attributes
-    super.init()
-  }
-}
-
-/// A button in a navigation bar.
-open class UIBarButtonItem: ObjCObject {
-  /// The title.
-  open var title: String?
-  /// The image.
-  open var image: UIImage?
-  /// A view shown instead of the title.
-  open var customView: UIView?
-  /// The tint colour; nil inherits the bar's.
-  open var tintColor: UIColor?
-  /// The object sent `action`.
-  open weak var target: ObjCObject?
-  /// The selector sent when the item is tapped.
-  open var action: Selector?
-
-  /// An item with a title.
-  public init(title: String?, target: ObjCObject? = nil, action: Selector? = nil) {
-    self.title = title
-    self.target = target
-    self.action = action
-    super.init()
-  }
-
-  /// An item showing `customView`.
-  public init(customView: UIView) {
-    self.customView = customView
-    super.init()
-  }
-}
-
-/// What a navigation bar shows for one screen: title, title view, buttons.
-open class UINavigationItem: ObjCObject {
-  /// The title.
-  open var title: String?
-  /// A view shown instead of the title.
-  open var titleView: UIView?
-  /// The buttons on the left.
-  open var leftBarButtonItems: [UIBarButtonItem]?
-  /// The buttons on the right.
-  open var rightBarButtonItems: [UIBarButtonItem]?
-  /// The item shown as the back button of the next screen.
-  open var backBarButtonItem: UIBarButtonItem?
-  /// Whether the back button is hidden.
-  open var hidesBackButton = false
-
-  /// An item with `title`.
-  public init(title: String) {
-    self.title = title
-    super.init()
-  }
-
-  /// An item without title.
-  public override init() {
-    super.init()
-  }
-
-  /// The first left button.
-  open var leftBarButtonItem: UIBarButtonItem? {
-    get { leftBarButtonItems?.first }
-    set { leftBarButtonItems = newValue.map { [$0] } }
-  }
-
-  /// The first right button.
-  open var rightBarButtonItem: UIBarButtonItem? {
-    get { rightBarButtonItems?.first }
-    set { rightBarButtonItems = newValue.map { [$0] } }
-  }
-}
-
-/// What a navigation bar asks and tells its delegate (UIKit's `UINavigationBarDelegate`). When
-/// the delegate is an `ObjCObject` that answers the selector, the bar sends it through the
-/// runtime (`navigationBar:shouldPopItem:`...), so a swizzle of it runs.
-public protocol UINavigationBarDelegate: AnyObject {
-  /// Whether `item` may be pushed.
-  func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem) -> Bool
-  /// `item` was pushed.
-  func navigationBar(_ navigationBar: UINavigationBar, didPush item: UINavigationItem)
-  /// Whether `item` may be popped.
-  func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem) -> Bool
-  /// `item` was popped.
-  func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem)
-}
-
-extension UINavigationBarDelegate {
-  /// Yes.
-  public func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem)
-    -> Bool
-  { true }
-  /// Nothing.
-  public func navigationBar(_ navigationBar: UINavigationBar, didPush item: UINavigationItem) {}
-  /// Yes.
-  public func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
-    -> Bool
-  { true }
-  /// Nothing.
-  public func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem) {}
-}
-
-// MARK: - The private-looking views
-
-// swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The bar's background container on iOS 11 and later: `navigationBar.subviews.first`. It holds
-/// the background image view, the effect view (ivar `_backgroundEffectView`), the view that draws
-/// a bar tint colour (ivar `_colorView`) and the shadow view (ivar `_shadowView`). `setHidden:`
-/// is in its table, as a seed swizzles it.
-public final class _UIBarBackground: UIView {
-  /// The view that shows a custom background image.
-  public let backgroundImageView = UIImageView(frame: .zero)
-  /// The translucent system background of the bar style, hidden under a custom image; clear
-  /// when the bar has a tint colour, which ``colorView`` draws.
-  public let backgroundEffectView = UIView(frame: .zero)
-  /// The bar tint colour, over the effect view; hidden when the bar has none or a custom image.
-  /// (A fade of the effect view alone leaves it showing: ETNavBarTransparent's issue 14.)
-  public let colorView = UIView(frame: .zero)
-  /// The hairline at the bottom.
-  public let shadowView = UIImageView(frame: .zero)
-
-  public override class var objcDeclaration: ObjCClassDeclaration {
-    ObjCClassDeclaration(_UIBarBackground.self) {
-      ObjCIvarDeclaration("_backgroundEffectView", readOnly: \_UIBarBackground.backgroundEffectView)
-      ObjCIvarDeclaration("_shadowView", readOnly: \_UIBarBackground.shadowView)
-      ObjCIvarDeclaration("_backgroundImageView", readOnly: \_UIBarBackground.backgroundImageView)
-      ObjCIvarDeclaration("_colorView", readOnly: \_UIBarBackground.colorView)
-    }
-  }
-
-  fileprivate override init(frame: CGRect) {
-    super.init(frame: frame)
-    for view in [backgroundImageView, backgroundEffectView, colorView, shadowView] {
-      view.autoresizingMask = .flexibleWidth
-      addSubview(view)
-    }
-  }
-}
-
-// swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The bar's background on iOS 10: an image view with the effect, bar tint colour and shadow
-/// views inside.
-public final class _UINavigationBarBackground: UIImageView {
-  /// The translucent system background of the bar style; clear when the bar has a tint colour.
-  public let backgroundEffectView = UIView(frame: .zero)
-  /// The bar tint colour (ivar `_colorView`); hidden when the bar has none or a custom image.
-  public let colorView = UIView(frame: .zero)
-  /// The hairline at the bottom.
-  public let shadowView = UIImageView(frame: .zero)
-
-  public override class var objcDeclaration: ObjCClassDeclaration {
-    ObjCClassDeclaration(_UINavigationBarBackground.self) {
-      ObjCIvarDeclaration(
-        "_backgroundEffectView", readOnly: \_UINavigationBarBackground.backgroundEffectView)
-      ObjCIvarDeclaration("_colorView", readOnly: \_UINavigationBarBackground.colorView)
-      ObjCIvarDeclaration("_shadowView", readOnly: \_UINavigationBarBackground.shadowView)
-    }
-  }
-
-  fileprivate override init(frame: CGRect) {
-    super.init(frame: frame)
-    addSubview(backgroundEffectView)
-    addSubview(colorView)
-    addSubview(shadowView)
-  }
-}
-
-// swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The view holding the title and buttons on iOS 11 and later.
-public final class _UINavigationBarContentView: UIView {}
-
-// swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The back chevron.
-public final class _UINavigationBarBackIndicatorView: UIImageView {}
-
-// swift-format-ignore: TypeNamesShouldBeCapitalized
-/// A bar button's view.
-public final class _UIButtonBarButton: UIView {
-  /// The item it shows.
-  public fileprivate(set) weak var item: UIBarButtonItem?
-}
-
-// MARK: - The bar
 
 /// A navigation bar, with the hierarchy iOS gives it, chosen by the device's system version:
 ///
@@ -253,9 +44,10 @@ open class UINavigationBar: UIView {
   /// The back chevron.
   public let backIndicatorView = _UINavigationBarBackIndicatorView(frame: .zero)
 
-  private var backgroundImages: [Int: UIImage] = [:]
-  private var attributes: TextAttributes?
-  private var barTint: UIColor?
+  // Written by the table's IMPs (UINavigationBar+Table.swift), read here.
+  var backgroundImages: [Int: UIImage] = [:]
+  var attributes: TextAttributes?
+  var barTint: UIColor?
   private var statusBarHeight: CGFloat
 
   /// The shadow image; honoured only when a custom background image is set. `UIImage()` hides
@@ -350,7 +142,7 @@ open class UINavigationBar: UIView {
   }
 
   /// Applies the background rules to the background views.
-  private func applyBackground() {
+  func applyBackground() {
     let image = backgroundImages[UIBarMetrics.default.rawValue]
     let effect: UIView
     let tint: UIView
@@ -388,7 +180,7 @@ open class UINavigationBar: UIView {
     }
   }
 
-  private func applyTitleAttributes() {
+  func applyTitleAttributes() {
     titleLabel.textColor = attributes?.foregroundColor ?? .black
     titleLabel.font = attributes?.font ?? .boldSystemFont(ofSize: 17)
   }
@@ -507,7 +299,7 @@ open class UINavigationBar: UIView {
 
   /// The bar's own layout, the base of `-[UINavigationBar layoutSubviews]` (which seeds
   /// swizzle): the background up under the status bar, the content over the bar.
-  fileprivate func performLayout() {
+  func performLayout() {
     let width = bounds.width
     backgroundContainer.frame = CGRect(
       x: 0, y: -statusBarHeight, width: width, height: UINavigationBar.height + statusBarHeight)
@@ -577,107 +369,4 @@ open class UINavigationBar: UIView {
     }
     for subview in view.subviews { composite(subview, into: &color) }
   }
-}
-
-/// What the user sees of a navigation bar at one moment.
-public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {
-  /// The background, composited over what is behind the bar.
-  public let backgroundColor: UIColorComponents
-  /// How opaque the background is, from 0 (what is behind shows through) to 1.
-  public let backgroundOpacity: CGFloat
-  /// The title colour, with the title's opacity in its alpha.
-  public let titleColor: UIColorComponents
-  /// The tint of the bar's buttons.
-  public let tintColor: UIColorComponents
-  /// The opacity of the bar's buttons.
-  public let buttonAlpha: CGFloat
-  /// Whether the hairline under the bar shows.
-  public let shadowVisible: Bool
-  /// The bar's vertical offset (its transform's `ty`).
-  public let translationY: CGFloat
-  /// The status bar style on screen (``UIApplication/resolvedStatusBarStyle``).
-  public let statusBarStyle: UIStatusBarStyle
-
-  init(
-    backgroundColor: UIColor, backgroundOpacity: CGFloat, titleColor: UIColor,
-    tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
-    statusBarStyle: UIStatusBarStyle
-  ) {
-    self.backgroundOpacity = backgroundOpacity
-    self.statusBarStyle = statusBarStyle
-    self.backgroundColor = UIColorComponents(backgroundColor)
-    self.titleColor = UIColorComponents(titleColor)
-    self.tintColor = UIColorComponents(tintColor)
-    self.buttonAlpha = buttonAlpha
-    self.shadowVisible = shadowVisible
-    self.translationY = translationY
-  }
-
-  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`.
-  public var description: String {
-    "background \(backgroundColor.color.hexDescription)"
-      + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
-      + " title \(titleColor.color.hexDescription),"
-      + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
-      + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"
-      + " status bar \(statusBarStyle)"
-  }
-}
-
-// MARK: - IMPs
-
-extension UINavigationBar {
-  fileprivate static func bar(_ me: id) -> UINavigationBar {
-    me.receiver(as: UINavigationBar.self)
-  }
-
-  fileprivate enum Base {
-    static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
-      let bar = UINavigationBar.bar(me)
-      bar.attributes = (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
-      bar.applyTitleAttributes()
-    }
-    static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
-      me, _, image, metrics in
-      let bar = UINavigationBar.bar(me)
-      bar.backgroundImages[metrics] = image.map { $0.takeUnretainedObject() } as? UIImage
-      bar.applyBackground()
-    }
-    static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      let bar = UINavigationBar.bar(me)
-      bar.barTint = color.map { $0.takeUnretainedObject() } as? UIColor
-      bar.applyBackground()
-    }
-    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      UINavigationBar.bar(me).performLayout()
-    }
-  }
-
-  fileprivate enum Entry {
-    static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
-      UINavigationBar.bar(me).titleTextAttributes =
-        (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
-    }
-    static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
-      me, _, image, metrics in
-      UINavigationBar.bar(me).setBackgroundImage(
-        image.map { $0.takeUnretainedObject() } as? UIImage,
-        for: UIBarMetrics(rawValue: metrics) ?? .default)
-    }
-    static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      UINavigationBar.bar(me).barTintColor = color.map { $0.takeUnretainedObject() } as? UIColor
-    }
-    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      UINavigationBar.bar(me).layoutSubviews()
-    }
-  }
-}
-
-/// The selectors of UINavigationBar's table methods, kept in static storage and registered once
-/// (`SelectorReference`).
-private enum BarSelectors {
-  static let setBackgroundImageForBarMetrics = SelectorReference(
-    "setBackgroundImage:forBarMetrics:")
-  static let setBarTintColor = SelectorReference("setBarTintColor:")
-  static let setTitleTextAttributes = SelectorReference("setTitleTextAttributes:")
 }

@@ -1,0 +1,48 @@
+// What the user sees of a navigation bar, as a value: computed by `UINavigationBar.appearance(over:)`.
+public import Foundation
+public import ObjCRuntime
+
+/// What the user sees of a navigation bar at one moment.
+public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {
+  /// The background, composited over what is behind the bar.
+  public let backgroundColor: UIColorComponents
+  /// How opaque the background is, from 0 (what is behind shows through) to 1.
+  public let backgroundOpacity: CGFloat
+  /// The title colour, with the title's opacity in its alpha.
+  public let titleColor: UIColorComponents
+  /// The tint of the bar's buttons.
+  public let tintColor: UIColorComponents
+  /// The opacity of the bar's buttons.
+  public let buttonAlpha: CGFloat
+  /// Whether the hairline under the bar shows.
+  public let shadowVisible: Bool
+  /// The bar's vertical offset (its transform's `ty`).
+  public let translationY: CGFloat
+  /// The status bar style on screen (``UIApplication/resolvedStatusBarStyle``).
+  public let statusBarStyle: UIStatusBarStyle
+
+  init(
+    backgroundColor: UIColor, backgroundOpacity: CGFloat, titleColor: UIColor,
+    tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
+    statusBarStyle: UIStatusBarStyle
+  ) {
+    self.backgroundOpacity = backgroundOpacity
+    self.statusBarStyle = statusBarStyle
+    self.backgroundColor = UIColorComponents(backgroundColor)
+    self.titleColor = UIColorComponents(titleColor)
+    self.tintColor = UIColorComponents(tintColor)
+    self.buttonAlpha = buttonAlpha
+    self.shadowVisible = shadowVisible
+    self.translationY = translationY
+  }
+
+  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`.
+  public var description: String {
+    "background \(backgroundColor.color.hexDescription)"
+      + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
+      + " title \(titleColor.color.hexDescription),"
+      + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
+      + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"
+      + " status bar \(statusBarStyle)"
+  }
+}

@@ -1,0 +1,82 @@
+// The private-looking views of UIKit's navigation bar, per iOS version, with the ivars the seeds
+// read through key-value coding and object_getIvar.
+public import Foundation
+public import ObjCRuntime
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The bar's background container on iOS 11 and later: `navigationBar.subviews.first`. It holds
+/// the background image view, the effect view (ivar `_backgroundEffectView`), the view that draws
+/// a bar tint colour (ivar `_colorView`) and the shadow view (ivar `_shadowView`). `setHidden:`
+/// is in its table, as a seed swizzles it.
+public final class _UIBarBackground: UIView {
+  /// The view that shows a custom background image.
+  public let backgroundImageView = UIImageView(frame: .zero)
+  /// The translucent system background of the bar style, hidden under a custom image; clear
+  /// when the bar has a tint colour, which ``colorView`` draws.
+  public let backgroundEffectView = UIView(frame: .zero)
+  /// The bar tint colour, over the effect view; hidden when the bar has none or a custom image.
+  /// (A fade of the effect view alone leaves it showing: ETNavBarTransparent's issue 14.)
+  public let colorView = UIView(frame: .zero)
+  /// The hairline at the bottom.
+  public let shadowView = UIImageView(frame: .zero)
+
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(_UIBarBackground.self) {
+      ObjCIvarDeclaration("_backgroundEffectView", readOnly: \_UIBarBackground.backgroundEffectView)
+      ObjCIvarDeclaration("_shadowView", readOnly: \_UIBarBackground.shadowView)
+      ObjCIvarDeclaration("_backgroundImageView", readOnly: \_UIBarBackground.backgroundImageView)
+      ObjCIvarDeclaration("_colorView", readOnly: \_UIBarBackground.colorView)
+    }
+  }
+
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    for view in [backgroundImageView, backgroundEffectView, colorView, shadowView] {
+      view.autoresizingMask = .flexibleWidth
+      addSubview(view)
+    }
+  }
+}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The bar's background on iOS 10: an image view with the effect, bar tint colour and shadow
+/// views inside.
+public final class _UINavigationBarBackground: UIImageView {
+  /// The translucent system background of the bar style; clear when the bar has a tint colour.
+  public let backgroundEffectView = UIView(frame: .zero)
+  /// The bar tint colour (ivar `_colorView`); hidden when the bar has none or a custom image.
+  public let colorView = UIView(frame: .zero)
+  /// The hairline at the bottom.
+  public let shadowView = UIImageView(frame: .zero)
+
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(_UINavigationBarBackground.self) {
+      ObjCIvarDeclaration(
+        "_backgroundEffectView", readOnly: \_UINavigationBarBackground.backgroundEffectView)
+      ObjCIvarDeclaration("_colorView", readOnly: \_UINavigationBarBackground.colorView)
+      ObjCIvarDeclaration("_shadowView", readOnly: \_UINavigationBarBackground.shadowView)
+    }
+  }
+
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    addSubview(backgroundEffectView)
+    addSubview(colorView)
+    addSubview(shadowView)
+  }
+}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The view holding the title and buttons on iOS 11 and later.
+public final class _UINavigationBarContentView: UIView {}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The back chevron.
+public final class _UINavigationBarBackIndicatorView: UIImageView {}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// A bar button's view.
+public final class _UIButtonBarButton: UIView {
+  /// The item it shows.
+  public internal(set) weak var item: UIBarButtonItem?
+}

@@ -1,0 +1,60 @@
+// UINavigationBar's table: the IMPs of its methods (Base) and the Swift entry points that send
+// through the table (Entry), and the selectors they send.
+import Foundation
+import ObjCRuntime
+
+extension UINavigationBar {
+  static func bar(_ me: id) -> UINavigationBar {
+    me.receiver(as: UINavigationBar.self)
+  }
+
+  enum Base {
+    static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
+      let bar = UINavigationBar.bar(me)
+      bar.attributes = (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
+      bar.applyTitleAttributes()
+    }
+    static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
+      me, _, image, metrics in
+      let bar = UINavigationBar.bar(me)
+      bar.backgroundImages[metrics] = image.map { $0.takeUnretainedObject() } as? UIImage
+      bar.applyBackground()
+    }
+    static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
+      let bar = UINavigationBar.bar(me)
+      bar.barTint = color.map { $0.takeUnretainedObject() } as? UIColor
+      bar.applyBackground()
+    }
+    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
+      UINavigationBar.bar(me).performLayout()
+    }
+  }
+
+  enum Entry {
+    static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
+      UINavigationBar.bar(me).titleTextAttributes =
+        (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
+    }
+    static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
+      me, _, image, metrics in
+      UINavigationBar.bar(me).setBackgroundImage(
+        image.map { $0.takeUnretainedObject() } as? UIImage,
+        for: UIBarMetrics(rawValue: metrics) ?? .default)
+    }
+    static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
+      UINavigationBar.bar(me).barTintColor = color.map { $0.takeUnretainedObject() } as? UIColor
+    }
+    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
+      UINavigationBar.bar(me).layoutSubviews()
+    }
+  }
+}
+
+/// The selectors of UINavigationBar's table methods, kept in static storage and registered once
+/// (`SelectorReference`).
+enum BarSelectors {
+  static let setBackgroundImageForBarMetrics = SelectorReference(
+    "setBackgroundImage:forBarMetrics:")
+  static let setBarTintColor = SelectorReference("setBarTintColor:")
+  static let setTitleTextAttributes = SelectorReference("setTitleTextAttributes:")
+}

@@ -1,0 +1,131 @@
+// What a navigation bar shows and asks: its items and their buttons, the title's text attributes,
+// the bar's metrics and style, and its delegate protocol.
+public import Foundation
+public import ObjCRuntime
+
+/// Bar metrics, as UIKit's `UIBarMetrics`.
+public enum UIBarMetrics: Int, Sendable {
+  /// The default metrics.
+  case `default` = 0
+  /// Compact (landscape phone) metrics.
+  case compact = 1
+}
+
+/// Bar styles, as UIKit's `UIBarStyle`.
+public enum UIBarStyle: Int, Sendable {
+  /// A light bar.
+  case `default` = 0
+  /// A dark bar.
+  case black = 1
+}
+
+/// Text attributes as an object, so that they can cross the runtime (the `NSDictionary` that
+/// `-setTitleTextAttributes:` receives): a swizzle of it reads and replaces `attributes`.
+public final class TextAttributesBox: ObjCObject {
+  /// The attributes.
+  public let attributes: TextAttributes
+
+  /// A box around `attributes`.
+  public init(_ attributes: TextAttributes) {
+    self.attributes = attributes
+    super.init()
+  }
+}
+
+/// A button in a navigation bar.
+open class UIBarButtonItem: ObjCObject {
+  /// The title.
+  open var title: String?
+  /// The image.
+  open var image: UIImage?
+  /// A view shown instead of the title.
+  open var customView: UIView?
+  /// The tint colour; nil inherits the bar's.
+  open var tintColor: UIColor?
+  /// The object sent `action`.
+  open weak var target: ObjCObject?
+  /// The selector sent when the item is tapped.
+  open var action: Selector?
+
+  /// An item with a title.
+  public init(title: String?, target: ObjCObject? = nil, action: Selector? = nil) {
+    self.title = title
+    self.target = target
+    self.action = action
+    super.init()
+  }
+
+  /// An item showing `customView`.
+  public init(customView: UIView) {
+    self.customView = customView
+    super.init()
+  }
+}
+
+/// What a navigation bar shows for one screen: title, title view, buttons.
+open class UINavigationItem: ObjCObject {
+  /// The title.
+  open var title: String?
+  /// A view shown instead of the title.
+  open var titleView: UIView?
+  /// The buttons on the left.
+  open var leftBarButtonItems: [UIBarButtonItem]?
+  /// The buttons on the right.
+  open var rightBarButtonItems: [UIBarButtonItem]?
+  /// The item shown as the back button of the next screen.
+  open var backBarButtonItem: UIBarButtonItem?
+  /// Whether the back button is hidden.
+  open var hidesBackButton = false
+
+  /// An item with `title`.
+  public init(title: String) {
+    self.title = title
+    super.init()
+  }
+
+  /// An item without title.
+  public override init() {
+    super.init()
+  }
+
+  /// The first left button.
+  open var leftBarButtonItem: UIBarButtonItem? {
+    get { leftBarButtonItems?.first }
+    set { leftBarButtonItems = newValue.map { [$0] } }
+  }
+
+  /// The first right button.
+  open var rightBarButtonItem: UIBarButtonItem? {
+    get { rightBarButtonItems?.first }
+    set { rightBarButtonItems = newValue.map { [$0] } }
+  }
+}
+
+/// What a navigation bar asks and tells its delegate (UIKit's `UINavigationBarDelegate`). When
+/// the delegate is an `ObjCObject` that answers the selector, the bar sends it through the
+/// runtime (`navigationBar:shouldPopItem:`...), so a swizzle of it runs.
+public protocol UINavigationBarDelegate: AnyObject {
+  /// Whether `item` may be pushed.
+  func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem) -> Bool
+  /// `item` was pushed.
+  func navigationBar(_ navigationBar: UINavigationBar, didPush item: UINavigationItem)
+  /// Whether `item` may be popped.
+  func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem) -> Bool
+  /// `item` was popped.
+  func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem)
+}
+
+extension UINavigationBarDelegate {
+  /// Yes.
+  public func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem)
+    -> Bool
+  { true }
+  /// Nothing.
+  public func navigationBar(_ navigationBar: UINavigationBar, didPush item: UINavigationItem) {}
+  /// Yes.
+  public func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
+    -> Bool
+  { true }
+  /// Nothing.
+  public func navigationBar(_ navigationBar: UINavigationBar, didPop item: UINavigationItem) {}
+}
