@@ -1,4 +1,4 @@
-// What the user sees of a navigation bar, as a value: computed by `UINavigationBar.appearance(over:)`.
+// What the user sees of a navigation bar, as a value (`UINavigationBar.appearance(over:)`).
 public import Foundation
 public import ObjCRuntime
 
