@@ -73,7 +73,11 @@ public struct HookMap: Sendable, CustomStringConvertible {
     var hookOwners: [MethodReference: Set<String>] = [:]
     var replacers: [MethodReference: [String]] = [:]
     var exchangers: [MethodReference: Set<String>] = [:]
-    var setters: [MethodReference: Set<String>] = [:]
+    // The latest `method_setImplementation` of each method (a plugin's or anyone's, such as the
+    // restore of an uninstall), and the earliest hook of each owner: a replacement silences only
+    // the hooks installed before it, while it is the method's latest.
+    var latestReplacement: [MethodReference: (sequence: Int, plugin: String?)] = [:]
+    var earliestHooks: [MethodReference: [String: Int]] = [:]
 
     for change in ChangeLog.shared.all {
       let kind: String
@@ -87,6 +91,11 @@ public struct HookMap: Sendable, CustomStringConvertible {
           change.sequence,
           Layer(kind: kind, plugin: change.plugin, location: change.location, isHook: false)
         ))
+      if case .replaced = change.kind,
+        change.sequence > latestReplacement[change.method]?.sequence ?? .min
+      {
+        latestReplacement[change.method] = (change.sequence, change.plugin)
+      }
       guard let plugin = change.plugin else { continue }
       switch change.kind {
       case .added: break
@@ -94,7 +103,6 @@ public struct HookMap: Sendable, CustomStringConvertible {
         if !(replacers[change.method]?.contains(plugin) ?? false) {
           replacers[change.method, default: []].append(plugin)
         }
-        setters[change.method, default: []].insert(plugin)
       case .exchanged:
         if !(replacers[change.method]?.contains(plugin) ?? false) {
           replacers[change.method, default: []].append(plugin)
@@ -117,7 +125,11 @@ public struct HookMap: Sendable, CustomStringConvertible {
               kind: "\(entry.position) hook\(scope)", plugin: entry.owner, location: nil,
               isHook: true)
           ))
-        if let owner = entry.owner { hookOwners[site.method, default: []].insert(owner) }
+        if let owner = entry.owner {
+          hookOwners[site.method, default: []].insert(owner)
+          earliestHooks[site.method, default: [:]][owner] = min(
+            entry.sequence, earliestHooks[site.method]?[owner] ?? .max)
+        }
       }
     }
 
@@ -134,26 +146,39 @@ public struct HookMap: Sendable, CustomStringConvertible {
           reason: "replaced by \(plugins.count) plugins (\(plugins.joined(separator: ", "))):"
             + " each swizzle wraps the others', and removing one can break the rest"))
     }
-    // A plugin that exchanged or replaced an implementation under another plugin's hook: the
-    // hook runs only as long as the new implementation calls the one it displaced.
-    for (verb, changers) in [("exchanges", exchangers), ("replaces", setters)] {
-      for (method, changing) in changers {
-        for changer in changing.sorted() {
-          let others = (hookOwners[method] ?? []).subtracting([changer]).sorted()
-          guard !others.isEmpty else { continue }
-          let hooks = "\(others.joined(separator: ", ")) hook\(others.count == 1 ? "s" : "")"
-          let consequence =
-            verb == "replaces"
-            ? ": the hook runs only if the new implementation calls the one it replaced" : ""
-          conflicts.append(
-            Conflict(
-              method: method, plugins: [changer] + others,
-              reason: "plugin \(changer) \(verb) the implementation that \(hooks)\(consequence)"))
-        }
+    // A plugin that exchanged an implementation another plugin hooks.
+    for (method, exchanging) in exchangers {
+      for exchanger in exchanging.sorted() {
+        let others = (hookOwners[method] ?? []).subtracting([exchanger]).sorted()
+        guard !others.isEmpty else { continue }
+        conflicts.append(
+          Conflict(
+            method: method, plugins: [exchanger] + others,
+            reason: "plugin \(exchanger) exchanges the implementation that \(hooks(others))"))
       }
+    }
+    // A plugin whose replacement is the method's latest, made after another plugin's hook: the
+    // hook runs only if the new implementation calls the one it displaced. (A hook installed
+    // after the replacement wraps it, and an uninstall's restore supersedes it: no conflict.)
+    for (method, latest) in latestReplacement {
+      guard let replacer = latest.plugin else { continue }
+      let silenced = (earliestHooks[method] ?? [:])
+        .filter { owner, sequence in owner != replacer && sequence < latest.sequence }
+        .keys.sorted()
+      guard !silenced.isEmpty else { continue }
+      conflicts.append(
+        Conflict(
+          method: method, plugins: [replacer] + silenced,
+          reason: "plugin \(replacer) replaces the implementation that \(hooks(silenced)):"
+            + " the hook runs only if the new implementation calls the one it replaced"))
     }
     conflicts.sort { $0.description < $1.description }
     return HookMap(entries: entries, conflicts: conflicts)
+  }
+
+  /// `a hooks`, `a, b hook`.
+  private static func hooks(_ owners: [String]) -> String {
+    "\(owners.joined(separator: ", ")) hook\(owners.count == 1 ? "s" : "")"
   }
 }
 

@@ -38,7 +38,8 @@ enum PluginCases {
   /// the classes are realized first (at a launch, the model's `SelfAware` pass has done that),
   /// then the walk of `objc_getClassList` casting each class to `TransparentBarAware`, and the
   /// installation (the `et_` methods added and exchanged, the category methods replaced). The
-  /// plugin is uninstalled after, outside the measure.
+  /// plugin is uninstalled after, to leave the process clean: outside the clock measure, inside
+  /// the instruction count (about 0.11 M of its 1.28 M).
   static func installOnce(_ count: Int) -> Int {
     _ = objc_getClassList(nil, 0)
     guard count > 0 else { return 0 }

@@ -216,6 +216,41 @@ struct PluginRegistryTests {
         + " the new implementation calls the one it replaced")
   }
 
+  @Test("a replacement made before a hook, or one given back since, is no conflict")
+  func replacementOrder() throws {
+    let cls = freshMeterClass("ReplacedThenHooked")
+    let scaled = try #require(class_getInstanceMethod(Meter.runtimeClass, "scaled:"))
+    let half = try #require(class_getInstanceMethod(Meter.runtimeClass, "half:"))
+    class_addMethod(cls, "scaled:", scaled.implementation!, scaled.typeEncoding)
+    let own = try #require(cls.methods.first { $0.selector == "scaled:" })
+    let method = MethodReference(owner: cls, selector: "scaled:")
+    // Replaced first, then hooked: the hook wraps the replacement and runs.
+    try PluginRegistry.shared.install(
+      ReplacingPlugin(
+        identifier: "test.order.early", method: Shared(value: own),
+        implementation: Shared(value: half.implementation!)))
+    try PluginRegistry.shared.install(
+      HookingPlugin(identifier: "test.order.late", cls: Shared(value: cls), selector: "scaled:"))
+    #expect(!PluginRegistry.shared.hookMap.conflicts.contains { $0.method == method })
+
+    // Hooked, then replaced (a conflict), then given back: no conflict any more.
+    let other = freshMeterClass("HookedReplacedRestored")
+    class_addMethod(other, "scaled:", scaled.implementation!, scaled.typeEncoding)
+    let second = try #require(other.methods.first { $0.selector == "scaled:" })
+    let otherMethod = MethodReference(owner: other, selector: "scaled:")
+    try PluginRegistry.shared.install(
+      HookingPlugin(
+        identifier: "test.restored.hooker2", cls: Shared(value: other), selector: "scaled:"))
+    let hooked = try #require(second.implementation)
+    try PluginRegistry.shared.install(
+      ReplacingPlugin(
+        identifier: "test.restored.replacer2", method: Shared(value: second),
+        implementation: Shared(value: half.implementation!)))
+    #expect(PluginRegistry.shared.hookMap.conflicts.contains { $0.method == otherMethod })
+    method_setImplementation(second, hooked)
+    #expect(!PluginRegistry.shared.hookMap.conflicts.contains { $0.method == otherMethod })
+  }
+
   @Test("discovery registers the DiscoverablePlugins of every image, without installing them")
   func discovery() throws {
     try PluginRegistry.shared.discover()

@@ -606,7 +606,7 @@ extension ObjCObject {
   /// The value of a value-typed key, or the key's default. Inlinable, so that it specializes
   /// where a key is read: the check of the box's class is then a compare with a cached
   /// metadata pointer, where the unspecialized form looked the box's generic metadata up on
-  /// every read (a few thousand instructions for an `AssociatedKey<CGFloat?>`).
+  /// every read (about 800 instructions for an `AssociatedKey<Double?>`, 141 now).
   @inlinable
   internal final func typedValue<Value>(forKey key: AssociatedKey<Value>) -> Value {
     guard let box = valueAssociation(forKey: key.address) else { return key.defaultValue }

@@ -112,9 +112,11 @@ public struct ObjCIvarDeclaration {
 
   /// A read-only ivar whose value `read` gives: a key path literal
   /// (`readOnly: \UINavigationController.isTransitioning`), which Swift turns into a function
-  /// that reads the property directly, or any function of the object.
+  /// that reads the property directly, or any function of the object. `@Sendable`, since
+  /// `object_getIvar` may call it from any thread: it should read the object it is given and
+  /// nothing else.
   public init<Owner: ObjCObject, Value>(
-    _ name: String, readOnly read: @escaping (Owner) -> Value
+    _ name: String, readOnly read: @escaping @Sendable (Owner) -> Value
   ) {
     self.name = name
     self.typeEncoding = ObjCIvarDeclaration.encoding(of: Value.self)
@@ -144,7 +146,7 @@ public struct ObjCIvarDeclaration {
 
   /// A read-only ivar of an optional type (`_delegate`...): nil reads as nil.
   public init<Owner: ObjCObject, Wrapped>(
-    _ name: String, readOnly read: @escaping (Owner) -> Wrapped?
+    _ name: String, readOnly read: @escaping @Sendable (Owner) -> Wrapped?
   ) {
     self.name = name
     self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped?.self)

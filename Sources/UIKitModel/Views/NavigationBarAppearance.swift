@@ -1,6 +1,6 @@
 // What the user sees of a navigation bar, as a value (`UINavigationBar.appearance(over:)`).
 public import Foundation
-public import ObjCRuntime
+import ObjCRuntime
 
 /// What the user sees of a navigation bar at one moment.
 public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {

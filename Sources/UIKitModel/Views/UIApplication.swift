@@ -123,15 +123,22 @@ public final class UIApplication: UIResponder {
   /// Whether ``launch(delegate:device:systemVersion:)`` is running: true for the `SelfAware`
   /// awakes and the `nextResponder` read it makes, and for the delegate's
   /// `didFinishLaunching`. What an awake that must act only at an application's launch (not at
-  /// a discovery pass of a test or a tool) checks.
+  /// a discovery pass of a test or a tool) checks; on the launching thread only.
   public var isLaunching: Bool { UIApplication.isLaunching }
 
-  /// ``isLaunching`` without making the shared application: an awake runs at every discovery
-  /// pass, and the first read of ``shared`` realizes the model's classes (3 million
-  /// instructions). An atomic, as discovery passes may run on other threads.
-  public static var isLaunching: Bool { launching.load(ordering: .acquiring) }
+  /// ``isLaunching`` without making the shared application, for awakes: a class's `awake()`
+  /// runs at whichever discovery pass meets it first, a launch's or a tool's, and the first
+  /// read of ``shared`` realizes the model's classes (3 million instructions). True only on the
+  /// thread that runs the launch: a discovery pass that another thread runs meanwhile is not
+  /// part of it.
+  public static var isLaunching: Bool {
+    let thread = launchingThread.load(ordering: .acquiring)
+    return thread != 0 && pthread_equal(pthread_t(thread), pthread_self()) != 0
+  }
 
-  private static let launching = Atomic<Bool>(false)
+  /// The thread running ``launch(delegate:device:systemVersion:)``, or 0 (an atomic: awakes
+  /// read it from any thread).
+  private static let launchingThread = Atomic<UInt>(0)
 
   private override init() {
     super.init()
@@ -151,8 +158,8 @@ public final class UIApplication: UIResponder {
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
     self.delegate = delegate
-    UIApplication.launching.store(true, ordering: .releasing)
-    defer { UIApplication.launching.store(false, ordering: .releasing) }
+    UIApplication.launchingThread.store(UInt(pthread_self()), ordering: .releasing)
+    defer { UIApplication.launchingThread.store(0, ordering: .releasing) }
     // SelfAware classes wake first, as +load runs when an image loads, before main.
     lastAwakeReport = try? SelfAwareDiscovery.awakeAll()
     // UIKit asks the application for its next responder early in the launch: the seeds'

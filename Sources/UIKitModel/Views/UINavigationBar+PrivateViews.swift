@@ -1,6 +1,6 @@
 // The private-looking views of UIKit's navigation bar, per iOS version, with the ivars the seeds
 // read through key-value coding and object_getIvar.
-public import Foundation
+import Foundation
 public import ObjCRuntime
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
