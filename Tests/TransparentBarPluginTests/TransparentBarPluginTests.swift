@@ -351,6 +351,30 @@ struct TransparentBarPluginTests {
     }
   }
 
+  /// A page that makes its bar clear in `viewDidLoad`, as ET #33's reporter's did.
+  private final class ClearOnLoad: UIViewController {
+    override func viewDidLoad() {
+      super.viewDidLoad()
+      navBarBgAlpha = 0
+    }
+  }
+
+  @Test("ET #33: a presented navigation controller's page with alpha 0 shows a clear bar")
+  func presentedNavigationController() throws {
+    try PluginRegistry.shared.install(TransparentBarPlugin())
+    defer { PluginRegistry.shared.uninstall("transparent") }
+    let (navigation, _, opaque) = twoScreens()
+    let presented = UINavigationController(rootViewController: ClearOnLoad())
+    opaque.present(presented, animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(backgroundAlpha(presented.navigationBar) == 0, "the presented bar is clear")
+    #expect(backgroundAlpha(navigation.navigationBar) > 0.5, "the presenter's bar is its own")
+    presented.dismiss(animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.presentedViewController == nil)
+    #expect(backgroundAlpha(navigation.navigationBar) > 0.5)
+  }
+
   @Test("alpha is clamped to 0...1")
   func clamped() {
     let controller = UIViewController()

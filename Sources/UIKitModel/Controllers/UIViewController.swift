@@ -44,6 +44,14 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   public internal(set) var isMovingToParent = false
   /// Whether the controller is being removed from its parent (true during a pop that removes it).
   public internal(set) var isMovingFromParent = false
+  /// The controller this one presents (UIViewController+Presentation.swift).
+  public internal(set) var presentedViewController: UIViewController?
+  /// The controller that presents this one.
+  public internal(set) weak var presentingViewController: UIViewController?
+  /// Whether the controller is being presented (from `present` until its `viewDidAppear:`).
+  public internal(set) var isBeingPresented = false
+  /// Whether the controller is being dismissed (from `dismiss` until its `viewDidDisappear:`).
+  public internal(set) var isBeingDismissed = false
 
   /// A controller whose view is loaded on first access.
   public override init() {

@@ -38,6 +38,10 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case duplicateViewControllers(controller: String, navigationController: String)
   /// A system version that is not a version number (`"13.0"`, `"10.3.1"`).
   case invalidSystemVersion(String, kept: String)
+  /// A presentation or dismissal UIKit refuses (with a warning in its console): presenting on a
+  /// controller that already presents one, or whose view is not in a window, or presenting a
+  /// controller that is already presented; dismissing while a transition runs.
+  case presentationRefused(presenter: String, presented: String, reason: String)
 
   /// What was refused and why.
   public var description: String {
@@ -75,6 +79,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
     case .invalidSystemVersion(let version, let kept):
       "\(String(reflecting: version)) is not a system version such as \"13.0\"; the model keeps"
         + " \(kept)"
+    case .presentationRefused(let presenter, let presented, let reason):
+      "attempt to present or dismiss \(presented) on \(presenter), \(reason); nothing changed"
     case .shouldPopAfterManualPop(let controller):
       "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
         + " popping a view controller (an error on iOS 13 and later; return NO)"

@@ -1,6 +1,6 @@
 // What a navigation bar shows and asks: its items and their buttons, the title's text attributes,
 // the bar's metrics and style, and its delegate protocol.
-public import Foundation
+import Foundation
 public import ObjCRuntime
 
 /// Bar metrics, as UIKit's `UIBarMetrics`.
