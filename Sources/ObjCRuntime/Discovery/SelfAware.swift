@@ -1,6 +1,4 @@
 // SelfAware: types that wake up at start-up without being listed anywhere.
-import CObjCRuntime
-import Synchronization
 
 /// A class whose ``awake()`` runs once when the application starts (or when the library that
 /// holds it is loaded), without being registered anywhere: the Swift answer to `+load`.
@@ -45,8 +43,7 @@ public struct AwakeReport: Sendable, CustomStringConvertible {
 /// Finds the ``SelfAware`` classes of the process and awakes each exactly once.
 ///
 /// The first ``awakeAll()`` reads every image; later calls read only images loaded since (such as
-/// a plugin library opened with ``loadLibrary(at:)``). Racing calls awake each class once, and
-/// each returns when the classes of the images loaded before it are awoken.
+/// a plugin library opened with ``loadLibrary(at:)``). Racing calls awake each class once.
 public enum SelfAwareDiscovery {
   private struct State {
     var scannedImages: Set<UInt> = []
@@ -57,17 +54,6 @@ public enum SelfAwareDiscovery {
   }
 
   private static let state = RuntimeLock(State())
-
-  /// Serializes the passes, so that a pass returns only when the classes of the images loaded
-  /// before it are awoken, whichever pass claimed them; one pass at a time also keeps a class's
-  /// `awake()` from running beside another's. A pass that an `awake()` starts on the same thread
-  /// (a plugin that loads a library) runs inside the outer one: ``passOwner`` says whose pass it
-  /// is. An `awake()` must therefore not wait for another thread that runs discovery.
-  private static let passes = RuntimeLock(())
-
-  /// The thread running a pass (`swk_thread_id`), or 0. Written under ``passes``; read by a
-  /// thread to learn whether the pass is its own, which only that thread could have written.
-  private static let passOwner = Atomic<UInt>(0)
 
   /// Awakes every ``SelfAware`` class not awoken yet, in the order of the images and of the
   /// classes in them.
@@ -81,17 +67,6 @@ public enum SelfAwareDiscovery {
   ///   metadata is not laid out as this build expects; nothing is awoken then.
   @discardableResult
   public static func awakeAll() throws(DiscoveryError) -> AwakeReport {
-    let me = UInt(swk_thread_id())
-    if passOwner.load(ordering: .relaxed) == me { return try pass() }
-    return try passes.withLock { _ throws(DiscoveryError) -> AwakeReport in
-      passOwner.store(me, ordering: .relaxed)
-      defer { passOwner.store(0, ordering: .relaxed) }
-      return try pass()
-    }
-  }
-
-  /// One pass of ``awakeAll()``.
-  private static func pass() throws(DiscoveryError) -> AwakeReport {
     let all = try SwiftImages.all()
     let images = try ApplicationImages.current()
     // Claim the new images and their conformers under the lock.
