@@ -42,6 +42,17 @@ struct SelfAwareTests {
   func awakesOnce() throws {
     try SelfAwareDiscovery.awakeAll()
     try SelfAwareDiscovery.awakeAll()
+    // Another test's pass may have claimed these classes and still be awaking them on its own
+    // thread (passes do not wait for each other, so that an awake() that installs a plugin
+    // cannot deadlock against one that loads a library): wait for it, up to five seconds.
+    func allAwoken() -> Bool {
+      AwakeCounts.privateConformer.load(ordering: .acquiring) > 0
+        && AwakeCounts.nested.load(ordering: .acquiring) > 0
+        && AwakeCounts.byExtension.load(ordering: .acquiring) > 0
+        && SupportAwakeCounts.conformer.load(ordering: .acquiring) > 0
+        && SupportAwakeCounts.subclass.load(ordering: .acquiring) > 0
+    }
+    for _ in 0..<5_000 where !allAwoken() { usleep(1_000) }
     #expect(AwakeCounts.privateConformer.load(ordering: .relaxed) == 1)
     #expect(AwakeCounts.nested.load(ordering: .relaxed) == 1)
     #expect(AwakeCounts.byExtension.load(ordering: .relaxed) == 1)
