@@ -99,10 +99,10 @@ extension UINavigationController: TransparentBarAware {
 /// app, woken before `nextResponder` is read) hooks `-[UIApplication nextResponder]` at the
 /// launch; the hook's first call walks the class list and awakes every `TransparentBarAware`
 /// class, then takes itself off.
-final class TransparentBarLaunch: SelfAware {
+package final class TransparentBarLaunch: SelfAware {
   /// Arms the hook, at an application's launch only: a discovery pass of a test or a tool
   /// wakes this class too, and must not change the process.
-  static func awake() {
+  package static func awake() {
     guard UIApplication.isLaunching else { return }
     do {
       let token = try UIApplication.hook(before: "nextResponder") { _ in
@@ -136,7 +136,10 @@ final class TransparentBarLaunch: SelfAware {
   /// scans every conformance record of the process the first time it meets a type. Casting all
   /// of the classes, as the seed did, cost about 9 million instructions here (most of a launch's
   /// installation); the superclass check costs a few per class.
-  static func walkClassList() {
+  /// Returns how many classes it awoke (the benchmark measures the walk through it).
+  @discardableResult
+  package static func walkClassList() -> Int {
+    var awoken = 0
     let navigation = UINavigationController.runtimeClass
     let count = Int(objc_getClassList(nil, 0))
     let classes = UnsafeMutablePointer<Class?>.allocate(capacity: count)
@@ -147,8 +150,12 @@ final class TransparentBarLaunch: SelfAware {
       guard let cls = classes[index], !cls.isMetaClass, cls.inherits(from: navigation) else {
         continue
       }
-      (cls.swiftClass as? any TransparentBarAware.Type)?.awake()
+      if let aware = cls.swiftClass as? any TransparentBarAware.Type {
+        aware.awake()
+        awoken += 1
+      }
     }
+    return awoken
   }
 }
 

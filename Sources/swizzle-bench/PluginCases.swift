@@ -33,8 +33,7 @@ enum PluginCases {
       limit: nil, iterations: (500, 1_500), body: { swipeFrames($0, plugin: BarLayerPlugin()) }),
   ]
 
-  /// The launch's part of the transparent-bar plugin, as `TransparentBarLaunch.runOnce` does it
-  /// (its walk is the plugin's own, so this mirrors it, filter included):
+  /// The launch's part of the transparent-bar plugin, as `TransparentBarLaunch.runOnce` does it:
   /// the classes are realized first (at a launch, the model's `SelfAware` pass has done that),
   /// then the walk of `objc_getClassList` casting each class to `TransparentBarAware`, and the
   /// installation (the `et_` methods added and exchanged, the category methods replaced). The
@@ -57,25 +56,11 @@ enum PluginCases {
     return elapsed
   }
 
-  /// The walk and the installation; the bench declares no `UINavigationController` subclass, so
-  /// the awakes find nothing and the plugin is installed by hand where a subclass's would.
+  /// The plugin's own walk and the installation; the bench declares no `UINavigationController`
+  /// subclass, so the awakes find nothing to install and the plugin is installed by hand where
+  /// a subclass's awake would.
   private static func walkAndInstall() -> (awakened: Int, installed: Bool) {
-    let count = Int(objc_getClassList(nil, 0))
-    let classes = UnsafeMutablePointer<Class?>.allocate(capacity: count)
-    classes.initialize(repeating: nil, count: count)
-    defer { classes.deinitialize(count: count).deallocate() }
-    let filled = Int(objc_getClassList(classes, Int32(count)))
-    var awakened = 0
-    let navigation = UINavigationController.runtimeClass
-    for index in 0..<min(count, filled) {
-      guard let cls = classes[index], !cls.isMetaClass, cls.inherits(from: navigation) else {
-        continue
-      }
-      if let aware = cls.swiftClass as? any TransparentBarAware.Type {
-        aware.awake()
-        awakened += 1
-      }
-    }
+    let awakened = TransparentBarLaunch.walkClassList()
     let installed = (try? PluginRegistry.shared.install(TransparentBarPlugin())) ?? false
     return (awakened, installed)
   }
