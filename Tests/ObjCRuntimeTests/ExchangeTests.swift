@@ -2,33 +2,21 @@
 import ObjCRuntime
 import Testing
 
-/// The IMPs of the exchange world, its own: a test that declares one of the shared `Constant`s
-/// for a Swift class records that class as the IMP's receiver, and the runtime then refuses to
-/// exchange it onto an unrelated class, so sharing them made these tests depend on test order.
-private enum Own {
-  static let one: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
-  static let two: @convention(c) (id, SEL) -> Int = { _, _ in 2 }
-  static let three: @convention(c) (id, SEL) -> Int = { _, _ in 3 }
-  static let four: @convention(c) (id, SEL) -> Int = { _, _ in 4 }
-  static let five: @convention(c) (id, SEL) -> Int = { _, _ in 5 }
-  static let six: @convention(c) (id, SEL) -> Int = { _, _ in 6 }
-}
-
 /// Super has the two methods; A inherits them; B overrides the target; C is unrelated. Each test
 /// builds its own set.
 private struct ExchangeWorld {
   let superclass = makeClass(
     "ExchangeSuper",
-    methods: [("swizzleTarget", Own.one), ("swizzleReplacement", Own.two)],
-    classMethods: [("classTarget", Own.three), ("classReplacement", Own.four)])
+    methods: [("swizzleTarget", Unshared.one), ("swizzleReplacement", Unshared.two)],
+    classMethods: [("classTarget", Unshared.three), ("classReplacement", Unshared.four)])
   let classA: Class
   let classB: Class
-  let classC = makeClass("ExchangeC", methods: [("swizzleTarget", Own.six)])
+  let classC = makeClass("ExchangeC", methods: [("swizzleTarget", Unshared.six)])
 
   init() {
     classA = makeClass("ExchangeA", superclass: superclass)
     classB = makeClass(
-      "ExchangeB", superclass: superclass, methods: [("swizzleTarget", Own.five)])
+      "ExchangeB", superclass: superclass, methods: [("swizzleTarget", Unshared.five)])
   }
 
   var superObject: ObjCObject { instance(of: superclass) }
@@ -111,7 +99,7 @@ struct ExchangeTests {
     let (a, b, target) = (world.a, world.b, world.target)
     _ = sendTwice(a, "swizzleTarget")
     let old = method_setImplementation(target, Constant.imp(Constant.seven))
-    #expect(old == Constant.imp(Own.one))
+    #expect(old == Constant.imp(Unshared.one))
     #expect(sendTwice(a, "swizzleTarget") == [7, 7])
     #expect(sendTwice(b, "swizzleTarget") == [5, 5])
     #expect(method_setImplementation(target, nil) == nil)

@@ -2,6 +2,19 @@
 import ObjCRuntime
 import Synchronization
 
+/// IMPs no test declares for a Swift class, for the tests that exchange implementations. A
+/// declaration (`ObjCMethodDeclaration`) records its class as the IMP's receiver, and the runtime
+/// then refuses to exchange that IMP onto an unrelated class; with the shared `Constant`s, the
+/// exchange tests failed whenever a test declaring one ran first.
+enum Unshared {
+  static let one: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
+  static let two: @convention(c) (id, SEL) -> Int = { _, _ in 2 }
+  static let three: @convention(c) (id, SEL) -> Int = { _, _ in 3 }
+  static let four: @convention(c) (id, SEL) -> Int = { _, _ in 4 }
+  static let five: @convention(c) (id, SEL) -> Int = { _, _ in 5 }
+  static let six: @convention(c) (id, SEL) -> Int = { _, _ in 6 }
+}
+
 /// IMPs that return a constant, so a test can tell which implementation answered.
 enum Constant {
   static let one: @convention(c) (id, SEL) -> Int = { _, _ in 1 }

@@ -8,14 +8,8 @@ private let swzGreet: @convention(c) (id, SEL) -> Int = { me, _ in
   ((try? objc_msgSend(me.takeUnretainedObject(), "swz_greet") as Int) ?? -1_000_000) + 2000
 }
 
-/// `-[Greeter greet]`'s own IMP. Not one of the shared `Constant`s: a test that declares a shared
-/// IMP for a Swift class records that class as its receiver, and the runtime then refuses to
-/// exchange it onto these unrelated classes (it would read them as the other class), which made
-/// these tests fail when such a test happened to run first.
-private let greetOne: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
-
 private struct GreeterFamily {
-  let base = makeClass("Greeter", methods: [("greet", greetOne)])
+  let base = makeClass("Greeter", methods: [("greet", Unshared.one)])
   let naiveSub: Class
   let safeSub: Class
   let sibling: Class
