@@ -50,13 +50,13 @@ open class UIView: UIResponder {
 
   /// The view an IMP's `self` is (IMPs of UIView's table are only installed on views).
   @inline(__always)
-  fileprivate static func view(_ me: id) -> UIView {
+  static func view(_ me: id) -> UIView {
     me.receiver(as: UIView.self)
   }
 
   /// The view an object argument is, or nil.
   @inline(__always)
-  fileprivate static func optionalView(_ object: id?) -> UIView? {
+  static func optionalView(_ object: id?) -> UIView? {
     object.map { $0.takeUnretainedObject() } as? UIView
   }
 
@@ -86,16 +86,16 @@ open class UIView: UIResponder {
   // (`VirtualRunLoop`), and every access to these is a plain read or write that never spans a
   // call: Swift's dynamic exclusivity checks (about 200 instructions for each write of a class's
   // stored property) could find nothing, and are switched off for them.
-  @exclusivity(unchecked) private var modelFrame: CGRect
-  @exclusivity(unchecked) private var modelTransform = CGAffineTransform.identity
-  @exclusivity(unchecked) private var modelAlpha: CGFloat = 1
-  @exclusivity(unchecked) private var modelBackgroundColor: UIColor?
-  private var ownTintColor: UIColor?
-  @exclusivity(unchecked) private var animations: [String: RunningAnimation] = [:]
-  private var needsLayout = true
+  @exclusivity(unchecked) var modelFrame: CGRect
+  @exclusivity(unchecked) var modelTransform = CGAffineTransform.identity
+  @exclusivity(unchecked) var modelAlpha: CGFloat = 1
+  @exclusivity(unchecked) var modelBackgroundColor: UIColor?
+  var ownTintColor: UIColor?
+  @exclusivity(unchecked) var animations: [String: RunningAnimation] = [:]
+  var needsLayout = true
 
   /// The superview, if the view is in a tree.
-  public private(set) weak var superview: UIView?
+  public internal(set) weak var superview: UIView?
   /// The controller whose root view this is: the view's next responder, as in UIKit.
   internal weak var owningController: UIViewController?
 
@@ -103,8 +103,8 @@ open class UIView: UIResponder {
   /// superview.
   internal override var defaultNextResponder: UIResponder? { owningController ?? superview }
   /// The subviews, back to front.
-  public private(set) var subviews: [UIView] = []
-  @exclusivity(unchecked) private var hiddenFlag = false
+  public internal(set) var subviews: [UIView] = []
+  @exclusivity(unchecked) var hiddenFlag = false
   /// Whether the view takes touches (kept; the model has no touches).
   public var isUserInteractionEnabled = true
   /// Whether subviews are clipped to the bounds (kept; used by what-the-user-sees queries).
@@ -183,7 +183,7 @@ open class UIView: UIResponder {
     }
   }
 
-  private static func isFinite(_ rect: CGRect) -> Bool {
+  static func isFinite(_ rect: CGRect) -> Bool {
     rect.origin.x.isFinite && rect.origin.y.isFinite && rect.width.isFinite
       && rect.height.isFinite
   }
@@ -384,388 +384,4 @@ open class UIView: UIResponder {
       flexibleEnd: mask.contains(.flexibleBottomMargin))
     return CGRect(x: x, y: y, width: width, height: height)
   }
-
-  // MARK: What is drawn
-
-  /// The frame as drawn now (mid-animation, the interpolated value).
-  public var presentationFrame: CGRect {
-    if case .rect(let rect)? = presentationValue("frame") { return rect }
-    return modelFrame
-  }
-
-  /// The alpha as drawn now.
-  public var presentationAlpha: CGFloat {
-    if case .scalar(let value)? = presentationValue("alpha") { return value }
-    return modelAlpha
-  }
-
-  /// The background colour as drawn now.
-  public var presentationBackgroundColor: UIColor? {
-    if case .color(let components)? = presentationValue("backgroundColor") {
-      return components.color
-    }
-    return modelBackgroundColor
-  }
-
-  /// The transform as drawn now.
-  public var presentationTransform: CGAffineTransform {
-    if case .transform(let value)? = presentationValue("transform") { return value }
-    return modelTransform
-  }
-
-  /// The tint colour as drawn now.
-  public var presentationTintColor: UIColor {
-    if case .color(let components)? = presentationValue("tintColor") { return components.color }
-    return ownTintColor ?? superview?.presentationTintColor ?? .systemBlue
-  }
-
-  /// The opacity the view is drawn with: the product of its and its ancestors' presentation
-  /// alphas, 0 if it or an ancestor is hidden.
-  public var effectiveAlpha: CGFloat {
-    var product: CGFloat = 1
-    var current: UIView? = self
-    while let view = current {
-      if view.hiddenFlag { return 0 }
-      product *= view.presentationAlpha
-      current = view.superview
-    }
-    return product
-  }
-
-  private func presentationValue(_ key: String) -> AnimatableValue? {
-    // Most views animate nothing: no key is hashed for them.
-    guard !animations.isEmpty else { return nil }
-    return animations[key]?.value(at: VirtualRunLoop.main.currentTime)
-  }
-
-  /// The properties animating now, by name (`alpha`, `frame`, `backgroundColor`...).
-  public var animatingProperties: [String] { animations.keys.sorted() }
-}
-
-// MARK: - The base IMPs and Swift entry points
-
-extension UIView {
-  /// The base behaviour of each runtime method, as the table holds it.
-  fileprivate enum Base {
-    static let addSubview: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      guard let child = UIView.optionalView(view) else { return }
-      UIView.view(me).place(child) { others in others.count }
-    }
-    static let insertAt: @convention(c) (id, SEL, id?, Int) -> Void = { me, _, view, index in
-      guard let child = UIView.optionalView(view) else { return }
-      UIView.view(me).place(child) { _ in index }
-    }
-    static let insertBelow: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
-        sibling !== child
-      else { return }
-      UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling } }
-    }
-    static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
-        sibling !== child
-      else { return }
-      UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling }.map { $0 + 1 } }
-    }
-    static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).detachFromSuperview()
-    }
-    static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      let parent = UIView.view(me)
-      guard let child = UIView.optionalView(view),
-        let index = parent.subviews.firstIndex(where: { $0 === child })
-      else { return }
-      parent.subviews.append(parent.subviews.remove(at: index))
-    }
-    static let sendToBack: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      let parent = UIView.view(me)
-      guard let child = UIView.optionalView(view),
-        let index = parent.subviews.firstIndex(where: { $0 === child })
-      else { return }
-      parent.subviews.insert(parent.subviews.remove(at: index), at: 0)
-    }
-    static let exchange: @convention(c) (id, SEL, Int, Int) -> Void = { me, _, first, second in
-      let parent = UIView.view(me)
-      let count = parent.subviews.count
-      for index in [first, second] where !(0..<count).contains(index) {
-        UIKitModelIssues.report(
-          .indexOutOfRange(view: parent.description, index: index, count: count))
-        return
-      }
-      parent.subviews.swapAt(first, second)
-    }
-    static let setHidden: @convention(c) (id, SEL, Bool) -> Void = { me, _, hidden in
-      UIView.view(me).hiddenFlag = hidden
-    }
-    // CGFloat is a Swift struct, which C cannot pass: IMPs take the Double it wraps.
-    static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
-      me.withReceiver(as: UIView.self) { view in
-        let alpha = CGFloat(value)
-        if alpha.isNaN {
-          UIKitModelIssues.report(.invalidGeometry(view: view.description, value: "alpha nan"))
-        }
-        let clamped = alpha.isNaN ? view.modelAlpha : max(0, min(1, alpha))
-        view.animate("alpha", from: { .scalar($0.presentationAlpha) }, to: .scalar(clamped))
-        view.modelAlpha = clamped
-      }
-    }
-    static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      let view = UIView.view(me)
-      let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
-      view.animate(
-        "backgroundColor", from: { .color(UIColorComponents($0.presentationBackgroundColor)) },
-        to: .color(UIColorComponents(newColor)))
-      view.modelBackgroundColor = newColor
-    }
-    static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      let view = UIView.view(me)
-      let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
-      view.animate(
-        "tintColor", from: { .color(UIColorComponents($0.presentationTintColor)) },
-        to: .color(UIColorComponents(newColor ?? view.superview?.tintColor ?? .systemBlue)))
-      view.ownTintColor = newColor
-    }
-    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in }
-    static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).needsLayout = true
-    }
-    static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
-      let view = UIView.view(me)
-      if view.needsLayout {
-        view.needsLayout = false
-        view.layoutSubviews()
-      }
-      for subview in view.subviews { subview.layoutIfNeeded() }
-    }
-  }
-
-  /// The Swift entry points: a send of the selector calls the Swift method, virtually.
-  fileprivate enum Entry {
-    static let addSubview: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      if let child = UIView.optionalView(view) { UIView.view(me).addSubview(child) }
-    }
-    static let insertAt: @convention(c) (id, SEL, id?, Int) -> Void = { me, _, view, index in
-      if let child = UIView.optionalView(view) { UIView.view(me).insertSubview(child, at: index) }
-    }
-    static let insertBelow: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
-        UIView.view(me).insertSubview(child, belowSubview: sibling)
-      }
-    }
-    static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
-        UIView.view(me).insertSubview(child, aboveSubview: sibling)
-      }
-    }
-    static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).removeFromSuperview()
-    }
-    static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      if let child = UIView.optionalView(view) { UIView.view(me).bringSubviewToFront(child) }
-    }
-    static let sendToBack: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      if let child = UIView.optionalView(view) { UIView.view(me).sendSubviewToBack(child) }
-    }
-    static let exchange: @convention(c) (id, SEL, Int, Int) -> Void = { me, _, first, second in
-      UIView.view(me).exchangeSubview(at: first, withSubviewAt: second)
-    }
-    static let setHidden: @convention(c) (id, SEL, Bool) -> Void = { me, _, hidden in
-      UIView.view(me).isHidden = hidden
-    }
-    static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, alpha in
-      UIView.view(me).alpha = CGFloat(alpha)
-    }
-    static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      UIView.view(me).backgroundColor = color.map { $0.takeUnretainedObject() } as? UIColor
-    }
-    static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      UIView.view(me).tintColor = color.map { $0.takeUnretainedObject() } as? UIColor
-    }
-    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).layoutSubviews()
-    }
-    static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).setNeedsLayout()
-    }
-    static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).layoutIfNeeded()
-    }
-  }
-}
-
-// MARK: - Tree edits
-
-extension UIView {
-  /// Puts `child` among the subviews at the index `position` gives for the subviews without
-  /// `child` (nil: a sibling that is not a subview, and nothing happens), refusing cycles and
-  /// bad indexes.
-  fileprivate func place(_ child: UIView, at position: ([UIView]) -> Int?) {
-    guard !isDescendant(of: child) else {
-      UIKitModelIssues.report(.viewCycle(view: child.description, into: description))
-      return
-    }
-    // The index counts the subviews as they are once the child left its current place, as in
-    // UIKit, which takes the view out first (even from this view).
-    let others = subviews.filter { $0 !== child }
-    guard let index = position(others) else { return }
-    guard (0...others.count).contains(index) else {
-      UIKitModelIssues.report(
-        .indexOutOfRange(view: description, index: index, count: others.count))
-      return
-    }
-    let moved = child.superview !== self
-    child.detachFromSuperview(notify: moved)
-    subviews.insert(child, at: index)
-    child.superview = self
-    if moved {
-      didAddSubview(child)
-      child.didMoveToSuperview()
-    }
-    setNeedsLayout()
-  }
-
-  fileprivate func detachFromSuperview(notify: Bool = true) {
-    guard let parent = superview else { return }
-    if notify { parent.willRemoveSubview(self) }
-    parent.subviews.removeAll { $0 === self }
-    superview = nil
-    if notify { didMoveToSuperview() }
-  }
-}
-
-// MARK: - Animation
-
-extension UIView: AnimationTarget {
-  /// Starts an animation of `key` if a `UIView.animate` block is running and the value changes;
-  /// a running animation of the same property is replaced, the new one starting from the
-  /// current presentation value.
-  ///
-  /// `from` reads the presentation value from the view it is given only when an animation
-  /// starts: a closure that captures nothing, so a set outside an animation costs no retain.
-  fileprivate func animate(
-    _ key: String, from: (UIView) -> AnimatableValue, to: AnimatableValue
-  ) {
-    guard let context = AnimationContext.current, context.duration > 0 || context.delay > 0 else {
-      // Outside an animation block (or in one of no time) the change is immediate, and ends any
-      // running animation.
-      if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
-        VirtualRunLoop.main.animations.interrupt(running)
-      }
-      return
-    }
-    let runLoop = VirtualRunLoop.main
-    // The presentation value before the running animation of the key (if any) is replaced.
-    let from = from(self)
-    if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
-      runLoop.animations.interrupt(running)
-    }
-    let animation = RunningAnimation(
-      target: self, key: key, from: from, to: to, start: runLoop.currentTime + context.delay,
-      duration: context.duration, curve: context.curve, group: context.group,
-      transactions: runLoop.transactions.open)
-    animations[key] = animation
-    runLoop.animations.add(animation)
-  }
-
-  func animationEnded(_ animation: RunningAnimation) {
-    if animations[animation.key] === animation { animations[animation.key] = nil }
-  }
-
-  func restore(_ key: String, to value: AnimatableValue) {
-    switch (key, value) {
-    case ("alpha", .scalar(let alpha)): modelAlpha = alpha
-    case ("frame", .rect(let frame)): modelFrame = frame
-    case ("transform", .transform(let transform)): modelTransform = transform
-    case ("backgroundColor", .color(let components)):
-      modelBackgroundColor = components.alpha == 0 ? nil : components.color
-    case ("tintColor", .color(let components)): ownTintColor = components.color
-    default: break
-    }
-  }
-
-  /// Options of `UIView.animate`, as UIKit's `UIView.AnimationOptions` (the curves and
-  /// `beginFromCurrentState`; the model always begins from the current presentation value).
-  public struct AnimationOptions: OptionSet, Sendable, Hashable {
-    /// The bits, as UIKit numbers them.
-    public let rawValue: UInt
-    /// Options from their bits.
-    public init(rawValue: UInt) { self.rawValue = rawValue }
-    /// Start from the current presentation value (what the model always does).
-    public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 2)
-    /// Ease in and out, the default.
-    public static let curveEaseInOut = AnimationOptions(rawValue: 0 << 16)
-    /// Ease in.
-    public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
-    /// Ease out.
-    public static let curveEaseOut = AnimationOptions(rawValue: 2 << 16)
-    /// Linear.
-    public static let curveLinear = AnimationOptions(rawValue: 3 << 16)
-
-    var curve: AnimationCurve {
-      switch (rawValue >> 16) & 3 {
-      case 1: .easeIn
-      case 2: .easeOut
-      case 3: .linear
-      default: .easeInOut
-      }
-    }
-  }
-
-  /// Runs `animations`, animating the property changes made inside over `duration` seconds of
-  /// virtual time after `delay`, with the options' curve; then calls `completion` with true, or
-  /// false if an animation was replaced by a later one before it ended.
-  public static func animate(
-    withDuration duration: TimeInterval, delay: TimeInterval = 0, options: AnimationOptions = [],
-    animations: () -> Void, completion: ((Bool) -> Void)? = nil
-  ) {
-    let group = AnimationGroup(completion: completion)
-    AnimationContext.stack.append(
-      AnimationContext(
-        duration: max(0, duration), delay: max(0, delay), curve: options.curve, group: group,
-        beginFromCurrentState: options.contains(.beginFromCurrentState)))
-    animations()
-    AnimationContext.stack.removeLast()
-    if group.remaining == 0, let completion {
-      // Nothing animated: UIKit still calls the completion, on the next turn.
-      VirtualRunLoop.main.atEndOfTurn { completion(true) }
-    }
-  }
-
-  /// `animate(withDuration:animations:)` with a completion.
-  public static func animate(
-    withDuration duration: TimeInterval, animations: () -> Void,
-    completion: ((Bool) -> Void)? = nil
-  ) {
-    animate(
-      withDuration: duration, delay: 0, options: [], animations: animations,
-      completion: completion)
-  }
-
-  /// Runs `actions` with animations off, even inside an animation block.
-  public static func performWithoutAnimation(_ actions: () -> Void) {
-    AnimationContext.stack.append(nil)
-    actions()
-    AnimationContext.stack.removeLast()
-  }
-}
-
-/// The selectors of UIView's table methods, registered once and kept in static storage: a literal
-/// is looked up on every use, and a `static let` of type `Selector` costs a `swift_once` per read.
-private enum ViewSelectors {
-  static let addSubview = SelectorReference("addSubview:")
-  static let bringSubviewToFront = SelectorReference("bringSubviewToFront:")
-  static let exchangeSubviewAtIndexWithSubviewAtIndex = SelectorReference(
-    "exchangeSubviewAtIndex:withSubviewAtIndex:")
-  static let insertSubviewAboveSubview = SelectorReference("insertSubview:aboveSubview:")
-  static let insertSubviewAtIndex = SelectorReference("insertSubview:atIndex:")
-  static let insertSubviewBelowSubview = SelectorReference("insertSubview:belowSubview:")
-  static let layoutIfNeeded = SelectorReference("layoutIfNeeded")
-  static let layoutSubviews = SelectorReference("layoutSubviews")
-  static let removeFromSuperview = SelectorReference("removeFromSuperview")
-  static let sendSubviewToBack = SelectorReference("sendSubviewToBack:")
-  static let setAlpha = SelectorReference("setAlpha:")
-  static let setBackgroundColor = SelectorReference("setBackgroundColor:")
-  static let setHidden = SelectorReference("setHidden:")
-  static let setNeedsLayout = SelectorReference("setNeedsLayout")
-  static let setTintColor = SelectorReference("setTintColor:")
 }

@@ -1,0 +1,177 @@
+// UIView's animations on the virtual clock, and the presentation values drawn mid-animation.
+public import Foundation
+import ObjCRuntime
+
+extension UIView {
+  // MARK: What is drawn
+
+  /// The frame as drawn now (mid-animation, the interpolated value).
+  public var presentationFrame: CGRect {
+    if case .rect(let rect)? = presentationValue("frame") { return rect }
+    return modelFrame
+  }
+
+  /// The alpha as drawn now.
+  public var presentationAlpha: CGFloat {
+    if case .scalar(let value)? = presentationValue("alpha") { return value }
+    return modelAlpha
+  }
+
+  /// The background colour as drawn now.
+  public var presentationBackgroundColor: UIColor? {
+    if case .color(let components)? = presentationValue("backgroundColor") {
+      return components.color
+    }
+    return modelBackgroundColor
+  }
+
+  /// The transform as drawn now.
+  public var presentationTransform: CGAffineTransform {
+    if case .transform(let value)? = presentationValue("transform") { return value }
+    return modelTransform
+  }
+
+  /// The tint colour as drawn now.
+  public var presentationTintColor: UIColor {
+    if case .color(let components)? = presentationValue("tintColor") { return components.color }
+    return ownTintColor ?? superview?.presentationTintColor ?? .systemBlue
+  }
+
+  /// The opacity the view is drawn with: the product of its and its ancestors' presentation
+  /// alphas, 0 if it or an ancestor is hidden.
+  public var effectiveAlpha: CGFloat {
+    var product: CGFloat = 1
+    var current: UIView? = self
+    while let view = current {
+      if view.hiddenFlag { return 0 }
+      product *= view.presentationAlpha
+      current = view.superview
+    }
+    return product
+  }
+
+  func presentationValue(_ key: String) -> AnimatableValue? {
+    // Most views animate nothing: no key is hashed for them.
+    guard !animations.isEmpty else { return nil }
+    return animations[key]?.value(at: VirtualRunLoop.main.currentTime)
+  }
+
+  /// The properties animating now, by name (`alpha`, `frame`, `backgroundColor`...).
+  public var animatingProperties: [String] { animations.keys.sorted() }
+}
+
+// MARK: - Animation
+
+extension UIView: AnimationTarget {
+  /// Starts an animation of `key` if a `UIView.animate` block is running and the value changes;
+  /// a running animation of the same property is replaced, the new one starting from the
+  /// current presentation value.
+  ///
+  /// `from` reads the presentation value from the view it is given only when an animation
+  /// starts: a closure that captures nothing, so a set outside an animation costs no retain.
+  func animate(
+    _ key: String, from: (UIView) -> AnimatableValue, to: AnimatableValue
+  ) {
+    guard let context = AnimationContext.current, context.duration > 0 || context.delay > 0 else {
+      // Outside an animation block (or in one of no time) the change is immediate, and ends any
+      // running animation.
+      if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
+        VirtualRunLoop.main.animations.interrupt(running)
+      }
+      return
+    }
+    let runLoop = VirtualRunLoop.main
+    // The presentation value before the running animation of the key (if any) is replaced.
+    let from = from(self)
+    if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
+      runLoop.animations.interrupt(running)
+    }
+    let animation = RunningAnimation(
+      target: self, key: key, from: from, to: to, start: runLoop.currentTime + context.delay,
+      duration: context.duration, curve: context.curve, group: context.group,
+      transactions: runLoop.transactions.open)
+    animations[key] = animation
+    runLoop.animations.add(animation)
+  }
+
+  func animationEnded(_ animation: RunningAnimation) {
+    if animations[animation.key] === animation { animations[animation.key] = nil }
+  }
+
+  func restore(_ key: String, to value: AnimatableValue) {
+    switch (key, value) {
+    case ("alpha", .scalar(let alpha)): modelAlpha = alpha
+    case ("frame", .rect(let frame)): modelFrame = frame
+    case ("transform", .transform(let transform)): modelTransform = transform
+    case ("backgroundColor", .color(let components)):
+      modelBackgroundColor = components.alpha == 0 ? nil : components.color
+    case ("tintColor", .color(let components)): ownTintColor = components.color
+    default: break
+    }
+  }
+
+  /// Options of `UIView.animate`, as UIKit's `UIView.AnimationOptions` (the curves and
+  /// `beginFromCurrentState`; the model always begins from the current presentation value).
+  public struct AnimationOptions: OptionSet, Sendable, Hashable {
+    /// The bits, as UIKit numbers them.
+    public let rawValue: UInt
+    /// Options from their bits.
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Start from the current presentation value (what the model always does).
+    public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 2)
+    /// Ease in and out, the default.
+    public static let curveEaseInOut = AnimationOptions(rawValue: 0 << 16)
+    /// Ease in.
+    public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
+    /// Ease out.
+    public static let curveEaseOut = AnimationOptions(rawValue: 2 << 16)
+    /// Linear.
+    public static let curveLinear = AnimationOptions(rawValue: 3 << 16)
+
+    var curve: AnimationCurve {
+      switch (rawValue >> 16) & 3 {
+      case 1: .easeIn
+      case 2: .easeOut
+      case 3: .linear
+      default: .easeInOut
+      }
+    }
+  }
+
+  /// Runs `animations`, animating the property changes made inside over `duration` seconds of
+  /// virtual time after `delay`, with the options' curve; then calls `completion` with true, or
+  /// false if an animation was replaced by a later one before it ended.
+  public static func animate(
+    withDuration duration: TimeInterval, delay: TimeInterval = 0, options: AnimationOptions = [],
+    animations: () -> Void, completion: ((Bool) -> Void)? = nil
+  ) {
+    let group = AnimationGroup(completion: completion)
+    AnimationContext.stack.append(
+      AnimationContext(
+        duration: max(0, duration), delay: max(0, delay), curve: options.curve, group: group,
+        beginFromCurrentState: options.contains(.beginFromCurrentState)))
+    animations()
+    AnimationContext.stack.removeLast()
+    if group.remaining == 0, let completion {
+      // Nothing animated: UIKit still calls the completion, on the next turn.
+      VirtualRunLoop.main.atEndOfTurn { completion(true) }
+    }
+  }
+
+  /// `animate(withDuration:animations:)` with a completion.
+  public static func animate(
+    withDuration duration: TimeInterval, animations: () -> Void,
+    completion: ((Bool) -> Void)? = nil
+  ) {
+    animate(
+      withDuration: duration, delay: 0, options: [], animations: animations,
+      completion: completion)
+  }
+
+  /// Runs `actions` with animations off, even inside an animation block.
+  public static func performWithoutAnimation(_ actions: () -> Void) {
+    AnimationContext.stack.append(nil)
+    actions()
+    AnimationContext.stack.removeLast()
+  }
+}
