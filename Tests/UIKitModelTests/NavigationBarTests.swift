@@ -40,13 +40,87 @@ extension UIKitModelTests {
       #expect(bar.frame == CGRect(x: 0, y: 44, width: 375, height: 44))
     }
 
-    @Test("iOS 10: _UINavigationBarBackground first, the title and indicator in the bar")
-    func legacyHierarchy() {
+    @Test("iOS 10: _UINavigationBarBackground first, the title view and indicator in the bar")
+    func legacyHierarchy() throws {
       let bar = bar(ios: "10.3")
       #expect(bar.usesLegacyHierarchy)
-      #expect(object_getClass(bar.subviews[0])!.name == "_UINavigationBarBackground")
-      #expect(bar.subviews.contains(bar.titleLabel))
-      #expect(bar.subviews.contains { $0 is _UINavigationBarBackIndicatorView })
+      let names = bar.subviews.map { object_getClass($0)!.name }
+      #expect(
+        names == [
+          "_UINavigationBarBackground", "UINavigationItemView", "UINavigationItemButtonView",
+          "_UINavigationBarBackIndicatorView",
+        ])
+      let titleView = try #require(try bar.value(forKey: "_titleView") as? UINavigationItemView)
+      #expect(titleView.subviews.contains(bar.titleLabel))
+    }
+
+    @Test("iOS 10: _leftViews and _rightViews are the UINavigationButtons of the top item")
+    func legacyButtonKeys() throws {
+      let bar = bar(ios: "10.3")
+      let item = UINavigationItem(title: "Top")
+      item.leftBarButtonItems = [UIBarButtonItem(title: "Edit")]
+      item.rightBarButtonItems = [UIBarButtonItem(title: "A"), UIBarButtonItem(title: "B")]
+      bar.setItems([item], animated: false)
+      let left = try #require(try bar.value(forKey: "_leftViews") as? [UIView])
+      let right = try #require(try bar.value(forKey: "_rightViews") as? [UIView])
+      #expect(left.count == 1 && right.count == 2)
+      #expect((left + right).allSatisfy { $0 is UINavigationButton && $0.superview === bar })
+    }
+
+    @Test("iOS 11+: the old private keys are undefined, a typed error naming the bar and the key")
+    func modernHasNoLegacyKeys() {
+      let bar = bar(ios: "11.0")
+      for key in ["_titleView", "_leftViews", "_rightViews"] {
+        #expect(throws: ObjCRuntimeError.undefinedKey(className: "UINavigationBar", key: key)) {
+          try bar.value(forKey: key)
+        }
+      }
+      let content = bar.subviews[1]
+      #expect(content is _UINavigationBarContentView)
+      #expect(content.subviews.filter { $0 is _UIButtonBarStackView }.count == 2)
+      #expect(content.subviews.contains(bar.titleLabel))
+    }
+
+    @Test("the appearance proxy reaches bars as they enter a window, never a bar already in one")
+    func appearanceProxy() {
+      freshModel()
+      UINavigationBar.appearance().barTintColor = .red
+      let session = NavigationSession(root: UIViewController())
+      UINavigationBar.appearance().barTintColor = .red
+      let bar = session.navigationController.navigationBar
+      #expect(bar.barTintColor == nil, "the launch resets the proxy; the bar was in its window")
+      UINavigationBar.appearance().barTintColor = .blue
+      #expect(bar.barTintColor == nil, "a bar already in a window keeps its look")
+      let view = session.navigationController.view!
+      let window = view.window!
+      view.removeFromSuperview()
+      window.addSubview(view)
+      #expect(bar.barTintColor == .blue, "out of the window and back: the proxy applies")
+      freshModel()
+      #expect(UINavigationBar.appearance().barTintColor == nil)
+    }
+
+    @Test("the whole bar is composited: its own colour under the background, a view put over it")
+    func wholeBarComposited() {
+      let bar = bar(ios: "13.0")
+      bar.setBackgroundImage(UIImage(), for: .default)
+      bar.backgroundColor = .red
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      // The bar's own colour covers its 44 points only, not the status bar's strip.
+      #expect(bar.appearance(over: .white).statusBarAreaColor == UIColorComponents(.white))
+      let overlay = UIView(frame: CGRect(x: 0, y: -20, width: 375, height: 64))
+      overlay.backgroundColor = .blue
+      bar.insertSubview(overlay, at: 0)
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.blue))
+      #expect(bar.appearance(over: .white).statusBarAreaColor == UIColorComponents(.blue))
+      overlay.transform = CGAffineTransform(translationX: 0, y: -64)
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      overlay.transform = .identity
+      overlay.alpha = 0
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      overlay.alpha = 1
+      overlay.isHidden = true
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
     }
 
     @Test("an empty background image makes the system background clear; the shadow image needs it")

@@ -119,6 +119,22 @@ public struct ObjCMethodDeclaration {
     self.init(selector, implementation, entry: swiftEntry, isClassMethod: false)
   }
 
+  /// An instance method implemented by an IMP made at run time for `types`, such as an
+  /// ``Interceptor``'s: how a class declares a method that takes or returns a struct (a
+  /// `CGPoint`), which a `@convention(c)` Swift function cannot. The IMP must stay valid for
+  /// the life of the process (keep its interceptor in a `static let`).
+  ///
+  /// ```swift
+  /// ObjCMethodDeclaration("setContentOffset:", implementation: setter.implementation,
+  ///                       types: "v@:{CGPoint=dd}")
+  /// ```
+  public init(_ selector: Selector, implementation: IMP, types: String) {
+    self.selector = selector
+    self.isClassMethod = false
+    self.implementation = .success((implementation, types))
+    self.swiftEntry = nil
+  }
+
   /// A class method implemented by `implementation`, stored in the metaclass.
   public static func classMethod<Function>(_ selector: Selector, _ implementation: Function) -> Self
   {

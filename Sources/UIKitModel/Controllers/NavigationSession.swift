@@ -82,6 +82,15 @@ public final class NavigationSession {
     return settle("back button")
   }
 
+  /// Taps the screen at `point` (window coordinates) and runs until idle: the view the hit test
+  /// finds gets the touches (``UIWindow/tap(at:)``); a tap on the back button pops.
+  @discardableResult
+  public func tap(at point: CGPoint) -> Self {
+    let view = navigationController.view.window?.tap(at: point)
+    let name = view.map { "\(type(of: $0))" } ?? "nothing"
+    return settle("tap (\(point.x), \(point.y)) on \(name)")
+  }
+
   /// Swipes back from the left edge to `fraction` of the width over `frames` frames, then
   /// releases as `release` says, and runs until idle.
   @discardableResult

@@ -41,7 +41,7 @@ extension UIViewController {
     {
       return refuse("which is already presented or is in a hierarchy")
     }
-    guard presenter.isViewLoaded, let window = presenter.view.enclosingWindow else {
+    guard presenter.isViewLoaded, let window = presenter.view.window else {
       return refuse("whose view is not in the window hierarchy")
     }
     presenter.presentedViewController = presented
@@ -89,7 +89,7 @@ extension UIViewController {
     presented.isBeingDismissed = true
     for controller in presented.appearanceTargets { controller.viewWillDisappear(animated) }
     for controller in presenter.appearanceTargets { controller.viewWillAppear(animated) }
-    let window = presented.view.enclosingWindow
+    let window = presented.view.window
     let finish = {
       presented.view.removeFromSuperview()
       presenter.presentedViewController = nil
@@ -122,17 +122,5 @@ extension UIViewController {
     guard let navigation = self as? UINavigationController, let top = navigation.topViewController
     else { return [self] }
     return [self, top]
-  }
-}
-
-extension UIView {
-  /// The window this view is in, if any.
-  var enclosingWindow: UIWindow? {
-    var view: UIView? = self
-    while let current = view {
-      if let window = current as? UIWindow { return window }
-      view = current.superview
-    }
-    return nil
   }
 }

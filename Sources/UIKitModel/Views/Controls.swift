@@ -11,19 +11,27 @@ open class UIImageView: UIView {
   public init(image: UIImage?) {
     self.image = image
     super.init(frame: CGRect(origin: .zero, size: image?.size ?? .zero))
+    isUserInteractionEnabled = false
   }
 
   /// An image view with `frame` and no image.
   public override init(frame: CGRect) {
     super.init(frame: frame)
+    isUserInteractionEnabled = false
   }
 
   /// The colour the image shows, over its background: a solid image's colour, else clear.
   public var imageColor: UIColor? { image?.solidColor }
 }
 
-/// A view that shows text.
+/// A view that shows text; it takes no touches unless told to, as UIKit's.
 open class UILabel: UIView {
+  /// A label with `frame`.
+  public override init(frame: CGRect) {
+    super.init(frame: frame)
+    isUserInteractionEnabled = false
+  }
+
   /// The text.
   open var text: String?
   /// The text colour; black by default, as UIKit's.

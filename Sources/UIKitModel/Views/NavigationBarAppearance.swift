@@ -4,8 +4,12 @@ import ObjCRuntime
 
 /// What the user sees of a navigation bar at one moment.
 public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {
-  /// The background, composited over what is behind the bar.
+  /// The background, composited over what is behind the bar, at the bar's middle.
   public let backgroundColor: UIColorComponents
+  /// The background in the status-bar area above the bar, at the middle of the strip: the
+  /// same as ``backgroundColor`` unless something covers one and not the other (a background
+  /// view too short for a notch device's status bar).
+  public let statusBarAreaColor: UIColorComponents
   /// How opaque the background is, from 0 (what is behind shows through) to 1.
   public let backgroundOpacity: CGFloat
   /// The title colour, with the title's opacity in its alpha.
@@ -22,13 +26,15 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
   public let statusBarStyle: UIStatusBarStyle
 
   init(
-    backgroundColor: UIColor, backgroundOpacity: CGFloat, titleColor: UIColor,
+    backgroundColor: UIColor, statusBarAreaColor: UIColor, backgroundOpacity: CGFloat,
+    titleColor: UIColor,
     tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
     statusBarStyle: UIStatusBarStyle
   ) {
     self.backgroundOpacity = backgroundOpacity
     self.statusBarStyle = statusBarStyle
     self.backgroundColor = UIColorComponents(backgroundColor)
+    self.statusBarAreaColor = UIColorComponents(statusBarAreaColor)
     self.titleColor = UIColorComponents(titleColor)
     self.tintColor = UIColorComponents(tintColor)
     self.buttonAlpha = buttonAlpha
@@ -36,10 +42,15 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
     self.translationY = translationY
   }
 
-  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`.
+  /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`,
+  /// with `status bar area #RRGGBBAA` after the background when that differs from it.
   public var description: String {
-    "background \(backgroundColor.color.hexDescription)"
+    let statusBarArea =
+      statusBarAreaColor == backgroundColor
+      ? "" : " status bar area \(statusBarAreaColor.color.hexDescription),"
+    return "background \(backgroundColor.color.hexDescription)"
       + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
+      + statusBarArea
       + " title \(titleColor.color.hexDescription),"
       + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
       + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"

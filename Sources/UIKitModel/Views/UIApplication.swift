@@ -157,6 +157,7 @@ public final class UIApplication: UIResponder {
     windows.removeAll()
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
+    UINavigationBar.appearanceProxy.reset()
     self.delegate = delegate
     UIApplication.launchingThread.store(UInt(pthread_self()), ordering: .releasing)
     defer { UIApplication.launchingThread.store(0, ordering: .releasing) }
@@ -176,7 +177,8 @@ public final class UIApplication: UIResponder {
 
   /// Puts the whole model back to where a process starts: the run loop reset (clock at zero, no
   /// timers, display links or animations), no issues recorded, `device` running
-  /// `systemVersion`, no windows and no delegate, the status bar settings at their defaults.
+  /// `systemVersion`, no windows and no delegate, the status bar settings at their defaults,
+  /// nothing set on the appearance proxies.
   /// Tests start from here; ``launch(delegate:device:systemVersion:)`` does the same before it
   /// launches. The testing library's `.uiKitModel` trait calls it before each test.
   public static func resetModel(device: DeviceProfile = .iPhone8, systemVersion: String = "13.0") {
@@ -190,6 +192,7 @@ public final class UIApplication: UIResponder {
     application.statusBarStyle = .default
     application.isViewControllerBasedStatusBarAppearance = true
     application.statusBarAppearanceUpdates = 0
+    UINavigationBar.appearanceProxy.reset()
   }
 
   internal func register(_ window: UIWindow) {

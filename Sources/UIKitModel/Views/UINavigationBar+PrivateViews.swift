@@ -31,6 +31,8 @@ public final class _UIBarBackground: UIView {
 
   override init(frame: CGRect) {
     super.init(frame: frame)
+    // The background takes no touches: taps go through to the content view or the bar.
+    isUserInteractionEnabled = false
     for view in [backgroundImageView, backgroundEffectView, colorView, shadowView] {
       view.autoresizingMask = .flexibleWidth
       addSubview(view)
@@ -67,15 +69,53 @@ public final class _UINavigationBarBackground: UIImageView {
 }
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The view holding the title and buttons on iOS 11 and later.
+/// The view holding the title and the two button bars on iOS 11 and later.
 public final class _UINavigationBarContentView: UIView {}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// A button bar of the iOS 11+ content view: the left one or the right one, holding the
+/// ``_UIButtonBarButton``s of the top item's bar button items.
+public final class _UIButtonBarStackView: UIView {}
+
+/// The iOS 10 bar's title view (`_titleView` to key-value coding): it holds the title label.
+/// Like every item view of the iOS 10 bar it takes no touches: the bar itself tracks taps on
+/// its items.
+public final class UINavigationItemView: UIView {
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    isUserInteractionEnabled = false
+  }
+}
+
+/// The iOS 10 bar's back button: the back item's title beside the chevron; it takes no touches
+/// (the bar tracks them). LTNavigationBar's `lt_setElementsAlpha` never fades it (its issues 32,
+/// 55 and 57: the back button's alpha).
+public final class UINavigationItemButtonView: UIView {
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    isUserInteractionEnabled = false
+  }
+}
+
+/// An iOS 10 bar button: one per bar button item of the top item, straight in the bar, listed
+/// by `_leftViews` and `_rightViews` to key-value coding. It takes no touches (the bar tracks
+/// them).
+public final class UINavigationButton: UIView {
+  /// The item it shows.
+  public internal(set) weak var item: UIBarButtonItem?
+
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    isUserInteractionEnabled = false
+  }
+}
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
 /// The back chevron.
 public final class _UINavigationBarBackIndicatorView: UIImageView {}
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
-/// A bar button's view.
+/// A bar button's view on iOS 11 and later, in a ``_UIButtonBarStackView``.
 public final class _UIButtonBarButton: UIView {
   /// The item it shows.
   public internal(set) weak var item: UIBarButtonItem?

@@ -10,7 +10,11 @@ import ObjCRuntimeGeometry
 ///   shadow view), `subviews[1]` is `_UINavigationBarContentView` (title label, button views,
 ///   back indicator);
 /// - iOS 10: `_UINavigationBarBackground` (an image view holding the effect and shadow views),
-///   then the title label, button views and the back indicator directly in the bar.
+///   then `UINavigationItemView` (holding the title label), the back button
+///   (`UINavigationItemButtonView`), the `UINavigationButton`s of the bar button items and the
+///   back indicator, all directly in the bar. Only this bar answers the private keys
+///   `_titleView`, `_leftViews` and `_rightViews` that LTNavigationBar read through key-value
+///   coding; on iOS 11 they are undefined keys, as they became.
 ///
 /// The bar is 44 points tall below the status bar; its background extends up under the status
 /// bar. `setBackgroundImage(UIImage(), for: .default)` makes the system background clear, and
@@ -38,17 +42,23 @@ open class UINavigationBar: UIView {
   /// The background container (`_UIBarBackground` or `_UINavigationBarBackground`).
   public let backgroundContainer: UIView
   /// The view holding title and buttons (the content view on iOS 11+, the bar itself on 10).
-  public let contentContainer: UIView
-  /// The title label.
+  public var contentContainer: UIView { contentView ?? self }
+  private let contentView: _UINavigationBarContentView?
+  /// The title label (in the `UINavigationItemView` on iOS 10, in the content view on 11+).
   public let titleLabel = UILabel(frame: .zero)
   /// The back chevron.
   public let backIndicatorView = _UINavigationBarBackIndicatorView(frame: .zero)
+  /// iOS 10: the title view (`_titleView`) and the back button's title view; nil on iOS 11+.
+  let titleItemView: UINavigationItemView?
+  let backButtonView: UINavigationItemButtonView?
+  /// iOS 11+: the content view's left and right button bars; nil on iOS 10.
+  let buttonBars: (left: _UIButtonBarStackView, right: _UIButtonBarStackView)?
 
   // Written by the table's IMPs (UINavigationBar+Table.swift), read here.
   var backgroundImages: [Int: UIImage] = [:]
   var attributes: TextAttributes?
   var barTint: UIColor?
-  private var statusBarHeight: CGFloat
+  let statusBarHeight: CGFloat
 
   /// The shadow image; honoured only when a custom background image is set. `UIImage()` hides
   /// the hairline.
@@ -82,19 +92,38 @@ open class UINavigationBar: UIView {
     } else {
       backgroundContainer = _UIBarBackground(frame: .zero)
     }
-    contentContainer =
-      usesLegacyHierarchy ? UIView(frame: .zero) : _UINavigationBarContentView(frame: .zero)
-    super.init(frame: frame)
-    addSubview(backgroundContainer)
     if usesLegacyHierarchy {
-      addSubview(titleLabel)
+      titleItemView = UINavigationItemView(frame: .zero)
+      backButtonView = UINavigationItemButtonView(frame: .zero)
+      buttonBars = nil
+      contentView = nil
+    } else {
+      titleItemView = nil
+      backButtonView = nil
+      contentView = _UINavigationBarContentView(frame: .zero)
+      buttonBars = (_UIButtonBarStackView(frame: .zero), _UIButtonBarStackView(frame: .zero))
+    }
+    super.init(frame: frame)
+    if usesLegacyHierarchy {
+      addSubview(backgroundContainer)
+      if let titleItemView, let backButtonView {
+        titleItemView.addSubview(titleLabel)
+        addSubview(titleItemView)
+        addSubview(backButtonView)
+      }
       addSubview(backIndicatorView)
     } else {
+      addSubview(backgroundContainer)
       addSubview(contentContainer)
       contentContainer.addSubview(titleLabel)
       contentContainer.addSubview(backIndicatorView)
+      if let buttonBars {
+        contentContainer.addSubview(buttonBars.left)
+        contentContainer.addSubview(buttonBars.right)
+      }
     }
     backIndicatorView.isHidden = true
+    backButtonView?.isHidden = true
     applyBackground()
     applyTitleAttributes()
     performLayout()
@@ -277,22 +306,97 @@ open class UINavigationBar: UIView {
     swift(delegate)
   }
 
-  private var buttonViews: [_UIButtonBarButton] = []
+  /// The views of the top item's left and right bar button items: `UINavigationButton`s in the
+  /// bar on iOS 10, `_UIButtonBarButton`s in the button bars on 11+.
+  private(set) var leftButtonViews: [UIView] = []
+  private(set) var rightButtonViews: [UIView] = []
+  var buttonViews: [UIView] { leftButtonViews + rightButtonViews }
 
   private func showTopItem() {
     titleLabel.text = topItem?.title
     for view in buttonViews { view.removeFromSuperview() }
-    buttonViews.removeAll()
-    let buttons = (topItem?.leftBarButtonItems ?? []) + (topItem?.rightBarButtonItems ?? [])
-    for item in buttons {
-      let view = _UIButtonBarButton(frame: .zero)
+    leftButtonViews = (topItem?.leftBarButtonItems ?? []).map { buttonView(for: $0, left: true) }
+    rightButtonViews = (topItem?.rightBarButtonItems ?? []).map {
+      buttonView(for: $0, left: false)
+    }
+    let showsBack = backItem != nil && topItem?.hidesBackButton != true
+    backIndicatorView.isHidden = !showsBack
+    backButtonView?.isHidden = !showsBack
+    performLayout()
+  }
+
+  private func buttonView(for item: UIBarButtonItem, left: Bool) -> UIView {
+    guard let buttonBars else {
+      let view = UINavigationButton(frame: .zero)
       view.item = item
       view.tintColor = item.tintColor
-      buttonViews.append(view)
-      contentContainer === self ? addSubview(view) : contentContainer.addSubview(view)
+      insertSubview(view, belowSubview: backIndicatorView)
+      return view
     }
-    backIndicatorView.isHidden = backItem == nil || topItem?.hidesBackButton == true
-    performLayout()
+    let view = _UIButtonBarButton(frame: .zero)
+    view.item = item
+    view.tintColor = item.tintColor
+    (left ? buttonBars.left : buttonBars.right).addSubview(view)
+    return view
+  }
+
+  // MARK: Touches
+
+  /// Where a tap takes the back button: the left of the bar, up to the title.
+  var backButtonFrame: CGRect {
+    CGRect(x: 0, y: 0, width: min(100, bounds.width / 2 - 80), height: bounds.height)
+  }
+
+  /// A tap ends on the bar: in the back button's area, with a back button showing, it is
+  /// ``tapBackButton()``. The bar takes a tap only when the hit test gave it to the bar or to one
+  /// of the bar's own views: a view someone else put in the bar that takes touches keeps them
+  /// (LTNavigationBar's first overlay swallowed the back button's taps this way, until it was
+  /// made not to take touches).
+  open override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
+    guard let touch = touches.first, let view = touch.view, isOwnView(view) else { return }
+    if backItem != nil, topItem?.hidesBackButton != true,
+      backButtonFrame.contains(touch.location(in: self))
+    {
+      tapBackButton()
+    }
+  }
+
+  private func isOwnView(_ view: UIView) -> Bool {
+    let own: [UIView?] = [
+      self, contentContainer, titleLabel, backIndicatorView, titleItemView, backButtonView,
+      buttonBars?.left, buttonBars?.right,
+    ]
+    return own.contains { $0 === view } || buttonViews.contains { $0 === view }
+  }
+
+  // MARK: Key-value coding of the iOS 10 ivars
+
+  /// On an iOS 10 bar, the private keys LTNavigationBar read: `_leftViews` and `_rightViews`
+  /// (the bar button views, as arrays) and `_titleView` (the `UINavigationItemView`). On an
+  /// iOS 11+ bar, and for any other key, the undefined-key error of `valueForUndefinedKey:`,
+  /// which named `UINavigationBar` and the key when LTNavigationBar met it on iOS 11.
+  ///
+  /// The model has one `UINavigationBar` class for every iOS version, so these ivars answer
+  /// here, for the bars made under an iOS 10 profile, rather than from the class's ivar list.
+  open override func value(forUndefinedKey key: String) throws(ObjCRuntimeError) -> Any? {
+    if usesLegacyHierarchy {
+      switch key {
+      case "_leftViews": return leftButtonViews
+      case "_rightViews": return rightButtonViews
+      case "_titleView": return titleItemView
+      default: break
+      }
+    }
+    return try super.value(forUndefinedKey: key)
+  }
+
+  // MARK: Appearance proxy
+
+  /// The bar entered a window: the values set on the appearance proxy
+  /// (``UINavigationBar/appearance()``) are applied now, as UIKit applies them, and only now.
+  open override func didMoveToWindow() {
+    super.didMoveToWindow()
+    if window != nil { UINavigationBar.appearanceProxy.apply(to: self) }
   }
 
   // MARK: Layout
@@ -314,59 +418,34 @@ open class UINavigationBar: UIView {
     if contentContainer !== self && contentContainer.superview === self {
       contentContainer.frame = bounds
     }
-    titleLabel.frame = CGRect(x: width / 2 - 80, y: 11, width: 160, height: 22)
+    let title = CGRect(x: width / 2 - 80, y: 11, width: 160, height: 22)
+    if let titleItemView {
+      titleItemView.frame = title
+      titleLabel.frame = titleItemView.bounds
+    } else {
+      titleLabel.frame = title
+    }
     backIndicatorView.frame = CGRect(x: 8, y: 11, width: 13, height: 21)
-    var right = width - 8
-    for view in buttonViews.reversed() {
-      view.frame = CGRect(x: right - 44, y: 0, width: 44, height: UINavigationBar.height)
+    backButtonView?.frame = CGRect(x: 21, y: 11, width: backButtonFrame.width - 21, height: 22)
+    let height = UINavigationBar.height
+    // The button bars share the width beside the title; the buttons sit 44 points apart, the
+    // left ones after the back button, the right ones from the right edge.
+    let side = max(0, width / 2 - 80)
+    buttonBars?.left.frame = CGRect(x: 0, y: 0, width: side, height: height)
+    buttonBars?.right.frame = CGRect(x: width - side, y: 0, width: side, height: height)
+    let leftStart: CGFloat = buttonBars == nil ? backButtonFrame.width : 0
+    for (index, view) in leftButtonViews.enumerated() {
+      view.frame = CGRect(x: leftStart + CGFloat(index) * 44, y: 0, width: 44, height: height)
+    }
+    var right = (buttonBars == nil ? width : side) - 8
+    for view in rightButtonViews.reversed() {
+      view.frame = CGRect(x: right - 44, y: 0, width: 44, height: height)
       right -= 44
     }
   }
 
-  private var shadowView: UIView {
+  var shadowView: UIView {
     (backgroundContainer as? _UIBarBackground)?.shadowView
       ?? (backgroundContainer as? _UINavigationBarBackground)?.shadowView ?? UIView()
-  }
-
-  // MARK: What the user sees
-
-  /// What the bar looks like now, computed from the view tree (presentation values: mid
-  /// animation, the interpolated ones), never stored beside it.
-  public func appearance(over behind: UIColor = .white) -> NavigationBarAppearance {
-    var color = behind
-    composite(backgroundContainer, into: &color)
-    // How opaque the background is: what it lets through of white against black.
-    var overWhite = UIColor.white
-    var overBlack = UIColor.black
-    composite(backgroundContainer, into: &overWhite)
-    composite(backgroundContainer, into: &overBlack)
-    let seeThrough = max(
-      overWhite.red - overBlack.red, overWhite.green - overBlack.green,
-      overWhite.blue - overBlack.blue)
-    let shadowVisible = shadowView.effectiveAlpha > 0 && !shadowView.isHidden
-    let buttonAlpha =
-      buttonViews.first.map { $0.effectiveAlpha } ?? (contentContainer.effectiveAlpha)
-    return NavigationBarAppearance(
-      backgroundColor: color, backgroundOpacity: max(0, min(1, 1 - seeThrough)),
-      titleColor: (titleLabel.textColor ?? .black).withAlphaComponent(
-        (titleLabel.textColor?.alpha ?? 1) * titleLabel.effectiveAlpha),
-      tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
-      shadowVisible: shadowVisible, translationY: presentationTransform.ty,
-      statusBarStyle: UIApplication.shared.resolvedStatusBarStyle)
-  }
-
-  /// Draws `view` and its subtree over `color`, back to front, with effective alphas; views that
-  /// do not cover their superview's area (the hairline below the bar) are not part of it.
-  private func composite(_ view: UIView, into color: inout UIColor) {
-    guard view.effectiveAlpha > 0 else { return }
-    if let parent = view.superview, view !== backgroundContainer {
-      let overlap = view.presentationFrame.intersection(parent.bounds)
-      guard !overlap.isNull, overlap.width > 0, overlap.height > 0 else { return }
-    }
-    let fill = view.presentationBackgroundColor ?? (view as? UIImageView)?.imageColor
-    if let fill, fill.alpha > 0 {
-      color = fill.composited(over: color, opacity: view.effectiveAlpha)
-    }
-    for subview in view.subviews { composite(subview, into: &color) }
   }
 }

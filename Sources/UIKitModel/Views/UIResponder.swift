@@ -29,6 +29,18 @@ open class UIResponder: ObjCObject {
     (try? sendToTable(ResponderSelectors.next) as ObjCObject?) as? UIResponder
   }
 
+  /// Touches began in the responder: the base passes them to the ``next`` responder, as
+  /// UIKit's does.
+  open func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {
+    next?.touchesBegan(touches, with: event)
+  }
+
+  /// Touches ended in the responder (a tap ends here): the base passes them to the ``next``
+  /// responder.
+  open func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
+    next?.touchesEnded(touches, with: event)
+  }
+
   /// What the base implementation answers; subclasses of the model override it.
   internal var defaultNextResponder: UIResponder? { nil }
 }

@@ -1,6 +1,8 @@
 // Scroll views: content offset, insets, a delegate told of every scroll, and a simulated drag
 // that moves the offset over virtual time.
 public import Foundation
+public import ObjCRuntime
+import ObjCRuntimeGeometry
 
 /// What a scroll view tells its delegate, as UIKit's `UIScrollViewDelegate` (the seeds' demo
 /// screens fade the bar in `scrollViewDidScroll(_:)`).
@@ -9,8 +11,10 @@ public protocol UIScrollViewDelegate: AnyObject {
   func scrollViewDidScroll(_ scrollView: UIScrollView)
   /// A drag is starting.
   func scrollViewWillBeginDragging(_ scrollView: UIScrollView)
-  /// A drag ended.
+  /// A drag ended; `decelerate` says whether the content moves on (a flick).
   func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool)
+  /// The content stopped moving after a flick.
+  func scrollViewDidEndDecelerating(_ scrollView: UIScrollView)
 }
 
 extension UIScrollViewDelegate {
@@ -19,14 +23,60 @@ extension UIScrollViewDelegate {
   /// Does nothing.
   public func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool)
   {}
+  /// Does nothing.
+  public func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {}
 }
 
-/// A scroll view: its content moves by `contentOffset`; a drag is simulated on the virtual clock.
+/// A scroll view: its content moves by `contentOffset`; a drag, and the deceleration after a
+/// flick, are simulated on the virtual clock.
+///
+/// `setContentOffset:` is in the runtime's table (its IMP takes the `CGPoint` as C passes it, an
+/// ``Interceptor``'s), and the delegate hears `scrollViewDidScroll:` through the runtime when it
+/// is an object whose class implements it: both can be hooked or swizzled. A Swift delegate
+/// whose class has no such method is called directly.
 open class UIScrollView: UIView {
-  /// The offset of the content's origin from the view's origin; setting it tells the delegate.
-  open var contentOffset: CGPoint = .zero {
-    didSet { if contentOffset != oldValue { delegate?.scrollViewDidScroll(self) } }
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UIScrollView.self) {
+      if case .success(let setter) = ScrollViewBase.setContentOffset {
+        ObjCMethodDeclaration(
+          "setContentOffset:", implementation: setter.implementation, types: "v@:{CGPoint=dd}")
+      }
+    }
   }
+
+  private var offset: CGPoint = .zero
+  /// The running deceleration, if any.
+  private var deceleration: VirtualRunLoop.Timer?
+
+  /// The offset of the content's origin from the view's origin. Setting it sends
+  /// `setContentOffset:` through the runtime, whose base implementation stores it and tells the
+  /// delegate `scrollViewDidScroll:` when it changed. A NaN or infinite offset is refused.
+  open var contentOffset: CGPoint {
+    get { offset }
+    set {
+      guard newValue.x.isFinite, newValue.y.isFinite else {
+        UIKitModelIssues.report(
+          .invalidGeometry(view: description, value: "contentOffset \(newValue)"))
+        return
+      }
+      do {
+        let invocation = try Invocation(
+          target: self, selector: ScrollViewSelectors.setContentOffset)
+        try invocation.setArgument(newValue, at: 2)
+        try invocation.invoke()
+      } catch {
+        Diagnostics.warn("-[\(type(of: self)) setContentOffset:]", refused: error)
+      }
+    }
+  }
+
+  /// The base of `setContentOffset:`: stores the offset and tells the delegate.
+  fileprivate func storeContentOffset(_ newValue: CGPoint) {
+    guard newValue != offset else { return }
+    offset = newValue
+    tellDelegate(ScrollViewSelectors.didScroll) { $0.scrollViewDidScroll(self) }
+  }
+
   /// The size of the content.
   open var contentSize: CGSize = .zero
   /// Insets of the content.
@@ -35,6 +85,12 @@ open class UIScrollView: UIView {
   open weak var delegate: (any UIScrollViewDelegate)?
   /// Whether a simulated drag is under way.
   public private(set) var isDragging = false
+  /// Whether the content is still moving after a flick.
+  public var isDecelerating: Bool { deceleration != nil }
+
+  /// How fast a flick slows down: the share of the velocity kept per millisecond, UIKit's
+  /// `UIScrollView.DecelerationRate.normal` (0.998).
+  public static let decelerationRate: CGFloat = 0.998
 
   /// Sets the offset, animated over 0.3 s of virtual time in steps of one frame (the delegate
   /// hears each step) or at once.
@@ -43,22 +99,39 @@ open class UIScrollView: UIView {
       contentOffset = offset
       return
     }
-    move(to: offset, duration: 0.3, tracking: false)
+    move(to: offset, duration: 0.3, tracking: false, releaseVelocity: 0)
   }
 
   /// Simulates a finger dragging the content by `translation` (positive y scrolls down, towards
   /// larger offsets) over `duration` seconds: the run loop is in tracking mode meanwhile, and
   /// the offset moves one step per frame, the delegate hearing each. Returns at once; the drag
   /// happens as the run loop advances.
-  open func simulateDrag(by translation: CGPoint, duration: TimeInterval) {
+  ///
+  /// With a `releaseVelocity` (points per second, along the drag), the finger flicks: the
+  /// content keeps moving after the drag ends, slowing by ``decelerationRate`` each millisecond,
+  /// until it moves less than a point per second, and the delegate hears every step. As in
+  /// UIKit, the deceleration holds the scroll view, so it goes on even if the view's controller
+  /// is popped meanwhile (LTNavigationBar's issue 10: `scrollViewDidScroll` after the page left).
+  open func simulateDrag(
+    by translation: CGPoint, duration: TimeInterval, releaseVelocity: CGFloat = 0
+  ) {
+    guard translation.x.isFinite, translation.y.isFinite, duration.isFinite,
+      releaseVelocity.isFinite
+    else {
+      UIKitModelIssues.report(.invalidGeometry(view: description, value: "drag \(translation)"))
+      return
+    }
+    stopDecelerating()
     isDragging = true
     delegate?.scrollViewWillBeginDragging(self)
     VirtualRunLoop.main.currentMode = .tracking
     let target = CGPoint(x: contentOffset.x + translation.x, y: contentOffset.y + translation.y)
-    move(to: target, duration: duration, tracking: true)
+    move(to: target, duration: duration, tracking: true, releaseVelocity: releaseVelocity)
   }
 
-  private func move(to target: CGPoint, duration: TimeInterval, tracking: Bool) {
+  private func move(
+    to target: CGPoint, duration: TimeInterval, tracking: Bool, releaseVelocity: CGFloat
+  ) {
     let start = contentOffset
     let frames = max(1, Int((duration / VirtualRunLoop.frameDuration).rounded()))
     var step = 0
@@ -80,11 +153,79 @@ open class UIScrollView: UIView {
         if tracking {
           self.isDragging = false
           runLoop.currentMode = .default
-          self.delegate?.scrollViewDidEndDragging(self, willDecelerate: false)
+          let decelerate = releaseVelocity != 0
+          self.delegate?.scrollViewDidEndDragging(self, willDecelerate: decelerate)
+          if decelerate {
+            self.decelerate(
+              from: releaseVelocity, along: CGPoint(x: target.x - start.x, y: target.y - start.y))
+          }
         }
       }
     }
   }
+
+  /// Moves the content on after a flick at `velocity` points per second along `direction`. The
+  /// timer's closure holds the scroll view strongly, as UIKit's deceleration does.
+  private func decelerate(from velocity: CGFloat, along direction: CGPoint) {
+    let length = (direction.x * direction.x + direction.y * direction.y).squareRoot()
+    guard length > 0 else { return }
+    let unit = CGPoint(x: direction.x / length, y: direction.y / length)
+    var speed = velocity
+    let frame = VirtualRunLoop.frameDuration
+    let keep = CGFloat(pow(Double(UIScrollView.decelerationRate), frame * 1000))
+    deceleration = VirtualRunLoop.main.scheduledTimer(
+      withTimeInterval: frame, repeats: true, modes: [.common], keepsRunLoopBusy: true
+    ) { timer in
+      speed *= keep
+      let distance = speed * CGFloat(frame)
+      self.contentOffset = CGPoint(
+        x: self.contentOffset.x + unit.x * distance, y: self.contentOffset.y + unit.y * distance)
+      if abs(speed) < 1 {
+        self.stopDecelerating()
+        self.delegate?.scrollViewDidEndDecelerating(self)
+      }
+    }
+  }
+
+  private func stopDecelerating() {
+    deceleration?.invalidate()
+    deceleration = nil
+  }
+
+  /// Sends `selector` to the delegate through the runtime when its class implements it, else
+  /// calls `swift`.
+  private func tellDelegate(_ sel: Selector, swift: (any UIScrollViewDelegate) -> Void) {
+    guard let delegate else { return }
+    if let object = delegate as? ObjCObject, object.responds(to: sel) {
+      do {
+        try objc_msgSend(object, sel, self as ObjCObject) as Void
+      } catch {
+        Diagnostics.warn("-[\(type(of: object)) \(sel)]", refused: error)
+      }
+      return
+    }
+    swift(delegate)
+  }
+}
+
+/// The base IMP of `setContentOffset:`: an interceptor, because a `@convention(c)` Swift
+/// function cannot take a `CGPoint` (a Swift struct); the interceptor reads it from the call as
+/// C passed it.
+private enum ScrollViewBase {
+  static let setContentOffset = Result { () throws(ObjCRuntimeError) in
+    try Interceptor(types: "v@:{CGPoint=dd}") { call in
+      guard let view = call.receiver as? UIScrollView,
+        let point = call.argument(at: 2, as: CGPoint.self)
+      else { return }
+      view.storeContentOffset(point)
+    }
+  }
+}
+
+/// The selectors the scroll view sends, kept in static storage.
+private enum ScrollViewSelectors {
+  static let setContentOffset: Selector = "setContentOffset:"
+  static let didScroll: Selector = "scrollViewDidScroll:"
 }
 
 /// A table view as far as the seeds' demo screens go: a scroll view with a header view.

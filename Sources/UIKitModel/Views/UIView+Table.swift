@@ -29,7 +29,10 @@ extension UIView {
       UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling }.map { $0 + 1 } }
     }
     static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).detachFromSuperview()
+      let view = UIView.view(me)
+      let wasInWindow = view.window != nil
+      view.detachFromSuperview()
+      if wasInWindow { view.windowChanged() }
     }
     static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
       let parent = UIView.view(me)
@@ -175,14 +178,22 @@ extension UIView {
       return
     }
     let moved = child.superview !== self
+    let oldWindow = moved ? child.window : nil
     child.detachFromSuperview(notify: moved)
     subviews.insert(child, at: index)
     child.superview = self
     if moved {
       didAddSubview(child)
       child.didMoveToSuperview()
+      if window !== oldWindow { child.windowChanged() }
     }
     setNeedsLayout()
+  }
+
+  /// Tells the view and its subtree that they moved to another window (or out of one).
+  func windowChanged() {
+    didMoveToWindow()
+    for subview in subviews { subview.windowChanged() }
   }
 
   func detachFromSuperview(notify: Bool = true) {

@@ -105,7 +105,8 @@ open class UIView: UIResponder {
   /// The subviews, back to front.
   public internal(set) var subviews: [UIView] = []
   @exclusivity(unchecked) var hiddenFlag = false
-  /// Whether the view takes touches (kept; the model has no touches).
+  /// Whether the view takes touches: when false, ``hitTest(_:with:)`` passes over the view and
+  /// its subviews. True by default; image views and labels say false, as UIKit's do.
   public var isUserInteractionEnabled = true
   /// Whether subviews are clipped to the bounds (kept; used by what-the-user-sees queries).
   public var clipsToBounds = false
@@ -212,7 +213,7 @@ open class UIView: UIResponder {
     return point
   }
 
-  private var rootView: UIView {
+  var rootView: UIView {
     var view = self
     while let parent = view.superview { view = parent }
     return view
@@ -315,6 +316,40 @@ open class UIView: UIResponder {
 
   /// Called when the view moved to a new superview (nil when removed).
   open func didMoveToSuperview() {}
+
+  /// Called when the view, or an ancestor, entered a window or left one (``window`` tells
+  /// which). UIKit applies appearance proxies here.
+  open func didMoveToWindow() {}
+
+  /// The window the view is in: the root of its tree, when that is a window.
+  public var window: UIWindow? { rootView as? UIWindow }
+
+  // MARK: Hit testing
+
+  /// The deepest view of this view's subtree that takes a touch at `point` (in this view's
+  /// coordinates), front to back, as UIKit's: a view that is hidden, has an alpha below 0.01,
+  /// has ``isUserInteractionEnabled`` false, or does not contain the point
+  /// (``point(inside:with:)``) answers nil, and so does its subtree. Subviews are tried from the
+  /// front; the view itself answers when none takes the point. Frames and transforms are the
+  /// model values, not the ones drawn mid-animation, as in UIKit.
+  open func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? {
+    guard isUserInteractionEnabled, !hiddenFlag, modelAlpha >= 0.01,
+      self.point(inside: point, with: event)
+    else { return nil }
+    for subview in subviews.reversed() {
+      let origin = subview.modelFrame.origin
+      let local = CGPoint(
+        x: point.x - origin.x - subview.modelTransform.tx,
+        y: point.y - origin.y - subview.modelTransform.ty)
+      if let hit = subview.hitTest(local, with: event) { return hit }
+    }
+    return self
+  }
+
+  /// Whether `point` (in this view's coordinates) is inside the view: in its bounds.
+  open func point(inside point: CGPoint, with event: UIEvent?) -> Bool {
+    bounds.contains(point)
+  }
 
   /// Called after a subview was added.
   open func didAddSubview(_ subview: UIView) {}
