@@ -32,6 +32,7 @@ let package = Package(
       ]),
     .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
     .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
+    .library(name: "OverlayBarPlugin", targets: ["OverlayBarPlugin"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
     .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],
@@ -114,6 +115,15 @@ let package = Package(
       exclude: ["README.md"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
+    // LTNavigationBar's technique: a category (a Swift extension) with no swizzling, in the
+    // seed's mode and a fixed one.
+    .target(
+      name: "OverlayBarPlugin",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
+      path: "Plugins/OverlayBarPlugin",
+      exclude: ["README.md"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
     // An application that links the transparent-bar plugin: the plugin installs itself at its
     // launch, which only a process of its own may show (CI runs it).
     .executableTarget(
@@ -132,7 +142,7 @@ let package = Package(
       name: "swizzle-lab",
       // The plugins built into the lab; discovery finds them, the lab's source never names
       // them.
-      dependencies: ["SwizzleLab", "BarLayerPlugin", "TransparentBarPlugin"],
+      dependencies: ["SwizzleLab", "BarLayerPlugin", "TransparentBarPlugin", "OverlayBarPlugin"],
       path: "Sources/swizzle-lab",
       linkerSettings: [.unsafeFlags(hostLinkerFlags)]
     ),
@@ -182,6 +192,14 @@ let package = Package(
         "BarLayerPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
       ],
       path: "Tests/BarLayerPluginTests"
+    ),
+    .testTarget(
+      name: "OverlayBarPluginTests",
+      dependencies: [
+        "OverlayBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
+      ],
+      path: "Tests/OverlayBarPluginTests",
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(
       name: "TransparentBarPluginTests",

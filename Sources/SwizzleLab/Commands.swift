@@ -26,6 +26,21 @@ enum Format {
     }
   }
 
+  /// What a moment's line adds when it is not the usual: the title's or the buttons' alpha
+  /// below 1, and the status bar's strip in another colour than the bar (an overlay too short
+  /// for the device).
+  static func exceptions(_ bar: NavigationBarAppearance) -> String {
+    var parts: [String] = []
+    if bar.titleColor.alpha < 0.995 || bar.buttonAlpha < 0.995 {
+      parts.append(
+        "elements \(number(bar.titleColor.alpha))/\(number(bar.buttonAlpha))")
+    }
+    if bar.statusBarAreaColor != bar.backgroundColor {
+      parts.append("status area \(hex(bar.statusBarAreaColor))")
+    }
+    return parts.isEmpty ? "" : "\n            " + parts.joined(separator: "  ")
+  }
+
   /// The bar as a strip: in 24-bit colour on a terminal (the background, with the title in its
   /// colour), else its hex value.
   static func strip(_ appearance: NavigationBarAppearance, title: String, color: Bool) -> String {
@@ -66,8 +81,8 @@ enum RunCommand {
         "          \(Format.strip(bar, title: title, color: color))"
           + " bg \(Format.hex(bar.backgroundColor)) \(Format.number(bar.backgroundOpacity))"
           + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
-          + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))\n"
-      )
+          + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))"
+          + Format.exceptions(bar) + "\n")
       if options.speed > 0 { usleep(useconds_t(options.speed * 1_000_000)) }
     }
     if let last = moments.last {

@@ -13,6 +13,8 @@ struct BarSample: Codable, Equatable {
   var tint: [Double]
   var title: [Double]
   var statusBar: String
+  /// The status bar's strip, when it shows another colour than the bar (absent otherwise).
+  var statusArea: [Double]?
   var offset: Double
   var transitioning: Bool
 }
@@ -73,7 +75,10 @@ enum RenderCommand {
       time: (time * 10_000).rounded() / 10_000, background: components(bar.backgroundColor),
       opacity: (Double(bar.backgroundOpacity) * 10_000).rounded() / 10_000,
       tint: components(bar.tintColor), title: components(bar.titleColor),
-      statusBar: Format.status(bar.statusBarStyle), offset: Double(bar.translationY),
+      statusBar: Format.status(bar.statusBarStyle),
+      statusArea: bar.statusBarAreaColor == bar.backgroundColor
+        ? nil : components(bar.statusBarAreaColor),
+      offset: Double(bar.translationY),
       transitioning: transitioning)
   }
 
@@ -136,6 +141,7 @@ enum RenderCommand {
       <rect x="0" y="0" width="\(width)" height="\(height)" fill="\(rgb([0.2, 0.6, 0.3]))"/>
       <rect x="0" y="\(status + bar + offset)" width="\(width)" height="\(height - status - bar)" fill="#f4f4f4"/>
       <rect x="0" y="\(offset)" width="\(width)" height="\(status + bar)" fill="\(rgb(sample.background))"/>
+      \(sample.statusArea.map { "<rect x=\"0\" y=\"\(offset)\" width=\"\(width)\" height=\"\(status)\" fill=\"\(rgb($0))\"/>" } ?? "")
       <text x="4" y="\(status - 1.5)" font-size="5" fill="\(statusInk)">9:41</text>
       <text x="\(width / 2)" y="\(status + bar / 2 + 2 + offset)" font-size="6" text-anchor="middle" fill="\(rgb(sample.title))" fill-opacity="\(sample.title[3])">\(escape(moment.name))</text>
       <text x="4" y="\(status + bar / 2 + 2 + offset)" font-size="6" fill="\(rgb(sample.tint))">&lt; Back</text>

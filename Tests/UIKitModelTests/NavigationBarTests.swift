@@ -67,14 +67,19 @@ extension UIKitModelTests {
       #expect((left + right).allSatisfy { $0 is UINavigationButton && $0.superview === bar })
     }
 
-    @Test("iOS 11+: the old private keys are undefined, a typed error naming the bar and the key")
-    func modernHasNoLegacyKeys() {
+    @Test("iOS 11+: _titleView is an undefined key, a typed error; the button lists are empty")
+    func modernHasNoLegacyKeys() throws {
       let bar = bar(ios: "11.0")
-      for key in ["_titleView", "_leftViews", "_rightViews"] {
-        #expect(throws: ObjCRuntimeError.undefinedKey(className: "UINavigationBar", key: key)) {
-          try bar.value(forKey: key)
-        }
+      let item = UINavigationItem(title: "Top")
+      item.rightBarButtonItems = [UIBarButtonItem(title: "A")]
+      bar.setItems([item], animated: false)
+      #expect(
+        throws: ObjCRuntimeError.undefinedKey(className: "UINavigationBar", key: "_titleView")
+      ) {
+        try bar.value(forKey: "_titleView")
       }
+      #expect((try bar.value(forKey: "_leftViews") as? [UIView])?.isEmpty == true)
+      #expect((try bar.value(forKey: "_rightViews") as? [UIView])?.isEmpty == true)
       let content = bar.subviews[1]
       #expect(content is _UINavigationBarContentView)
       #expect(content.subviews.filter { $0 is _UIButtonBarStackView }.count == 2)

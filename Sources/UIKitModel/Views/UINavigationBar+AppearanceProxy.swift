@@ -1,5 +1,5 @@
 // UIAppearance for navigation bars: values set on a proxy, applied when a bar enters a window.
-public import Foundation
+import Foundation
 
 extension UINavigationBar {
   /// The appearance proxy of every navigation bar, as UIKit's `UINavigationBar.appearance()`:

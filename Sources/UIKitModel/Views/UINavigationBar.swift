@@ -12,9 +12,9 @@ import ObjCRuntimeGeometry
 /// - iOS 10: `_UINavigationBarBackground` (an image view holding the effect and shadow views),
 ///   then `UINavigationItemView` (holding the title label), the back button
 ///   (`UINavigationItemButtonView`), the `UINavigationButton`s of the bar button items and the
-///   back indicator, all directly in the bar. Only this bar answers the private keys
-///   `_titleView`, `_leftViews` and `_rightViews` that LTNavigationBar read through key-value
-///   coding; on iOS 11 they are undefined keys, as they became.
+///   back indicator, all directly in the bar. Only this bar answers the private key
+///   `_titleView` that LTNavigationBar read through key-value coding; on iOS 11 it is an
+///   undefined key, as it became, and `_leftViews` and `_rightViews` are always empty.
 ///
 /// The bar is 44 points tall below the status bar; its background extends up under the status
 /// bar. `setBackgroundImage(UIImage(), for: .default)` makes the system background clear, and
@@ -371,23 +371,23 @@ open class UINavigationBar: UIView {
 
   // MARK: Key-value coding of the iOS 10 ivars
 
-  /// On an iOS 10 bar, the private keys LTNavigationBar read: `_leftViews` and `_rightViews`
-  /// (the bar button views, as arrays) and `_titleView` (the `UINavigationItemView`). On an
-  /// iOS 11+ bar, and for any other key, the undefined-key error of `valueForUndefinedKey:`,
-  /// which named `UINavigationBar` and the key when LTNavigationBar met it on iOS 11.
+  /// The private keys LTNavigationBar read. On an iOS 10 bar: `_leftViews` and `_rightViews`
+  /// (the `UINavigationButton`s, as arrays) and `_titleView` (the `UINavigationItemView`). On an
+  /// iOS 11+ bar, `_leftViews` and `_rightViews` are still there but always empty (the buttons
+  /// moved into the content view's button bars, so fading them fades nothing), and `_titleView`
+  /// is gone: the undefined-key error of `valueForUndefinedKey:`, naming `UINavigationBar` and
+  /// `_titleView`, as LTNavigationBar's users met it on iOS 11 (its issue 62). Any other key is
+  /// undefined too.
   ///
   /// The model has one `UINavigationBar` class for every iOS version, so these ivars answer
-  /// here, for the bars made under an iOS 10 profile, rather than from the class's ivar list.
+  /// here, by the profile the bar was made under, rather than from the class's ivar list.
   open override func value(forUndefinedKey key: String) throws(ObjCRuntimeError) -> Any? {
-    if usesLegacyHierarchy {
-      switch key {
-      case "_leftViews": return leftButtonViews
-      case "_rightViews": return rightButtonViews
-      case "_titleView": return titleItemView
-      default: break
-      }
+    switch key {
+    case "_leftViews": return usesLegacyHierarchy ? leftButtonViews : [UIView]()
+    case "_rightViews": return usesLegacyHierarchy ? rightButtonViews : [UIView]()
+    case "_titleView" where usesLegacyHierarchy: return titleItemView
+    default: return try super.value(forUndefinedKey: key)
     }
-    return try super.value(forUndefinedKey: key)
   }
 
   // MARK: Appearance proxy

@@ -1,0 +1,244 @@
+// LTNavigationBar's demo screens as scenarios, each run twice on one device and iOS version:
+// first in the seed's mode, then in the fixed one, so that the two outcomes sit side by side.
+import Foundation
+import Hooks
+import ObjCRuntime
+public import Scenarios
+import UIKitModel
+
+extension OverlayBarPlugin: ScenarioPlugin {
+  /// The seed's demo screens and the attempts its article made first.
+  public var scenarios: [Scenario] { OverlayBarScenarios.all }
+}
+
+/// The overlay plugin's scenarios. Each but the first runs its script in
+/// ``OverlayMode/seed`` (moments named `seed: ...`) and then, from a fresh launch, in
+/// ``OverlayMode/fixed`` (`fixed: ...`).
+public enum OverlayBarScenarios {
+  /// The plugin's short name, `overlay`.
+  static let plugin = OverlayBarPlugin().name
+
+  /// Every scenario of the plugin.
+  public static let all: [Scenario] = [
+    firstAttempts, backgroundColor, scrolling, staleScroll,
+  ]
+
+  /// The article's attempts before the overlay: the appearance proxy set from
+  /// `scrollViewDidScroll` (nothing changes on screen), `barTintColor` (shows, through the
+  /// translucent background), `backgroundColor` (washed out under the background, and not in
+  /// the status bar's strip), then the overlay.
+  public static let firstAttempts = Scenario(
+    name: "lt-first-attempts",
+    summary: "the article's attempts: appearance proxy, barTintColor, backgroundColor, overlay",
+    plugin: plugin
+  ) { context in
+    let page = AttemptsPage()
+    context.start(root: page)
+    context.mark("start")
+    page.attempt = .appearanceProxy
+    page.scrollView.contentOffset = CGPoint(x: 0, y: 64)
+    context.mark("appearance proxy: nothing changes")
+    page.navigationController?.navigationBar.barTintColor = demoBlue
+    context.mark("barTintColor")
+    page.navigationController?.navigationBar.barTintColor = nil
+    page.attempt = .backgroundColor
+    page.scrollView.contentOffset = CGPoint(x: 0, y: 128)
+    context.mark("backgroundColor")
+    page.navigationController?.navigationBar.backgroundColor = nil
+    page.attempt = .overlay
+    page.scrollView.contentOffset = CGPoint(x: 0, y: 192)
+    context.mark("lt_setBackgroundColor")
+  }
+
+  /// The background-colour demo (`BGColorDemoViewController`): transparent until the offset
+  /// passes 50, then the overlay's alpha is `min(1, 1 − (50 + 64 − y) / 64)`; a push resets the
+  /// bar in `viewWillDisappear`. On an iPhone X, the seed's overlay is 20 points too short.
+  public static let backgroundColor = Scenario(
+    name: "lt-background-color",
+    summary: "the background-colour demo: the overlay fades in past offset 50; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    for mode in OverlayMode.allCases {
+      let page = BackgroundColorDemo(mode: mode)
+      let session = context.start(root: page)
+      context.mark("\(mode): top")
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 82)
+      context.mark("\(mode): offset 82")
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 150)
+      context.mark("\(mode): offset 150")
+      session.push(plainPage("Next"))
+      context.mark("\(mode): next page")
+    }
+  }
+
+  /// The scrolling demo: progress `clamp(y / 44)`, the bar moved up by `44 × progress` and its
+  /// elements at alpha `1 − progress`. From iOS 11 the seed's `lt_setElementsAlpha` throws at
+  /// `_titleView` (the bar moves; its elements stay); the fixed mode fades them.
+  public static let scrolling = Scenario(
+    name: "lt-scrolling",
+    summary: "the scrolling demo: the bar slides up and its elements fade; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    for mode in OverlayMode.allCases {
+      let page = ScrollingDemo(mode: mode)
+      context.start(root: page)
+      context.mark("\(mode): top")
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 22)
+      context.mark("\(mode): offset 22" + page.failure)
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 60)
+      context.mark("\(mode): offset 60" + page.failure)
+    }
+  }
+
+  /// The seed's issue 10: a flick on the colour demo, then back before the content stops; the
+  /// popped page's `scrollViewDidScroll` keeps calling `lt_setBackgroundColor` on the bar, now
+  /// the previous page's. The fixed mode ignores a page no longer on top.
+  public static let staleScroll = Scenario(
+    name: "lt-stale-scroll",
+    summary: "a flick, then back while it decelerates: the popped page repaints the bar (seed)",
+    plugin: plugin
+  ) { context in
+    for mode in OverlayMode.allCases {
+      let session = context.start(root: plainPage("Home"))
+      let page = BackgroundColorDemo(mode: mode)
+      session.push(page)
+      context.mark("\(mode): demo page")
+      page.scrollView.simulateDrag(
+        by: CGPoint(x: 0, y: 60), duration: 0.1, releaseVelocity: 2000)
+      VirtualRunLoop.main.advance(by: 0.12)
+      context.mark("\(mode): flicked")
+      session.tapBack()
+      context.mark("\(mode): back home")
+    }
+  }
+
+  /// The demos' blue: `UIColor(red: 0, green: 175 / 255, blue: 240 / 255, alpha: 1)`.
+  static let demoBlue = UIColor(red: 0, green: 175 / 255, blue: 240 / 255, alpha: 1)
+
+  static func plainPage(_ title: String) -> UIViewController {
+    let page = UIViewController()
+    page.title = title
+    return page
+  }
+}
+
+/// A demo page: a table view whose delegate it is, with `scrollViewDidScroll:` in its class's
+/// table, as an Objective-C page implements it (so a trace shows it and a hook can reach it).
+class OverlayDemoPage: UIViewController, UIScrollViewDelegate {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(OverlayDemoPage.self) {
+      ObjCMethodDeclaration("scrollViewDidScroll:", OverlayDemoPage.didScroll)
+    }
+  }
+  static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
+    guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
+    me.receiver(as: OverlayDemoPage.self).scrollViewDidScroll(view)
+  }
+
+  let scrollView = UITableView(frame: .zero)
+  let mode: OverlayMode
+
+  init(mode: OverlayMode, title: String) {
+    self.mode = mode
+    super.init()
+    self.title = title
+    navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Edit")
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    scrollView.frame = view.bounds
+    scrollView.contentSize = CGSize(width: view.bounds.width, height: 2000)
+    scrollView.delegate = self
+    view.addSubview(scrollView)
+  }
+
+  var bar: UINavigationBar? { navigationController?.navigationBar }
+
+  func scrollViewDidScroll(_ scrollView: UIScrollView) {}
+}
+
+/// `BGColorDemoViewController`: the overlay's colour follows the offset past the change point.
+final class BackgroundColorDemo: OverlayDemoPage {
+  static let changePoint: CGFloat = 50
+
+  init(mode: OverlayMode) { super.init(mode: mode, title: "Colour") }
+
+  override func viewWillAppear(_ animated: Bool) {
+    super.viewWillAppear(animated)
+    scrollViewDidScroll(scrollView)
+  }
+
+  override func viewWillDisappear(_ animated: Bool) {
+    super.viewWillDisappear(animated)
+    bar?.lt_reset(mode: mode)
+  }
+
+  override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+    let y = scrollView.contentOffset.y
+    let change = BackgroundColorDemo.changePoint
+    let alpha = y > change ? min(1, 1 - (change + 64 - y) / 64) : 0
+    bar?.lt_setBackgroundColor(
+      OverlayBarScenarios.demoBlue.withAlphaComponent(alpha), from: self, mode: mode)
+  }
+}
+
+/// The scrolling demo: the bar slides away and its elements fade as the page scrolls.
+final class ScrollingDemo: OverlayDemoPage {
+  /// What the last `lt_setElementsAlpha` threw, for the scenario's moment names.
+  private(set) var failure = ""
+
+  init(mode: OverlayMode) { super.init(mode: mode, title: "Scrolling") }
+
+  override func viewWillAppear(_ animated: Bool) {
+    super.viewWillAppear(animated)
+    bar?.lt_setBackgroundColor(OverlayBarScenarios.demoBlue, from: self, mode: mode)
+  }
+
+  override func viewWillDisappear(_ animated: Bool) {
+    super.viewWillDisappear(animated)
+    setProgress(0)
+    bar?.lt_reset(mode: mode)
+  }
+
+  override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+    setProgress(max(0, min(1, scrollView.contentOffset.y / 44)))
+  }
+
+  private func setProgress(_ progress: CGFloat) {
+    bar?.lt_setTranslationY(-44 * progress, from: self, mode: mode)
+    do {
+      try bar?.lt_setElementsAlpha(1 - progress, from: self, mode: mode)
+      failure = ""
+    } catch {
+      failure = " (lt_setElementsAlpha threw: undefined key \(error.undefinedKey ?? "?"))"
+    }
+  }
+}
+
+/// The article's page: what `scrollViewDidScroll` tries.
+final class AttemptsPage: OverlayDemoPage {
+  enum Attempt { case none, appearanceProxy, backgroundColor, overlay }
+  var attempt = Attempt.none
+
+  init() { super.init(mode: .fixed, title: "Attempts") }
+
+  override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+    let alpha = min(1, max(0, scrollView.contentOffset.y / 64))
+    let color = OverlayBarScenarios.demoBlue.withAlphaComponent(alpha)
+    switch attempt {
+    case .none: break
+    case .appearanceProxy: UINavigationBar.appearance().barTintColor = color
+    case .backgroundColor: bar?.backgroundColor = color
+    case .overlay: bar?.lt_setBackgroundColor(color, from: self)
+    }
+  }
+}
+
+extension ObjCRuntimeError {
+  /// The key of an undefined-key error.
+  fileprivate var undefinedKey: String? {
+    if case .undefinedKey(_, let key) = self { return key }
+    return nil
+  }
+}
