@@ -234,7 +234,10 @@ enum HooksCommand {
     let entries = map.entries.filter { entry in
       entry.layers.contains { layer in layer.plugin != nil }
     }
-    output.out(entries.map(\.description).joined(separator: "\n") + "\n")
+    output.out(
+      entries.isEmpty
+        ? "(no hooks or swizzles by a plugin)\n"
+        : entries.map(\.description).joined(separator: "\n") + "\n")
     let conflicts = map.conflicts
     output.out(
       conflicts.isEmpty

@@ -31,7 +31,7 @@ extension UIScrollViewDelegate {
 /// flick, are simulated on the virtual clock.
 ///
 /// `setContentOffset:` is in the runtime's table (its IMP takes the `CGPoint` as C passes it, an
-/// ``Interceptor``'s), and the delegate hears `scrollViewDidScroll:` through the runtime when it
+/// `Interceptor`'s), and the delegate hears `scrollViewDidScroll:` through the runtime when it
 /// is an object whose class implements it: both can be hooked or swizzled. A Swift delegate
 /// whose class has no such method is called directly.
 open class UIScrollView: UIView {
