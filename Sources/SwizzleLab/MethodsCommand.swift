@@ -85,6 +85,7 @@ enum MethodsCommand {
 /// The model's classes whose tables a plugin hooks, in the order the docs list them.
 enum UIKitClasses {
   static let names = [
-    "UIResponder", "UIView", "UINavigationBar", "UIViewController", "UINavigationController",
+    "UIResponder", "UIView", "UIScrollView", "UINavigationBar", "UIViewController",
+    "UINavigationController",
   ]
 }

@@ -54,6 +54,20 @@ extension UIView {
   }
 }
 
+extension UIScrollView {
+  /// The selectors of `UIScrollView`'s own table (it inherits `UIView`'s).
+  public enum Selectors {
+    /// `setContentOffset:` (Swift: ``UIScrollView/contentOffset``; the argument is a `CGPoint`,
+    /// `{CGPoint=dd}`, which a typed hook takes as `CGPoint`).
+    public static let setContentOffset: Selector = "setContentOffset:"
+    /// `scrollViewDidScroll:`, the delegate method the scroll view sends through the runtime
+    /// to a delegate whose class's table has it (not in the scroll view's own table).
+    public static let scrollViewDidScroll: Selector = "scrollViewDidScroll:"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [setContentOffset]
+  }
+}
+
 extension UINavigationBar {
   /// The selectors of `UINavigationBar`'s own table (it inherits `UIView`'s).
   public enum Selectors {

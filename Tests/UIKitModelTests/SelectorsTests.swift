@@ -11,6 +11,7 @@ extension UIKitModelTests {
       arguments: [
         (UIResponder.self as ObjCObject.Type, UIResponder.Selectors.all),
         (UIView.self, UIView.Selectors.all),
+        (UIScrollView.self, UIScrollView.Selectors.all),
         (UINavigationBar.self, UINavigationBar.Selectors.all),
         (UIViewController.self, UIViewController.Selectors.all),
         (UINavigationController.self, UINavigationController.Selectors.all),

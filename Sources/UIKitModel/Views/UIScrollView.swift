@@ -74,7 +74,7 @@ open class UIScrollView: UIView {
   fileprivate func storeContentOffset(_ newValue: CGPoint) {
     guard newValue != offset else { return }
     offset = newValue
-    tellDelegate(ScrollViewSelectors.didScroll) { $0.scrollViewDidScroll(self) }
+    tellDelegate(ScrollViewSelectors.scrollViewDidScroll) { $0.scrollViewDidScroll(self) }
   }
 
   /// The size of the content.
@@ -222,11 +222,8 @@ private enum ScrollViewBase {
   }
 }
 
-/// The selectors the scroll view sends, kept in static storage.
-private enum ScrollViewSelectors {
-  static let setContentOffset: Selector = "setContentOffset:"
-  static let didScroll: Selector = "scrollViewDidScroll:"
-}
+/// The selectors the scroll view sends.
+private typealias ScrollViewSelectors = UIScrollView.Selectors
 
 /// A table view as far as the seeds' demo screens go: a scroll view with a header view.
 open class UITableView: UIScrollView {
