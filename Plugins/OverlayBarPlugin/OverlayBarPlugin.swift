@@ -18,7 +18,8 @@ public enum OverlayMode: String, Sendable, CaseIterable {
 
 /// LTNavigationBar's technique as a SwizzleKit plugin: four methods added to `UINavigationBar`
 /// (an Objective-C category; here a Swift extension), with their state in associated objects,
-/// and **no swizzling at all**.
+/// and **no swizzling of UIKit's methods**. (One exception, in the fixed mode only: a bar whose
+/// background is not in it yet gets a one-shot hook of its own `layoutSubviews`.)
 ///
 /// ```swift
 /// bar.lt_setBackgroundColor(.blue)        // an overlay view under the bar's content

@@ -4,7 +4,7 @@ import Foundation
 import Hooks
 import ObjCRuntime
 public import Scenarios
-import UIKitModel
+public import UIKitModel
 
 extension OverlayBarPlugin: ScenarioPlugin {
   /// The seed's demo screens and the attempts its article made first.
@@ -52,7 +52,7 @@ public enum OverlayBarScenarios {
 
   /// The background-colour demo (`BGColorDemoViewController`): transparent until the offset
   /// passes 50, then the overlay's alpha is `min(1, 1 − (50 + 64 − y) / 64)`; a push resets the
-  /// bar in `viewWillDisappear`. On an iPhone X, the seed's overlay is 20 points too short.
+  /// bar in `viewWillDisappear`. On an iPhone X, the seed's overlay is 24 points too short.
   public static let backgroundColor = Scenario(
     name: "lt-background-color",
     summary: "the background-colour demo: the overlay fades in past offset 50; seed, then fixed",
@@ -112,8 +112,13 @@ public enum OverlayBarScenarios {
     }
   }
 
+  /// The scrolling demo's page in `mode`, for tests that script their own session around it.
+  public static func scrollingPage(mode: OverlayMode) -> UIViewController & HasScrollView {
+    ScrollingDemo(mode: mode)
+  }
+
   /// The demos' blue: `UIColor(red: 0, green: 175 / 255, blue: 240 / 255, alpha: 1)`.
-  static let demoBlue = UIColor(red: 0, green: 175 / 255, blue: 240 / 255, alpha: 1)
+  public static let demoBlue = UIColor(red: 0, green: 175 / 255, blue: 240 / 255, alpha: 1)
 
   static func plainPage(_ title: String) -> UIViewController {
     let page = UIViewController()
@@ -122,9 +127,15 @@ public enum OverlayBarScenarios {
   }
 }
 
+/// A page with a scroll view a script can move.
+public protocol HasScrollView: AnyObject {
+  /// The page's scroll view.
+  var scrollView: UITableView { get }
+}
+
 /// A demo page: a table view whose delegate it is, with `scrollViewDidScroll:` in its class's
 /// table, as an Objective-C page implements it (so a trace shows it and a hook can reach it).
-class OverlayDemoPage: UIViewController, UIScrollViewDelegate {
+class OverlayDemoPage: UIViewController, UIScrollViewDelegate, HasScrollView {
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(OverlayDemoPage.self) {
       ObjCMethodDeclaration("scrollViewDidScroll:", OverlayDemoPage.didScroll)
@@ -197,7 +208,10 @@ final class ScrollingDemo: OverlayDemoPage {
 
   override func viewWillDisappear(_ animated: Bool) {
     super.viewWillDisappear(animated)
-    setProgress(0)
+    // No `from: self` here: the page is already off the top of the stack as it disappears,
+    // and the fixed mode would ignore it.
+    bar?.lt_setTranslationY(0, mode: mode)
+    try? bar?.lt_setElementsAlpha(1, mode: mode)
     bar?.lt_reset(mode: mode)
   }
 
@@ -230,7 +244,7 @@ final class AttemptsPage: OverlayDemoPage {
     case .none: break
     case .appearanceProxy: UINavigationBar.appearance().barTintColor = color
     case .backgroundColor: bar?.backgroundColor = color
-    case .overlay: bar?.lt_setBackgroundColor(color, from: self)
+    case .overlay: bar?.lt_setBackgroundColor(color, from: self, mode: mode)
     }
   }
 }

@@ -7,8 +7,11 @@ public import UIKitModel
 
 /// The overlay view of a bar, as the seed's `overlay` associated object.
 private let overlayKey = AssociatedKey<UIView?>()
-/// The one-shot layout hook of a bar that had no subviews when its overlay was asked for.
+/// The one-shot layout hook of a bar whose background was not in it when its overlay was asked
+/// for.
 private let pendingLayoutKey = AssociatedKey<HookToken?>()
+/// The background image the bar had before the overlay, which the fixed mode's reset gives back.
+private let previousImageKey = AssociatedKey<UIImage?>()
 
 // The seed's names, `lt_` and all, as an Objective-C category prefixes its methods.
 extension UINavigationBar {
@@ -24,11 +27,11 @@ extension UINavigationBar {
   /// every call sets the overlay's colour.
   ///
   /// - ``OverlayMode/seed``: the overlay is the bar's height plus 20 points, the status bar of
-  ///   the iPhones before the X; on a notch device the bar's lower part is left uncovered. On a
-  ///   bar with no subviews the overlay is never shown.
+  ///   the iPhones before the X; on a notch device the bar's lower 24 points are left
+  ///   uncovered. On a bar with no subviews the overlay is never shown.
   /// - ``OverlayMode/fixed``: the overlay covers the whole background, status bar included,
-  ///   whatever the device, and follows its size; on a bar with no subviews yet it appears when
-  ///   the bar is next laid out. With `controller`, a call from a controller that is no longer
+  ///   whatever the device, and follows its size; on a bar whose background is not in it yet,
+  ///   it appears when the bar is next laid out. With `controller`, a call from a controller that is no longer
   ///   the top of its navigation controller is ignored (a scroll view still decelerating after
   ///   its page was popped would paint the next page's bar: the seed's issue 10).
   ///
@@ -45,20 +48,29 @@ extension UINavigationBar {
       overlay.backgroundColor = color
       return
     }
-    setBackgroundImage(UIImage(), for: .default)
     let overlay = UIView(frame: .zero)
     overlay.isUserInteractionEnabled = false
     overlay.backgroundColor = color
-    self[overlayKey] = overlay
     switch mode {
     case .seed:
+      // The seed's order: the empty image, then the overlay into the first subview.
+      clearBackground(keeping: overlay)
       overlay.frame = CGRect(x: 0, y: 0, width: bounds.width, height: bounds.height + 20)
       overlay.autoresizingMask = .flexibleWidth
       subviews.first?.insertSubview(overlay, at: 0)
     case .fixed:
       overlay.autoresizingMask = [.flexibleWidth, .flexibleHeight]
-      insertOverlayWhenLaidOut(overlay)
+      // The one step that can fail comes first, so that a failure changes nothing.
+      guard placeWhenLaidOut(overlay) else { return }
+      clearBackground(keeping: overlay)
     }
+  }
+
+  /// Remembers the background image and the overlay, and makes the system background clear.
+  private func clearBackground(keeping overlay: UIView) {
+    self[previousImageKey] = backgroundImage(for: .default)
+    self[overlayKey] = overlay
+    setBackgroundImage(UIImage(), for: .default)
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -87,7 +99,8 @@ extension UINavigationBar {
   ///   button's title). From iOS 11, `_titleView` is an undefined key: where LTNavigationBar
   ///   crashed, this throws, having changed nothing.
   /// - ``OverlayMode/fixed``: fades every element of the running hierarchy: on iOS 10 every
-  ///   view of the bar but its background and the overlay, on iOS 11 and later every view of
+  ///   view of the bar but its background (the overlay is in the background), on iOS 11 and
+  ///   later every view of
   ///   `_UINavigationBarContentView`. It never throws.
   ///
   /// - Throws: `ObjCRuntimeError.undefinedKey(className: "UINavigationBar", key: "_titleView")`
@@ -103,17 +116,19 @@ extension UINavigationBar {
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
-  /// Takes the overlay out and gives the bar its background image back, as the seed's
-  /// `lt_reset`; the shadow image is left as it is (the seed's commit 0240055).
+  /// Takes the overlay out and sets the background image back; the shadow image is left as it
+  /// is (the seed's commit 0240055).
   ///
-  /// In ``OverlayMode/seed`` the background image is set to nil on every call, as the seed
-  /// did; in ``OverlayMode/fixed`` only when an overlay is there, so a reset twice, or before
-  /// any setter, changes nothing (an app's own background image survives it).
+  /// In ``OverlayMode/seed`` the background image becomes nil on every call, as the seed did
+  /// (an image the app had set is lost). In ``OverlayMode/fixed`` the image the bar had before
+  /// the overlay comes back, and only when there is an overlay: a reset twice, or before any
+  /// setter, changes nothing.
   public func lt_reset(mode: OverlayMode = OverlayBarPlugin.mode) {
-    if mode == .fixed, lt_overlay == nil, self[pendingLayoutKey] == nil { return }
-    setBackgroundImage(nil, for: .default)
+    if mode == .fixed, lt_overlay == nil { return }
+    setBackgroundImage(mode == .fixed ? self[previousImageKey] : nil, for: .default)
     lt_overlay?.removeFromSuperview()
     self[overlayKey] = nil
+    self[previousImageKey] = nil
     self[pendingLayoutKey]?.remove()
     self[pendingLayoutKey] = nil
   }
@@ -129,28 +144,41 @@ extension UINavigationBar {
     return navigation.topViewController !== controller
   }
 
-  /// Inserts `overlay` at the back of the bar's background, covering it; a bar without
-  /// subviews yet gets it at its next layout, through a hook of this bar's `layoutSubviews`
-  /// that removes itself.
-  private func insertOverlayWhenLaidOut(_ overlay: UIView) {
-    if let background = subviews.first {
+  /// Inserts `overlay` at the back of the bar's background (``UINavigationBar/backgroundContainer``),
+  /// covering it. A bar whose background is not in it yet gets the overlay at its next layout:
+  /// a hook of this one bar's `layoutSubviews` (a per-object hook, which moves the bar to a
+  /// subclass of its own, as key-value observing does) that removes itself. Returns false,
+  /// having changed nothing, when that hook cannot be made.
+  private func placeWhenLaidOut(_ overlay: UIView) -> Bool {
+    let background = backgroundContainer
+    if background.superview === self {
       overlay.frame = background.bounds
       background.insertSubview(overlay, at: 0)
-      return
+      return true
     }
     do {
       self[pendingLayoutKey] = try hook(after: "layoutSubviews") { (bar: UINavigationBar) in
-        guard let background = bar.subviews.first, let overlay = bar.lt_overlay,
-          overlay.superview == nil
-        else { return }
-        overlay.frame = background.bounds
-        background.insertSubview(overlay, at: 0)
-        bar[pendingLayoutKey]?.remove()
-        bar[pendingLayoutKey] = nil
+        bar.placePendingOverlay()
       }
+      return true
     } catch {
-      Diagnostics.warn("overlay: lt_setBackgroundColor: \(error)", kind: .plugin)
+      Diagnostics.warn(
+        "-[UINavigationBar lt_setBackgroundColor:] could not wait for the bar's layout: \(error)",
+        kind: .plugin)
+      return false
     }
+  }
+
+  /// The pending layout hook's work: once the background is in the bar, the overlay goes in it
+  /// (if the overlay is still the bar's and not placed), and the hook comes off.
+  private func placePendingOverlay() {
+    let background = backgroundContainer
+    guard background.superview === self else { return }
+    self[pendingLayoutKey]?.remove()
+    self[pendingLayoutKey] = nil
+    guard let overlay = lt_overlay, overlay.superview == nil else { return }
+    overlay.frame = background.bounds
+    background.insertSubview(overlay, at: 0)
   }
 
   /// The views `lt_setElementsAlpha` fades, all found before any is changed.
@@ -168,7 +196,7 @@ extension UINavigationBar {
       if let content = subviews.first(where: { $0 is _UINavigationBarContentView }) {
         return content.subviews
       }
-      return subviews.dropFirst().filter { $0 !== lt_overlay }
+      return subviews.filter { $0 !== backgroundContainer }
     }
   }
 

@@ -180,6 +180,10 @@ struct OverlayBarPluginTests {
     bar.lt_setBackgroundColor(blue, from: root, mode: .fixed)
     bar.lt_setBackgroundColor(blue, from: UIViewController(), mode: .fixed)
     #expect(bar.lt_overlay == nil)
+    let top = session.navigationController.viewControllers[1]
+    bar.lt_setBackgroundColor(blue, from: top, mode: .fixed)
+    #expect(bar.lt_overlay != nil, "the top controller's update is applied")
+    bar.lt_reset(mode: .fixed)
     bar.lt_setBackgroundColor(blue, from: root, mode: .seed)
     #expect(bar.lt_overlay != nil, "the seed applies whoever calls")
   }
@@ -201,23 +205,70 @@ struct OverlayBarPluginTests {
     #expect(bar.appearance().titleColor.alpha == 0)
   }
 
-  @Test("a bar outside any window works; a bar without subviews gets the overlay when laid out")
+  @Test(
+    "a bar outside any window works; a bar without its background gets the overlay when laid out")
   func barsNotReady() throws {
     let loose = UINavigationBar()
     loose.lt_setBackgroundColor(blue)
-    #expect(loose.lt_overlay?.superview === loose.subviews.first)
+    #expect(loose.lt_overlay?.superview === loose.backgroundContainer)
     let bare = UINavigationBar()
     for view in bare.subviews { view.removeFromSuperview() }
     bare.lt_setBackgroundColor(blue, mode: .seed)
     #expect(bare.lt_overlay?.superview == nil, "the seed messages nil: never shown")
     bare.lt_reset(mode: .seed)
     bare.lt_setBackgroundColor(blue, mode: .fixed)
-    #expect(bare.lt_overlay?.superview == nil)
-    let background = UIView(frame: CGRect(x: 0, y: -20, width: 375, height: 64))
-    bare.addSubview(background)
+    #expect(bare.lt_overlay != nil && bare.lt_overlay?.superview == nil)
+    bare.insertSubview(bare.backgroundContainer, at: 0)
+    bare.setNeedsLayout()
     bare.layoutIfNeeded()
-    #expect(bare.lt_overlay?.superview === background)
-    #expect(bare.lt_overlay?.frame == background.bounds)
+    let overlay = try #require(bare.lt_overlay)
+    #expect(overlay.superview === bare.backgroundContainer)
+    #expect(overlay.frame == bare.backgroundContainer.bounds)
+    // The hook came off: a later layout does not insert a new overlay after a reset.
+    bare.lt_reset(mode: .fixed)
+    bare.setNeedsLayout()
+    bare.layoutIfNeeded()
+    #expect(bare.backgroundContainer.subviews.allSatisfy { $0 !== overlay })
+  }
+
+  @Test("a tap on the back button of a bar moved by lt_setTranslationY lands where it is drawn")
+  func tapMovedBar() {
+    let session = session(ios: "10.3", pushed: true)
+    let bar = session.navigationController.navigationBar
+    bar.lt_setTranslationY(-20)
+    session.tap(at: CGPoint(x: 30, y: 20 + 22 + 30))
+    #expect(session.navigationController.viewControllers.count == 2, "below the moved bar")
+    session.tap(at: CGPoint(x: 30, y: 20 + 22 - 20))
+    #expect(session.navigationController.viewControllers.count == 1)
+  }
+
+  @Test("fixed: lt_reset gives back the background image the app had set")
+  func resetRestoresImage() {
+    let bar = session().navigationController.navigationBar
+    let image = UIImage(color: .red)
+    bar.setBackgroundImage(image, for: .default)
+    bar.lt_setBackgroundColor(blue, mode: .fixed)
+    #expect(bar.backgroundImage(for: .default)?.isEmpty == true)
+    bar.lt_reset(mode: .fixed)
+    #expect(bar.backgroundImage(for: .default) === image)
+  }
+
+  @Test("fixed: leaving the scrolling demo scrolled puts the bar back for the next page")
+  func scrollingDemoLeaves() throws {
+    let moments = try Scenario(name: "leave-scrolled", summary: "") { context in
+      let page = OverlayBarScenarios.scrollingPage(mode: .fixed)
+      let session = context.start(root: page)
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 60)
+      context.mark("scrolled")
+      let next = UIViewController()
+      next.title = "Next"
+      session.push(next)
+      context.mark("next")
+    }.run(options: ScenarioOptions(plugins: []))
+    let scrolled = try #require(moments.first).appearance
+    let next = try #require(moments.last).appearance
+    #expect(scrolled.translationY == -44 && scrolled.titleColor.alpha == 0)
+    #expect(next.translationY == 0 && next.titleColor.alpha == 1)
   }
 
   @Test("installing the plugin changes no method: a category needs no swizzling")
@@ -228,6 +279,26 @@ struct OverlayBarPluginTests {
     let installed = try registry.install(named: "overlay")
     defer { if installed { registry.uninstall("overlay") } }
     #expect(registry.hookMap.entries.count == before)
+  }
+
+  @Test(
+    "the article's attempts: the proxy changes nothing, barTintColor shows 85 %, backgroundColor is washed out and stops at the status bar"
+  )
+  func firstAttempts() throws {
+    let moments = try OverlayBarScenarios.firstAttempts.run()
+    func seen(_ name: String) throws -> NavigationBarAppearance {
+      try #require(moments.first { $0.name.hasPrefix(name) }).appearance
+    }
+    let start = try seen("start")
+    #expect(try seen("appearance proxy") == start)
+    let tint = try seen("barTintColor")
+    #expect(abs(tint.backgroundOpacity - 0.85) < 0.01)
+    let background = try seen("backgroundColor")
+    #expect(background.backgroundColor != UIColorComponents(OverlayBarScenarios.demoBlue))
+    #expect(background.statusBarAreaColor == start.backgroundColor, "the strip is not coloured")
+    let overlay = try seen("lt_setBackgroundColor")
+    #expect(overlay.backgroundColor == UIColorComponents(OverlayBarScenarios.demoBlue))
+    #expect(overlay.statusBarAreaColor == overlay.backgroundColor)
   }
 
   @Test("every scenario runs on iOS 10 and 13, iPhone 8 and X, with seed and fixed moments")

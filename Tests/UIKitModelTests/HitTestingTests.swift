@@ -69,6 +69,23 @@ extension UIKitModelTests {
       #expect(session.navigationController.viewControllers.count == 1)
     }
 
+    @Test("left bar button items replace the back button: a tap there does not pop")
+    func leftItemsReplaceBack() {
+      for version in ["10.3", "13.0"] {
+        let session = NavigationSession(root: titled("Home"), systemVersion: version)
+        let detail = titled("Detail")
+        detail.navigationItem.leftBarButtonItem = UIBarButtonItem(title: "Close")
+        session.push(detail)
+        session.tap(at: CGPoint(x: 30, y: 42))
+        #expect(session.navigationController.viewControllers.count == 2, "iOS \(version)")
+        detail.navigationItem.leftItemsSupplementBackButton = true
+        session.navigationController.navigationBar.setItems(
+          session.navigationController.navigationBar.items, animated: false)
+        session.tap(at: CGPoint(x: 30, y: 42))
+        #expect(session.navigationController.viewControllers.count == 1, "iOS \(version)")
+      }
+    }
+
     @Test("a tap in the window outside every view takes nothing and changes nothing")
     func tapOutside() {
       let session = NavigationSession(root: titled("Home"))

@@ -22,6 +22,10 @@ final class ScrollingPage: UIViewController, UIScrollViewDelegate {
 
   let scrollView = UIScrollView(frame: CGRect(x: 0, y: 0, width: 375, height: 667))
   var offsets: [CGFloat] = []
+  /// How many offsets the page had heard when it disappeared, if it did.
+  var heardWhenGone: Int?
+  var willDecelerate: Bool?
+  var endedDecelerating = false
 
   override func viewDidLoad() {
     super.viewDidLoad()
@@ -29,8 +33,21 @@ final class ScrollingPage: UIViewController, UIScrollViewDelegate {
     view.addSubview(scrollView)
   }
 
+  override func viewDidDisappear(_ animated: Bool) {
+    super.viewDidDisappear(animated)
+    heardWhenGone = offsets.count
+  }
+
   func scrollViewDidScroll(_ scrollView: UIScrollView) {
     offsets.append(scrollView.contentOffset.y)
+  }
+
+  func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
+    willDecelerate = decelerate
+  }
+
+  func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
+    endedDecelerating = true
   }
 }
 
@@ -64,8 +81,8 @@ extension UIKitModelTests.ScrollViewTests {
     #expect(page.offsets == [5])
   }
 
-  @Test("a flick decelerates on after the drag, and goes on after the page is popped")
-  func decelerationOutlivesThePop() {
+  @Test("a flick decelerates on after the drag, and goes on after the page is gone")
+  func decelerationOutlivesThePop() throws {
     let home = UIViewController()
     let page = ScrollingPage()
     let session = NavigationSession(root: home)
@@ -73,13 +90,31 @@ extension UIKitModelTests.ScrollViewTests {
     page.scrollView.simulateDrag(
       by: CGPoint(x: 0, y: 100), duration: 0.1, releaseVelocity: 1500)
     VirtualRunLoop.main.advance(by: 0.15)
-    #expect(page.scrollView.isDecelerating)
-    let heardBeforePop = page.offsets.count
+    #expect(page.scrollView.isDecelerating && page.willDecelerate == true)
     session.pop()
-    #expect(page.offsets.count > heardBeforePop, "scrollViewDidScroll after the page left")
-    #expect(!page.scrollView.isDecelerating)
-    #expect(page.offsets.last! > 100)
+    let gone = try #require(page.heardWhenGone)
+    #expect(page.offsets.count > gone, "scrollViewDidScroll after viewDidDisappear")
+    #expect(!page.scrollView.isDecelerating && page.endedDecelerating)
+    // 1500 points a second, keeping 0.998 of it per millisecond: about 750 points more.
+    let travelled = try #require(page.offsets.last) - 100
+    #expect(abs(travelled - 750) < 30, "\(travelled)")
     #expect(zip(page.offsets, page.offsets.dropFirst()).allSatisfy { $0 < $1 })
+  }
+
+  @Test("a flick stops at the end of the content; one without a drag does not decelerate")
+  func decelerationEdges() throws {
+    let page = ScrollingPage()
+    _ = page.view
+    page.scrollView.contentSize = CGSize(width: 375, height: 1000)
+    page.scrollView.simulateDrag(by: CGPoint(x: 0, y: 100), duration: 0.1, releaseVelocity: 5000)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(abs(page.scrollView.contentOffset.y - (1000 - 667)) < 1e-9)
+    #expect(page.endedDecelerating)
+    let still = ScrollingPage()
+    _ = still.view
+    still.scrollView.simulateDrag(by: .zero, duration: 0.1, releaseVelocity: 800)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(still.willDecelerate == false && !still.scrollView.isDecelerating)
   }
 
   @Test("a NaN offset or drag is refused, the offset unchanged")

@@ -43,11 +43,11 @@ public final class UITouch: Hashable {
     self.view = view
   }
 
-  /// The touch's location in `view`'s coordinates (the window's when nil).
+  /// The touch's location in `view`'s coordinates (the window's when nil), through the frames
+  /// and translations the hit test went through, so a moved view sees the touch where it is
+  /// drawn.
   public func location(in view: UIView?) -> CGPoint {
-    guard let view else { return point }
-    let origin = view.convert(CGRect(origin: .zero, size: .zero), to: nil).origin
-    return CGPoint(x: point.x - origin.x, y: point.y - origin.y)
+    view?.fromRoot(point) ?? point
   }
 
   /// Touches are equal when they are the same touch.

@@ -6,7 +6,11 @@ extension UINavigationBar {
   /// what is set on it is applied to each bar **when the bar enters a window**. As Apple
   /// documents, a change does not reach a bar already in a window (remove the bar's view from
   /// the hierarchy and put it back for that); LTNavigationBar's article tried it from
-  /// `scrollViewDidScroll` first and saw nothing change.
+  /// `scrollViewDidScroll` first and saw nothing change. (What the user sees of one bar is the
+  /// instance method ``UINavigationBar/appearance(over:)``.)
+  ///
+  /// The model applies every value set on the proxy each time a bar enters a window, over what
+  /// was set on the bar itself; UIKit lets a value set on the bar win.
   ///
   /// ```swift
   /// UINavigationBar.appearance().barTintColor = .blue   // bars entering a window from now on

@@ -3,7 +3,8 @@ public import Foundation
 
 extension UINavigationBar {
   /// What the bar looks like now, computed from the view tree (presentation values: mid
-  /// animation, the interpolated ones), never stored beside it.
+  /// animation, the interpolated ones), never stored beside it. (Not to be confused with the
+  /// static ``UINavigationBar/appearance()``, UIKit's appearance proxy.)
   ///
   /// The background is the colour the user sees at the middle of the bar, and the status-bar
   /// area's colour at the middle of the strip above it (``color(at:over:)``): every view of the
@@ -42,14 +43,7 @@ extension UINavigationBar {
   /// not clipped to the bar, so the background that extends under the status bar counts there.
   public func color(at point: CGPoint, over behind: UIColor) -> UIColor {
     var color = behind
-    var ancestors: CGFloat = 1
-    var current = superview
-    while let view = current {
-      if view.isHidden { return behind }
-      ancestors *= view.presentationAlpha
-      current = view.superview
-    }
-    composite(self, at: point, opacity: ancestors, into: &color)
+    composite(self, at: point, opacity: superview?.effectiveAlpha ?? 1, into: &color)
     return color
   }
 

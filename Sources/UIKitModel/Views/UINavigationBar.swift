@@ -319,9 +319,8 @@ open class UINavigationBar: UIView {
     rightButtonViews = (topItem?.rightBarButtonItems ?? []).map {
       buttonView(for: $0, left: false)
     }
-    let showsBack = backItem != nil && topItem?.hidesBackButton != true
-    backIndicatorView.isHidden = !showsBack
-    backButtonView?.isHidden = !showsBack
+    backIndicatorView.isHidden = !showsBackButton
+    backButtonView?.isHidden = !showsBackButton
     performLayout()
   }
 
@@ -342,6 +341,13 @@ open class UINavigationBar: UIView {
 
   // MARK: Touches
 
+  /// Whether the back button shows: there is an item to go back to, the top item does not hide
+  /// the button, and its left items (if any) supplement the button rather than replace it.
+  var showsBackButton: Bool {
+    guard backItem != nil, let top = topItem, !top.hidesBackButton else { return false }
+    return top.leftBarButtonItems?.isEmpty != false || top.leftItemsSupplementBackButton
+  }
+
   /// Where a tap takes the back button: the left of the bar, up to the title.
   var backButtonFrame: CGRect {
     CGRect(x: 0, y: 0, width: min(100, bounds.width / 2 - 80), height: bounds.height)
@@ -354,9 +360,7 @@ open class UINavigationBar: UIView {
   /// made not to take touches).
   open override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
     guard let touch = touches.first, let view = touch.view, isOwnView(view) else { return }
-    if backItem != nil, topItem?.hidesBackButton != true,
-      backButtonFrame.contains(touch.location(in: self))
-    {
+    if showsBackButton, backButtonFrame.contains(touch.location(in: self)) {
       tapBackButton()
     }
   }
@@ -407,11 +411,17 @@ open class UINavigationBar: UIView {
     let width = bounds.width
     backgroundContainer.frame = CGRect(
       x: 0, y: -statusBarHeight, width: width, height: UINavigationBar.height + statusBarHeight)
-    for view in backgroundContainer.subviews where view !== shadowView {
-      if view.frame.size == .zero || view.autoresizingMask.contains(.flexibleWidth) {
-        view.frame = backgroundContainer.bounds
+    // The background's own views fill it; a view someone else put there keeps its frame (and
+    // follows its autoresizing mask), so an overlay sized for a 20-point status bar stays short.
+    let ownViews: [UIView] =
+      if let bar = backgroundContainer as? _UIBarBackground {
+        [bar.backgroundImageView, bar.backgroundEffectView, bar.colorView]
+      } else if let legacy = backgroundContainer as? _UINavigationBarBackground {
+        [legacy.backgroundEffectView, legacy.colorView]
+      } else {
+        []
       }
-    }
+    for view in ownViews { view.frame = backgroundContainer.bounds }
     let hairline = 1 / 3.0
     shadowView.frame = CGRect(
       x: 0, y: backgroundContainer.bounds.height, width: width, height: hairline)
@@ -433,7 +443,8 @@ open class UINavigationBar: UIView {
     let side = max(0, width / 2 - 80)
     buttonBars?.left.frame = CGRect(x: 0, y: 0, width: side, height: height)
     buttonBars?.right.frame = CGRect(x: width - side, y: 0, width: side, height: height)
-    let leftStart: CGFloat = buttonBars == nil ? backButtonFrame.width : 0
+    // Left items start after the back button when it shows beside them.
+    let leftStart: CGFloat = showsBackButton ? backButtonFrame.width : 8
     for (index, view) in leftButtonViews.enumerated() {
       view.frame = CGRect(x: leftStart + CGFloat(index) * 44, y: 0, width: 44, height: height)
     }

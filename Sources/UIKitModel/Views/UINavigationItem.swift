@@ -76,6 +76,9 @@ open class UINavigationItem: ObjCObject {
   open var backBarButtonItem: UIBarButtonItem?
   /// Whether the back button is hidden.
   open var hidesBackButton = false
+  /// Whether the left bar button items sit beside the back button; false (the default, as in
+  /// UIKit): left items replace it.
+  open var leftItemsSupplementBackButton = false
 
   /// An item with `title`.
   public init(title: String) {

@@ -45,8 +45,9 @@ open class UIScrollView: UIView {
   }
 
   private var offset: CGPoint = .zero
-  /// The running deceleration, if any.
-  private var deceleration: VirtualRunLoop.Timer?
+  /// The running deceleration, if any. Weak: the run loop holds a scheduled timer, and the
+  /// timer's block holds the view, so a reset of the run loop frees both.
+  private weak var deceleration: VirtualRunLoop.Timer?
 
   /// The offset of the content's origin from the view's origin. Setting it sends
   /// `setContentOffset:` through the runtime, whose base implementation stores it and tells the
@@ -86,7 +87,7 @@ open class UIScrollView: UIView {
   /// Whether a simulated drag is under way.
   public private(set) var isDragging = false
   /// Whether the content is still moving after a flick.
-  public var isDecelerating: Bool { deceleration != nil }
+  public var isDecelerating: Bool { deceleration?.isValid == true }
 
   /// How fast a flick slows down: the share of the velocity kept per millisecond, UIKit's
   /// `UIScrollView.DecelerationRate.normal` (0.998).
@@ -95,6 +96,7 @@ open class UIScrollView: UIView {
   /// Sets the offset, animated over 0.3 s of virtual time in steps of one frame (the delegate
   /// hears each step) or at once.
   open func setContentOffset(_ offset: CGPoint, animated: Bool) {
+    stopDecelerating()
     guard animated else {
       contentOffset = offset
       return
@@ -109,7 +111,8 @@ open class UIScrollView: UIView {
   ///
   /// With a `releaseVelocity` (points per second, along the drag), the finger flicks: the
   /// content keeps moving after the drag ends, slowing by ``decelerationRate`` each millisecond,
-  /// until it moves less than a point per second, and the delegate hears every step. As in
+  /// until it moves less than a point per second or reaches an edge of the content (when
+  /// ``contentSize`` is set), and the delegate hears every step. As in
   /// UIKit, the deceleration holds the scroll view, so it goes on even if the view's controller
   /// is popped meanwhile (LTNavigationBar's issue 10: `scrollViewDidScroll` after the page left).
   open func simulateDrag(
@@ -153,38 +156,54 @@ open class UIScrollView: UIView {
         if tracking {
           self.isDragging = false
           runLoop.currentMode = .default
-          let decelerate = releaseVelocity != 0
+          let direction = CGPoint(x: target.x - start.x, y: target.y - start.y)
+          let decelerate = releaseVelocity != 0 && (direction.x != 0 || direction.y != 0)
           self.delegate?.scrollViewDidEndDragging(self, willDecelerate: decelerate)
-          if decelerate {
-            self.decelerate(
-              from: releaseVelocity, along: CGPoint(x: target.x - start.x, y: target.y - start.y))
-          }
+          if decelerate { self.decelerate(from: releaseVelocity, along: direction) }
         }
       }
     }
   }
 
-  /// Moves the content on after a flick at `velocity` points per second along `direction`. The
-  /// timer's closure holds the scroll view strongly, as UIKit's deceleration does.
+  /// Moves the content on after a flick at `velocity` points per second along `direction`
+  /// (not zero). The timer's block holds the scroll view strongly, as UIKit's deceleration
+  /// does; the run loop holds the timer.
   private func decelerate(from velocity: CGFloat, along direction: CGPoint) {
+    stopDecelerating()
     let length = (direction.x * direction.x + direction.y * direction.y).squareRoot()
-    guard length > 0 else { return }
     let unit = CGPoint(x: direction.x / length, y: direction.y / length)
     var speed = velocity
     let frame = VirtualRunLoop.frameDuration
     let keep = CGFloat(pow(Double(UIScrollView.decelerationRate), frame * 1000))
     deceleration = VirtualRunLoop.main.scheduledTimer(
       withTimeInterval: frame, repeats: true, modes: [.common], keepsRunLoopBusy: true
-    ) { timer in
+    ) { _ in
       speed *= keep
       let distance = speed * CGFloat(frame)
-      self.contentOffset = CGPoint(
+      let wanted = CGPoint(
         x: self.contentOffset.x + unit.x * distance, y: self.contentOffset.y + unit.y * distance)
-      if abs(speed) < 1 {
+      let reached = self.clampedToContent(wanted)
+      self.contentOffset = reached
+      if abs(speed) < 1 || reached != wanted {
         self.stopDecelerating()
         self.delegate?.scrollViewDidEndDecelerating(self)
       }
     }
+  }
+
+  /// `offset` kept within the content, on each axis whose content size is set.
+  private func clampedToContent(_ offset: CGPoint) -> CGPoint {
+    func clamp(
+      _ value: CGFloat, _ content: CGFloat, _ visible: CGFloat, _ before: CGFloat, _ after: CGFloat
+    )
+      -> CGFloat
+    {
+      guard content > 0 else { return value }
+      return max(-before, min(max(0, content - visible) + after, value))
+    }
+    return CGPoint(
+      x: clamp(offset.x, contentSize.width, bounds.width, contentInset.left, contentInset.right),
+      y: clamp(offset.y, contentSize.height, bounds.height, contentInset.top, contentInset.bottom))
   }
 
   private func stopDecelerating() {

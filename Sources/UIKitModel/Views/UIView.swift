@@ -108,7 +108,7 @@ open class UIView: UIResponder {
   /// Whether the view takes touches: when false, ``hitTest(_:with:)`` passes over the view and
   /// its subviews. True by default; image views and labels say false, as UIKit's do.
   public var isUserInteractionEnabled = true
-  /// Whether subviews are clipped to the bounds (kept; used by what-the-user-sees queries).
+  /// Whether subviews are clipped to the bounds (kept; the model neither clips nor reads it).
   public var clipsToBounds = false
   /// A number to find the view by.
   public var tag = 0
@@ -337,13 +337,24 @@ open class UIView: UIResponder {
       self.point(inside: point, with: event)
     else { return nil }
     for subview in subviews.reversed() {
-      let origin = subview.modelFrame.origin
-      let local = CGPoint(
-        x: point.x - origin.x - subview.modelTransform.tx,
-        y: point.y - origin.y - subview.modelTransform.ty)
-      if let hit = subview.hitTest(local, with: event) { return hit }
+      if let hit = subview.hitTest(subview.fromSuperview(point), with: event) { return hit }
     }
     return self
+  }
+
+  /// `point` of the superview's coordinates in this view's, as touches see it: through the
+  /// model frame and the transform's translation.
+  func fromSuperview(_ point: CGPoint) -> CGPoint {
+    CGPoint(
+      x: point.x - modelFrame.origin.x - modelTransform.tx,
+      y: point.y - modelFrame.origin.y - modelTransform.ty)
+  }
+
+  /// `point` of the root view's (the window's) coordinates in this view's, as
+  /// ``hitTest(_:with:)`` maps it down the tree.
+  func fromRoot(_ point: CGPoint) -> CGPoint {
+    guard let superview else { return point }
+    return fromSuperview(superview.fromRoot(point))
   }
 
   /// Whether `point` (in this view's coordinates) is inside the view: in its bounds.
