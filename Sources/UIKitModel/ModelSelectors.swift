@@ -141,10 +141,13 @@ extension UINavigationController {
     /// `preferredStatusBarStyle`, the navigation controller's own answer (from its bar's
     /// `barStyle`), which the status bar reads while the bar shows.
     public static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
+    /// `setDelegate:` (Swift: ``UINavigationController/delegate``), which a plugin hooks to
+    /// wrap the app's delegate.
+    public static let setDelegate: Selector = "setDelegate:"
     /// Every selector of the table, in the order it declares them.
     public static let all: [Selector] = [
       push, pop, popTo, popToRoot, setViewControllers, shouldPushItem, shouldPopItem,
-      updateInteractiveTransition, preferredStatusBarStyle,
+      updateInteractiveTransition, preferredStatusBarStyle, setDelegate,
     ]
   }
 }

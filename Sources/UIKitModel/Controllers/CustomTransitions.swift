@@ -4,13 +4,13 @@ public import Foundation
 public import ObjCRuntime
 
 /// The operation of a navigation transition.
-public enum UINavigationControllerOperation: Sendable {
+public enum UINavigationControllerOperation: Int, Sendable {
   /// No operation.
-  case none
+  case none = 0
   /// A push.
-  case push
+  case push = 1
   /// A pop.
-  case pop
+  case pop = 2
 }
 
 /// What a navigation controller tells and asks its delegate (UIKit's

@@ -2,10 +2,20 @@
 public import Foundation
 public import ObjCRuntime
 
-/// What a gesture recognizer asks its delegate (UIKit's `UIGestureRecognizerDelegate`).
+/// What a gesture recognizer asks its delegate (UIKit's `UIGestureRecognizerDelegate`). A
+/// delegate that is an `ObjCObject` whose class's table has the method
+/// (`gestureRecognizerShouldBegin:`,
+/// `gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:`) is asked through
+/// the runtime, so a hook or a swizzle of it decides; any other is asked in Swift.
 public protocol UIGestureRecognizerDelegate: AnyObject {
   /// Whether the gesture may begin.
   func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool
+  /// Whether `gestureRecognizer` may recognize at the same time as `other`, which began first
+  /// on the same touches.
+  func gestureRecognizer(
+    _ gestureRecognizer: UIGestureRecognizer,
+    shouldRecognizeSimultaneouslyWith other: UIGestureRecognizer
+  ) -> Bool
 }
 
 extension UIGestureRecognizerDelegate {
@@ -13,6 +23,12 @@ extension UIGestureRecognizerDelegate {
   public func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool {
     true
   }
+
+  /// No, as UIKit's default.
+  public func gestureRecognizer(
+    _ gestureRecognizer: UIGestureRecognizer,
+    shouldRecognizeSimultaneouslyWith other: UIGestureRecognizer
+  ) -> Bool { false }
 }
 
 /// A gesture recognizer, as UIKit's: a state machine fed by touches, which sends its actions to
@@ -45,8 +61,10 @@ open class UIGestureRecognizer: ObjCObject {
   open var isEnabled = true
   /// The delegate.
   open weak var delegate: (any UIGestureRecognizerDelegate)?
-  /// The view it is attached to.
+  /// The view it is attached to (``UIView/addGestureRecognizer(_:)``).
   public internal(set) weak var view: UIView?
+  /// Where the touch is, in the window's coordinates.
+  internal var locationValue = CGPoint.zero
   private var actions: [(target: ObjCObject, action: Selector)] = []
   /// A Swift handler run with each state change, after the targets (the navigation controller's
   /// own edge pan uses it).
@@ -56,6 +74,43 @@ open class UIGestureRecognizer: ObjCObject {
   public init(target: ObjCObject?, action: Selector?) {
     super.init()
     if let target, let action { addTarget(target, action: action) }
+  }
+
+  /// A recognizer with no target yet (add them with ``addTarget(_:action:)``).
+  public convenience override init() {
+    self.init(target: nil, action: nil)
+  }
+
+  /// Where the touch is, in `view`'s coordinates (the window's when nil).
+  open func location(in view: UIView?) -> CGPoint {
+    view?.fromRoot(locationValue) ?? locationValue
+  }
+
+  /// Whether the delegate lets the gesture begin: asked through the runtime when the delegate's
+  /// class has `gestureRecognizerShouldBegin:`, else in Swift; yes without a delegate.
+  internal func delegateAllowsBegin() -> Bool {
+    guard let delegate else { return true }
+    if let object = delegate as? ObjCObject, object.responds(to: GestureSelectors.shouldBegin) {
+      return (try? objc_msgSend(object, GestureSelectors.shouldBegin, self as ObjCObject) as Bool)
+        ?? true
+    }
+    return delegate.gestureRecognizerShouldBegin(self)
+  }
+
+  /// Whether this recognizer may recognize together with `other`, which began first: yes if
+  /// either's delegate says so (through the runtime, as above).
+  internal func recognizesSimultaneously(with other: UIGestureRecognizer) -> Bool {
+    func asks(_ recognizer: UIGestureRecognizer, _ about: UIGestureRecognizer) -> Bool {
+      guard let delegate = recognizer.delegate else { return false }
+      let selector = GestureSelectors.simultaneous
+      if let object = delegate as? ObjCObject, object.responds(to: selector) {
+        return
+          (try? objc_msgSend(
+            object, selector, recognizer as ObjCObject, about as ObjCObject) as Bool) ?? false
+      }
+      return delegate.gestureRecognizer(recognizer, shouldRecognizeSimultaneouslyWith: about)
+    }
+    return asks(self, other) || asks(other, self)
   }
 
   /// Adds a target-action pair.
@@ -90,6 +145,8 @@ open class UIPanGestureRecognizer: UIGestureRecognizer {
   open var maximumNumberOfTouches = Int.max
   internal var translationValue = CGPoint.zero
   internal var velocityValue = CGPoint.zero
+  /// Where the touch began, in the window's coordinates.
+  internal var startLocation = CGPoint.zero
 
   /// The translation since the gesture began.
   open func translation(in view: UIView?) -> CGPoint { translationValue }
@@ -119,6 +176,23 @@ open class UIScreenEdgePanGestureRecognizer: UIPanGestureRecognizer {
 
   /// The edges it starts from.
   open var edges: RectEdge = .left
+
+  /// How far from an edge a touch may begin, in points.
+  public static let edgeWidth: CGFloat = 20
+
+  /// Whether a touch at `point` of a window of `bounds` is at one of the edges.
+  func touches(_ point: CGPoint, in bounds: CGRect) -> Bool {
+    let width = UIScreenEdgePanGestureRecognizer.edgeWidth
+    return (edges.contains(.left) && point.x - bounds.minX <= width)
+      || (edges.contains(.right) && bounds.maxX - point.x <= width)
+  }
+}
+
+/// The selectors a recognizer asks its delegate through the runtime.
+private enum GestureSelectors {
+  static let shouldBegin: Selector = "gestureRecognizerShouldBegin:"
+  static let simultaneous: Selector =
+    "gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:"
 }
 
 /// Plays touch sequences on pan recognizers over virtual time, so tests and the lab can swipe at
@@ -149,11 +223,15 @@ public enum GestureDriver {
     }
   }
 
-  /// Begins a gesture now; returns whether it began.
+  /// Begins a gesture now, with the touch at `location` (window coordinates); returns whether
+  /// it began. A disabled recognizer, one already under way, or one whose delegate refuses
+  /// does not.
   @discardableResult
-  public static func begin(_ recognizer: UIPanGestureRecognizer) -> Bool {
+  public static func begin(_ recognizer: UIPanGestureRecognizer, at location: CGPoint = .zero)
+    -> Bool
+  {
     guard recognizer.isEnabled, recognizer.state == .possible,
-      recognizer.delegate?.gestureRecognizerShouldBegin(recognizer) ?? true
+      recognizer.delegateAllowsBegin()
     else {
       if recognizer.state == .possible { recognizer.state = .failed }
       recognizer.state = .possible
@@ -161,8 +239,43 @@ public enum GestureDriver {
     }
     recognizer.translationValue = .zero
     recognizer.velocityValue = .zero
+    recognizer.locationValue = location
+    recognizer.startLocation = location
     recognizer.transition(to: .began)
     return true
+  }
+
+  /// A finger comes down at `point` of `window`: the pan recognizers on the view the hit test
+  /// finds and on its ancestors (the nearest first) are offered the touch. An edge pan takes
+  /// it only within 20 points of one of its edges. The first that begins wins; each other
+  /// begins too only if it may recognize simultaneously with those that did. Returns the
+  /// recognizers that began; move and end them with ``move(_:to:)`` and ``end(_:cancelled:)``.
+  @discardableResult
+  public static func touchDown(at point: CGPoint, in window: UIWindow) -> [UIPanGestureRecognizer] {
+    guard point.x.isFinite, point.y.isFinite else {
+      UIKitModelIssues.report(
+        .invalidGeometry(view: window.description, value: "touch (\(point.x), \(point.y))"))
+      return []
+    }
+    var candidates: [UIPanGestureRecognizer] = []
+    var current = window.hitTest(point, with: nil)
+    while let view = current {
+      for case let pan as UIPanGestureRecognizer in view.recognizers.reversed() {
+        if let edge = pan as? UIScreenEdgePanGestureRecognizer,
+          !edge.touches(point, in: window.bounds)
+        {
+          continue
+        }
+        candidates.append(pan)
+      }
+      current = view.superview
+    }
+    var began: [UIPanGestureRecognizer] = []
+    for pan in candidates {
+      guard began.allSatisfy({ pan.recognizesSimultaneously(with: $0) }) else { continue }
+      if begin(pan, at: point) { began.append(pan) }
+    }
+    return began
   }
 
   /// Moves a began gesture to `translation` now; the velocity is the change over one frame. A
@@ -181,6 +294,8 @@ public enum GestureDriver {
     }
     let previous = recognizer.translationValue
     recognizer.translationValue = translation
+    recognizer.locationValue = CGPoint(
+      x: recognizer.startLocation.x + translation.x, y: recognizer.startLocation.y + translation.y)
     recognizer.velocityValue = CGPoint(
       x: (translation.x - previous.x) / VirtualRunLoop.frameDuration,
       y: (translation.y - previous.y) / VirtualRunLoop.frameDuration)

@@ -25,6 +25,9 @@ extension UINavigationController {
   }
 
   enum Base {
+    static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
+      UINavigationController.navigation(me).delegateObject = delegate?.takeUnretainedObject()
+    }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
       let navigation = UINavigationController.navigation(me)
       guard let controller = navigation.requireController(controller, "push") else { return }
@@ -73,6 +76,17 @@ extension UINavigationController {
   }
 
   enum Entry {
+    static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
+      let navigation = UINavigationController.navigation(me)
+      let object: AnyObject? = delegate?.takeUnretainedObject()
+      if let swift = object as? any UINavigationControllerDelegate {
+        navigation.delegate = swift
+      } else {
+        // An object that answers the selectors without the Swift protocol: the base stores it.
+        try? navigation.sendToTable(
+          NavigationSelectors.setDelegate.selector, object as? ObjCObject) as Void
+      }
+    }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
       let navigation = UINavigationController.navigation(me)
       guard let controller = navigation.requireController(controller, "push") else { return }
@@ -131,4 +145,5 @@ enum NavigationSelectors {
   static let shouldPush = SelectorReference("navigationBar:shouldPushItem:")
   static let shouldPop = SelectorReference("navigationBar:shouldPopItem:")
   static let updateInteractive = SelectorReference("_updateInteractiveTransition:")
+  static let setDelegate = SelectorReference("setDelegate:")
 }

@@ -78,13 +78,8 @@ extension UINavigationController {
     // A custom animator, and an interaction controller to drive it, come from the delegate.
     let operation: UINavigationControllerOperation = push ? .push : .pop
     let animator =
-      animated
-      ? from.flatMap {
-        delegate?.navigationController(self, animationControllerFor: operation, from: $0, to: to)
-      } : nil
-    let interaction = animator.flatMap {
-      delegate?.navigationController(self, interactionControllerFor: $0)
-    }
+      animated ? from.flatMap { askDelegateAnimator(operation, from: $0, to: to) } : nil
+    let interaction = animator.flatMap { askDelegateInteraction(for: $0) }
     let duration =
       animator?.transitionDuration(using: nil) ?? UINavigationController.transitionDuration
     let coordinator = UIViewControllerTransitionCoordinator(
@@ -100,7 +95,7 @@ extension UINavigationController {
     if let pushedItem { navigationBar.askToPush(pushedItem) }
     navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
     container.insertSubview(to.view, belowSubview: navigationBar)
-    delegate?.navigationController(self, willShow: to, animated: animated)
+    tellDelegateWillShow(to, animated: animated)
 
     let end: (Bool) -> Void = { [weak self] completed in
       guard let self else { return }
@@ -126,7 +121,7 @@ extension UINavigationController {
       if completed {
         from?.viewDidDisappear(animated)
         to.viewDidAppear(animated)
-        self.delegate?.navigationController(self, didShow: to, animated: animated)
+        self.tellDelegateDidShow(to, animated: animated)
       } else {
         // As a cancelled interactive pop: the coming controller disappears, then the leaving
         // one appears again.

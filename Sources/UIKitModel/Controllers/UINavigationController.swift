@@ -51,6 +51,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
         swiftEntry: Entry.updateInteractive)
       ObjCMethodDeclaration(
         "preferredStatusBarStyle", Base.statusBarStyle, swiftEntry: Entry.statusBarStyle)
+      ObjCMethodDeclaration("setDelegate:", Base.setDelegate, swiftEntry: Entry.setDelegate)
       ObjCIvarDeclaration("_isTransitioning", readOnly: \UINavigationController.isTransitioning)
     }
   }
@@ -65,8 +66,23 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   public internal(set) var activeCoordinator: UIViewControllerTransitionCoordinator?
   /// Whether the bar is hidden.
   public private(set) var isNavigationBarHidden = false
-  /// The delegate: told of the controllers shown, and asked for custom animators.
-  open weak var delegate: (any UINavigationControllerDelegate)?
+  /// The delegate: told of the controllers shown, and asked for custom animators
+  /// (`UINavigationController+Delegate.swift`), held weakly. Setting it sends `setDelegate:`
+  /// through the table (a plugin can hook it to wrap the app's delegate), when the delegate is
+  /// an `ObjCObject` or nil; a Swift-only delegate is stored directly.
+  open var delegate: (any UINavigationControllerDelegate)? {
+    get { delegateObject as? any UINavigationControllerDelegate }
+    set {
+      if newValue == nil || newValue is ObjCObject {
+        sendToTableReportingFailure(NavigationSelectors.setDelegate, newValue as? ObjCObject)
+      } else {
+        delegateObject = newValue
+      }
+    }
+  }
+  /// The delegate as set: any object, which may answer the delegate's selectors through the
+  /// runtime without the Swift protocol.
+  public internal(set) weak var delegateObject: AnyObject?
 
   /// The swipe-back gesture: a left-edge pan that drives an interactive pop.
   public let interactivePopGestureRecognizer: UIScreenEdgePanGestureRecognizer? =
@@ -90,6 +106,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   open override func loadView() {
     let container = UIView(frame: UIScreen.main.bounds)
     view = container
+    // The swipe-back gesture lives on the controller's view, as in UIKit.
+    if let pan = interactivePopGestureRecognizer { container.addGestureRecognizer(pan) }
   }
 
   /// Puts the top controller's view under the bar. The root's item, set on the bar at init,

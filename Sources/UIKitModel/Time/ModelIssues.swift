@@ -42,6 +42,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// controller that already presents one, or whose view is not in a window, or presenting a
   /// controller that is already presented; dismissing while a transition runs.
   case presentationRefused(presenter: String, presented: String, reason: String)
+  /// A layer animation of a key path the model does not draw (it animates `opacity`,
+  /// `shadowOpacity`, `shadowRadius` and `cornerRadius`).
+  case unsupportedAnimation(layer: String, keyPath: String)
 
   /// What was refused and why.
   public var description: String {
@@ -81,6 +84,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
         + " \(kept)"
     case .presentationRefused(let presenter, let presented, let reason):
       "attempt to present or dismiss \(presented) on \(presenter), \(reason); nothing changed"
+    case .unsupportedAnimation(let layer, let keyPath):
+      "\(layer) was given an animation of \(keyPath), which the model does not draw; it animates"
+        + " opacity, shadowOpacity, shadowRadius and cornerRadius. The animation was not added"
     case .shouldPopAfterManualPop(let controller):
       "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
         + " popping a view controller (an error on iOS 13 and later; return NO)"

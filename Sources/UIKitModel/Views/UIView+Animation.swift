@@ -11,9 +11,11 @@ extension UIView {
     return modelFrame
   }
 
-  /// The alpha as drawn now.
+  /// The alpha as drawn now: a running `UIView` animation's, else a running `opacity`
+  /// animation of the layer's, else the model value.
   public var presentationAlpha: CGFloat {
     if case .scalar(let value)? = presentationValue("alpha") { return value }
+    if let layerStorage, let value = layerStorage.animatedValue(of: "opacity") { return value }
     return modelAlpha
   }
 

@@ -112,6 +112,18 @@ open class UIView: UIResponder {
   public var clipsToBounds = false
   /// A number to find the view by.
   public var tag = 0
+  /// The gesture recognizers attached to the view (`UIView+Gestures.swift`).
+  var recognizers: [UIGestureRecognizer] = []
+  /// The layer, made on first use: most views never need one.
+  var layerStorage: CALayer?
+
+  /// The view's layer: its shadow, corner radius and opacity, and their animations.
+  public var layer: CALayer {
+    if let layerStorage { return layerStorage }
+    let layer = CALayer(view: self)
+    layerStorage = layer
+    return layer
+  }
   /// How the view resizes when its superview's bounds change.
   public var autoresizingMask: AutoresizingMask = []
 
