@@ -107,16 +107,37 @@ public protocol UIViewControllerContextTransitioning: AnyObject {
   func cancelInteractiveTransition()
 }
 
-/// The model's transition context, made by the navigation controller for a custom transition.
-internal final class TransitionContext: UIViewControllerContextTransitioning {
-  let containerView: UIView
-  let isAnimated: Bool
-  private(set) var isInteractive: Bool
-  private(set) var transitionWasCancelled = false
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The model's transition context, made by the navigation controller for a custom transition
+/// (UIKit's private class of that name). Its methods that change the transition
+/// (`completeTransition:`, `updateInteractiveTransition:`, `finishInteractiveTransition`,
+/// `cancelInteractiveTransition`) are in its table, so a plugin can hook them; the Swift methods
+/// send through the table.
+public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
+  UIViewControllerContextTransitioning
+{
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(_UIViewControllerOneToOneTransitionContext.self) {
+      ObjCMethodDeclaration("completeTransition:", ContextBase.complete)
+      ObjCMethodDeclaration("updateInteractiveTransition:", ContextBase.update)
+      ObjCMethodDeclaration("finishInteractiveTransition", ContextBase.finish)
+      ObjCMethodDeclaration("cancelInteractiveTransition", ContextBase.cancel)
+    }
+  }
+
+  /// The view the transition happens in.
+  public let containerView: UIView
+  /// Whether the transition is animated.
+  public let isAnimated: Bool
+  /// Whether an interaction controller drives the transition now.
+  public private(set) var isInteractive: Bool
+  /// Whether the transition was cancelled.
+  public private(set) var transitionWasCancelled = false
   let coordinator: UIViewControllerTransitionCoordinator
   let animator: any UIViewControllerAnimatedTransitioning
   private let finish: (Bool) -> Void
-  private var completed = false
+  /// Whether `completeTransition(_:)` was called.
+  public private(set) var isCompleted = false
   private let name: String
 
   init(
@@ -131,43 +152,97 @@ internal final class TransitionContext: UIViewControllerContextTransitioning {
     self.isInteractive = interactive
     self.name = name
     self.finish = finish
+    super.init()
   }
 
-  func viewController(forKey key: UITransitionContextViewControllerKey) -> UIViewController? {
+  /// The controller for `key`.
+  public func viewController(forKey key: UITransitionContextViewControllerKey)
+    -> UIViewController?
+  {
     coordinator.viewController(forKey: key)
   }
 
-  func view(forKey key: UITransitionContextViewKey) -> UIView? {
+  /// The view for `key`.
+  public func view(forKey key: UITransitionContextViewKey) -> UIView? {
     coordinator.view(forKey: key)
   }
 
-  func completeTransition(_ didComplete: Bool) {
-    guard !completed else {
+  /// Ends the transition (`completeTransition:`, through the table); a second call is refused
+  /// with an issue.
+  public func completeTransition(_ didComplete: Bool) {
+    sendToTableReportingFailure(ContextSelectors.complete, didComplete)
+  }
+
+  /// Reports the progress, clamped to 0...1 (`updateInteractiveTransition:`).
+  public func updateInteractiveTransition(_ percentComplete: CGFloat) {
+    sendToTableReportingFailure(ContextSelectors.update, Double(percentComplete))
+  }
+
+  /// The interaction will finish the transition (`finishInteractiveTransition`).
+  public func finishInteractiveTransition() {
+    sendToTableReportingFailure(ContextSelectors.finish)
+  }
+
+  /// The interaction will cancel the transition (`cancelInteractiveTransition`).
+  public func cancelInteractiveTransition() {
+    sendToTableReportingFailure(ContextSelectors.cancel)
+  }
+
+  fileprivate func performComplete(_ didComplete: Bool) {
+    guard !isCompleted else {
       UIKitModelIssues.report(.transitionCompletedTwice(controller: name))
       return
     }
-    completed = true
+    isCompleted = true
     finish(didComplete)
     animator.animationEnded(didComplete)
   }
 
-  func updateInteractiveTransition(_ percentComplete: CGFloat) {
-    coordinator.interactivePercent = max(0, min(1, percentComplete))
+  fileprivate func performUpdate(_ percent: Double) {
+    guard !percent.isNaN else {
+      UIKitModelIssues.report(
+        .invalidGeometry(view: name, value: "interactive transition percent nan"))
+      return
+    }
+    coordinator.interactivePercent = max(0, min(1, CGFloat(percent)))
   }
 
-  func finishInteractiveTransition() {
+  fileprivate func performFinish() {
     isInteractive = false
     coordinator.isInteractive = false
     coordinator.interactionChanged()
   }
 
-  func cancelInteractiveTransition() {
+  fileprivate func performCancel() {
     isInteractive = false
     transitionWasCancelled = true
     coordinator.isInteractive = false
     coordinator.isCancelled = true
     coordinator.interactionChanged()
   }
+}
+
+/// The context's IMPs.
+private enum ContextBase {
+  static func context(_ me: id) -> _UIViewControllerOneToOneTransitionContext {
+    me.receiver(as: _UIViewControllerOneToOneTransitionContext.self)
+  }
+  static let complete: @convention(c) (id, SEL, Bool) -> Void = { me, _, done in
+    context(me).performComplete(done)
+  }
+  static let update: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
+    context(me).performUpdate(percent)
+  }
+  static let finish: @convention(c) (id, SEL) -> Void = { me, _ in context(me).performFinish() }
+  static let cancel: @convention(c) (id, SEL) -> Void = { me, _ in context(me).performCancel() }
+}
+
+/// The context's selectors, kept in static storage.
+private enum ContextSelectors {
+  static let complete = SelectorReference("completeTransition:")
+  static let update = SelectorReference("updateInteractiveTransition:")
+  static let finish = SelectorReference("finishInteractiveTransition")
+  static let cancel = SelectorReference("cancelInteractiveTransition")
 }
 
 /// An interaction controller that scrubs an animator's `UIView.animate` animations by percent
@@ -181,7 +256,9 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
 {
   /// How much faster than the animator's own duration the rest runs after release.
   open var completionSpeed: CGFloat = 1
-  /// The curve of the rest after release (kept; the model resumes linearly in time).
+  /// The timing of the rest after release: UIKit's default, ease in and out, over the
+  /// remaining time; KJNavigationController sets `.linear`. Each animation keeps its own curve
+  /// along its own values.
   open var completionCurve: AnimationCurve = .easeInOut
   /// The percent last passed to ``update(_:)``, kept after ``finish()`` or ``cancel()`` while
   /// the rest of the animations run (UIKit's `percentComplete` does the same).
@@ -196,7 +273,9 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
     _ transitionContext: any UIViewControllerContextTransitioning
   ) {
     context = transitionContext
-    guard let model = transitionContext as? TransitionContext else { return }
+    guard let model = transitionContext as? _UIViewControllerOneToOneTransitionContext else {
+      return
+    }
     duration = model.animator.transitionDuration(using: transitionContext)
     let engine = VirtualRunLoop.main.animations
     engine.beginCapture()
@@ -204,8 +283,27 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
     paused = engine.endCapture()
   }
 
-  /// Holds the animations at `percentComplete` of their time.
+  /// Whether driving it before a transition started it was reported already.
+  private var reportedUnstarted = false
+
+  /// Whether a transition started it; reports, once, being driven before.
+  private func started() -> Bool {
+    guard context == nil else { return true }
+    if !reportedUnstarted {
+      reportedUnstarted = true
+      UIKitModelIssues.report(.interactionNotStarted(description))
+    }
+    return false
+  }
+
+  /// Holds the animations at `percentComplete` of their time (clamped to 0...1; NaN is
+  /// refused). Before a transition started it, nothing happens, reported once.
   open func update(_ percentComplete: CGFloat) {
+    guard started() else { return }
+    guard !percentComplete.isNaN else {
+      UIKitModelIssues.report(.invalidGeometry(view: description, value: "percent nan"))
+      return
+    }
     let percent = max(0, min(1, percentComplete))
     self.percentComplete = percent
     for animation in paused { animation.scrub = Double(percent) }
@@ -214,21 +312,25 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
 
   /// Runs the animations on to their end.
   open func finish() {
+    guard started() else { return }
     context?.finishInteractiveTransition()
     resume(towards: 1, over: duration * Double(1 - percentComplete))
   }
 
   /// Runs the animations back to their start.
   open func cancel() {
+    guard started() else { return }
     context?.cancelInteractiveTransition()
     resume(towards: 0, over: duration * Double(percentComplete))
   }
 
   private func resume(towards progress: Double, over time: TimeInterval) {
+    (context as? _UIViewControllerOneToOneTransitionContext)?.coordinator.completionCurve =
+      completionCurve
     let now = VirtualRunLoop.main.currentTime
     let speed = Double(max(0.01, completionSpeed))
     for animation in paused {
-      animation.resume(towards: progress, over: time / speed, at: now)
+      animation.resume(towards: progress, over: time / speed, at: now, curve: completionCurve)
     }
     paused.removeAll()
   }

@@ -1,5 +1,6 @@
 // The transition coordinator: what a push or pop tells the controllers and plugins while it runs.
 public import Foundation
+public import ObjCRuntime
 
 /// Which controller of a transition (UIKit's `UITransitionContextViewControllerKey`).
 public enum UITransitionContextViewControllerKey: Sendable {
@@ -20,19 +21,39 @@ public enum UITransitionContextViewKey: Sendable {
 /// The coordinator of one push or pop, as UIKit's `UIViewControllerTransitionCoordinator`: the
 /// controllers and views involved, the timing, and callbacks alongside and after the
 /// transition. A controller's `transitionCoordinator` answers it for the whole transition.
-public final class UIViewControllerTransitionCoordinator {
+///
+/// It is an object of the runtime: `isCancelled`, `isInteractive` and `percentComplete` are in
+/// its table, and the Swift properties read them through it, so a hook sees every read.
+public final class UIViewControllerTransitionCoordinator: ObjCObject {
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UIViewControllerTransitionCoordinator.self) {
+      ObjCMethodDeclaration("isCancelled", CoordinatorBase.isCancelled)
+      ObjCMethodDeclaration("isInteractive", CoordinatorBase.isInteractive)
+      ObjCMethodDeclaration("percentComplete", CoordinatorBase.percentComplete)
+    }
+  }
+
   private let fromController: UIViewController?
   private let toController: UIViewController
   /// The view the transition happens in (the navigation controller's view).
   public let containerView: UIView
   /// Whether the transition is animated.
   public let isAnimated: Bool
-  /// Whether a gesture drives the transition now.
-  public internal(set) var isInteractive: Bool
+  /// Whether a gesture drives the transition now (`isInteractive`, through the table).
+  public internal(set) var isInteractive: Bool {
+    get { (try? sendToTable(CoordinatorSelectors.isInteractive) as Bool) ?? interactiveNow }
+    set { interactiveNow = newValue }
+  }
+  fileprivate var interactiveNow: Bool
   /// Whether a gesture drove the transition from its start.
   public let initiallyInteractive: Bool
-  /// Whether the transition was cancelled (only an interactive one can be).
-  public internal(set) var isCancelled = false
+  /// Whether the transition was cancelled (only an interactive one can be; `isCancelled`,
+  /// through the table).
+  public internal(set) var isCancelled: Bool {
+    get { (try? sendToTable(CoordinatorSelectors.isCancelled) as Bool) ?? cancelledNow }
+    set { cancelledNow = newValue }
+  }
+  fileprivate var cancelledNow = false
   /// The transition's duration in seconds of virtual time.
   public let transitionDuration: TimeInterval
   /// The speed at which a released interactive transition completes.
@@ -55,10 +76,11 @@ public final class UIViewControllerTransitionCoordinator {
     toController = to
     containerView = container
     isAnimated = animated
-    isInteractive = interactive
+    interactiveNow = interactive
     initiallyInteractive = interactive
     transitionDuration = animated ? duration : 0
     startTime = VirtualRunLoop.main.currentTime
+    super.init()
   }
 
   /// How far the transition is, from 0 to 1.
@@ -69,6 +91,11 @@ public final class UIViewControllerTransitionCoordinator {
   /// percentage complete when the interaction ended"). For other transitions, the fraction of
   /// the duration elapsed.
   public var percentComplete: CGFloat {
+    (try? sendToTable(CoordinatorSelectors.percentComplete) as CGFloat) ?? computedPercent
+  }
+
+  /// The base of `percentComplete`.
+  fileprivate var computedPercent: CGFloat {
     if initiallyInteractive { return interactivePercent }
     guard transitionDuration > 0 else { return 1 }
     let elapsed = VirtualRunLoop.main.currentTime - startTime
@@ -125,4 +152,28 @@ public final class UIViewControllerTransitionCoordinator {
     interactionHandlers.removeAll()
     for handler in handlers { handler(self) }
   }
+}
+
+/// The coordinator's IMPs: the stored values.
+private enum CoordinatorBase {
+  static func coordinator(_ me: id) -> UIViewControllerTransitionCoordinator {
+    me.receiver(as: UIViewControllerTransitionCoordinator.self)
+  }
+  static let isCancelled: @convention(c) (id, SEL) -> Bool = { me, _ in
+    coordinator(me).cancelledNow
+  }
+  static let isInteractive: @convention(c) (id, SEL) -> Bool = { me, _ in
+    coordinator(me).interactiveNow
+  }
+  // CGFloat is a Swift struct, which C cannot return: the IMP returns the Double it wraps.
+  static let percentComplete: @convention(c) (id, SEL) -> Double = { me, _ in
+    Double(coordinator(me).computedPercent)
+  }
+}
+
+/// The coordinator's selectors.
+private enum CoordinatorSelectors {
+  static let isCancelled: Selector = "isCancelled"
+  static let isInteractive: Selector = "isInteractive"
+  static let percentComplete: Selector = "percentComplete"
 }

@@ -137,7 +137,7 @@ extension UINavigationController {
       return
     }
     if let animator {
-      let context = TransitionContext(
+      let context = _UIViewControllerOneToOneTransitionContext(
         coordinator: coordinator, animator: animator, interactive: interaction != nil,
         name: description, finish: end)
       CATransaction.begin()
@@ -148,6 +148,7 @@ extension UINavigationController {
       }
       coordinator.runAlongside()
       CATransaction.commit()
+      watchForCompletion(context, after: duration)
       return
     }
     let width = container.bounds.width
@@ -167,5 +168,35 @@ extension UINavigationController {
         end(true)
       })
     CATransaction.commit()
+  }
+
+  /// How long after its duration a custom transition may go without `completeTransition(_:)`
+  /// (and without an interaction driving it) before the model completes it, in seconds of
+  /// virtual time.
+  public static let transitionTimeout: TimeInterval = 2
+
+  /// Completes `context` if its animator never does: ``transitionTimeout`` after the
+  /// transition's duration, while no interaction drives it, the transition is reported
+  /// (`transitionNeverCompleted`) and completed as cancelled, if an interaction cancelled it,
+  /// or finished, so that the stack, the bar and the callbacks are consistent again.
+  private func watchForCompletion(
+    _ context: _UIViewControllerOneToOneTransitionContext, after duration: TimeInterval
+  ) {
+    VirtualRunLoop.main.scheduledTimer(
+      withTimeInterval: duration + UINavigationController.transitionTimeout, repeats: false,
+      modes: [.common]
+    ) { [weak self] _ in
+      // The watchdog holds the context, as UIKit's transition machinery does: an animator that
+      // keeps no reference to it must not lose the transition.
+      guard let self, !context.isCompleted else { return }
+      if context.isInteractive {
+        self.watchForCompletion(context, after: 0)
+        return
+      }
+      UIKitModelIssues.report(
+        .transitionNeverCompleted(
+          controller: self.description, timeout: UINavigationController.transitionTimeout))
+      context.completeTransition(!context.transitionWasCancelled)
+    }
   }
 }

@@ -145,6 +145,9 @@ internal final class RunningAnimation {
   /// point to 1 when a percent-driven transition finishes, or back to 0 when it is cancelled.
   private(set) var fromProgress = 0.0
   private(set) var toProgress = 1.0
+  /// The timing of a resumed run (a percent-driven transition's `completionCurve`): linear for
+  /// a run that was never paused.
+  private(set) var resumeCurve = AnimationCurve.linear
 
   init(
     target: any AnimationTarget, key: String, from: AnimatableValue, to: AnimatableValue,
@@ -169,11 +172,15 @@ internal final class RunningAnimation {
 
   /// Runs the animation on from its scrub point to `progress` (1: the end, 0: back to the start)
   /// over `duration` from `time`.
-  func resume(towards progress: Double, over duration: TimeInterval, at time: TimeInterval) {
+  func resume(
+    towards progress: Double, over duration: TimeInterval, at time: TimeInterval,
+    curve: AnimationCurve = .linear
+  ) {
     fromProgress = scrub ?? 0
     toProgress = progress
     scrub = nil
     start = time
+    resumeCurve = curve
     self.duration = max(0, duration)
   }
 
@@ -185,7 +192,7 @@ internal final class RunningAnimation {
     } else if duration <= 0 {
       timeFraction = toProgress
     } else {
-      let run = max(0, min(1, (time - start) / duration))
+      let run = resumeCurve.progress(at: max(0, min(1, (time - start) / duration)))
       timeFraction = fromProgress + (toProgress - fromProgress) * run
     }
     if timeFraction <= 0 { return from }

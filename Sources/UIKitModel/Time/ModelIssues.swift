@@ -42,6 +42,12 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// controller that already presents one, or whose view is not in a window, or presenting a
   /// controller that is already presented; dismissing while a transition runs.
   case presentationRefused(presenter: String, presented: String, reason: String)
+  /// A custom transition's animator never called `completeTransition(_:)`: the model completed
+  /// the transition `timeout` seconds after its duration.
+  case transitionNeverCompleted(controller: String, timeout: TimeInterval)
+  /// A percent-driven interactive transition was updated, finished or cancelled before any
+  /// transition started it (a pop asked for on a stack of one controller pops nothing).
+  case interactionNotStarted(String)
   /// A layer animation of a key path the model does not draw (it animates `opacity`,
   /// `shadowOpacity`, `shadowRadius` and `cornerRadius`).
   case unsupportedAnimation(layer: String, keyPath: String)
@@ -84,6 +90,12 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
         + " \(kept)"
     case .presentationRefused(let presenter, let presented, let reason):
       "attempt to present or dismiss \(presented) on \(presenter), \(reason); nothing changed"
+    case .transitionNeverCompleted(let controller, let timeout):
+      "the custom transition of \(controller) was not completed \(timeout) s after its duration"
+        + " (the animator must call completeTransition); the model completed it"
+    case .interactionNotStarted(let interaction):
+      "\(interaction) was driven before a transition started it (was a pop refused, on a stack"
+        + " of one?); nothing happened"
     case .unsupportedAnimation(let layer, let keyPath):
       "\(layer) was given an animation of \(keyPath), which the model does not draw; it animates"
         + " opacity, shadowOpacity, shadowRadius and cornerRadius. The animation was not added"

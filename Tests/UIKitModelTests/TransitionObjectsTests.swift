@@ -1,0 +1,134 @@
+// The transition's context and coordinator are objects of the runtime, the percent-driven
+// transition's completion curve is honoured, and the model's answers to animators and
+// interactions that misbehave.
+import Foundation
+import Hooks
+import ObjCRuntime
+import Synchronization
+import Testing
+import UIKitModel
+
+/// An animator that never completes its transition.
+final class StuckAnimator: UIViewControllerAnimatedTransitioning {
+  func transitionDuration(using transitionContext: (any UIViewControllerContextTransitioning)?)
+    -> TimeInterval
+  { 0.3 }
+  func animateTransition(using transitionContext: any UIViewControllerContextTransitioning) {}
+}
+
+/// Hands out one animator.
+final class OneAnimatorDelegate: UINavigationControllerDelegate {
+  let animator: any UIViewControllerAnimatedTransitioning
+  var interaction: UIPercentDrivenInteractiveTransition?
+  init(_ animator: any UIViewControllerAnimatedTransitioning) { self.animator = animator }
+  func navigationController(
+    _ navigationController: UINavigationController,
+    animationControllerFor operation: UINavigationControllerOperation,
+    from fromVC: UIViewController, to toVC: UIViewController
+  ) -> (any UIViewControllerAnimatedTransitioning)? { animator }
+  func navigationController(
+    _ navigationController: UINavigationController,
+    interactionControllerFor animationController: any UIViewControllerAnimatedTransitioning
+  ) -> (any UIViewControllerInteractiveTransitioning)? { interaction }
+}
+
+extension UIKitModelTests.CustomTransitionTests {
+  private func session(_ delegate: OneAnimatorDelegate) -> NavigationSession {
+    let root = UIViewController()
+    root.title = "A"
+    let session = NavigationSession(root: root)
+    session.navigationController.delegate = delegate
+    return session
+  }
+
+  @Test("the context's completeTransition: is in its table: a hook sees the animator call it")
+  func contextHookable() throws {
+    let completions = Mutex<[Bool]>([])
+    let token = try _UIViewControllerOneToOneTransitionContext.hook(
+      before: "completeTransition:"
+    ) { (_, done: Bool) in completions.withLock { $0.append(done) } }
+    defer { token.remove() }
+    let delegate = OneAnimatorDelegate(FadeAnimator())
+    let session = session(delegate)
+    session.push(UIViewController())
+    #expect(completions.withLock { $0 } == [true])
+    withExtendedLifetime(delegate) {}
+  }
+
+  @Test("the coordinator's percentComplete is in its table: a hook changes what everyone reads")
+  func coordinatorHookable() throws {
+    let token = try UIViewControllerTransitionCoordinator.hook(
+      instead: "percentComplete"
+    ) { (_: HookOriginal<CGFloat>, _) -> CGFloat in 0.42 }
+    defer { token.remove() }
+    let delegate = OneAnimatorDelegate(FadeAnimator())
+    let session = session(delegate)
+    let next = UIViewController()
+    session.navigationController.pushViewController(next, animated: true)
+    let coordinator = try #require(next.transitionCoordinator)
+    #expect(coordinator.percentComplete == 0.42)
+    VirtualRunLoop.main.runUntilIdle()
+    withExtendedLifetime(delegate) {}
+  }
+
+  @Test(
+    "a released percent-driven transition runs on with its completion curve",
+    arguments: [
+      AnimationCurve.linear, .easeIn,
+    ])
+  func completionCurve(curve: AnimationCurve) throws {
+    let delegate = OneAnimatorDelegate(FadeAnimator())
+    let session = session(delegate)
+    session.push(UIViewController())
+    let interaction = UIPercentDrivenInteractiveTransition()
+    interaction.completionCurve = curve
+    delegate.interaction = interaction
+    let root = session.navigationController.viewControllers[0]
+    session.navigationController.popViewController(animated: true)
+    interaction.update(0.2)
+    interaction.finish()
+    // The rest, 80 % of 0.5 s, takes 0.4 s; a quarter of it in: linear 40 %, ease-in less.
+    VirtualRunLoop.main.advance(by: 0.1)
+    let alpha = root.view.presentationAlpha
+    let expected = 0.2 + 0.8 * curve.progress(at: 0.25)
+    #expect(abs(alpha - CGFloat(expected)) < 1e-6, "\(curve): \(alpha)")
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(session.navigationController.viewControllers == [root])
+    withExtendedLifetime(delegate) {}
+  }
+
+  @Test("an animator that never completes: reported after the timeout, the stack consistent")
+  func neverCompleted() throws {
+    let delegate = OneAnimatorDelegate(StuckAnimator())
+    defer { withExtendedLifetime(delegate) {} }
+    let session = session(delegate)
+    let navigation = session.navigationController
+    let next = UIViewController()
+    navigation.pushViewController(next, animated: true)
+    VirtualRunLoop.main.advance(by: 0.3 + UINavigationController.transitionTimeout - 0.05)
+    #expect(navigation.isTransitioning)
+    // The watchdog does not keep the run loop busy: time has to pass.
+    VirtualRunLoop.main.advance(by: 0.1)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(!navigation.isTransitioning && navigation.topViewController === next)
+    #expect(navigation.navigationBar.items.count == 2)
+    #expect(
+      UIKitModelIssues.all.contains {
+        if case .transitionNeverCompleted = $0 { true } else { false }
+      })
+  }
+
+  @Test("a percent-driven transition driven before any transition started it: reported, once")
+  func interactionNotStarted() {
+    let interaction = UIPercentDrivenInteractiveTransition()
+    interaction.update(0.3)
+    interaction.update(0.6)
+    interaction.finish()
+    interaction.cancel()
+    let reports = UIKitModelIssues.all.filter {
+      if case .interactionNotStarted = $0 { true } else { false }
+    }
+    #expect(reports.count == 1)
+    #expect(interaction.percentComplete == 0)
+  }
+}
