@@ -86,6 +86,20 @@ public final class ScenarioContext {
     return session
   }
 
+  /// Launches an application on the run's device and system version, whose window shows the
+  /// navigation controller `make` returns; `make` runs after the device and version are set,
+  /// so the bar has the hierarchy of the version (for a subclass, or a class made at run time).
+  @discardableResult
+  public func start(navigationController make: () -> UINavigationController) -> NavigationSession {
+    UIScreen.main.profile = options.device
+    UIDevice.current.systemVersion = options.systemVersion
+    let session = NavigationSession(
+      navigationController: make(), device: options.device,
+      systemVersion: options.systemVersion)
+    self.session = session
+    return session
+  }
+
   /// Marks a moment with what the user sees of the session's bar now, over
   /// ``scenarioBackdrop``.
   public func mark(_ name: String) {

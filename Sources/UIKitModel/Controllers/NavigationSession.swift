@@ -45,12 +45,27 @@ public final class NavigationSession {
 
   /// Launches an application on `device` running `systemVersion`, whose window shows `root` in
   /// a navigation controller.
-  public init(
+  public convenience init(
     root: UIViewController, device: DeviceProfile = .iPhone8, systemVersion: String = "13.0"
   ) {
     UIScreen.main.profile = device
     UIDevice.current.systemVersion = systemVersion
-    navigationController = UINavigationController(rootViewController: root)
+    self.init(
+      navigationController: UINavigationController(rootViewController: root), device: device,
+      systemVersion: systemVersion)
+  }
+
+  /// Launches an application on `device` running `systemVersion`, whose window shows
+  /// `navigationController` (one of a subclass, or of a class made at run time). Make the
+  /// controller after setting the device and version (``UIScreen/main`` and
+  /// ``UIDevice/current``), as its bar takes the hierarchy of the version it is made under.
+  public init(
+    navigationController: UINavigationController, device: DeviceProfile = .iPhone8,
+    systemVersion: String = "13.0"
+  ) {
+    UIScreen.main.profile = device
+    UIDevice.current.systemVersion = systemVersion
+    self.navigationController = navigationController
     delegate = Delegate(root: navigationController)
     UIApplication.shared.launch(delegate: delegate, device: device, systemVersion: systemVersion)
     record("launch")
@@ -97,23 +112,34 @@ public final class NavigationSession {
   public func swipeBack(to fraction: CGFloat, release: SwipeRelease = .slow, frames: Int = 12)
     -> Self
   {
-    guard let pan = navigationController.interactivePopGestureRecognizer,
-      GestureDriver.begin(pan)
-    else { return settle("swipe back (refused)") }
-    let width = navigationController.view.bounds.width
+    // A finger down at the left edge, half way down: whichever recognizers take it (the
+    // system's swipe-back, or a pan of one's own on a view under the finger) follow it.
+    guard let view = navigationController.view, let window = view.window else {
+      return settle("swipe back (refused)")
+    }
+    let start = CGPoint(x: 5, y: view.bounds.midY)
+    let pans = GestureDriver.touchDown(at: start, in: window)
+    guard !pans.isEmpty else { return settle("swipe back (refused)") }
+    let width = view.bounds.width
     let steps = max(1, frames)
     for step in 1...steps {
-      GestureDriver.move(
-        pan, to: CGPoint(x: width * fraction * CGFloat(step) / CGFloat(steps), y: 0))
+      for pan in pans where pan.state == .began || pan.state == .changed {
+        GestureDriver.move(
+          pan, to: CGPoint(x: width * fraction * CGFloat(step) / CGFloat(steps), y: 0))
+      }
       VirtualRunLoop.main.advance(frames: 1)
     }
     let last = width * fraction
-    switch release {
-    case .slow: GestureDriver.move(pan, to: CGPoint(x: last + 1, y: 0))
-    case .flick: GestureDriver.move(pan, to: CGPoint(x: last + 20, y: 0))
-    case .flickBack: GestureDriver.move(pan, to: CGPoint(x: max(0, last - 20), y: 0))
+    let releaseAt: CGFloat =
+      switch release {
+      case .slow: last + 1
+      case .flick: last + 20
+      case .flickBack: max(0, last - 20)
+      }
+    for pan in pans where pan.state == .began || pan.state == .changed {
+      GestureDriver.move(pan, to: CGPoint(x: releaseAt, y: 0))
+      GestureDriver.end(pan)
     }
-    GestureDriver.end(pan)
     return settle("swipe back to \(Int((fraction * 100).rounded())) % (\(release))")
   }
 

@@ -4,50 +4,65 @@
 import Foundation
 import ObjCRuntime
 
+// Public, so that a plugin that wraps the app's delegate forwards to it the way the model
+// itself talks to a delegate.
 extension UINavigationController {
-  /// The delegate as an object whose class's table has `selector`, if it is one.
-  private func delegateAnswering(_ selector: Selector) -> ObjCObject? {
-    guard let object = delegateObject as? ObjCObject, object.responds(to: selector) else {
+  /// `delegate` as an object whose class's table has `selector`, if it is one.
+  private func answering(_ delegate: AnyObject?, _ selector: Selector) -> ObjCObject? {
+    guard let object = delegate as? ObjCObject, object.responds(to: selector) else {
       return nil
     }
     return object
   }
 
-  /// Tells the delegate `navigationController:willShowViewController:animated:`.
-  func tellDelegateWillShow(_ controller: UIViewController, animated: Bool) {
+  /// Tells `delegate` (by default this controller's) `navigationController:willShowViewController:animated:`:
+  /// through the runtime when its class has the method, else through the Swift protocol.
+  public func tellWillShow(
+    _ controller: UIViewController, animated: Bool, to delegate: AnyObject? = nil
+  ) {
+    let delegate = delegate ?? delegateObject
     let selector = DelegateSelectors.willShow
-    if let object = delegateAnswering(selector) {
+    if let object = answering(delegate, selector) {
       send(object, selector) { () throws(ObjCRuntimeError) in
         try objc_msgSend(
           object, selector, self as ObjCObject, controller as ObjCObject, animated) as Void
       }
     } else {
-      delegate?.navigationController(self, willShow: controller, animated: animated)
+      (delegate as? any UINavigationControllerDelegate)?.navigationController(
+        self, willShow: controller, animated: animated)
     }
   }
 
-  /// Tells the delegate `navigationController:didShowViewController:animated:`.
-  func tellDelegateDidShow(_ controller: UIViewController, animated: Bool) {
+  /// Tells `delegate` (by default this controller's) `navigationController:didShowViewController:animated:`,
+  /// as ``tellWillShow(_:animated:to:)``.
+  public func tellDidShow(
+    _ controller: UIViewController, animated: Bool, to delegate: AnyObject? = nil
+  ) {
+    let delegate = delegate ?? delegateObject
     let selector = DelegateSelectors.didShow
-    if let object = delegateAnswering(selector) {
+    if let object = answering(delegate, selector) {
       send(object, selector) { () throws(ObjCRuntimeError) in
         try objc_msgSend(
           object, selector, self as ObjCObject, controller as ObjCObject, animated) as Void
       }
     } else {
-      delegate?.navigationController(self, didShow: controller, animated: animated)
+      (delegate as? any UINavigationControllerDelegate)?.navigationController(
+        self, didShow: controller, animated: animated)
     }
   }
 
-  /// Asks the delegate for the animator of `operation` from `from` to `to`
-  /// (`navigationController:animationControllerForOperation:fromViewController:toViewController:`);
-  /// nil for the default slide. An object that is not an animator counts as nil.
-  func askDelegateAnimator(
-    _ operation: UINavigationControllerOperation, from: UIViewController, to: UIViewController
+  /// Asks `delegate` (by default this controller's) for the animator of `operation` from `from`
+  /// to `to` (`navigationController:animationControllerForOperation:fromViewController:toViewController:`),
+  /// as ``tellWillShow(_:animated:to:)``; nil for the default slide. An object that is not an
+  /// animator counts as nil.
+  public func animator(
+    for operation: UINavigationControllerOperation, from: UIViewController,
+    to: UIViewController, askingDelegate delegate: AnyObject? = nil
   ) -> (any UIViewControllerAnimatedTransitioning)? {
+    let delegate = delegate ?? delegateObject
     let selector = DelegateSelectors.animator
-    guard let object = delegateAnswering(selector) else {
-      return delegate?.navigationController(
+    guard let object = answering(delegate, selector) else {
+      return (delegate as? any UINavigationControllerDelegate)?.navigationController(
         self, animationControllerFor: operation, from: from, to: to)
     }
     var answer: ObjCObject?
@@ -59,15 +74,19 @@ extension UINavigationController {
     return answer as? any UIViewControllerAnimatedTransitioning
   }
 
-  /// Asks the delegate for the interaction controller of `animator`
-  /// (`navigationController:interactionControllerForAnimationController:`).
-  func askDelegateInteraction(for animator: any UIViewControllerAnimatedTransitioning)
-    -> (any UIViewControllerInteractiveTransitioning)?
-  {
+  /// Asks `delegate` (by default this controller's) for the interaction controller of
+  /// `animator` (`navigationController:interactionControllerForAnimationController:`), as
+  /// ``tellWillShow(_:animated:to:)``.
+  public func interactionController(
+    for animator: any UIViewControllerAnimatedTransitioning,
+    askingDelegate delegate: AnyObject? = nil
+  ) -> (any UIViewControllerInteractiveTransitioning)? {
+    let delegate = delegate ?? delegateObject
     let selector = DelegateSelectors.interaction
-    guard let object = delegateAnswering(selector), let animatorObject = animator as? ObjCObject
+    guard let object = answering(delegate, selector), let animatorObject = animator as? ObjCObject
     else {
-      return delegate?.navigationController(self, interactionControllerFor: animator)
+      return (delegate as? any UINavigationControllerDelegate)?.navigationController(
+        self, interactionControllerFor: animator)
     }
     var answer: ObjCObject?
     send(object, selector) { () throws(ObjCRuntimeError) in

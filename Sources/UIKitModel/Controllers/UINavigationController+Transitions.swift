@@ -78,8 +78,8 @@ extension UINavigationController {
     // A custom animator, and an interaction controller to drive it, come from the delegate.
     let operation: UINavigationControllerOperation = push ? .push : .pop
     let animator =
-      animated ? from.flatMap { askDelegateAnimator(operation, from: $0, to: to) } : nil
-    let interaction = animator.flatMap { askDelegateInteraction(for: $0) }
+      animated ? from.flatMap { self.animator(for: operation, from: $0, to: to) } : nil
+    let interaction = animator.flatMap { self.interactionController(for: $0) }
     let duration =
       animator?.transitionDuration(using: nil) ?? UINavigationController.transitionDuration
     let coordinator = UIViewControllerTransitionCoordinator(
@@ -95,7 +95,7 @@ extension UINavigationController {
     if let pushedItem { navigationBar.askToPush(pushedItem) }
     navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
     container.insertSubview(to.view, belowSubview: navigationBar)
-    tellDelegateWillShow(to, animated: animated)
+    tellWillShow(to, animated: animated)
 
     let end: (Bool) -> Void = { [weak self] completed in
       guard let self else { return }
@@ -121,7 +121,7 @@ extension UINavigationController {
       if completed {
         from?.viewDidDisappear(animated)
         to.viewDidAppear(animated)
-        self.tellDelegateDidShow(to, animated: animated)
+        self.tellDidShow(to, animated: animated)
       } else {
         // As a cancelled interactive pop: the coming controller disappears, then the leaving
         // one appears again.
