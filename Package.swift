@@ -33,6 +33,7 @@ let package = Package(
     .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
     .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
     .library(name: "OverlayBarPlugin", targets: ["OverlayBarPlugin"]),
+    .library(name: "AnimatorTransitionPlugin", targets: ["AnimatorTransitionPlugin"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
     .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],
@@ -124,6 +125,15 @@ let package = Package(
       exclude: ["README.md"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
+    // KJNavigationController's technique: custom animators and an edge pan, as the seed's
+    // subclass (made at run time) and as a plugin that wraps every controller's delegate.
+    .target(
+      name: "AnimatorTransitionPlugin",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
+      path: "Plugins/AnimatorTransitionPlugin",
+      exclude: ["README.md"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
     // An application that links the transparent-bar plugin: the plugin installs itself at its
     // launch, which only a process of its own may show (CI runs it).
     .executableTarget(
@@ -142,7 +152,10 @@ let package = Package(
       name: "swizzle-lab",
       // The plugins built into the lab; discovery finds them, the lab's source never names
       // them.
-      dependencies: ["SwizzleLab", "BarLayerPlugin", "TransparentBarPlugin", "OverlayBarPlugin"],
+      dependencies: [
+        "SwizzleLab", "BarLayerPlugin", "TransparentBarPlugin", "OverlayBarPlugin",
+        "AnimatorTransitionPlugin",
+      ],
       path: "Sources/swizzle-lab",
       linkerSettings: [.unsafeFlags(hostLinkerFlags)]
     ),
@@ -199,6 +212,15 @@ let package = Package(
         "OverlayBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
       ],
       path: "Tests/OverlayBarPluginTests",
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
+    .testTarget(
+      name: "AnimatorTransitionPluginTests",
+      dependencies: [
+        "AnimatorTransitionPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios",
+        "SwizzleKitTesting",
+      ],
+      path: "Tests/AnimatorTransitionPluginTests",
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(

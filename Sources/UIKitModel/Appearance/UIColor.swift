@@ -120,6 +120,8 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   public static let blue = UIColor(red: 0, green: 0, blue: 1, alpha: 1)
   /// UIKit's `orange`.
   public static let orange = UIColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+  /// Cyan (`UIColor.cyanColor`: 0, 1, 1).
+  public static let cyan = UIColor(red: 0, green: 1, blue: 1, alpha: 1)
   /// UIKit's `gray` (white 0.5).
   public static let gray = UIColor(white: 0.5, alpha: 1)
   /// UIKit's `lightGray` (white 2/3).

@@ -138,6 +138,9 @@ public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
   private let finish: (Bool) -> Void
   /// Whether `completeTransition(_:)` was called.
   public private(set) var isCompleted = false
+  /// The navigation controller's watch for an animator that never completes; stopped at the
+  /// completion, so that it keeps no run loop busy.
+  var watchdog: VirtualRunLoop.Timer?
   private let name: String
 
   init(
@@ -194,6 +197,8 @@ public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
       return
     }
     isCompleted = true
+    watchdog?.invalidate()
+    watchdog = nil
     finish(didComplete)
     animator.animationEnded(didComplete)
   }

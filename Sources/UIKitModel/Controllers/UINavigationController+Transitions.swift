@@ -182,13 +182,16 @@ extension UINavigationController {
   private func watchForCompletion(
     _ context: _UIViewControllerOneToOneTransitionContext, after duration: TimeInterval
   ) {
-    VirtualRunLoop.main.scheduledTimer(
+    guard !context.isCompleted else { return }
+    context.watchdog = VirtualRunLoop.main.scheduledTimer(
       withTimeInterval: duration + UINavigationController.transitionTimeout, repeats: false,
       modes: [.common]
     ) { [weak self] _ in
       // The watchdog holds the context, as UIKit's transition machinery does: an animator that
-      // keeps no reference to it must not lose the transition.
+      // keeps no reference to it must not lose the transition. (The context holds the timer
+      // until it completes or the timer fires: a cycle that ends then.)
       guard let self, !context.isCompleted else { return }
+      context.watchdog = nil
       if context.isInteractive {
         self.watchForCompletion(context, after: 0)
         return

@@ -68,16 +68,13 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   public private(set) var isNavigationBarHidden = false
   /// The delegate: told of the controllers shown, and asked for custom animators
   /// (`UINavigationController+Delegate.swift`), held weakly. Setting it sends `setDelegate:`
-  /// through the table (a plugin can hook it to wrap the app's delegate), when the delegate is
-  /// an `ObjCObject` or nil; a Swift-only delegate is stored directly.
+  /// through the table, so a plugin can hook it to wrap the app's delegate; a delegate that is
+  /// not an object of the runtime travels in a ``DelegateBox``.
   open var delegate: (any UINavigationControllerDelegate)? {
     get { delegateObject as? any UINavigationControllerDelegate }
     set {
-      if newValue == nil || newValue is ObjCObject {
-        sendToTableReportingFailure(NavigationSelectors.setDelegate, newValue as? ObjCObject)
-      } else {
-        delegateObject = newValue
-      }
+      let object: ObjCObject? = newValue.map { $0 as? ObjCObject ?? DelegateBox($0) }
+      sendToTableReportingFailure(NavigationSelectors.setDelegate, object)
     }
   }
   /// The delegate as set: any object, which may answer the delegate's selectors through the
@@ -236,4 +233,26 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
   /// The interactive pop under way, between the pan's began and the end of its animation.
   var interactivePop: InteractivePop?
+}
+
+/// A delegate that is not an object of the runtime (a plain Swift class), boxed so that it can
+/// travel as the `id` argument of `setDelegate:`. The box holds it weakly, as the navigation
+/// controller holds its delegate; the navigation controller stores what is inside.
+///
+/// A hook of `setDelegate:` gets the box: ``unwrap(_:)`` gives the delegate either way.
+public final class DelegateBox: ObjCObject {
+  /// The delegate inside.
+  public private(set) weak var object: AnyObject?
+
+  /// A box around `object`.
+  public init(_ object: AnyObject) {
+    self.object = object
+    super.init()
+  }
+
+  /// The delegate `argument` stands for: what a box holds, else the argument itself.
+  public static func unwrap(_ argument: ObjCObject?) -> AnyObject? {
+    guard let argument else { return nil }
+    return (argument as? DelegateBox)?.object ?? argument
+  }
 }

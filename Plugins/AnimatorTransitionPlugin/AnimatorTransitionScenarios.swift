@@ -1,0 +1,130 @@
+// KJNavigationController's demo as scenarios, each run twice from a fresh launch: first the
+// seed's subclass (moments `seed: ...`, with the plugin taken off for that half), then the
+// plugin on a plain navigation controller (`plugin: ...`).
+import Foundation
+import Hooks
+import ObjCRuntime
+public import Scenarios
+public import UIKitModel
+
+extension AnimatorTransitionPlugin: ScenarioPlugin {
+  /// Push and pop with the seed's colours, a swipe-back cancelled and one finished, and an edge
+  /// pan on the root.
+  public var scenarios: [Scenario] { AnimatorTransitionScenarios.all }
+}
+
+/// The animator plugin's scenarios.
+public enum AnimatorTransitionScenarios {
+  /// The plugin's short name, `animator`.
+  static let plugin = AnimatorTransitionPlugin().name
+
+  /// Every scenario of the plugin.
+  public static let all: [Scenario] = [pushPop, swipeBack, rootPan]
+
+  /// The seed's demo colours: a cyan bar with a white title over a home page with the default
+  /// white bar and black title; a push and a pop, each marked half way through.
+  public static let pushPop = Scenario(
+    name: "kj-push-pop",
+    summary: "push a cyan page and pop it: the bar's colour follows the views; seed, then plugin",
+    plugin: plugin
+  ) { context in
+    for mode in AnimatorMode.allCases {
+      runHalf(mode, context) { session in
+        let navigation = session.navigationController
+        context.mark("\(mode): home")
+        navigation.pushViewController(cyanPage(), animated: true)
+        VirtualRunLoop.main.advance(by: kjTransitionDuration / 2)
+        context.mark("\(mode): push half way")
+        VirtualRunLoop.main.runUntilIdle()
+        context.mark("\(mode): pushed")
+        navigation.popViewController(animated: true)
+        VirtualRunLoop.main.advance(by: kjTransitionDuration / 2)
+        context.mark("\(mode): pop half way")
+        VirtualRunLoop.main.runUntilIdle()
+        context.mark("\(mode): popped")
+      }
+    }
+  }
+
+  /// A swipe-back from the cyan page released at 30 % (cancelled), then one released from 70 %
+  /// (finished). The seed leaves the title black on the cyan page after the cancelled one (the
+  /// animation block set the home page's title colour, which nothing animates back); the
+  /// plugin sets the cyan page's values back.
+  public static let swipeBack = Scenario(
+    name: "kj-swipe-back",
+    summary: "swipe back: cancelled at 30 %, then finished from 70 %; seed, then plugin",
+    plugin: plugin
+  ) { context in
+    for mode in AnimatorMode.allCases {
+      runHalf(mode, context) { session in
+        session.push(cyanPage())
+        context.mark("\(mode): cyan page")
+        session.swipeBack(to: 0.3)
+        context.mark("\(mode): cancelled at 30 %")
+        session.swipeBack(to: 0.7)
+        context.mark("\(mode): finished from 70 %")
+      }
+    }
+  }
+
+  /// An edge pan on the root controller: the seed makes its interactive transition and pops
+  /// nothing (the model reports the transition driven without a start); the plugin's pan does
+  /// not begin.
+  public static let rootPan = Scenario(
+    name: "kj-root-pan",
+    summary: "an edge pan on the root page: the seed drives a pop that never started",
+    plugin: plugin
+  ) { context in
+    for mode in AnimatorMode.allCases {
+      runHalf(mode, context) { session in
+        let before = UIKitModelIssues.all.count
+        session.swipeBack(to: 0.6)
+        let reported = UIKitModelIssues.all.dropFirst(before).contains {
+          if case .interactionNotStarted = $0 { true } else { false }
+        }
+        context.mark(
+          "\(mode): root after the pan" + (reported ? " (interaction never started)" : ""))
+      }
+    }
+  }
+
+  /// Runs `body` on a fresh launch: for ``AnimatorMode/seed`` a ``KJNavigationController`` with
+  /// the plugin taken off meanwhile (put back after, if it was on); for ``AnimatorMode/fixed``
+  /// a plain navigation controller, which the plugin adopts.
+  static func runHalf(
+    _ mode: AnimatorMode, _ context: ScenarioContext, _ body: (NavigationSession) -> Void
+  ) {
+    let registry = PluginRegistry.shared
+    let installed = registry.plugins.contains { $0.name == plugin && $0.isInstalled }
+    switch mode {
+    case .seed:
+      if installed { registry.uninstall(plugin) }
+      defer { if installed { _ = try? registry.install(named: plugin) } }
+      do {
+        let navigation = try KJNavigationController.make(rootViewController: homePage())
+        body(context.start(navigationController: { navigation }))
+      } catch {
+        context.mark("seed: KJNavigationController could not be made: \(error)")
+      }
+      VirtualRunLoop.main.runUntilIdle()
+    case .fixed:
+      body(context.start(root: homePage()))
+    }
+  }
+
+  /// The home page: the default white bar, black title.
+  public static func homePage() -> UIViewController {
+    let page = UIViewController()
+    page.title = "Home"
+    return page
+  }
+
+  /// The demo's page: `kj_navigationBarTintColor = cyan`, `kj_navigationTitleColor = white`.
+  public static func cyanPage() -> UIViewController {
+    let page = UIViewController()
+    page.title = "Cyan"
+    page.kj_navigationBarTintColor = .cyan
+    page.kj_navigationTitleColor = .white
+    return page
+  }
+}

@@ -1,0 +1,141 @@
+// KJNavigationController's animators: 0.25 s, linear; the bar set to the from-controller's
+// values first, then animated with the views to the to-controller's.
+public import Foundation
+public import ObjCRuntime
+public import UIKitModel
+
+/// The seed's `kTransitionDuration`.
+public let kjTransitionDuration: TimeInterval = 0.25
+
+/// The push: the incoming view slides in from the right edge, the outgoing one 100 points to
+/// the left; the bar goes from the from-controller's values to the to-controller's. An object
+/// of the runtime, so that a delegate can return it through `objc_msgSend`.
+public final class KJPushAnimator: ObjCObject, UIViewControllerAnimatedTransitioning {
+  /// The seed's behaviour, or the plugin's.
+  public let mode: AnimatorMode
+
+  /// A push animator.
+  public init(mode: AnimatorMode) {
+    self.mode = mode
+    super.init()
+  }
+
+  /// 0.25 s.
+  public func transitionDuration(
+    using transitionContext: (any UIViewControllerContextTransitioning)?
+  )
+    -> TimeInterval
+  { kjTransitionDuration }
+
+  /// Slides the views and animates the bar, then completes the transition. The seed then sets
+  /// the to-controller's values again, even when the transition was cancelled; the plugin sets
+  /// the values of the controller that is on top.
+  public func animateTransition(using context: any UIViewControllerContextTransitioning) {
+    let from = context.viewController(forKey: .from)
+    let to = context.viewController(forKey: .to)
+    let container = context.containerView
+    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to),
+      let bar = to?.navigationController?.navigationBar
+    else {
+      context.completeTransition(!context.transitionWasCancelled)
+      return
+    }
+    let width = UIScreen.main.bounds.width
+    toView.frame.origin.x = width
+    container.insertSubview(fromView, belowSubview: bar)
+    container.insertSubview(toView, belowSubview: bar)
+    bar.kj_apply(from, mode: mode)
+    let mode = self.mode
+    UIView.animate(
+      withDuration: kjTransitionDuration, delay: 0, options: .curveLinear,
+      animations: {
+        fromView.frame.origin.x = -100
+        toView.frame.origin.x = 0
+        bar.kj_apply(to, mode: mode)
+      },
+      completion: { _ in
+        let cancelled = context.transitionWasCancelled
+        context.completeTransition(!cancelled)
+        bar.kj_apply(mode == .fixed && cancelled ? from : to, mode: mode)
+      })
+  }
+}
+
+/// The pop: the outgoing view slides off to the right with a shadow (radius 8, opacity 0.5,
+/// faded by a `CABasicAnimation` whose delegate is the animator), over a black mask at 0.15
+/// that fades to 0, while the incoming view comes from 100 points to the left; the bar goes
+/// from the from-controller's values to the to-controller's.
+public final class KJPopAnimator: ObjCObject, UIViewControllerAnimatedTransitioning,
+  CAAnimationDelegate
+{
+  /// The seed's behaviour, or the plugin's.
+  public let mode: AnimatorMode
+  /// How many times the shadow's animation told the animator it stopped.
+  public private(set) var shadowAnimationStops = 0
+
+  /// A pop animator.
+  public init(mode: AnimatorMode) {
+    self.mode = mode
+    super.init()
+  }
+
+  /// 0.25 s.
+  public func transitionDuration(
+    using transitionContext: (any UIViewControllerContextTransitioning)?
+  )
+    -> TimeInterval
+  { kjTransitionDuration }
+
+  /// Slides and fades, then completes. On a cancelled pop the seed leaves the bar with what the
+  /// animation block set (the title colour is not animated, so it stays the to-controller's:
+  /// the wrong one); the plugin sets the from-controller's values back.
+  public func animateTransition(using context: any UIViewControllerContextTransitioning) {
+    let from = context.viewController(forKey: .from)
+    let to = context.viewController(forKey: .to)
+    let container = context.containerView
+    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to),
+      let bar = to?.navigationController?.navigationBar
+    else {
+      context.completeTransition(!context.transitionWasCancelled)
+      return
+    }
+    let width = UIScreen.main.bounds.width
+    toView.frame.origin.x = -100
+    fromView.layer.shadowRadius = 8
+    fromView.layer.shadowColor = .black
+    fromView.layer.shadowOpacity = 0.5
+    let mask = UIView(frame: UIScreen.main.bounds)
+    mask.backgroundColor = UIColor.black.withAlphaComponent(0.15)
+    container.insertSubview(toView, belowSubview: bar)
+    container.insertSubview(mask, belowSubview: bar)
+    container.insertSubview(fromView, belowSubview: bar)
+    let shadow = CABasicAnimation(keyPath: "shadowOpacity")
+    shadow.duration = kjTransitionDuration
+    shadow.isRemovedOnCompletion = true
+    shadow.toValue = 0
+    shadow.delegate = self
+    fromView.layer.add(shadow, forKey: nil)
+    bar.kj_apply(from, mode: mode)
+    let mode = self.mode
+    UIView.animate(
+      withDuration: kjTransitionDuration, delay: 0, options: .curveLinear,
+      animations: {
+        toView.frame.origin.x = 0
+        fromView.frame.origin.x = width
+        mask.backgroundColor = UIColor.black.withAlphaComponent(0)
+        bar.kj_apply(to, mode: mode)
+      },
+      completion: { _ in
+        mask.removeFromSuperview()
+        fromView.layer.shadowOpacity = 0
+        let cancelled = context.transitionWasCancelled
+        context.completeTransition(!cancelled)
+        if mode == .fixed && cancelled { bar.kj_apply(from, mode: mode) }
+      })
+  }
+
+  /// The shadow's animation stopped.
+  public func animationDidStop(_ animation: CABasicAnimation, finished: Bool) {
+    shadowAnimationStops += 1
+  }
+}

@@ -1,0 +1,148 @@
+// The proxy the plugin puts in as each navigation controller's delegate: the plugin's animators
+// and edge pan, and the app's delegate inside, forwarded to.
+import Foundation
+public import ObjCRuntime
+public import UIKitModel
+
+/// The delegate the plugin gives a navigation controller. It answers the delegate's four
+/// messages: `willShow` and `didShow` go on to the app's delegate (``inner``); for an animator
+/// or an interaction controller the app's delegate is asked first, and the plugin's
+/// (``KJPushAnimator`` / ``KJPopAnimator`` in ``AnimatorMode/fixed``, and the edge pan's
+/// transition) are used when it has none. It is also the edge pan's delegate: the pan does not
+/// begin on the root controller or during a transition.
+public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDelegate,
+  UIGestureRecognizerDelegate
+{
+  /// The navigation controller it serves.
+  public private(set) weak var navigationController: UINavigationController?
+  /// The app's delegate, held weakly as the navigation controller holds its delegate.
+  public internal(set) weak var inner: AnyObject?
+  /// The left-edge pan the plugin added.
+  public let edgePan: UIScreenEdgePanGestureRecognizer
+
+  // The proxies, held strongly here while the plugin is installed (a delegate is held weakly),
+  // behind the runtime's lock: the model runs on one thread at a time, but an uninstall may
+  // come from another.
+  private static let proxies = RuntimeLock<[ObjectIdentifier: TransitionDelegateProxy]>([:])
+
+  private init(_ navigation: UINavigationController) {
+    navigationController = navigation
+    inner = navigation.delegateObject
+    edgePan = UIScreenEdgePanGestureRecognizer()
+    super.init()
+    edgePan.edges = .left
+    edgePan.delegate = self
+  }
+
+  /// The proxy serving `navigation`, if the plugin adopted it.
+  public static func proxy(of navigation: UINavigationController) -> TransitionDelegateProxy? {
+    let proxy = proxies.withLock { $0[ObjectIdentifier(navigation)] }
+    return proxy?.navigationController === navigation ? proxy : nil
+  }
+
+  /// Puts a proxy in as `navigation`'s delegate (its current delegate inside) and adds the edge
+  /// pan; a controller adopted already is left as it is.
+  static func adopt(_ navigation: UINavigationController) {
+    guard proxy(of: navigation) == nil else { return }
+    let proxy = TransitionDelegateProxy(navigation)
+    proxies.withLock { proxies in
+      // Controllers that are gone leave their proxies behind: drop them.
+      proxies = proxies.filter { $0.value.navigationController != nil }
+      proxies[ObjectIdentifier(navigation)] = proxy
+    }
+    navigation.delegate = proxy
+    navigation.view.addGestureRecognizer(proxy.edgePan)
+    proxy.edgePan.addTarget(proxy, action: "edgePan:")
+  }
+
+  /// Gives every adopted controller its app's delegate back and takes the edge pans off.
+  static func releaseAll() {
+    let all = proxies.withLock { proxies in
+      defer { proxies.removeAll() }
+      return Array(proxies.values)
+    }
+    for proxy in all {
+      guard let navigation = proxy.navigationController else { continue }
+      navigation.view.removeGestureRecognizer(proxy.edgePan)
+      if navigation.delegateObject === proxy {
+        let inner = proxy.inner.map { $0 as? ObjCObject ?? DelegateBox($0) }
+        try? objc_msgSend(navigation, "setDelegate:", inner) as Void
+      }
+    }
+  }
+
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(TransitionDelegateProxy.self) {
+      ObjCMethodDeclaration("edgePan:", TransitionDelegateProxy.edgePanAction)
+    }
+  }
+
+  private static let edgePanAction: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
+    let proxy = me.receiver(as: TransitionDelegateProxy.self)
+    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
+      let navigation = proxy.navigationController
+    else { return }
+    navigation.kj_edgePanGesture(pan)
+  }
+
+  // MARK: The delegate's messages
+
+  /// Forwards to the app's delegate.
+  public func navigationController(
+    _ navigationController: UINavigationController, willShow viewController: UIViewController,
+    animated: Bool
+  ) {
+    guard let inner else { return }
+    navigationController.tellWillShow(viewController, animated: animated, to: inner)
+  }
+
+  /// Forwards to the app's delegate.
+  public func navigationController(
+    _ navigationController: UINavigationController, didShow viewController: UIViewController,
+    animated: Bool
+  ) {
+    guard let inner else { return }
+    navigationController.tellDidShow(viewController, animated: animated, to: inner)
+  }
+
+  /// The app's delegate's animator, else the plugin's.
+  public func navigationController(
+    _ navigationController: UINavigationController,
+    animationControllerFor operation: UINavigationControllerOperation,
+    from fromVC: UIViewController, to toVC: UIViewController
+  ) -> (any UIViewControllerAnimatedTransitioning)? {
+    if let inner,
+      let animator = navigationController.animator(
+        for: operation, from: fromVC, to: toVC, askingDelegate: inner)
+    {
+      return animator
+    }
+    switch operation {
+    case .push: return KJPushAnimator(mode: .fixed)
+    case .pop: return KJPopAnimator(mode: .fixed)
+    case .none: return nil
+    }
+  }
+
+  /// The app's delegate's interaction controller for an animator of its own; the edge pan's
+  /// transition for the plugin's.
+  public func navigationController(
+    _ navigationController: UINavigationController,
+    interactionControllerFor animationController: any UIViewControllerAnimatedTransitioning
+  ) -> (any UIViewControllerInteractiveTransitioning)? {
+    if animationController is KJPushAnimator || animationController is KJPopAnimator {
+      return navigationController.kj_interactive
+    }
+    guard let inner else { return nil }
+    return navigationController.interactionController(
+      for: animationController, askingDelegate: inner)
+  }
+
+  // MARK: The edge pan's delegate
+
+  /// The pan begins only with a controller to go back to and no transition under way.
+  public func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool {
+    guard let navigation = navigationController else { return false }
+    return navigation.viewControllers.count > 1 && !navigation.isTransitioning
+  }
+}
