@@ -44,19 +44,19 @@ public final class KJPushAnimator: ObjCObject, UIViewControllerAnimatedTransitio
     toView.frame.origin.x = width
     container.insertSubview(fromView, belowSubview: bar)
     container.insertSubview(toView, belowSubview: bar)
-    bar.kj_apply(from, mode: mode)
+    bar.kjApply(from, mode: mode)
     let mode = self.mode
     UIView.animate(
       withDuration: kjTransitionDuration, delay: 0, options: .curveLinear,
       animations: {
         fromView.frame.origin.x = -100
         toView.frame.origin.x = 0
-        bar.kj_apply(to, mode: mode)
+        bar.kjApply(to, mode: mode)
       },
       completion: { _ in
         let cancelled = context.transitionWasCancelled
         context.completeTransition(!cancelled)
-        bar.kj_apply(mode == .fixed && cancelled ? from : to, mode: mode)
+        bar.kjApply(mode == .fixed && cancelled ? from : to, mode: mode)
       })
   }
 }
@@ -115,7 +115,7 @@ public final class KJPopAnimator: ObjCObject, UIViewControllerAnimatedTransition
     shadow.toValue = 0
     shadow.delegate = self
     fromView.layer.add(shadow, forKey: nil)
-    bar.kj_apply(from, mode: mode)
+    bar.kjApply(from, mode: mode)
     let mode = self.mode
     UIView.animate(
       withDuration: kjTransitionDuration, delay: 0, options: .curveLinear,
@@ -123,14 +123,14 @@ public final class KJPopAnimator: ObjCObject, UIViewControllerAnimatedTransition
         toView.frame.origin.x = 0
         fromView.frame.origin.x = width
         mask.backgroundColor = UIColor.black.withAlphaComponent(0)
-        bar.kj_apply(to, mode: mode)
+        bar.kjApply(to, mode: mode)
       },
       completion: { _ in
         mask.removeFromSuperview()
         fromView.layer.shadowOpacity = 0
         let cancelled = context.transitionWasCancelled
         context.completeTransition(!cancelled)
-        if mode == .fixed && cancelled { bar.kj_apply(from, mode: mode) }
+        if mode == .fixed && cancelled { bar.kjApply(from, mode: mode) }
       })
   }
 

@@ -77,7 +77,7 @@ extension UINavigationBar {
   }
 
   /// Sets the three values of `controller` (its `kj_` properties).
-  func kj_apply(_ controller: UIViewController?, mode: AnimatorMode) {
+  func kjApply(_ controller: UIViewController?, mode: AnimatorMode) {
     guard let controller else { return }
     kj_setBackgroundColor(controller.kj_navigationBarTintColor, mode: mode)
     kj_setNavigationBarAlpha(controller.kj_navigationBarAlpha)

@@ -82,12 +82,12 @@ public enum KJNavigationController {
   }
 
   private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = { me, _, _, _ in
-    me.receiver(as: UINavigationController.self).kj_interactive?.passRetained()
+    me.receiver(as: UINavigationController.self).kjInteractive?.passRetained()
   }
 
   private static let edgePan: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
     guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
-    me.receiver(as: UINavigationController.self).kj_edgePanGesture(pan)
+    me.receiver(as: UINavigationController.self).kjEdgePanGesture(pan)
   }
 }
 
@@ -97,7 +97,7 @@ private let interactiveKey = AssociatedKey<UIPercentDrivenInteractiveTransition?
 
 extension UINavigationController {
   /// The interactive transition the edge pan drives, while it does.
-  var kj_interactive: UIPercentDrivenInteractiveTransition? {
+  var kjInteractive: UIPercentDrivenInteractiveTransition? {
     get { self[interactiveKey] }
     set { self[interactiveKey] = newValue }
   }
@@ -109,7 +109,7 @@ extension UINavigationController {
   /// The seed begins on the root controller too: it makes the transition, the pop pops
   /// nothing, and the updates drive a transition that never started (the model reports it).
   /// The plugin's pan does not begin there (``AnimatorTransitionPlugin``).
-  func kj_edgePanGesture(_ sender: UIPanGestureRecognizer) {
+  func kjEdgePanGesture(_ sender: UIPanGestureRecognizer) {
     let offsetX = max(0, sender.translation(in: sender.view).x)
     let width = UIScreen.main.bounds.width
     let percent = offsetX / width
@@ -117,20 +117,20 @@ extension UINavigationController {
     case .began:
       let interactive = UIPercentDrivenInteractiveTransition()
       interactive.completionCurve = .linear
-      kj_interactive = interactive
+      kjInteractive = interactive
       popViewController(animated: true)
     case .changed:
-      kj_interactive?.update(percent)
+      kjInteractive?.update(percent)
     case .ended:
       if percent > 0.5 {
-        kj_interactive?.finish()
+        kjInteractive?.finish()
       } else {
-        kj_interactive?.cancel()
+        kjInteractive?.cancel()
       }
-      kj_interactive = nil
+      kjInteractive = nil
     default:
-      kj_interactive?.cancel()
-      kj_interactive = nil
+      kjInteractive?.cancel()
+      kjInteractive = nil
     }
   }
 }

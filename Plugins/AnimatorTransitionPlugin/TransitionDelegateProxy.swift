@@ -82,7 +82,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
       let navigation = proxy.navigationController
     else { return }
-    navigation.kj_edgePanGesture(pan)
+    navigation.kjEdgePanGesture(pan)
   }
 
   // MARK: The delegate's messages
@@ -131,7 +131,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     interactionControllerFor animationController: any UIViewControllerAnimatedTransitioning
   ) -> (any UIViewControllerInteractiveTransitioning)? {
     if animationController is KJPushAnimator || animationController is KJPopAnimator {
-      return navigationController.kj_interactive
+      return navigationController.kjInteractive
     }
     guard let inner else { return nil }
     return navigationController.interactionController(
