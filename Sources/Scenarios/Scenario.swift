@@ -6,7 +6,25 @@ public import Hooks
 import ObjCRuntime
 public import UIKitModel
 
-/// What the bar looks like at one named moment of a scenario.
+/// One view of the navigation controller's container as drawn at a moment: a controller's
+/// view sliding, a mask over it.
+public struct ScenarioViewSnapshot: Sendable, Equatable {
+  /// Its frame in the container, as drawn (mid-animation, the interpolated one).
+  public let frame: CGRect
+  /// Its background colour as drawn, if any.
+  public let color: UIColorComponents?
+  /// Its opacity as drawn (its alpha and its ancestors').
+  public let alpha: CGFloat
+
+  /// A snapshot.
+  public init(frame: CGRect, color: UIColorComponents?, alpha: CGFloat) {
+    self.frame = frame
+    self.color = color
+    self.alpha = alpha
+  }
+}
+
+/// What the bar looks like at one named moment of a scenario, and the views under it.
 public struct ScenarioMoment: Sendable, CustomStringConvertible {
   /// The moment's name (`start`, `past the change point`...).
   public let name: String
@@ -14,12 +32,18 @@ public struct ScenarioMoment: Sendable, CustomStringConvertible {
   public let time: TimeInterval
   /// What the user sees.
   public let appearance: NavigationBarAppearance
+  /// The views of the navigation controller's container other than the bar, back to front.
+  public let views: [ScenarioViewSnapshot]
 
   /// A moment.
-  public init(name: String, time: TimeInterval, appearance: NavigationBarAppearance) {
+  public init(
+    name: String, time: TimeInterval, appearance: NavigationBarAppearance,
+    views: [ScenarioViewSnapshot] = []
+  ) {
     self.name = name
     self.time = time
     self.appearance = appearance
+    self.views = views
   }
 
   /// `name @ time: appearance`.
@@ -101,12 +125,24 @@ public final class ScenarioContext {
   }
 
   /// Marks a moment with what the user sees of the session's bar now, over
-  /// ``scenarioBackdrop``.
+  /// ``scenarioBackdrop``, and the views under it.
   public func mark(_ name: String) {
-    guard let bar = session?.navigationController.navigationBar else {
+    guard let navigation = session?.navigationController else {
       return mark(name, appearance: UINavigationBar().appearance(over: scenarioBackdrop))
     }
-    mark(name, appearance: bar.appearance(over: scenarioBackdrop))
+    let views = (navigation.isViewLoaded ? navigation.view.subviews : []).filter {
+      !($0 is UINavigationBar)
+    }
+    moments.append(
+      ScenarioMoment(
+        name: name, time: VirtualRunLoop.main.currentTime,
+        appearance: navigation.navigationBar.appearance(over: scenarioBackdrop),
+        views: views.map {
+          ScenarioViewSnapshot(
+            frame: $0.presentationFrame,
+            color: $0.presentationBackgroundColor.map { UIColorComponents($0) },
+            alpha: $0.effectiveAlpha)
+        }))
   }
 
   /// Marks a moment with `appearance` (for a bar that is not the session's).

@@ -19,11 +19,24 @@ struct BarSample: Codable, Equatable {
   var transitioning: Bool
 }
 
+/// A view under the bar at a moment: its frame in the container, colour and opacity.
+struct ViewSample: Codable, Equatable {
+  var x: Double
+  var y: Double
+  var width: Double
+  var height: Double
+  /// Its background colour, absent when it has none (a page drawn in the page colour).
+  var color: [Double]?
+  var alpha: Double
+}
+
 /// A named moment in the report.
 struct ReportMoment: Codable, Equatable {
   var name: String
   var time: Double
   var sample: BarSample
+  /// The views under the bar (absent for reports made before they were drawn).
+  var views: [ViewSample]?
 }
 
 /// The report's data, as written to report.json.
@@ -106,8 +119,18 @@ enum RenderCommand {
       moments: moments.map {
         ReportMoment(
           name: $0.name, time: ($0.time * 10_000).rounded() / 10_000,
-          sample: sample($0.appearance, time: $0.time, transitioning: false))
+          sample: sample($0.appearance, time: $0.time, transitioning: false),
+          views: $0.views.isEmpty ? nil : $0.views.map(viewSample))
       }, samples: samples)
+  }
+
+  static func viewSample(_ view: ScenarioViewSnapshot) -> ViewSample {
+    func rounded(_ value: CGFloat) -> Double { (Double(value) * 100).rounded() / 100 }
+    return ViewSample(
+      x: rounded(view.frame.minX), y: rounded(view.frame.minY), width: rounded(view.frame.width),
+      height: rounded(view.frame.height),
+      color: view.color.map { [$0.red, $0.green, $0.blue, $0.alpha].map(rounded) },
+      alpha: rounded(view.alpha))
   }
 
   static func json(_ data: ReportData) throws -> String {
@@ -139,7 +162,7 @@ enum RenderCommand {
     return """
       <svg\(namespace) width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(width) \(height)">
       <rect x="0" y="0" width="\(width)" height="\(height)" fill="\(rgb([0.2, 0.6, 0.3]))"/>
-      <rect x="0" y="\(status + bar + offset)" width="\(width)" height="\(height - status - bar)" fill="#f4f4f4"/>
+      \(content(moment, width: width, height: height, top: status + bar + offset))
       <rect x="0" y="\(offset)" width="\(width)" height="\(status + bar)" fill="\(rgb(sample.background))"/>
       \(sample.statusArea.map { "<rect x=\"0\" y=\"\(offset)\" width=\"\(width)\" height=\"\(status)\" fill=\"\(rgb($0))\"/>" } ?? "")
       <text x="4" y="\(status - 1.5)" font-size="5" fill="\(statusInk)">9:41</text>
@@ -147,6 +170,28 @@ enum RenderCommand {
       <text x="4" y="\(status + bar / 2 + 2 + offset)" font-size="6" fill="\(rgb(sample.tint))">&lt; Back</text>
       </svg>
       """
+  }
+
+  /// What is under the bar: the container's views where they are drawn (a page sliding in, a
+  /// mask over another), in the page colour or their own, or one page below the bar when the
+  /// moment has none.
+  static func content(_ moment: ReportMoment, width: Double, height: Double, top: Double)
+    -> String
+  {
+    guard let views = moment.views, !views.isEmpty else {
+      return
+        "<rect x=\"0\" y=\"\(top)\" width=\"\(width)\" height=\"\(height - top)\" fill=\"#f4f4f4\"/>"
+    }
+    // Below the bar only: what shows through the bar is the scenario's backdrop, which the
+    // bar's colour was composited over.
+    return views.map { view in
+      let fill = view.color.map { rgb($0) } ?? "#f4f4f4"
+      let opacity = (view.color?[3] ?? 1) * view.alpha
+      let y = max(view.y / 3, top)
+      let visible = max(0, view.y / 3 + view.height / 3 - y)
+      return
+        "<rect x=\"\(view.x / 3)\" y=\"\(y)\" width=\"\(view.width / 3)\" height=\"\(visible)\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"#999999\" stroke-width=\"0.3\"/>"
+    }.joined(separator: "\n")
   }
 
   /// A plot of `series` (values from 0 to 1) against time, transitions shaded.
