@@ -163,6 +163,7 @@ let package = Package(
       name: "swizzle-bench",
       dependencies: [
         "ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "BarLayerPlugin", "TransparentBarPlugin",
+        "AnimatorTransitionPlugin",
       ],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind

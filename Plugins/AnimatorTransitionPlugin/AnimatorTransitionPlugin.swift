@@ -54,7 +54,7 @@ public struct AnimatorTransitionPlugin: DiscoverablePlugin {
         return original(delegate)
       }
       // The app's delegate goes inside the proxy; the proxy stays the delegate.
-      proxy.inner = DelegateBox.unwrap(delegate)
+      proxy.inner = SwiftObjectBox.unwrap(delegate)
     }
   }
 

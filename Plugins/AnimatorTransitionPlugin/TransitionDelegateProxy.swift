@@ -65,16 +65,75 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
       guard let navigation = proxy.navigationController else { continue }
       navigation.view.removeGestureRecognizer(proxy.edgePan)
       if navigation.delegateObject === proxy {
-        let inner = proxy.inner.map { $0 as? ObjCObject ?? DelegateBox($0) }
+        let inner = proxy.inner.map { SwiftObjectBox.wrap($0) }
         try? objc_msgSend(navigation, "setDelegate:", inner) as Void
       }
     }
   }
 
+  /// The edge pan's action, and the delegate's four methods in the table (as an Objective-C
+  /// delegate has them), so that the navigation controller asks the proxy through the runtime:
+  /// a `trace` shows it and a hook can reach it.
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(TransitionDelegateProxy.self) {
       ObjCMethodDeclaration("edgePan:", TransitionDelegateProxy.edgePanAction)
+      ObjCMethodDeclaration(
+        UINavigationController.DelegateSelectors.willShow, TransitionDelegateProxy.willShow)
+      ObjCMethodDeclaration(
+        UINavigationController.DelegateSelectors.didShow, TransitionDelegateProxy.didShow)
+      ObjCMethodDeclaration(
+        UINavigationController.DelegateSelectors.animator, TransitionDelegateProxy.animator)
+      ObjCMethodDeclaration(
+        UINavigationController.DelegateSelectors.interaction, TransitionDelegateProxy.interaction)
     }
+  }
+
+  private typealias Shown = @convention(c) (id, SEL, id?, id?, Bool) -> Void
+
+  /// The arguments of a delegate message: the proxy, the navigation controller, a controller.
+  private static func arguments(_ me: id, _ navigation: id?, _ controller: id?)
+    -> (TransitionDelegateProxy, UINavigationController, UIViewController)?
+  {
+    guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController,
+      let controller = controller?.takeUnretainedObject() as? UIViewController
+    else { return nil }
+    return (me.receiver(as: TransitionDelegateProxy.self), navigation, controller)
+  }
+
+  private static let willShow: Shown = { me, _, navigation, controller, animated in
+    guard let (proxy, navigation, controller) = arguments(me, navigation, controller) else {
+      return
+    }
+    proxy.navigationController(navigation, willShow: controller, animated: animated)
+  }
+
+  private static let didShow: Shown = { me, _, navigation, controller, animated in
+    guard let (proxy, navigation, controller) = arguments(me, navigation, controller) else {
+      return
+    }
+    proxy.navigationController(navigation, didShow: controller, animated: animated)
+  }
+
+  private static let animator: @convention(c) (id, SEL, id?, Int, id?, id?) -> id? = {
+    me, _, navigation, operation, from, to in
+    guard let (proxy, navigation, from) = arguments(me, navigation, from),
+      let to = to?.takeUnretainedObject() as? UIViewController,
+      let operation = UINavigationControllerOperation(rawValue: operation)
+    else { return nil }
+    let animator = proxy.navigationController(
+      navigation, animationControllerFor: operation, from: from, to: to)
+    return animator.map { SwiftObjectBox.wrap($0) }?.passRetained()
+  }
+
+  private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = {
+    me, _, navigation, animator in
+    guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController,
+      let animator = SwiftObjectBox.unwrap(animator?.takeUnretainedObject())
+        as? any UIViewControllerAnimatedTransitioning
+    else { return nil }
+    let proxy = me.receiver(as: TransitionDelegateProxy.self)
+    let interaction = proxy.navigationController(navigation, interactionControllerFor: animator)
+    return interaction.map { SwiftObjectBox.wrap($0) }?.passRetained()
   }
 
   private static let edgePanAction: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in

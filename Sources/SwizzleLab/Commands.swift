@@ -117,6 +117,19 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
   private let owner = pthread_self()
   var lines: [String] = []
   var layers: [MethodReference: [HookMap.Layer]] = [:]
+  /// The installed plugins the layers were read with: a scenario may take a plugin off and put
+  /// it back (to show a seed without it), and the chains shown must follow.
+  private var layersInstalled: [String] = []
+
+  /// Reads the hook map's layers again when the installed plugins changed since the last read.
+  func refreshLayers() {
+    let registry = PluginRegistry.shared
+    let installed = registry.plugins.filter(\.isInstalled).map(\.identifier)
+    guard installed != layersInstalled || layers.isEmpty else { return }
+    layersInstalled = installed
+    layers = [:]
+    for entry in registry.hookMap.entries { layers[entry.method] = entry.layers }
+  }
 
   func runtime(_ event: RuntimeEvent) {
     guard pthread_equal(pthread_self(), owner) != 0 else { return }
@@ -127,6 +140,7 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
       let found = line.components(separatedBy: " -> ").last ?? ""
       line = "send \(sent)" + (found == sent ? "" : "\n          finds \(found)")
     }
+    if case .messageSent = event { refreshLayers() }
     if case .messageSent(let cls, let selector, _) = event, let chain = chain(cls, selector) {
       // The chain on lines of its own, so that the trace reads at 80 columns.
       line +=
@@ -159,6 +173,14 @@ enum TraceCommand {
     "popToViewController:animated:", "popToRootViewControllerAnimated:",
     "_updateInteractiveTransition:", "navigationBar:shouldPopItem:", "viewWillAppear:",
     "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:", "setTitleTextAttributes:",
+    // Custom transitions: the delegate, the context an animator completes, a layer animation's
+    // end.
+    "setDelegate:", UINavigationController.DelegateSelectors.willShow,
+    UINavigationController.DelegateSelectors.didShow,
+    UINavigationController.DelegateSelectors.animator,
+    UINavigationController.DelegateSelectors.interaction, "completeTransition:",
+    "updateInteractiveTransition:", "finishInteractiveTransition", "cancelInteractiveTransition",
+    "animationDidStop:finished:",
   ]
 
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
@@ -179,8 +201,8 @@ enum TraceCommand {
       }
     }
     var traced = selectors
+    recorder.refreshLayers()
     for entry in registry.hookMap.entries {
-      recorder.layers[entry.method] = entry.layers
       if entry.layers.contains(where: { $0.plugin != nil }) {
         traced.insert(Selector(entry.method.selectorName))
       }

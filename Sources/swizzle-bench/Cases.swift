@@ -118,7 +118,8 @@ enum Cases {
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
-    ] + HookCases.all + UIKitCases.all + PluginCases.all + SoakCase.all
+    ] + HookCases.all + UIKitCases.all + PluginCases.all + TransitionCases.all
+    + SoakCase.all
 
   static func closureSend(count: Int) -> Int {
     let increment: (BenchTarget, Int) -> Int = { _, value in value &+ 1 }

@@ -71,7 +71,7 @@ extension UINavigationController {
         object, selector, self as ObjCObject, operation.rawValue, from as ObjCObject,
         to as ObjCObject)
     }
-    return answer as? any UIViewControllerAnimatedTransitioning
+    return SwiftObjectBox.unwrap(answer) as? any UIViewControllerAnimatedTransitioning
   }
 
   /// Asks `delegate` (by default this controller's) for the interaction controller of
@@ -83,16 +83,16 @@ extension UINavigationController {
   ) -> (any UIViewControllerInteractiveTransitioning)? {
     let delegate = delegate ?? delegateObject
     let selector = DelegateSelectors.interaction
-    guard let object = answering(delegate, selector), let animatorObject = animator as? ObjCObject
-    else {
+    guard let object = answering(delegate, selector) else {
       return (delegate as? any UINavigationControllerDelegate)?.navigationController(
         self, interactionControllerFor: animator)
     }
     var answer: ObjCObject?
     send(object, selector) { () throws(ObjCRuntimeError) in
-      answer = try objc_msgSend(object, selector, self as ObjCObject, animatorObject)
+      answer = try objc_msgSend(
+        object, selector, self as ObjCObject, SwiftObjectBox.wrap(animator))
     }
-    return answer as? any UIViewControllerInteractiveTransitioning
+    return SwiftObjectBox.unwrap(answer) as? any UIViewControllerInteractiveTransitioning
   }
 
   /// Runs a send to the delegate; a refused one is said through `Diagnostics` and changes

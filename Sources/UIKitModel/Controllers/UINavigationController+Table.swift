@@ -26,7 +26,7 @@ extension UINavigationController {
 
   enum Base {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
-      UINavigationController.navigation(me).delegateObject = DelegateBox.unwrap(
+      UINavigationController.navigation(me).delegateObject = SwiftObjectBox.unwrap(
         delegate?.takeUnretainedObject())
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
@@ -79,7 +79,7 @@ extension UINavigationController {
   enum Entry {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
       let navigation = UINavigationController.navigation(me)
-      let object = DelegateBox.unwrap(delegate?.takeUnretainedObject())
+      let object = SwiftObjectBox.unwrap(delegate?.takeUnretainedObject())
       if let swift = object as? any UINavigationControllerDelegate {
         navigation.delegate = swift
       } else {

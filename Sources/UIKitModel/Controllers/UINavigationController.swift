@@ -69,11 +69,11 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// The delegate: told of the controllers shown, and asked for custom animators
   /// (`UINavigationController+Delegate.swift`), held weakly. Setting it sends `setDelegate:`
   /// through the table, so a plugin can hook it to wrap the app's delegate; a delegate that is
-  /// not an object of the runtime travels in a ``DelegateBox``.
+  /// not an object of the runtime travels in a ``SwiftObjectBox``.
   open var delegate: (any UINavigationControllerDelegate)? {
     get { delegateObject as? any UINavigationControllerDelegate }
     set {
-      let object: ObjCObject? = newValue.map { $0 as? ObjCObject ?? DelegateBox($0) }
+      let object: ObjCObject? = newValue.map { SwiftObjectBox.wrap($0) }
       sendToTableReportingFailure(NavigationSelectors.setDelegate, object)
     }
   }
@@ -235,14 +235,16 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   var interactivePop: InteractivePop?
 }
 
-/// A delegate that is not an object of the runtime (a plain Swift class), boxed so that it can
-/// travel as the `id` argument of `setDelegate:`. The box holds it weakly, as the navigation
-/// controller holds its delegate; the navigation controller stores what is inside.
+/// A Swift object that is not an object of the runtime (a plain Swift class), boxed so that it
+/// can travel as an `id` argument or result: a delegate set with `setDelegate:`, an animator a
+/// delegate returns through the runtime. The box holds it for as long as the box lives (the call
+/// it travels in); the receiver stores what is inside (a navigation controller holds its
+/// delegate weakly, as in UIKit).
 ///
-/// A hook of `setDelegate:` gets the box: ``unwrap(_:)`` gives the delegate either way.
-public final class DelegateBox: ObjCObject {
-  /// The delegate inside.
-  public private(set) weak var object: AnyObject?
+/// A hook of `setDelegate:` gets the box: ``unwrap(_:)`` gives the object either way.
+public final class SwiftObjectBox: ObjCObject {
+  /// The object inside.
+  public let object: AnyObject
 
   /// A box around `object`.
   public init(_ object: AnyObject) {
@@ -250,9 +252,15 @@ public final class DelegateBox: ObjCObject {
     super.init()
   }
 
-  /// The delegate `argument` stands for: what a box holds, else the argument itself.
+  /// `object` as it can travel through the runtime: itself if it is an object of the runtime,
+  /// else in a box.
+  public static func wrap(_ object: AnyObject) -> ObjCObject {
+    object as? ObjCObject ?? SwiftObjectBox(object)
+  }
+
+  /// The object `argument` stands for: what a box holds, else the argument itself.
   public static func unwrap(_ argument: ObjCObject?) -> AnyObject? {
     guard let argument else { return nil }
-    return (argument as? DelegateBox)?.object ?? argument
+    return (argument as? SwiftObjectBox)?.object ?? argument
   }
 }

@@ -1,0 +1,47 @@
+// What a custom transition costs: an animated push and pop through the animator plugin's
+// animators (the transitions, the bar's values, the pop's shadow animation) against the model's
+// default slide.
+import AnimatorTransitionPlugin
+import Foundation
+import Hooks
+import UIKitModel
+
+enum TransitionCases {
+  static let all: [BenchCase] = [
+    BenchCase(
+      name: "push-pop-default", target: "report (an animated push and pop, the default slide)",
+      limit: nil, iterations: (20, 60), body: { pushPops($0, plugin: nil) }),
+    BenchCase(
+      name: "push-pop-animator", target: "<= 2x push-pop-default (the animator plugin)",
+      limit: 2, iterations: (20, 60),
+      body: { pushPops($0, plugin: AnimatorTransitionPlugin()) },
+      relativeTo: "push-pop-default", relativeFactor: true),
+  ]
+
+  /// `count` animated pushes of a page with its own bar values and pops back, each run to its
+  /// end, with `plugin` installed for the run.
+  static func pushPops(_ count: Int, plugin: (any HookPlugin)?) -> Int {
+    VirtualRunLoop.main.reset()
+    if let plugin { _ = try? PluginRegistry.shared.install(plugin) }
+    defer { if let plugin { _ = PluginRegistry.shared.uninstall(plugin) } }
+    let home = UIViewController()
+    let navigation = UINavigationController(rootViewController: home)
+    let window = UIWindow(frame: UIScreen.main.bounds)
+    window.rootViewController = navigation
+    VirtualRunLoop.main.runUntilIdle()
+    var depth = 0
+    Stopwatch.time {
+      for _ in 0..<count {
+        let page = UIViewController()
+        page.kj_navigationBarTintColor = .cyan
+        page.kj_navigationTitleColor = .white
+        navigation.pushViewController(page, animated: true)
+        VirtualRunLoop.main.runUntilIdle()
+        navigation.popViewController(animated: true)
+        VirtualRunLoop.main.runUntilIdle()
+        depth &+= navigation.viewControllers.count
+      }
+    }
+    return depth
+  }
+}
