@@ -117,6 +117,19 @@ extension UIKitModelTests.CustomTransitionTests {
       })
   }
 
+  @Test("a delegate with an animator for a pop on a stack of one: nothing happens")
+  func popAtRoot() {
+    let animator = FadeAnimator()
+    let delegate = OneAnimatorDelegate(animator)
+    let session = session(delegate)
+    let navigation = session.navigationController
+    #expect(navigation.popViewController(animated: true) == nil)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.viewControllers.count == 1 && !navigation.isTransitioning)
+    #expect(animator.ended.isEmpty, "the animator never ran")
+    withExtendedLifetime(delegate) {}
+  }
+
   @Test("a percent-driven transition driven before any transition started it: reported, once")
   func interactionNotStarted() {
     let interaction = UIPercentDrivenInteractiveTransition()
