@@ -23,12 +23,14 @@ public enum AnimatorMode: String, Sendable, CaseIterable {
 ///
 /// The seed made this a subclass that is its own delegate (``KJNavigationController``), which
 /// an app must adopt, and which breaks when the app sets a delegate of its own (the complaint of
-/// HBDNavigationBar's issue 54 about the same design). The plugin installs once and changes no
-/// UIKit method's behaviour: it hooks `-[UINavigationController viewDidLoad]` to put a
-/// ``TransitionDelegateProxy`` in as each controller's delegate and add the edge pan, and
-/// `-[UINavigationController setDelegate:]` so that a delegate the app sets later becomes the
-/// proxy's inner delegate: it keeps hearing `willShow` and `didShow`, and an animator or
-/// interaction controller it returns wins over the plugin's.
+/// HBDNavigationBar's issue 54 about the same design). The plugin installs once and hooks two
+/// methods of `UINavigationController`: after `viewDidLoad` it puts a
+/// ``TransitionDelegateProxy`` in as the controller's delegate, adds its edge pan and turns the
+/// system's swipe-back off; instead of `setDelegate:` (once the proxy is in) it makes the new
+/// delegate the proxy's ``TransitionDelegateProxy/inner`` one. So `navigation.delegate`
+/// answers the proxy, and the app's delegate keeps hearing `willShow` and `didShow`; an
+/// animator or interaction controller it returns wins over the plugin's. Controllers whose
+/// view loaded before the install are left as they are.
 public struct AnimatorTransitionPlugin: DiscoverablePlugin {
   /// `swizzlekit.animator`.
   public let identifier = "swizzlekit.animator"

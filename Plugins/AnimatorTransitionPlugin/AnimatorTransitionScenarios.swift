@@ -1,6 +1,6 @@
 // KJNavigationController's demo as scenarios, each run twice from a fresh launch: first the
 // seed's subclass (moments `seed: ...`, with the plugin taken off for that half), then the
-// plugin on a plain navigation controller (`plugin: ...`).
+// plugin on a plain navigation controller (`fixed: ...`).
 import Foundation
 import Hooks
 import ObjCRuntime
@@ -88,18 +88,21 @@ public enum AnimatorTransitionScenarios {
     }
   }
 
-  /// Runs `body` on a fresh launch: for ``AnimatorMode/seed`` a ``KJNavigationController`` with
+  /// Runs `body` on a fresh launch on the run's device and system version: for
+  /// ``AnimatorMode/seed`` a ``KJNavigationController`` with
   /// the plugin taken off meanwhile (put back after, if it was on); for ``AnimatorMode/fixed``
   /// a plain navigation controller, which the plugin adopts.
-  static func runHalf(
+  public static func runHalf(
     _ mode: AnimatorMode, _ context: ScenarioContext, _ body: (NavigationSession) -> Void
   ) {
     let registry = PluginRegistry.shared
-    let installed = registry.plugins.contains { $0.name == plugin && $0.isInstalled }
+    let installed = registry.isInstalled(AnimatorTransitionPlugin().identifier)
     switch mode {
     case .seed:
       if installed { registry.uninstall(plugin) }
-      defer { if installed { _ = try? registry.install(named: plugin) } }
+      // The bar takes the hierarchy of the version it is made under: the run's.
+      UIScreen.main.profile = context.options.device
+      UIDevice.current.systemVersion = context.options.systemVersion
       do {
         let navigation = try KJNavigationController.make(rootViewController: homePage())
         body(context.start(navigationController: { navigation }))
@@ -107,6 +110,13 @@ public enum AnimatorTransitionScenarios {
         context.mark("seed: KJNavigationController could not be made: \(error)")
       }
       VirtualRunLoop.main.runUntilIdle()
+      if installed {
+        do {
+          try registry.install(named: plugin)
+        } catch {
+          context.mark("the plugin could not be installed again: \(error)")
+        }
+      }
     case .fixed:
       body(context.start(root: homePage()))
     }

@@ -7,17 +7,28 @@ public import UIKitModel
 /// The seed's `kTransitionDuration`.
 public let kjTransitionDuration: TimeInterval = 0.25
 
-/// The push: the incoming view slides in from the right edge, the outgoing one 100 points to
-/// the left; the bar goes from the from-controller's values to the to-controller's. An object
-/// of the runtime, so that a delegate can return it through `objc_msgSend`.
-public final class KJPushAnimator: ObjCObject, UIViewControllerAnimatedTransitioning {
+/// What the two animators share: their mode and duration. An object of the runtime, so that a
+/// delegate can return one through `objc_msgSend`.
+public class KJAnimator: ObjCObject {
   /// The seed's behaviour, or the plugin's.
   public let mode: AnimatorMode
 
-  /// A push animator.
+  /// An animator in `mode`.
   public init(mode: AnimatorMode) {
     self.mode = mode
     super.init()
+  }
+
+  /// The animator of `operation` in `mode`: a ``KJPushAnimator`` or a ``KJPopAnimator``, nil for
+  /// no operation.
+  public static func animator(for operation: UINavigationControllerOperation, mode: AnimatorMode)
+    -> (any UIViewControllerAnimatedTransitioning)?
+  {
+    switch operation {
+    case .push: KJPushAnimator(mode: mode)
+    case .pop: KJPopAnimator(mode: mode)
+    case .none: nil
+    }
   }
 
   /// 0.25 s.
@@ -26,6 +37,11 @@ public final class KJPushAnimator: ObjCObject, UIViewControllerAnimatedTransitio
   )
     -> TimeInterval
   { kjTransitionDuration }
+}
+
+/// The push: the incoming view slides in from the right edge, the outgoing one 100 points to
+/// the left; the bar goes from the from-controller's values to the to-controller's.
+public final class KJPushAnimator: KJAnimator, UIViewControllerAnimatedTransitioning {
 
   /// Slides the views and animates the bar, then completes the transition. The seed then sets
   /// the to-controller's values again, even when the transition was cancelled; the plugin sets
@@ -65,26 +81,25 @@ public final class KJPushAnimator: ObjCObject, UIViewControllerAnimatedTransitio
 /// faded by a `CABasicAnimation` whose delegate is the animator), over a black mask at 0.15
 /// that fades to 0, while the incoming view comes from 100 points to the left; the bar goes
 /// from the from-controller's values to the to-controller's.
-public final class KJPopAnimator: ObjCObject, UIViewControllerAnimatedTransitioning,
+public final class KJPopAnimator: KJAnimator, UIViewControllerAnimatedTransitioning,
   CAAnimationDelegate
 {
-  /// The seed's behaviour, or the plugin's.
-  public let mode: AnimatorMode
-  /// How many times the shadow's animation told the animator it stopped.
-  public private(set) var shadowAnimationStops = 0
-
-  /// A pop animator.
-  public init(mode: AnimatorMode) {
-    self.mode = mode
-    super.init()
+  /// `animationDidStop:finished:` in the table, as the seed's Objective-C animator has it: the
+  /// layer tells it through the runtime (a `trace` shows it, a hook reaches it).
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(KJPopAnimator.self) {
+      ObjCMethodDeclaration("animationDidStop:finished:", KJPopAnimator.didStop)
+    }
   }
 
-  /// 0.25 s.
-  public func transitionDuration(
-    using transitionContext: (any UIViewControllerContextTransitioning)?
-  )
-    -> TimeInterval
-  { kjTransitionDuration }
+  private static let didStop: @convention(c) (id, SEL, id?, Bool) -> Void = {
+    me, _, animation, finished in
+    guard let animation = animation?.takeUnretainedObject() as? CABasicAnimation else { return }
+    me.receiver(as: KJPopAnimator.self).animationDidStop(animation, finished: finished)
+  }
+
+  /// How many times the shadow's animation told the animator it stopped.
+  public private(set) var shadowAnimationStops = 0
 
   /// Slides and fades, then completes. On a cancelled pop the seed leaves the bar with what the
   /// animation block set (the title colour is not animated, so it stays the to-controller's:

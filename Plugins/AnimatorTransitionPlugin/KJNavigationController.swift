@@ -74,11 +74,10 @@ public enum KJNavigationController {
 
   private static let animator: @convention(c) (id, SEL, id?, Int, id?, id?) -> id? = {
     _, _, _, operation, _, _ in
-    switch UINavigationControllerOperation(rawValue: operation) {
-    case .push: KJPushAnimator(mode: .seed).passRetained()
-    case .pop: KJPopAnimator(mode: .seed).passRetained()
-    default: nil
-    }
+    guard let operation = UINavigationControllerOperation(rawValue: operation),
+      let animator = KJAnimator.animator(for: operation, mode: .seed) as? ObjCObject
+    else { return nil }
+    return animator.passRetained()
   }
 
   private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = { me, _, _, _ in
@@ -108,8 +107,10 @@ extension UINavigationController {
   ///
   /// The seed begins on the root controller too: it makes the transition, the pop pops
   /// nothing, and the updates drive a transition that never started (the model reports it).
-  /// The plugin's pan does not begin there (``AnimatorTransitionPlugin``).
-  func kjEdgePanGesture(_ sender: UIPanGestureRecognizer) {
+  /// The plugin's pan does not begin there (``AnimatorTransitionPlugin``), and with
+  /// `dropsUnusedInteraction` it lets go of its transition when the pop did not take it (the
+  /// app's delegate returned an animator of its own, which then runs by itself).
+  func kjEdgePanGesture(_ sender: UIPanGestureRecognizer, dropsUnusedInteraction: Bool = false) {
     let offsetX = max(0, sender.translation(in: sender.view).x)
     let width = UIScreen.main.bounds.width
     let percent = offsetX / width
@@ -119,6 +120,9 @@ extension UINavigationController {
       interactive.completionCurve = .linear
       kjInteractive = interactive
       popViewController(animated: true)
+      if dropsUnusedInteraction, topViewController?.transitionCoordinator?.isInteractive != true {
+        kjInteractive = nil
+      }
     case .changed:
       kjInteractive?.update(percent)
     case .ended:

@@ -4,7 +4,8 @@ import Foundation
 public import ObjCRuntime
 public import UIKitModel
 
-/// The delegate the plugin gives a navigation controller. It answers the delegate's four
+/// The delegate the plugin gives a navigation controller whose view loads while the plugin is
+/// installed. It answers the delegate's four
 /// messages: `willShow` and `didShow` go on to the app's delegate (``inner``); for an animator
 /// or an interaction controller the app's delegate is asked first, and the plugin's
 /// (``KJPushAnimator`` / ``KJPopAnimator`` in ``AnimatorMode/fixed``, and the edge pan's
@@ -19,10 +20,13 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
   public internal(set) weak var inner: AnyObject?
   /// The left-edge pan the plugin added.
   public let edgePan: UIScreenEdgePanGestureRecognizer
+  /// Whether the system's swipe-back was enabled before the proxy turned it off.
+  private var systemPanWasEnabled = true
 
   // The proxies, held strongly here while the plugin is installed (a delegate is held weakly),
-  // behind the runtime's lock: the model runs on one thread at a time, but an uninstall may
-  // come from another.
+  // behind the runtime's lock so that the table itself is never torn. The proxies and their
+  // controllers are the model's, which runs on one thread at a time: install, use and
+  // uninstall the plugin on that thread (the registry's calls do, in tests and the lab).
   private static let proxies = RuntimeLock<[ObjectIdentifier: TransitionDelegateProxy]>([:])
 
   private init(_ navigation: UINavigationController) {
@@ -53,6 +57,11 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     navigation.delegate = proxy
     navigation.view.addGestureRecognizer(proxy.edgePan)
     proxy.edgePan.addTarget(proxy, action: "edgePan:")
+    // The plugin's pan replaces the system's swipe-back while the controller is adopted.
+    if let system = navigation.interactivePopGestureRecognizer {
+      proxy.systemPanWasEnabled = system.isEnabled
+      system.isEnabled = false
+    }
   }
 
   /// Gives every adopted controller its app's delegate back and takes the edge pans off.
@@ -64,6 +73,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     for proxy in all {
       guard let navigation = proxy.navigationController else { continue }
       navigation.view.removeGestureRecognizer(proxy.edgePan)
+      navigation.interactivePopGestureRecognizer?.isEnabled = proxy.systemPanWasEnabled
       if navigation.delegateObject === proxy {
         let inner = proxy.inner.map { SwiftObjectBox.wrap($0) }
         try? objc_msgSend(navigation, "setDelegate:", inner) as Void
@@ -141,7 +151,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
       let navigation = proxy.navigationController
     else { return }
-    navigation.kjEdgePanGesture(pan)
+    navigation.kjEdgePanGesture(pan, dropsUnusedInteraction: true)
   }
 
   // MARK: The delegate's messages
@@ -176,11 +186,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     {
       return animator
     }
-    switch operation {
-    case .push: return KJPushAnimator(mode: .fixed)
-    case .pop: return KJPopAnimator(mode: .fixed)
-    case .none: return nil
-    }
+    return KJAnimator.animator(for: operation, mode: .fixed)
   }
 
   /// The app's delegate's interaction controller for an animator of its own; the edge pan's
@@ -189,7 +195,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     _ navigationController: UINavigationController,
     interactionControllerFor animationController: any UIViewControllerAnimatedTransitioning
   ) -> (any UIViewControllerInteractiveTransitioning)? {
-    if animationController is KJPushAnimator || animationController is KJPopAnimator {
+    if animationController is KJAnimator {
       return navigationController.kjInteractive
     }
     guard let inner else { return nil }

@@ -133,22 +133,23 @@ public final class ScenarioContext {
     let views = (navigation.isViewLoaded ? navigation.view.subviews : []).filter {
       !($0 is UINavigationBar)
     }
-    moments.append(
-      ScenarioMoment(
-        name: name, time: VirtualRunLoop.main.currentTime,
-        appearance: navigation.navigationBar.appearance(over: scenarioBackdrop),
-        views: views.map {
-          ScenarioViewSnapshot(
-            frame: $0.presentationFrame,
-            color: $0.presentationBackgroundColor.map { UIColorComponents($0) },
-            alpha: $0.effectiveAlpha)
-        }))
+    mark(
+      name, appearance: navigation.navigationBar.appearance(over: scenarioBackdrop),
+      views: views.map {
+        ScenarioViewSnapshot(
+          frame: $0.presentationFrame,
+          color: $0.presentationBackgroundColor.map { UIColorComponents($0) },
+          alpha: $0.effectiveAlpha)
+      })
   }
 
-  /// Marks a moment with `appearance` (for a bar that is not the session's).
-  public func mark(_ name: String, appearance: NavigationBarAppearance) {
+  /// Marks a moment with `appearance` (for a bar that is not the session's) and `views`.
+  public func mark(
+    _ name: String, appearance: NavigationBarAppearance, views: [ScenarioViewSnapshot] = []
+  ) {
     moments.append(
-      ScenarioMoment(name: name, time: VirtualRunLoop.main.currentTime, appearance: appearance))
+      ScenarioMoment(
+        name: name, time: VirtualRunLoop.main.currentTime, appearance: appearance, views: views))
   }
 }
 

@@ -119,13 +119,13 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
   var layers: [MethodReference: [HookMap.Layer]] = [:]
   /// The installed plugins the layers were read with: a scenario may take a plugin off and put
   /// it back (to show a seed without it), and the chains shown must follow.
-  private var layersInstalled: [String] = []
+  private var layersInstalled: [String]?
 
   /// Reads the hook map's layers again when the installed plugins changed since the last read.
   func refreshLayers() {
     let registry = PluginRegistry.shared
     let installed = registry.plugins.filter(\.isInstalled).map(\.identifier)
-    guard installed != layersInstalled || layers.isEmpty else { return }
+    guard installed != layersInstalled else { return }
     layersInstalled = installed
     layers = [:]
     for entry in registry.hookMap.entries { layers[entry.method] = entry.layers }

@@ -172,6 +172,9 @@ enum RenderCommand {
       """
   }
 
+  /// The colour a page without a background colour is drawn in.
+  static let pageColor = "#f4f4f4"
+
   /// What is under the bar: the container's views where they are drawn (a page sliding in, a
   /// mask over another), in the page colour or their own, or one page below the bar when the
   /// moment has none.
@@ -185,7 +188,7 @@ enum RenderCommand {
     // Below the bar only: what shows through the bar is the scenario's backdrop, which the
     // bar's colour was composited over.
     return views.map { view in
-      let fill = view.color.map { rgb($0) } ?? "#f4f4f4"
+      let fill = view.color.map { rgb($0) } ?? pageColor
       let opacity = (view.color?[3] ?? 1) * view.alpha
       let y = max(view.y / 3, top)
       let visible = max(0, view.y / 3 + view.height / 3 - y)

@@ -7,6 +7,7 @@ import Hooks
 import ObjCRuntime
 import Scenarios
 import SwizzleKitTesting
+import Synchronization
 import Testing
 import UIKitModel
 
@@ -80,14 +81,16 @@ struct AnimatorTransitionPluginTests {
 
   @Test("the seed's pop: a shadow faded by a CABasicAnimation whose delegate is the animator")
   func seedPop() throws {
+    let stops = Atomic(0)
+    let token = try KJPopAnimator.hook(before: "animationDidStop:finished:") {
+      (animator, _: CABasicAnimation?, finished: Bool) in
+      if finished && animator.mode == .seed { stops.add(1, ordering: .relaxed) }
+    }
+    defer { token.remove() }
     let session = try seedSession()
     let navigation = session.navigationController
     let cyan = AnimatorTransitionScenarios.cyanPage()
     session.push(cyan)
-    let animator = try #require(
-      navigation.animator(
-        for: .pop, from: cyan, to: navigation.viewControllers[0]) as? KJPopAnimator)
-    #expect(animator.mode == .seed)
     navigation.popViewController(animated: true)
     VirtualRunLoop.main.advance(by: 0.125)
     #expect(cyan.view.layer.shadowRadius == 8)
@@ -100,6 +103,7 @@ struct AnimatorTransitionPluginTests {
     VirtualRunLoop.main.runUntilIdle()
     #expect(cyan.view.layer.shadowOpacity == 0)
     #expect(navigation.viewControllers.count == 1)
+    #expect(stops.load(ordering: .relaxed) == 1, "told through the runtime, once")
   }
 
   @Test("seed bug: the background view is 20 points taller than the bar, short on an iPhone X")
@@ -154,6 +158,7 @@ struct AnimatorTransitionPluginTests {
     let proxy = try #require(TransitionDelegateProxy.proxy(of: navigation))
     #expect(navigation.delegateObject === proxy)
     #expect(navigation.view.gestureRecognizers?.contains { $0 === proxy.edgePan } == true)
+    #expect(navigation.interactivePopGestureRecognizer?.isEnabled == false, "replaced")
     let cyan = AnimatorTransitionScenarios.cyanPage()
     navigation.pushViewController(cyan, animated: true)
     VirtualRunLoop.main.advance(by: 0.125)
@@ -169,6 +174,16 @@ struct AnimatorTransitionPluginTests {
     "an app's own delegate keeps hearing didShow, set before or after; its animator wins",
     .plugins(AnimatorTransitionPlugin()))
   func appDelegateKeepsWorking() throws {
+    // Set before the view loads: the proxy takes it inside when it adopts the controller.
+    let early = AppDelegateOfItsOwn()
+    let adoptedLater = UINavigationController(
+      rootViewController: AnimatorTransitionScenarios.homePage())
+    adoptedLater.delegate = early
+    let first = NavigationSession(navigationController: adoptedLater)
+    #expect(TransitionDelegateProxy.proxy(of: adoptedLater)?.inner === early)
+    first.push(AnimatorTransitionScenarios.cyanPage())
+    #expect(early.shown == ["Cyan"])
+    // Set after.
     let session = plainSession()
     let navigation = session.navigationController
     let app = AppDelegateOfItsOwn()
@@ -184,20 +199,50 @@ struct AnimatorTransitionPluginTests {
     #expect(app.shown.last == "Cyan")
   }
 
-  @Test("uninstalled: the app's delegate is back and the edge pan gone")
+  @Test("uninstalled: the app's delegate and the system's swipe-back are back, the proxy freed")
   func uninstallGivesBack() throws {
     let registry = PluginRegistry.shared
-    let installed = try registry.install(AnimatorTransitionPlugin())
+    let identifier = AnimatorTransitionPlugin().identifier
+    #expect(!registry.isInstalled(identifier))
+    #expect(try registry.install(AnimatorTransitionPlugin()))
     let session = plainSession()
     let navigation = session.navigationController
     let app = AppDelegateOfItsOwn()
     navigation.delegate = app
-    let proxy = try #require(TransitionDelegateProxy.proxy(of: navigation))
-    if installed { registry.uninstall(AnimatorTransitionPlugin().identifier) }
+    weak var proxy = TransitionDelegateProxy.proxy(of: navigation)
+    weak var edgePan = proxy?.edgePan
+    #expect(proxy != nil)
+    registry.uninstall(identifier)
     #expect(navigation.delegateObject === app)
-    #expect(navigation.view.gestureRecognizers?.contains { $0 === proxy.edgePan } != true)
+    #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true)
+    #expect(proxy == nil && edgePan == nil, "no cycle keeps the proxy or its pan")
     session.push(AnimatorTransitionScenarios.cyanPage())
     #expect(app.shown == ["Cyan"])
+  }
+
+  @Test("the seed's subclass takes the run's iOS version: on iOS 10 its bar is the old one")
+  func seedHalfVersion() throws {
+    let legacy = Mutex<[Bool]>([])
+    let scenario = Scenario(name: "kj-version", summary: "") { context in
+      AnimatorTransitionScenarios.runHalf(.seed, context) { session in
+        let bar = session.navigationController.navigationBar
+        legacy.withLock { $0.append(bar.usesLegacyHierarchy) }
+      }
+    }
+    _ = try scenario.run(options: ScenarioOptions(systemVersion: "10.3", plugins: []))
+    #expect(legacy.withLock { $0 } == [true])
+  }
+
+  @Test("a KJNavigationController and its stack are freed when let go")
+  func seedFreed() throws {
+    weak var navigation: UINavigationController?
+    do {
+      let session = try seedSession()
+      navigation = session.navigationController
+      session.push(AnimatorTransitionScenarios.cyanPage())
+      UIApplication.resetModel()
+    }
+    #expect(navigation == nil, "the edge pan's target is held weakly")
   }
 
   @Test("a controller's bar values: alpha clamped to 0...1, NaN refused; defaults white, 1, black")

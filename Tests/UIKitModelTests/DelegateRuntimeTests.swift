@@ -53,6 +53,17 @@ extension UIKitModelTests.CustomTransitionTests {
     #expect(delegate.shown == ["B"])
   }
 
+  @Test("setDelegate: sent with a box around a plain Swift object stores the object, not nil")
+  func boxedNonDelegate() throws {
+    let session = NavigationSession(root: titled("A"))
+    let navigation = session.navigationController
+    final class NotADelegate {}
+    let object = NotADelegate()
+    try objc_msgSend(navigation, "setDelegate:", SwiftObjectBox.wrap(object)) as Void
+    #expect(navigation.delegateObject === object)
+    #expect(navigation.delegate == nil)
+  }
+
   @Test("setDelegate: and the delegate's didShow are in tables: hooks see both")
   func delegateHookable() throws {
     let session = NavigationSession(root: titled("A"))

@@ -108,7 +108,8 @@ extension UIKitModelTests {
       view.layer.add(fade, forKey: "fade")
       VirtualRunLoop.main.advance(by: 0.5)
       #expect(abs(view.presentationAlpha - 0.5) < 0.02)
-      #expect(view.alpha == 1)
+      #expect(abs((view.layer.presentation()?.opacity ?? 1) - 0.5) < 0.02)
+      #expect(view.alpha == 1 && view.layer.opacity == 1)
     }
 
     @Test("an animation of a key path the model does not draw is refused with an issue")
@@ -117,8 +118,12 @@ extension UIKitModelTests {
       let view = UIView(frame: .zero)
       view.layer.add(CABasicAnimation(keyPath: "position"), forKey: "move")
       view.layer.add(CABasicAnimation(), forKey: "none")
+      let infinite = CABasicAnimation(keyPath: "shadowOpacity")
+      infinite.toValue = Double.infinity
+      view.layer.add(infinite, forKey: "infinite")
       #expect(view.layer.animationKeys() == nil)
       #expect(UIKitModelIssues.all.filter { "\($0)".contains("does not draw") }.count == 2)
+      #expect(UIKitModelIssues.all.contains { "\($0)".contains("shadowOpacity from") })
     }
   }
 }

@@ -117,6 +117,33 @@ extension UIKitModelTests.CustomTransitionTests {
       })
   }
 
+  @Test("an interaction released late is watched from its release, not from the start")
+  func lateRelease() throws {
+    let delegate = OneAnimatorDelegate(FadeAnimator())
+    let session = session(delegate)
+    session.push(UIViewController())
+    let interaction = UIPercentDrivenInteractiveTransition()
+    interaction.completionSpeed = 0.1
+    delegate.interaction = interaction
+    let navigation = session.navigationController
+    navigation.popViewController(animated: true)
+    interaction.update(0.1)
+    // The finger rests past the timeout, then lets go; the rest runs slowly (4.5 s).
+    VirtualRunLoop.main.advance(by: 0.5 + UINavigationController.transitionTimeout)
+    interaction.finish()
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.viewControllers.count == 1)
+    #expect(
+      !UIKitModelIssues.all.contains {
+        if case .transitionNeverCompleted = $0 { true } else { false }
+      })
+    #expect(
+      !UIKitModelIssues.all.contains {
+        if case .transitionCompletedTwice = $0 { true } else { false }
+      })
+    withExtendedLifetime(delegate) {}
+  }
+
   @Test("a delegate with an animator for a pop on a stack of one: nothing happens")
   func popAtRoot() {
     let animator = FadeAnimator()
@@ -127,6 +154,29 @@ extension UIKitModelTests.CustomTransitionTests {
     VirtualRunLoop.main.runUntilIdle()
     #expect(navigation.viewControllers.count == 1 && !navigation.isTransitioning)
     #expect(animator.ended.isEmpty, "the animator never ran")
+    withExtendedLifetime(delegate) {}
+  }
+
+  @Test("updates outside 0...1 are clamped, NaN refused with an issue, the percent unchanged")
+  func updateBounds() throws {
+    let delegate = OneAnimatorDelegate(FadeAnimator())
+    let session = session(delegate)
+    session.push(UIViewController())
+    let interaction = UIPercentDrivenInteractiveTransition()
+    delegate.interaction = interaction
+    let root = session.navigationController.viewControllers[0]
+    session.navigationController.popViewController(animated: true)
+    let coordinator = try #require(root.transitionCoordinator)
+    interaction.update(1.7)
+    #expect(interaction.percentComplete == 1 && coordinator.percentComplete == 1)
+    interaction.update(-0.5)
+    #expect(interaction.percentComplete == 0 && coordinator.percentComplete == 0)
+    interaction.update(0.3)
+    interaction.update(.nan)
+    #expect(abs(coordinator.percentComplete - 0.3) < 1e-9)
+    #expect(UIKitModelIssues.all.contains { "\($0)".contains("percent nan") })
+    interaction.cancel()
+    VirtualRunLoop.main.runUntilIdle()
     withExtendedLifetime(delegate) {}
   }
 

@@ -138,9 +138,10 @@ public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
   private let finish: (Bool) -> Void
   /// Whether `completeTransition(_:)` was called.
   public private(set) var isCompleted = false
-  /// The navigation controller's watch for an animator that never completes; stopped at the
-  /// completion, so that it keeps no run loop busy.
-  var watchdog: VirtualRunLoop.Timer?
+  /// The watch for an animator that never completes (``watch(after:)``); stopped at the
+  /// completion, so that it keeps no run loop busy. The timer holds the context weakly; the
+  /// navigation controller holds the context until the transition ends.
+  private var watchdog: VirtualRunLoop.Timer?
   private let name: String
 
   init(
@@ -216,6 +217,8 @@ public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
     isInteractive = false
     coordinator.isInteractive = false
     coordinator.interactionChanged()
+    // The rest runs by itself now: watch it from here.
+    watch(after: coordinator.transitionDuration)
   }
 
   fileprivate func performCancel() {
@@ -224,6 +227,28 @@ public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
     coordinator.isInteractive = false
     coordinator.isCancelled = true
     coordinator.interactionChanged()
+    watch(after: coordinator.transitionDuration)
+  }
+
+  /// Watches for an animator that never completes: `delay` plus
+  /// ``UINavigationController/transitionTimeout`` from now, if the transition is not complete
+  /// and no interaction drives it (a release watches again), it is reported
+  /// (`transitionNeverCompleted`) and completed, cancelled if an interaction cancelled it, so
+  /// that the stack, the bar and the callbacks are consistent again.
+  func watch(after delay: TimeInterval) {
+    watchdog?.invalidate()
+    watchdog = nil
+    guard !isCompleted else { return }
+    let timeout = UINavigationController.transitionTimeout
+    watchdog = VirtualRunLoop.main.scheduledTimer(
+      withTimeInterval: delay + timeout, repeats: false, modes: [.common]
+    ) { [weak self] _ in
+      guard let self else { return }
+      self.watchdog = nil
+      guard !self.isCompleted, !self.isInteractive else { return }
+      UIKitModelIssues.report(.transitionNeverCompleted(controller: self.name, timeout: timeout))
+      self.completeTransition(!self.transitionWasCancelled)
+    }
   }
 }
 
@@ -330,10 +355,12 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
   }
 
   private func resume(towards progress: Double, over time: TimeInterval) {
-    (context as? _UIViewControllerOneToOneTransitionContext)?.coordinator.completionCurve =
-      completionCurve
+    let modelContext = context as? _UIViewControllerOneToOneTransitionContext
+    modelContext?.coordinator.completionCurve = completionCurve
     let now = VirtualRunLoop.main.currentTime
     let speed = Double(max(0.01, completionSpeed))
+    // The rest takes this long: the watch for a stuck transition starts from its end.
+    modelContext?.watch(after: time / speed)
     for animation in paused {
       animation.resume(towards: progress, over: time / speed, at: now, curve: completionCurve)
     }

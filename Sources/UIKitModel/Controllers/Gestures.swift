@@ -65,7 +65,13 @@ open class UIGestureRecognizer: ObjCObject {
   public internal(set) weak var view: UIView?
   /// Where the touch is, in the window's coordinates.
   internal var locationValue = CGPoint.zero
-  private var actions: [(target: ObjCObject, action: Selector)] = []
+  /// A target-action pair; the target is held weakly, as UIKit's recognizers hold theirs (a
+  /// view holds its recognizers, and a target is often the view's owner).
+  private struct Action {
+    weak var target: ObjCObject?
+    let action: Selector
+  }
+  private var actions: [Action] = []
   /// A Swift handler run with each state change, after the targets (the navigation controller's
   /// own edge pan uses it).
   internal var handler: ((UIGestureRecognizer) -> Void)?
@@ -113,22 +119,25 @@ open class UIGestureRecognizer: ObjCObject {
     return asks(self, other) || asks(other, self)
   }
 
-  /// Adds a target-action pair.
+  /// Adds a target-action pair; the target is held weakly.
   open func addTarget(_ target: ObjCObject, action: Selector) {
-    actions.append((target, action))
+    actions.append(Action(target: target, action: action))
   }
 
   /// Removes a target's actions (all of them when `action` is nil).
   open func removeTarget(_ target: ObjCObject?, action: Selector?) {
     actions.removeAll { pair in
-      (target == nil || pair.target === target) && (action == nil || pair.action == action)
+      pair.target == nil
+        || ((target == nil || pair.target === target) && (action == nil || pair.action == action))
     }
   }
 
   /// Moves to `state` and tells the targets.
   internal func transition(to state: State) {
     self.state = state
-    for (target, action) in actions {
+    for pair in actions {
+      guard let target = pair.target else { continue }
+      let action = pair.action
       if action.name.hasSuffix(":") {
         try? objc_msgSend(target, action, self) as Void
       } else {
@@ -246,7 +255,8 @@ public enum GestureDriver {
   }
 
   /// A finger comes down at `point` of `window`: the pan recognizers on the view the hit test
-  /// finds and on its ancestors (the nearest first) are offered the touch. An edge pan takes
+  /// finds and on its ancestors (the nearest view first; on one view, the one added last
+  /// first) are offered the touch. An edge pan takes
   /// it only within 20 points of one of its edges. The first that begins wins; each other
   /// begins too only if it may recognize simultaneously with those that did. Returns the
   /// recognizers that began; move and end them with ``move(_:to:)`` and ``end(_:cancelled:)``.

@@ -79,13 +79,13 @@ extension UINavigationController {
   enum Entry {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
       let navigation = UINavigationController.navigation(me)
-      let object = SwiftObjectBox.unwrap(delegate?.takeUnretainedObject())
-      if let swift = object as? any UINavigationControllerDelegate {
+      let argument: ObjCObject? = delegate?.takeUnretainedObject()
+      if let swift = SwiftObjectBox.unwrap(argument) as? any UINavigationControllerDelegate {
         navigation.delegate = swift
       } else {
-        // An object that answers the selectors without the Swift protocol: the base stores it.
-        try? navigation.sendToTable(
-          NavigationSelectors.setDelegate.selector, object as? ObjCObject) as Void
+        // An object that answers the selectors without the Swift protocol (or a box around
+        // one): the base stores it.
+        try? navigation.sendToTable(NavigationSelectors.setDelegate.selector, argument) as Void
       }
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in

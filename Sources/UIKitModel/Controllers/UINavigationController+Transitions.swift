@@ -115,6 +115,7 @@ extension UINavigationController {
       }
       coordinator.runCompletions()
       self.activeCoordinator = nil
+      self.activeContext = nil
       self.isTransitioning = false
       to.isMovingToParent = false
       from?.isMovingFromParent = false
@@ -148,7 +149,8 @@ extension UINavigationController {
       }
       coordinator.runAlongside()
       CATransaction.commit()
-      watchForCompletion(context, after: duration)
+      activeContext = context
+      context.watch(after: duration)
       return
     }
     let width = container.bounds.width
@@ -174,32 +176,4 @@ extension UINavigationController {
   /// (and without an interaction driving it) before the model completes it, in seconds of
   /// virtual time.
   public static let transitionTimeout: TimeInterval = 2
-
-  /// Completes `context` if its animator never does: ``transitionTimeout`` after the
-  /// transition's duration, while no interaction drives it, the transition is reported
-  /// (`transitionNeverCompleted`) and completed as cancelled, if an interaction cancelled it,
-  /// or finished, so that the stack, the bar and the callbacks are consistent again.
-  private func watchForCompletion(
-    _ context: _UIViewControllerOneToOneTransitionContext, after duration: TimeInterval
-  ) {
-    guard !context.isCompleted else { return }
-    context.watchdog = VirtualRunLoop.main.scheduledTimer(
-      withTimeInterval: duration + UINavigationController.transitionTimeout, repeats: false,
-      modes: [.common]
-    ) { [weak self] _ in
-      // The watchdog holds the context, as UIKit's transition machinery does: an animator that
-      // keeps no reference to it must not lose the transition. (The context holds the timer
-      // until it completes or the timer fires: a cycle that ends then.)
-      guard let self, !context.isCompleted else { return }
-      context.watchdog = nil
-      if context.isInteractive {
-        self.watchForCompletion(context, after: 0)
-        return
-      }
-      UIKitModelIssues.report(
-        .transitionNeverCompleted(
-          controller: self.description, timeout: UINavigationController.transitionTimeout))
-      context.completeTransition(!context.transitionWasCancelled)
-    }
-  }
 }

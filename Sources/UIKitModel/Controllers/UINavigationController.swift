@@ -64,6 +64,9 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   public internal(set) var isTransitioning = false
   /// The coordinator of the transition under way.
   public internal(set) var activeCoordinator: UIViewControllerTransitionCoordinator?
+  /// The context of the custom transition under way, held until it ends (an animator need not
+  /// keep it).
+  var activeContext: _UIViewControllerOneToOneTransitionContext?
   /// Whether the bar is hidden.
   public private(set) var isNavigationBarHidden = false
   /// The delegate: told of the controllers shown, and asked for custom animators
@@ -233,34 +236,4 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
   /// The interactive pop under way, between the pan's began and the end of its animation.
   var interactivePop: InteractivePop?
-}
-
-/// A Swift object that is not an object of the runtime (a plain Swift class), boxed so that it
-/// can travel as an `id` argument or result: a delegate set with `setDelegate:`, an animator a
-/// delegate returns through the runtime. The box holds it for as long as the box lives (the call
-/// it travels in); the receiver stores what is inside (a navigation controller holds its
-/// delegate weakly, as in UIKit).
-///
-/// A hook of `setDelegate:` gets the box: ``unwrap(_:)`` gives the object either way.
-public final class SwiftObjectBox: ObjCObject {
-  /// The object inside.
-  public let object: AnyObject
-
-  /// A box around `object`.
-  public init(_ object: AnyObject) {
-    self.object = object
-    super.init()
-  }
-
-  /// `object` as it can travel through the runtime: itself if it is an object of the runtime,
-  /// else in a box.
-  public static func wrap(_ object: AnyObject) -> ObjCObject {
-    object as? ObjCObject ?? SwiftObjectBox(object)
-  }
-
-  /// The object `argument` stands for: what a box holds, else the argument itself.
-  public static func unwrap(_ argument: ObjCObject?) -> AnyObject? {
-    guard let argument else { return nil }
-    return (argument as? SwiftObjectBox)?.object ?? argument
-  }
 }

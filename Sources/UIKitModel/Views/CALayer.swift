@@ -129,12 +129,15 @@ public final class CALayer: ObjCObject {
     let from: CGFloat
     let to: CGFloat
     let start: TimeInterval
+    /// The order it was added in: of two animations of one key path, the later draws.
+    let sequence: Int
     let timer: VirtualRunLoop.Timer?
     var ended = false
   }
 
   private var running: [String: Running] = [:]
   private var unnamed = 0
+  private var added = 0
 
   init(view: UIView?) {
     self.view = view
@@ -146,9 +149,10 @@ public final class CALayer: ObjCObject {
     self.init(view: nil)
   }
 
-  /// The opacity: the view's `alpha` (setting one sets the other).
+  /// The opacity: the view's `alpha` (setting one sets the other); a ``presentation()``
+  /// copy's is the opacity drawn.
   public var opacity: Float {
-    get { Float(view?.alpha ?? 1) }
+    get { presentedOpacity ?? Float(view?.alpha ?? 1) }
     set { view?.alpha = CGFloat(newValue) }
   }
 
@@ -156,12 +160,21 @@ public final class CALayer: ObjCObject {
 
   /// Adds a copy of `animation` under `key` (a running animation of that key is removed first,
   /// its delegate told it did not finish). An animation of a key path the model does not draw
-  /// is refused with an issue.
+  /// is refused with an issue, and so is one whose values are NaN or infinite.
   public func add(_ animation: CABasicAnimation, forKey key: String?) {
     guard let keyPath = animation.keyPath, CALayer.animatableKeyPaths.contains(keyPath) else {
       UIKitModelIssues.report(
         .unsupportedAnimation(
           layer: view.map { "\($0)" } ?? "a layer", keyPath: animation.keyPath ?? "nil"))
+      return
+    }
+    let current = value(of: keyPath)
+    let from = CABasicAnimation.number(animation.fromValue) ?? current
+    let to = CABasicAnimation.number(animation.toValue) ?? current
+    guard from.isFinite, to.isFinite else {
+      UIKitModelIssues.report(
+        .invalidGeometry(
+          view: view.map { "\($0)" } ?? "a layer", value: "\(keyPath) from \(from) to \(to)"))
       return
     }
     let name =
@@ -172,16 +185,15 @@ public final class CALayer: ObjCObject {
       }()
     removeAnimation(forKey: name)
     let copy = animation.copy()
-    let current = value(of: keyPath)
-    let from = CABasicAnimation.number(copy.fromValue) ?? current
-    let to = CABasicAnimation.number(copy.toValue) ?? current
+    added += 1
     let runLoop = VirtualRunLoop.main
     let timer = runLoop.scheduledTimer(
       withTimeInterval: copy.effectiveDuration, repeats: false, modes: [.common],
       keepsRunLoopBusy: true
     ) { [weak self] _ in self?.animationEnded(name) }
     running[name] = Running(
-      animation: copy, from: from, to: to, start: runLoop.currentTime, timer: timer)
+      animation: copy, from: from, to: to, start: runLoop.currentTime, sequence: added,
+      timer: timer)
     copy.delegate?.animationDidStart(copy)
   }
 
@@ -235,11 +247,6 @@ public final class CALayer: ObjCObject {
   /// A presentation copy's opacity (it has no view).
   private var presentedOpacity: Float?
 
-  /// The opacity as drawn: the running `opacity` animation's value, else the view's alpha.
-  public var presentationOpacity: Float {
-    presentedOpacity ?? Float(presentationValue(of: "opacity"))
-  }
-
   /// The value of `keyPath` as drawn now: the latest running animation of it, else the layer's
   /// own.
   func presentationValue(of keyPath: String) -> CGFloat {
@@ -251,7 +258,7 @@ public final class CALayer: ObjCObject {
     guard !running.isEmpty else { return nil }
     let now = VirtualRunLoop.main.currentTime
     let entries = running.values.filter { $0.animation.keyPath == keyPath }
-    guard let entry = entries.max(by: { $0.start < $1.start }) else { return nil }
+    guard let entry = entries.max(by: { $0.sequence < $1.sequence }) else { return nil }
     let fraction =
       entry.ended ? 1 : min(1, max(0, (now - entry.start) / entry.animation.effectiveDuration))
     return entry.from + (entry.to - entry.from) * CGFloat(fraction)
