@@ -31,6 +31,23 @@ public class KJAnimator: ObjCObject {
     }
   }
 
+  /// The controllers, their views and the bar of `context`'s transition; nil, with the
+  /// transition completed at once, when a view or the bar is missing.
+  func participants(of context: any UIViewControllerContextTransitioning) -> (
+    from: UIViewController?, to: UIViewController?, fromView: UIView, toView: UIView,
+    bar: UINavigationBar
+  )? {
+    let from = context.viewController(forKey: .from)
+    let to = context.viewController(forKey: .to)
+    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to),
+      let bar = to?.navigationController?.navigationBar
+    else {
+      context.completeTransition(!context.transitionWasCancelled)
+      return nil
+    }
+    return (from, to, fromView, toView, bar)
+  }
+
   /// 0.25 s.
   public func transitionDuration(
     using transitionContext: (any UIViewControllerContextTransitioning)?
@@ -47,15 +64,8 @@ public final class KJPushAnimator: KJAnimator, UIViewControllerAnimatedTransitio
   /// the to-controller's values again, even when the transition was cancelled; the plugin sets
   /// the values of the controller that is on top.
   public func animateTransition(using context: any UIViewControllerContextTransitioning) {
-    let from = context.viewController(forKey: .from)
-    let to = context.viewController(forKey: .to)
+    guard let (from, to, fromView, toView, bar) = participants(of: context) else { return }
     let container = context.containerView
-    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to),
-      let bar = to?.navigationController?.navigationBar
-    else {
-      context.completeTransition(!context.transitionWasCancelled)
-      return
-    }
     let width = UIScreen.main.bounds.width
     toView.frame.origin.x = width
     container.insertSubview(fromView, belowSubview: bar)
@@ -105,15 +115,8 @@ public final class KJPopAnimator: KJAnimator, UIViewControllerAnimatedTransition
   /// animation block set (the title colour is not animated, so it stays the to-controller's:
   /// the wrong one); the plugin sets the from-controller's values back.
   public func animateTransition(using context: any UIViewControllerContextTransitioning) {
-    let from = context.viewController(forKey: .from)
-    let to = context.viewController(forKey: .to)
+    guard let (from, to, fromView, toView, bar) = participants(of: context) else { return }
     let container = context.containerView
-    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to),
-      let bar = to?.navigationController?.navigationBar
-    else {
-      context.completeTransition(!context.transitionWasCancelled)
-      return
-    }
     let width = UIScreen.main.bounds.width
     toView.frame.origin.x = -100
     fromView.layer.shadowRadius = 8

@@ -20,16 +20,8 @@ extension UINavigationController {
   public func tellWillShow(
     _ controller: UIViewController, animated: Bool, to delegate: AnyObject? = nil
   ) {
-    let delegate = delegate ?? delegateObject
-    let selector = DelegateSelectors.willShow
-    if let object = answering(delegate, selector) {
-      send(object, selector) { () throws(ObjCRuntimeError) in
-        try objc_msgSend(
-          object, selector, self as ObjCObject, controller as ObjCObject, animated) as Void
-      }
-    } else {
-      (delegate as? any UINavigationControllerDelegate)?.navigationController(
-        self, willShow: controller, animated: animated)
+    tellShown(DelegateSelectors.willShow, controller, animated, to: delegate) {
+      $0.navigationController(self, willShow: controller, animated: animated)
     }
   }
 
@@ -38,16 +30,25 @@ extension UINavigationController {
   public func tellDidShow(
     _ controller: UIViewController, animated: Bool, to delegate: AnyObject? = nil
   ) {
+    tellShown(DelegateSelectors.didShow, controller, animated, to: delegate) {
+      $0.navigationController(self, didShow: controller, animated: animated)
+    }
+  }
+
+  /// Sends `selector` (`willShow` or `didShow`) to `delegate` through the runtime when its class
+  /// has it, else calls `swift` with it as a Swift delegate.
+  private func tellShown(
+    _ selector: Selector, _ controller: UIViewController, _ animated: Bool,
+    to delegate: AnyObject?, swift: (any UINavigationControllerDelegate) -> Void
+  ) {
     let delegate = delegate ?? delegateObject
-    let selector = DelegateSelectors.didShow
-    if let object = answering(delegate, selector) {
-      send(object, selector) { () throws(ObjCRuntimeError) in
-        try objc_msgSend(
-          object, selector, self as ObjCObject, controller as ObjCObject, animated) as Void
-      }
-    } else {
-      (delegate as? any UINavigationControllerDelegate)?.navigationController(
-        self, didShow: controller, animated: animated)
+    guard let object = answering(delegate, selector) else {
+      (delegate as? any UINavigationControllerDelegate).map(swift)
+      return
+    }
+    send(object, selector) { () throws(ObjCRuntimeError) in
+      try objc_msgSend(
+        object, selector, self as ObjCObject, controller as ObjCObject, animated) as Void
     }
   }
 
