@@ -31,9 +31,40 @@ extension UIGestureRecognizerDelegate {
   ) -> Bool { false }
 }
 
+/// One target-action pair of a gesture recognizer, as UIKit's private `UIGestureRecognizerTarget`:
+/// the target (held weakly, as UIKit's recognizers hold theirs: a view holds its recognizers,
+/// and a target is often the view's owner) and the action, readable by key-value coding as
+/// `target` and `action` (ivars `_target` and `_action`).
+public final class UIGestureRecognizerTarget: ObjCObject {
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UIGestureRecognizerTarget.self) {
+      ObjCIvarDeclaration(
+        "_target", readOnly: { (entry: UIGestureRecognizerTarget) in entry.target })
+      ObjCIvarDeclaration("_action", readOnly: \UIGestureRecognizerTarget.action)
+    }
+  }
+
+  /// The object sent the action, while it lives.
+  public private(set) weak var target: ObjCObject?
+  /// The selector sent.
+  public let action: Selector
+
+  init(target: ObjCObject, action: Selector) {
+    self.target = target
+    self.action = action
+    super.init()
+  }
+}
+
 /// A gesture recognizer, as UIKit's: a state machine fed by touches, which sends its actions to
 /// its targets through the runtime (so an action added at run time or swizzled works).
 open class UIGestureRecognizer: ObjCObject {
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UIGestureRecognizer.self) {
+      ObjCIvarDeclaration("_targets", readOnly: \UIGestureRecognizer.actions)
+    }
+  }
+
   /// The states, as UIKit's `UIGestureRecognizer.State`.
   public enum State: Int, Sendable, CustomStringConvertible {
     /// Waiting for touches.
@@ -65,16 +96,9 @@ open class UIGestureRecognizer: ObjCObject {
   public internal(set) weak var view: UIView?
   /// Where the touch is, in the window's coordinates.
   internal var locationValue = CGPoint.zero
-  /// A target-action pair; the target is held weakly, as UIKit's recognizers hold theirs (a
-  /// view holds its recognizers, and a target is often the view's owner).
-  private struct Action {
-    weak var target: ObjCObject?
-    let action: Selector
-  }
-  private var actions: [Action] = []
-  /// A Swift handler run with each state change, after the targets (the navigation controller's
-  /// own edge pan uses it).
-  internal var handler: ((UIGestureRecognizer) -> Void)?
+  /// The target-action pairs, as UIKit keeps them in its private ivar `_targets` (so
+  /// `value(forKey: "targets")` reads them, as FDFullscreenPopGesture does).
+  internal private(set) var actions: [UIGestureRecognizerTarget] = []
 
   /// A recognizer that sends `action` to `target`.
   public init(target: ObjCObject?, action: Selector?) {
@@ -121,7 +145,7 @@ open class UIGestureRecognizer: ObjCObject {
 
   /// Adds a target-action pair; the target is held weakly.
   open func addTarget(_ target: ObjCObject, action: Selector) {
-    actions.append(Action(target: target, action: action))
+    actions.append(UIGestureRecognizerTarget(target: target, action: action))
   }
 
   /// Removes a target's actions (all of them when `action` is nil).
@@ -144,7 +168,6 @@ open class UIGestureRecognizer: ObjCObject {
         try? objc_msgSend(target, action) as Void
       }
     }
-    handler?(self)
   }
 }
 

@@ -112,3 +112,42 @@ extension UINavigationController {
       })
   }
 }
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The target of a navigation controller's swipe-back gesture, as UIKit's private class of that
+/// name: `handleNavigationTransition:` (in its table) drives the interactive pop from whichever
+/// pan sends it, which is how FDFullscreenPopGesture hijacked it (a full-screen pan of its own
+/// with this object as target, read from the system gesture's `_targets`). It is also the
+/// system gesture's delegate: the swipe begins only with a controller to go back to and no
+/// transition under way (`gestureRecognizerShouldBegin:`, in its table).
+public final class _UINavigationInteractiveTransition: ObjCObject, UIGestureRecognizerDelegate {
+  /// `handleNavigationTransition:`.
+  public static let handleSelector: Selector = "handleNavigationTransition:"
+
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(_UINavigationInteractiveTransition.self) {
+      ObjCMethodDeclaration(handleSelector, _UINavigationInteractiveTransition.handle)
+      ObjCMethodDeclaration(
+        "gestureRecognizerShouldBegin:", _UINavigationInteractiveTransition.shouldBegin)
+    }
+  }
+
+  /// The navigation controller whose pops it drives.
+  public internal(set) weak var navigationController: UINavigationController?
+
+  private static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
+    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
+      let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
+        .navigationController
+    else { return }
+    navigation.handleInteractivePop(pan)
+  }
+
+  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
+    guard
+      let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
+        .navigationController
+    else { return false }
+    return navigation.viewControllers.count > 1 && !navigation.isTransitioning
+  }
+}

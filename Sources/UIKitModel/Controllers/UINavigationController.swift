@@ -84,6 +84,9 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// runtime without the Swift protocol.
   public internal(set) weak var delegateObject: AnyObject?
 
+  /// The private target of the swipe-back gesture (the recognizer holds it weakly).
+  let interactiveTransition = _UINavigationInteractiveTransition()
+
   /// The swipe-back gesture: a left-edge pan that drives an interactive pop.
   public let interactivePopGestureRecognizer: UIScreenEdgePanGestureRecognizer? =
     UIScreenEdgePanGestureRecognizer(target: nil, action: nil)
@@ -93,9 +96,13 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     navigationBar = UINavigationBar()
     super.init()
     navigationBar.delegate = self
-    interactivePopGestureRecognizer?.handler = { [weak self] recognizer in
-      guard let self, let pan = recognizer as? UIPanGestureRecognizer else { return }
-      self.handleInteractivePop(pan)
+    // As in UIKit, the swipe-back's one target is a private `_UINavigationInteractiveTransition`
+    // whose `handleNavigationTransition:` drives the pop, and which is also its delegate.
+    interactiveTransition.navigationController = self
+    if let pan = interactivePopGestureRecognizer {
+      pan.addTarget(
+        interactiveTransition, action: _UINavigationInteractiveTransition.handleSelector)
+      pan.delegate = interactiveTransition
     }
     stack = [rootViewController]
     addChild(rootViewController)

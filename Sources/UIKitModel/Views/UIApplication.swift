@@ -158,6 +158,7 @@ public final class UIApplication: UIResponder {
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
     UINavigationBar.appearanceProxy.reset()
+    NSUserDefaults.reset()
     self.delegate = delegate
     UIApplication.launchingThread.store(UInt(pthread_self()), ordering: .releasing)
     defer { UIApplication.launchingThread.store(0, ordering: .releasing) }
@@ -178,7 +179,7 @@ public final class UIApplication: UIResponder {
   /// Puts the whole model back to where a process starts: the run loop reset (clock at zero, no
   /// timers, display links or animations), no issues recorded, `device` running
   /// `systemVersion`, no windows and no delegate, the status bar settings at their defaults,
-  /// nothing set on the appearance proxies.
+  /// nothing set on the appearance proxies, empty user defaults (``NSUserDefaults``).
   /// Tests start from here; ``launch(delegate:device:systemVersion:)`` does the same before it
   /// launches. The testing library's `.uiKitModel` trait calls it before each test.
   public static func resetModel(device: DeviceProfile = .iPhone8, systemVersion: String = "13.0") {
@@ -193,6 +194,7 @@ public final class UIApplication: UIResponder {
     application.isViewControllerBasedStatusBarAppearance = true
     application.statusBarAppearanceUpdates = 0
     UINavigationBar.appearanceProxy.reset()
+    NSUserDefaults.reset()
   }
 
   internal func register(_ window: UIWindow) {
