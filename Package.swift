@@ -34,6 +34,7 @@ let package = Package(
     .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
     .library(name: "OverlayBarPlugin", targets: ["OverlayBarPlugin"]),
     .library(name: "AnimatorTransitionPlugin", targets: ["AnimatorTransitionPlugin"]),
+    .library(name: "FullscreenPopPlugin", targets: ["FullscreenPopPlugin"]),
     .executable(name: "swizzle-bench", targets: ["swizzle-bench"]),
     .executable(name: "swizzle-lab", targets: ["swizzle-lab"]),
   ],
@@ -134,6 +135,15 @@ let package = Package(
       exclude: ["README.md"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
+    // The custom pop gesture: the NavigationInteractiveTransition article's, and
+    // FDFullscreenPopGesture's hijack of the system gesture's private target.
+    .target(
+      name: "FullscreenPopPlugin",
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
+      path: "Plugins/FullscreenPopPlugin",
+      exclude: ["README.md"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
     // An application that links the transparent-bar plugin: the plugin installs itself at its
     // launch, which only a process of its own may show (CI runs it).
     .executableTarget(
@@ -154,7 +164,7 @@ let package = Package(
       // them.
       dependencies: [
         "SwizzleLab", "BarLayerPlugin", "TransparentBarPlugin", "OverlayBarPlugin",
-        "AnimatorTransitionPlugin",
+        "AnimatorTransitionPlugin", "FullscreenPopPlugin",
       ],
       path: "Sources/swizzle-lab",
       linkerSettings: [.unsafeFlags(hostLinkerFlags)]
@@ -222,6 +232,17 @@ let package = Package(
         "SwizzleKitTesting",
       ],
       path: "Tests/AnimatorTransitionPluginTests",
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
+    .testTarget(
+      name: "FullscreenPopPluginTests",
+      dependencies: [
+        "FullscreenPopPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios",
+        "SwizzleKitTesting",
+        // Linked, never imported: the hijack's scenario beside the bar-layer plugin.
+        "BarLayerPlugin",
+      ],
+      path: "Tests/FullscreenPopPluginTests",
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(

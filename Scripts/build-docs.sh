@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 output="${1:-.build/docs}"
 modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel Scenarios SwizzleKitTesting BarLayerPlugin
-  TransparentBarPlugin OverlayBarPlugin AnimatorTransitionPlugin)
+  TransparentBarPlugin OverlayBarPlugin AnimatorTransitionPlugin FullscreenPopPlugin)
 
 swift package dump-symbol-graph --minimum-access-level public > /dev/null
 graphs="$(dirname "$(swift build --show-bin-path)")/symbolgraph"

@@ -181,6 +181,8 @@ enum TraceCommand {
     UINavigationController.DelegateSelectors.interaction, "completeTransition:",
     "updateInteractiveTransition:", "finishInteractiveTransition", "cancelInteractiveTransition",
     "animationDidStop:finished:",
+    // Gestures: the swipe-back's private action, and a recognizer's delegate asked to begin.
+    "handleNavigationTransition:", "gestureRecognizerShouldBegin:",
   ]
 
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
@@ -264,7 +266,35 @@ enum HooksCommand {
     output.out(
       conflicts.isEmpty
         ? "\nno conflicts\n" : "\n" + conflicts.map(\.description).joined(separator: "\n") + "\n")
+    output.out("\n" + navigationOwners().joined(separator: "\n") + "\n")
     return .ok
+  }
+
+  /// Who owns a navigation controller's delegate and which gestures drive its pop, with the
+  /// plugins installed: a fresh stack of two pages is launched and read (the plugins that
+  /// set up at `viewDidLoad` or at the first push have done so).
+  static func navigationOwners() -> [String] {
+    let session = NavigationSession(root: UIViewController())
+    session.push(UIViewController())
+    let navigation = session.navigationController
+    var lines = ["a navigation controller, after a push:"]
+    let delegate = navigation.delegateObject.map { "\(type(of: $0))" } ?? "none"
+    lines.append("  delegate: \(delegate)")
+    for recognizer in navigation.view.gestureRecognizers ?? [] {
+      let targets = (try? recognizer.value(forKey: "targets") as? [ObjCObject]) ?? []
+      let actions = targets.compactMap { entry -> String? in
+        guard let target = (try? entry.value(forKey: "target")) as? ObjCObject,
+          let action = (try? entry.value(forKey: "action")) as? Selector
+        else { return nil }
+        return "-[\(type(of: target)) \(action)]"
+      }
+      let role =
+        recognizer === navigation.interactivePopGestureRecognizer ? "swipe-back" : "pan"
+      lines.append(
+        "  \(role): \(type(of: recognizer))\(recognizer.isEnabled ? "" : " (disabled)")"
+          + " -> \(actions.isEmpty ? "no target" : actions.joined(separator: ", "))")
+    }
+    return lines
   }
 }
 

@@ -262,10 +262,11 @@ public enum GestureDriver {
   public static func begin(_ recognizer: UIPanGestureRecognizer, at location: CGPoint = .zero)
     -> Bool
   {
-    guard recognizer.isEnabled, recognizer.state == .possible,
-      recognizer.delegateAllowsBegin()
-    else {
-      if recognizer.state == .possible { recognizer.state = .failed }
+    // A gesture under way ignores another finger (it keeps its state).
+    guard recognizer.state == .possible else { return false }
+    guard recognizer.isEnabled, recognizer.delegateAllowsBegin() else {
+      // Failed, then ready for the next touch.
+      recognizer.state = .failed
       recognizer.state = .possible
       return false
     }

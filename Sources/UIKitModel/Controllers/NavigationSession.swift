@@ -106,18 +106,19 @@ public final class NavigationSession {
     return settle("tap (\(point.x), \(point.y)) on \(name)")
   }
 
-  /// Swipes back from the left edge to `fraction` of the width over `frames` frames, then
-  /// releases as `release` says, and runs until idle.
+  /// Swipes back from the left edge (or from `startX`, half way down: a full-screen pan takes a
+  /// touch anywhere) by `fraction` of the width over `frames` frames, then releases as
+  /// `release` says, and runs until idle.
   @discardableResult
-  public func swipeBack(to fraction: CGFloat, release: SwipeRelease = .slow, frames: Int = 12)
-    -> Self
-  {
+  public func swipeBack(
+    to fraction: CGFloat, release: SwipeRelease = .slow, frames: Int = 12, from startX: CGFloat = 5
+  ) -> Self {
     // A finger down at the left edge, half way down: whichever recognizers take it (the
     // system's swipe-back, or a pan of one's own on a view under the finger) follow it.
     guard let view = navigationController.view, let window = view.window else {
       return settle("swipe back (refused)")
     }
-    let start = CGPoint(x: 5, y: view.bounds.midY)
+    let start = CGPoint(x: startX, y: view.bounds.midY)
     let pans = GestureDriver.touchDown(at: start, in: window)
     guard !pans.isEmpty else { return settle("swipe back (refused)") }
     let width = view.bounds.width

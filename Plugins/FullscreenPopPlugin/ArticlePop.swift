@@ -1,0 +1,242 @@
+// The NavigationInteractiveTransition article: a pan of its own on the navigation controller's
+// view, NavigationInteractiveTransition as the delegate returning PopAnimation, driven by a
+// percent-driven transition, and the bar's first subview faded by hand.
+import Foundation
+import ObjCRuntime
+public import UIKitModel
+
+/// The article's `PopAnimation`: 0.25 s, the leaving view translated off to the right, the
+/// coming one under it.
+public final class PopAnimation: ObjCObject, UIViewControllerAnimatedTransitioning {
+  /// 0.25 s.
+  public func transitionDuration(
+    using transitionContext: (any UIViewControllerContextTransitioning)?
+  ) -> TimeInterval { 0.25 }
+
+  /// Moves the leaving view off to the right, then completes.
+  public func animateTransition(using context: any UIViewControllerContextTransitioning) {
+    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to)
+    else {
+      context.completeTransition(!context.transitionWasCancelled)
+      return
+    }
+    context.containerView.insertSubview(toView, belowSubview: fromView)
+    UIView.animate(
+      withDuration: 0.25,
+      animations: {
+        fromView.transform = CGAffineTransform(translationX: UIScreen.main.bounds.width, y: 0)
+      },
+      completion: { _ in
+        fromView.transform = .identity
+        context.completeTransition(!context.transitionWasCancelled)
+      })
+  }
+}
+
+/// The article's `NavigationInteractiveTransition`: the navigation controller's delegate (its
+/// two methods in its table, as the Objective-C class had them) and the target of the pan
+/// (`handleControllerPop:`); here also the pan's delegate (`gestureRecognizerShouldBegin:`,
+/// which the article's page B implemented).
+public final class NavigationInteractiveTransition: ObjCObject, UINavigationControllerDelegate,
+  UIGestureRecognizerDelegate
+{
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(NavigationInteractiveTransition.self) {
+      ObjCMethodDeclaration("handleControllerPop:", NavigationInteractiveTransition.handle)
+      ObjCMethodDeclaration(
+        UINavigationController.DelegateSelectors.animator, NavigationInteractiveTransition.animator
+      )
+      ObjCMethodDeclaration(
+        UINavigationController.DelegateSelectors.interaction,
+        NavigationInteractiveTransition.interaction)
+      ObjCMethodDeclaration(
+        "gestureRecognizerShouldBegin:", NavigationInteractiveTransition.shouldBegin)
+    }
+  }
+
+  /// The navigation controller.
+  public private(set) weak var navigationController: UINavigationController?
+  /// Whether the article's bugs are fixed.
+  public let fixed: Bool
+  /// The pan it added.
+  public let pan = UIPanGestureRecognizer()
+  /// The transition the pan drives, while it does.
+  public private(set) var interactivePopTransition: UIPercentDrivenInteractiveTransition?
+  /// The delegate the controller had before.
+  weak var previousDelegate: AnyObject?
+  /// The page being revealed by the swipe under way (the fixed mode reads its own alpha).
+  private weak var revealed: UIViewController?
+
+  init(_ navigation: UINavigationController, fixed: Bool) {
+    navigationController = navigation
+    self.fixed = fixed
+    super.init()
+    pan.maximumNumberOfTouches = 1
+  }
+
+  private static func me(_ me: id) -> NavigationInteractiveTransition {
+    me.receiver(as: NavigationInteractiveTransition.self)
+  }
+
+  private static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
+    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
+    NavigationInteractiveTransition.me(me).handleControllerPop(pan)
+  }
+
+  private static let animator: @convention(c) (id, SEL, id?, Int, id?, id?) -> id? = {
+    _, _, _, operation, _, _ in
+    // Method 1: every pop gets the PopAnimation.
+    operation == UINavigationControllerOperation.pop.rawValue ? PopAnimation().passRetained() : nil
+  }
+
+  private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = {
+    me, _, _, animator in
+    // Method 2: the pan's transition drives a PopAnimation.
+    guard animator?.takeUnretainedObject() is PopAnimation else { return nil }
+    return NavigationInteractiveTransition.me(me).interactivePopTransition?.passRetained()
+  }
+
+  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
+    NavigationInteractiveTransition.me(me).gestureShouldBegin()
+  }
+
+  /// The article's `gestureRecognizerShouldBegin:`: not on the root controller, and not while
+  /// a push or pop runs (`_isTransitioning`, read through key-value coding). The article sets
+  /// `isGesturePop` before deciding, so a refused gesture leaves it set; the fixed mode sets it
+  /// only when the gesture begins.
+  func gestureShouldBegin() -> Bool {
+    guard let navigation = navigationController else { return false }
+    if !fixed { ArticleDefaults.isGesturePop = true }
+    let transitioning = (try? navigation.value(forKey: "_isTransitioning") as? Bool) ?? false
+    let allowed = navigation.viewControllers.count != 1 && transitioning != true
+    if fixed && allowed { ArticleDefaults.isGesturePop = true }
+    return allowed
+  }
+
+  /// The article's `handleControllerPop:`: the progress is `tx / view width`; the bar's first
+  /// subview takes `min(stored alpha, 1 − progress)`; began makes a percent-driven transition
+  /// and pops, changed updates it, ended or cancelled finishes above 0.5 (setting the bar's
+  /// alpha to 0) and cancels otherwise, exactly 0.5 included. The fixed mode reads the alpha of
+  /// the page being revealed, not the one stored for all, ends with that page's alpha (or the
+  /// leaving page's on a cancel), cancels a gesture the system cancelled, and resets
+  /// `isGesturePop` however the gesture ends.
+  func handleControllerPop(_ recognizer: UIPanGestureRecognizer) {
+    guard let navigation = navigationController, let view = recognizer.view else { return }
+    var progress = recognizer.translation(in: view).x / max(1, view.bounds.width)
+    let bar = navigation.navigationBar
+    bar.setBackgroundImage(UIImage(), for: .default)
+    bar.shadowImage = UIImage()
+    let barImageView = bar.subviews.first
+    if recognizer.state == .began, navigation.viewControllers.count > 1 {
+      revealed = navigation.viewControllers[navigation.viewControllers.count - 2]
+    }
+    let alpha = fixed ? (revealed?.articleBarAlpha ?? 1) : CGFloat(ArticleDefaults.alpha)
+    barImageView?.alpha = 1 - progress > alpha ? alpha : 1 - progress
+    progress = min(1, max(0, progress))
+    switch recognizer.state {
+    case .began:
+      interactivePopTransition = UIPercentDrivenInteractiveTransition()
+      navigation.popViewController(animated: true)
+    case .changed:
+      interactivePopTransition?.update(progress)
+    case .ended, .cancelled:
+      let leaving = navigation.topViewController
+      // Above half way the pop finishes; exactly 0.5 cancels. The article finishes a gesture
+      // the system cancelled too; the fixed mode cancels it.
+      let finishing = progress > 0.5 && (recognizer.state == .ended || !fixed)
+      if finishing {
+        interactivePopTransition?.finish()
+        barImageView?.alpha = fixed ? (revealed?.articleBarAlpha ?? 1) : 0
+      } else {
+        interactivePopTransition?.cancel()
+        if fixed { barImageView?.alpha = leaving?.articleBarAlpha ?? 1 }
+      }
+      interactivePopTransition = nil
+      if fixed { ArticleDefaults.isGesturePop = false }
+    default: break
+    }
+  }
+}
+
+/// The article's `NSUserDefaults` keys: `_alpha`, the transparent page's alpha (one for every
+/// page), and `isGesturePop`.
+public enum ArticleDefaults {
+  /// `_alpha`.
+  public static var alpha: Float {
+    get { NSUserDefaults.standard.float(forKey: "_alpha") }
+    set { NSUserDefaults.standard.set(newValue, forKey: "_alpha") }
+  }
+
+  /// `isGesturePop`.
+  public static var isGesturePop: Bool {
+    get { NSUserDefaults.standard.bool(forKey: "isGesturePop") }
+    set { NSUserDefaults.standard.set(newValue, forKey: "isGesturePop") }
+  }
+}
+
+private let articleAlphaKey = AssociatedKey<CGFloat>(default: 1)
+
+extension UIViewController {
+  /// The bar alpha this page shows, as the fixed mode keeps it for each page (the article kept
+  /// one `_alpha` for all, in the user defaults); 1 unless the page set it.
+  public var articleBarAlpha: CGFloat {
+    get { self[articleAlphaKey] }
+    set { self[articleAlphaKey] = newValue.isNaN ? 1 : max(0, min(1, newValue)) }
+  }
+}
+
+private let articleKey = AssociatedKey<NavigationInteractiveTransition?>()
+
+/// Sets the article's machinery up on navigation controllers, and takes it off.
+enum ArticlePop {
+  /// The controllers set up, held weakly.
+  private static let adopted = RuntimeLock<[WeakNavigation]>([])
+
+  /// The article's `viewDidLoad` of page B, for `navigation`: the system's swipe-back off, a
+  /// pan on its view whose target and delegate is a `NavigationInteractiveTransition`, which
+  /// becomes the controller's delegate.
+  static func setUp(_ navigation: UINavigationController, fixed: Bool) {
+    guard navigation[articleKey] == nil else { return }
+    let transition = NavigationInteractiveTransition(navigation, fixed: fixed)
+    navigation[articleKey] = transition
+    adopted.withLock { $0.append(WeakNavigation(navigation)) }
+    let gesture = navigation.interactivePopGestureRecognizer
+    gesture?.isEnabled = false
+    let gestureView = gesture?.view ?? navigation.view
+    transition.pan.delegate = transition
+    gestureView?.addGestureRecognizer(transition.pan)
+    transition.pan.addTarget(transition, action: "handleControllerPop:")
+    transition.previousDelegate = navigation.delegateObject
+    navigation.delegate = transition
+  }
+
+  /// The machinery of `navigation`, if it has it.
+  static func transition(of navigation: UINavigationController) -> NavigationInteractiveTransition?
+  {
+    navigation[articleKey]
+  }
+
+  /// Takes the pans off, turns the system's swipe-back on and gives the delegates back.
+  static func releaseAll() {
+    let all = adopted.withLock { list in
+      defer { list.removeAll() }
+      return list.compactMap(\.navigation)
+    }
+    for navigation in all {
+      guard let transition = navigation[articleKey] else { continue }
+      transition.pan.view?.removeGestureRecognizer(transition.pan)
+      navigation.interactivePopGestureRecognizer?.isEnabled = true
+      if navigation.delegateObject === transition {
+        let previous = transition.previousDelegate.map { SwiftObjectBox.wrap($0) }
+        try? objc_msgSend(navigation, "setDelegate:", previous) as Void
+      }
+      navigation[articleKey] = nil
+    }
+  }
+}
+
+/// A navigation controller held weakly.
+struct WeakNavigation {
+  weak var navigation: UINavigationController?
+  init(_ navigation: UINavigationController) { self.navigation = navigation }
+}

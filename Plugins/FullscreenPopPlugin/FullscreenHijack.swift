@@ -1,0 +1,115 @@
+// FDFullscreenPopGesture's hijack: a full-screen pan aimed at the system gesture's own private
+// target, so that the system's interactive pop runs from anywhere on the screen.
+import Foundation
+import ObjCRuntime
+public import UIKitModel
+
+/// Why the hijack did not install on a navigation controller.
+public enum FullscreenPopError: Error, Equatable, CustomStringConvertible {
+  /// The system gesture has no target to take (`value(forKey: "targets")` gave an empty list or
+  /// none): a profile without the private machinery. Nothing was changed.
+  case noSystemTarget(navigationController: String)
+
+  /// What happened and what to do.
+  public var description: String {
+    switch self {
+    case .noSystemTarget(let navigation):
+      "the swipe-back gesture of \(navigation) has no private target to hijack (its \"targets\""
+        + " list is empty); the hijack was not installed and the system gesture is unchanged."
+        + " Use the article technique on this profile"
+    }
+  }
+}
+
+/// The hijacking pan's delegate, FDFullscreenPopGesture's `_FDFullscreenPopGestureRecognizerDelegate`:
+/// no pop on the root controller, nor while a transition runs (`_isTransitioning`, read through
+/// key-value coding), nor when the top page disabled it.
+public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizerDelegate {
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(FullscreenPopGestureDelegate.self) {
+      ObjCMethodDeclaration("gestureRecognizerShouldBegin:", FullscreenPopGestureDelegate.begin)
+    }
+  }
+
+  /// The navigation controller.
+  public private(set) weak var navigationController: UINavigationController?
+  /// The full-screen pan.
+  public let pan = UIPanGestureRecognizer()
+
+  init(_ navigation: UINavigationController) {
+    navigationController = navigation
+    super.init()
+  }
+
+  private static let begin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
+    guard
+      let navigation = me.receiver(as: FullscreenPopGestureDelegate.self).navigationController,
+      navigation.viewControllers.count > 1,
+      navigation.topViewController?.fdInteractivePopDisabled != true
+    else { return false }
+    let transitioning = (try? navigation.value(forKey: "_isTransitioning") as? Bool) ?? false
+    return transitioning != true
+  }
+}
+
+private let disabledKey = AssociatedKey<Bool>(default: false)
+private let hijackKey = AssociatedKey<FullscreenPopGestureDelegate?>()
+
+extension UIViewController {
+  /// Whether the full-screen pop is off while this page is on top (FDFullscreenPopGesture's
+  /// `fd_interactivePopDisabled`); false unless set.
+  public var fdInteractivePopDisabled: Bool {
+    get { self[disabledKey] }
+    set { self[disabledKey] = newValue }
+  }
+}
+
+/// Sets the hijack up on navigation controllers, and takes it off.
+enum FullscreenHijack {
+  private static let adopted = RuntimeLock<[WeakNavigation]>([])
+
+  /// FDFullscreenPopGesture's swizzled push, before the original: once per controller, a pan on
+  /// the system gesture's view whose target is the system gesture's own first target (read with
+  /// `value(forKey: "targets")`, then `value(forKey: "target")`) and whose action is the private
+  /// `handleNavigationTransition:`; the system gesture is turned off.
+  ///
+  /// - Throws: ``FullscreenPopError/noSystemTarget(navigationController:)`` when there is no
+  ///   target to take; nothing is changed then.
+  static func setUp(_ navigation: UINavigationController) throws {
+    guard navigation[hijackKey] == nil, let system = navigation.interactivePopGestureRecognizer
+    else { return }
+    guard let targets = try? system.value(forKey: "targets") as? [ObjCObject],
+      let entry = targets.first,
+      let target = (try? entry.value(forKey: "target")) as? ObjCObject
+    else {
+      throw FullscreenPopError.noSystemTarget(navigationController: "\(navigation)")
+    }
+    let delegate = FullscreenPopGestureDelegate(navigation)
+    navigation[hijackKey] = delegate
+    adopted.withLock { $0.append(WeakNavigation(navigation)) }
+    delegate.pan.delegate = delegate
+    delegate.pan.maximumNumberOfTouches = 1
+    delegate.pan.addTarget(target, action: "handleNavigationTransition:")
+    (system.view ?? navigation.view)?.addGestureRecognizer(delegate.pan)
+    system.isEnabled = false
+  }
+
+  /// The hijacking pan's delegate of `navigation`, if it has one.
+  static func delegate(of navigation: UINavigationController) -> FullscreenPopGestureDelegate? {
+    navigation[hijackKey]
+  }
+
+  /// Takes the pans off and turns the system's swipe-back on.
+  static func releaseAll() {
+    let all = adopted.withLock { list in
+      defer { list.removeAll() }
+      return list.compactMap(\.navigation)
+    }
+    for navigation in all {
+      guard let delegate = navigation[hijackKey] else { continue }
+      delegate.pan.view?.removeGestureRecognizer(delegate.pan)
+      navigation.interactivePopGestureRecognizer?.isEnabled = true
+      navigation[hijackKey] = nil
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// The plugin: the NavigationInteractiveTransition article's custom pop gesture, or
+// FDFullscreenPopGesture's hijack of the system's, for every navigation controller.
+import Foundation
+public import Hooks
+import ObjCRuntime
+import Synchronization
+import UIKitModel
+
+/// Which technique replaces the system's swipe-back.
+public enum PopTechnique: String, Sendable, CaseIterable {
+  /// The NavigationInteractiveTransition article as written: a pan of its own on the navigation
+  /// controller's view, a delegate object returning a `PopAnimation` driven by a
+  /// percent-driven transition, and the article's bugs (the gesture flag set before deciding,
+  /// one stored alpha for every transparent page).
+  case articleSeed = "article-seed"
+  /// The article's technique with its bugs fixed: the flag is set only when the gesture
+  /// begins (and reset however it ends), each transparent page keeps its own alpha.
+  case article
+  /// FDFullscreenPopGesture's: a full-screen pan whose target is the system gesture's own
+  /// private target (read through `value(forKey: "targets")`), with the private action
+  /// `handleNavigationTransition:`. The system's transition runs, with its coordinator.
+  case hijack
+}
+
+/// A custom pop gesture for every navigation controller, one of two ways (``PopTechnique``):
+/// the article's (a delegate and an animator of its own, the bar faded by hand) or
+/// FDFullscreenPopGesture's (the system's own transition, driven from anywhere on the screen).
+///
+/// ```swift
+/// FullscreenPopPlugin.technique = .hijack
+/// _ = FullscreenPopPlugin.installation
+/// ```
+///
+/// The article's technique takes each controller's delegate (set after `viewDidLoad`); the
+/// hijack leaves the delegate alone and adds its pan at the first push, as FDFullscreenPopGesture
+/// did from its swizzled `pushViewController:animated:`. Both turn the system's swipe-back off.
+public struct FullscreenPopPlugin: DiscoverablePlugin {
+  /// `swizzlekit.fullscreen-pop`.
+  public let identifier = "swizzlekit.fullscreen-pop"
+  /// One line.
+  public let summary =
+    "The custom pop gesture: the NavigationInteractiveTransition article's pan and animator,"
+    + " or FDFullscreenPopGesture's full-screen hijack of the system's private target"
+
+  /// A plugin value.
+  public init() {}
+
+  /// Installs the plugin once, however many threads ask.
+  public static let installation = PluginRegistry.shared.installOnce(FullscreenPopPlugin())
+
+  /// The technique used for controllers set up from now on; ``PopTechnique/article`` until
+  /// set. Any thread may set it.
+  public static var technique: PopTechnique {
+    get { PopTechnique.allCases[currentTechnique.load(ordering: .relaxed)] }
+    set {
+      let index = PopTechnique.allCases.firstIndex(of: newValue) ?? 1
+      currentTechnique.store(index, ordering: .relaxed)
+    }
+  }
+
+  private static let currentTechnique = Atomic<Int>(1)
+
+  /// Hooks `-[UINavigationController viewDidLoad]` (the article's set-up) and
+  /// `-[UINavigationController pushViewController:animated:]` (the hijack's, before the push,
+  /// as FDFullscreenPopGesture swizzled it).
+  public func install() throws {
+    try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in
+      let technique = FullscreenPopPlugin.technique
+      guard technique != .hijack else { return }
+      ArticlePop.setUp(navigation, fixed: technique == .article)
+    }
+    try UINavigationController.hook(before: "pushViewController:animated:") {
+      (navigation: UINavigationController, _: UIViewController?, _: Bool) in
+      guard FullscreenPopPlugin.technique == .hijack else { return }
+      do {
+        try FullscreenHijack.setUp(navigation)
+      } catch {
+        Diagnostics.warn("fullscreen-pop: \(error)", kind: .plugin)
+      }
+    }
+  }
+
+  /// Takes the plugin's pans off and gives back the system's swipe-back and the delegates.
+  public func uninstall() {
+    ArticlePop.releaseAll()
+    FullscreenHijack.releaseAll()
+  }
+}

@@ -1,0 +1,277 @@
+// The fullscreen-pop plugin on the model: the article's pan and animator in seed and fixed
+// modes (each of its bugs shown in seed mode and fixed), FDFullscreenPopGesture's hijack of the
+// system's private target, alone and beside the bar-layer plugin, and bad input.
+import BarLayerPlugin
+import Foundation
+import FullscreenPopPlugin
+import Hooks
+import ObjCRuntime
+import Scenarios
+import SwizzleKitTesting
+import Synchronization
+import Testing
+import UIKitModel
+
+/// The article's stack: home, the transparent page scrolled to `alpha`, and the opaque page.
+private func articleStack(alpha: CGFloat = 0.5) -> (NavigationSession, TransparentPage) {
+  let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+  let transparent = TransparentPage()
+  session.push(transparent)
+  transparent.scrollView.contentOffset = CGPoint(
+    x: 0, y: alpha * TransparentPage.fadeDistance)
+  session.push(FullscreenPopScenarios.opaquePage())
+  return (session, transparent)
+}
+
+/// The alpha of the bar's first subview, the article's `barImageView`.
+private func barImageAlpha(_ session: NavigationSession) -> CGFloat? {
+  session.navigationController.navigationBar.subviews.first?.alpha
+}
+
+/// A finger down at mid-screen, moved to `fraction` of the width; the pans that began.
+private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
+  -> [UIPanGestureRecognizer]
+{
+  guard let window = session.navigationController.view.window else { return [] }
+  let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+  for pan in pans {
+    GestureDriver.move(pan, to: CGPoint(x: 375 * fraction, y: 0))
+  }
+  return pans
+}
+
+@Suite("Fullscreen-pop plugin", .uiKitModel, .plugins(FullscreenPopPlugin()))
+struct FullscreenPopPluginTests {
+  @Test("article: the system swipe off, a pan on the controller's view, the delegate taken")
+  func articleMachinery() throws {
+    try FullscreenPopScenarios.withTechnique(.article) {
+      let (session, _) = articleStack()
+      let navigation = session.navigationController
+      #expect(navigation.interactivePopGestureRecognizer?.isEnabled == false)
+      let delegate = try #require(navigation.delegateObject as? NavigationInteractiveTransition)
+      #expect(navigation.view.gestureRecognizers?.contains { $0 === delegate.pan } == true)
+    }
+  }
+
+  @Test("article, seed: finished from 70 % the bar ends at 0, not the page's 0.5; fixed: 0.5")
+  func articleFinish() {
+    for technique in [PopTechnique.articleSeed, .article] {
+      FullscreenPopScenarios.withTechnique(technique) {
+        let (session, transparent) = articleStack()
+        session.swipeBack(to: 0.7, from: 200)
+        #expect(session.navigationController.topViewController === transparent)
+        let alpha = barImageAlpha(session)
+        #expect(alpha == (technique == .article ? 0.5 : 0), "\(technique)")
+      }
+    }
+  }
+
+  @Test("article: mid-swipe the bar shows min(stored alpha, 1 − progress)")
+  func articleFade() {
+    FullscreenPopScenarios.withTechnique(.article) {
+      let (session, _) = articleStack(alpha: 0.9)
+      let pans = holdSwipe(session, at: 0.3)
+      #expect(abs((barImageAlpha(session) ?? 0) - 0.7) < 1e-9)
+      for pan in pans { GestureDriver.end(pan, cancelled: true) }
+      VirtualRunLoop.main.runUntilIdle()
+    }
+  }
+
+  @Test("article bug: a refused gesture leaves isGesturePop set, so a tap back restores nothing")
+  func refusedGestureFlag() {
+    for technique in [PopTechnique.articleSeed, .article] {
+      FullscreenPopScenarios.withTechnique(technique) {
+        let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+        let transparent = TransparentPage()
+        session.push(transparent)
+        transparent.scrollView.contentOffset = CGPoint(x: 0, y: 68)
+        let navigation = session.navigationController
+        navigation.pushViewController(FullscreenPopScenarios.opaquePage(), animated: true)
+        // A swipe during the push: refused (`_isTransitioning`).
+        #expect(holdSwipe(session, at: 0.3).isEmpty)
+        VirtualRunLoop.main.runUntilIdle()
+        #expect(ArticleDefaults.isGesturePop == (technique == .articleSeed), "\(technique)")
+        session.tapBack()
+        let alpha = barImageAlpha(session)
+        #expect(alpha == (technique == .article ? 0.5 : 1), "\(technique): restored or not")
+      }
+    }
+  }
+
+  @Test("article bug: one stored alpha for every page; fixed: each page's own")
+  func globalAlpha() {
+    for technique in [PopTechnique.articleSeed, .article] {
+      FullscreenPopScenarios.withTechnique(technique) {
+        let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+        let first = TransparentPage()
+        session.push(first)
+        first.scrollView.contentOffset = CGPoint(x: 0, y: 0.2 * TransparentPage.fadeDistance)
+        let second = TransparentPage()
+        session.push(second)
+        second.scrollView.contentOffset = CGPoint(x: 0, y: 0.8 * TransparentPage.fadeDistance)
+        session.tapBack()
+        session.push(FullscreenPopScenarios.opaquePage())
+        // Swiping back towards the first page (0.2): the seed fades towards the second's 0.8.
+        let pans = holdSwipe(session, at: 0.1)
+        let alpha = barImageAlpha(session) ?? -1
+        #expect(abs(alpha - (technique == .article ? 0.2 : 0.8)) < 1e-6, "\(technique)")
+        for pan in pans { GestureDriver.end(pan, cancelled: true) }
+        VirtualRunLoop.main.runUntilIdle()
+      }
+    }
+  }
+
+  @Test("released exactly at 0.5 the pop cancels; a point past it, it finishes (both modes)")
+  func halfWay() throws {
+    for technique in [PopTechnique.articleSeed, .article] {
+      for (distance, finishes) in [(187.5, false), (188.5, true)] {
+        try FullscreenPopScenarios.withTechnique(technique) {
+          let (session, transparent) = articleStack()
+          let window = try #require(session.navigationController.view.window)
+          let pans = GestureDriver.touchDown(at: CGPoint(x: 100, y: 300), in: window)
+          for pan in pans {
+            GestureDriver.move(pan, to: CGPoint(x: distance, y: 0))
+            GestureDriver.end(pan)
+          }
+          VirtualRunLoop.main.runUntilIdle()
+          let top = session.navigationController.topViewController
+          #expect((top === transparent) == finishes, "\(technique) at \(distance)")
+        }
+      }
+    }
+  }
+
+  @Test("article, fixed: a gesture the system cancels mid-way cancels, resets the flag")
+  func systemCancel() {
+    for technique in [PopTechnique.articleSeed, .article] {
+      FullscreenPopScenarios.withTechnique(technique) {
+        let (session, _) = articleStack()
+        let pans = holdSwipe(session, at: 0.7)
+        for pan in pans { GestureDriver.end(pan, cancelled: true) }
+        VirtualRunLoop.main.runUntilIdle()
+        let count = session.navigationController.viewControllers.count
+        if technique == .article {
+          #expect(count == 3, "cancelled")
+          #expect(!ArticleDefaults.isGesturePop)
+          #expect(barImageAlpha(session) == 1, "the opaque page's bar back")
+        } else {
+          #expect(count == 2, "the article finishes a cancelled gesture past half way")
+        }
+      }
+    }
+  }
+
+  @Test("hijack: the pan's target is the system's private one; a mid-screen swipe pops")
+  func hijack() throws {
+    try FullscreenPopScenarios.withTechnique(.hijack) {
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      let navigation = session.navigationController
+      let system = try #require(navigation.interactivePopGestureRecognizer)
+      #expect(!system.isEnabled)
+      let pans = navigation.view.gestureRecognizers?.filter { $0 !== system } ?? []
+      #expect(pans.count == 1)
+      let entry = try #require((try pans.first?.value(forKey: "targets") as? [ObjCObject])?.first)
+      #expect(try entry.value(forKey: "target") is _UINavigationInteractiveTransition)
+      let updates = Atomic(0)
+      let token = try UINavigationController.hook(before: "_updateInteractiveTransition:") {
+        (_, _: Double) in updates.add(1, ordering: .relaxed)
+      }
+      defer { token.remove() }
+      session.swipeBack(to: 0.7, from: 200)
+      #expect(navigation.viewControllers.count == 1)
+      #expect(updates.load(ordering: .relaxed) > 5, "the system's own interactive pop")
+    }
+  }
+
+  @Test(
+    "hijack beside the bar-layer plugin: its hooks still colour the bar along the swipe",
+    .plugins(BarLayerPlugin()))
+  func hijackWithBarLayer() throws {
+    try FullscreenPopScenarios.withTechnique(.hijack) {
+      let home = FullscreenPopScenarios.homePage()
+      home.navBarBarTintColor = .red
+      let session = NavigationSession(root: home)
+      let detail = FullscreenPopScenarios.opaquePage()
+      detail.navBarBarTintColor = .blue
+      session.push(detail)
+      let pans = holdSwipe(session, at: 0.5)
+      #expect(pans.count == 1)
+      VirtualRunLoop.main.advance(frames: 2)
+      let middle = session.navigationController.navigationBar.appearance(over: .white)
+      #expect(middle.backgroundColor.red > 0.2 && middle.backgroundColor.blue > 0.2, "mixed")
+      for pan in pans {
+        GestureDriver.move(pan, to: CGPoint(x: 300, y: 0))
+        GestureDriver.end(pan)
+      }
+      VirtualRunLoop.main.runUntilIdle()
+      let end = try #require(session.navigationController.topViewController)
+      #expect(end === home)
+      #expect(
+        session.navigationController.navigationBar.appearance(over: .white).backgroundColor
+          == UIColorComponents(.red))
+    }
+  }
+
+  @Test("no pop on the root, none while one runs, no second pan: each technique")
+  func refusals() {
+    for technique in PopTechnique.allCases {
+      FullscreenPopScenarios.withTechnique(technique) {
+        let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+        #expect(holdSwipe(session, at: 0.8).isEmpty, "\(technique): root")
+        session.push(FullscreenPopScenarios.opaquePage())
+        let first = holdSwipe(session, at: 0.2)
+        #expect(first.count == 1, "\(technique)")
+        #expect(holdSwipe(session, at: 0.4).isEmpty, "\(technique): a second pan")
+        for pan in first { GestureDriver.end(pan, cancelled: true) }
+        VirtualRunLoop.main.runUntilIdle()
+        #expect(session.navigationController.viewControllers.count == 2, "\(technique)")
+        if technique == .article { #expect(!ArticleDefaults.isGesturePop) }
+      }
+    }
+  }
+
+  @Test("hijack on a gesture with no target: declined with a typed error, nothing changed")
+  func noTarget() throws {
+    try FullscreenPopScenarios.withTechnique(.hijack) {
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      let navigation = session.navigationController
+      let system = try #require(navigation.interactivePopGestureRecognizer)
+      system.removeTarget(nil, action: nil)
+      let said = Mutex<[String]>([])
+      Diagnostics.withObserver({ diagnostic in said.withLock { $0.append("\(diagnostic)") } }) {
+        session.push(FullscreenPopScenarios.opaquePage())
+      }
+      #expect(said.withLock { $0 }.contains { $0.contains("no private target to hijack") })
+      #expect(system.isEnabled)
+      #expect(navigation.view.gestureRecognizers?.count == 1)
+    }
+  }
+
+  @Test("every scenario runs and marks its moments")
+  func scenarios() throws {
+    for scenario in FullscreenPopScenarios.all {
+      let moments = try scenario.run()
+      #expect(moments.count >= 2, "\(scenario.name)")
+    }
+  }
+}
+
+/// Uninstalling, outside the suite that installs the plugin.
+@Suite("Fullscreen-pop plugin uninstall", .uiKitModel)
+struct FullscreenPopUninstallTests {
+  @Test("uninstalled: the system swipe back on, the pans off, the delegate given back")
+  func uninstall() throws {
+    let registry = PluginRegistry.shared
+    let identifier = FullscreenPopPlugin().identifier
+    #expect(try registry.install(FullscreenPopPlugin()))
+    let session = FullscreenPopScenarios.withTechnique(.article) {
+      articleStack().0
+    }
+    let navigation = session.navigationController
+    registry.uninstall(identifier)
+    #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true)
+    #expect(navigation.delegateObject == nil)
+    #expect(navigation.view.gestureRecognizers?.count == 1)
+  }
+}
