@@ -239,7 +239,7 @@ let package = Package(
       dependencies: [
         "FullscreenPopPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios",
         "SwizzleKitTesting",
-        // Linked, never imported: the hijack's scenario beside the bar-layer plugin.
+        // The hijack beside the bar-layer plugin: a test sets its pages' colours.
         "BarLayerPlugin",
       ],
       path: "Tests/FullscreenPopPluginTests",

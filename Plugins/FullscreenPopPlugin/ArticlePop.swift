@@ -22,14 +22,11 @@ public final class PopAnimation: ObjCObject, UIViewControllerAnimatedTransitioni
     }
     context.containerView.insertSubview(toView, belowSubview: fromView)
     UIView.animate(
-      withDuration: 0.25,
+      withDuration: transitionDuration(using: context),
       animations: {
         fromView.transform = CGAffineTransform(translationX: UIScreen.main.bounds.width, y: 0)
       },
-      completion: { _ in
-        fromView.transform = .identity
-        context.completeTransition(!context.transitionWasCancelled)
-      })
+      completion: { _ in context.completeTransition(!context.transitionWasCancelled) })
   }
 }
 
@@ -64,8 +61,12 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   public private(set) var interactivePopTransition: UIPercentDrivenInteractiveTransition?
   /// The delegate the controller had before.
   weak var previousDelegate: AnyObject?
-  /// The page being revealed by the swipe under way (the fixed mode reads its own alpha).
+  /// The pages of the swipe under way: the one being revealed and the one leaving (the fixed
+  /// mode reads their own alphas).
   private weak var revealed: UIViewController?
+  private weak var leaving: UIViewController?
+  /// Whether the system's swipe-back was enabled before the set-up turned it off.
+  var systemPanWasEnabled = true
 
   init(_ navigation: UINavigationController, fixed: Bool) {
     navigationController = navigation
@@ -123,12 +124,19 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   func handleControllerPop(_ recognizer: UIPanGestureRecognizer) {
     guard let navigation = navigationController, let view = recognizer.view else { return }
     var progress = recognizer.translation(in: view).x / max(1, view.bounds.width)
-    let bar = navigation.navigationBar
-    bar.setBackgroundImage(UIImage(), for: .default)
-    bar.shadowImage = UIImage()
-    let barImageView = bar.subviews.first
     if recognizer.state == .began, navigation.viewControllers.count > 1 {
       revealed = navigation.viewControllers[navigation.viewControllers.count - 2]
+      leaving = navigation.topViewController
+    }
+    // The article fades the bar on every swipe; the fixed mode only when one of the two pages
+    // keeps a bar alpha of its own (a swipe between two opaque pages leaves the bar alone).
+    let managesBar =
+      !fixed || revealed?.hasArticleBarAlpha == true || leaving?.hasArticleBarAlpha == true
+    let bar = navigation.navigationBar
+    let barImageView = managesBar ? bar.subviews.first : nil
+    if managesBar {
+      bar.setBackgroundImage(UIImage(), for: .default)
+      bar.shadowImage = UIImage()
     }
     let alpha = fixed ? (revealed?.articleBarAlpha ?? 1) : CGFloat(ArticleDefaults.alpha)
     barImageView?.alpha = 1 - progress > alpha ? alpha : 1 - progress
@@ -140,7 +148,6 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
     case .changed:
       interactivePopTransition?.update(progress)
     case .ended, .cancelled:
-      let leaving = navigation.topViewController
       // Above half way the pop finishes; exactly 0.5 cancels. The article finishes a gesture
       // the system cancelled too; the fixed mode cancels it.
       let finishing = progress > 0.5 && (recognizer.state == .ended || !fixed)
@@ -174,15 +181,21 @@ public enum ArticleDefaults {
   }
 }
 
-private let articleAlphaKey = AssociatedKey<CGFloat>(default: 1)
+private let articleAlphaKey = AssociatedKey<CGFloat?>()
 
 extension UIViewController {
   /// The bar alpha this page shows, as the fixed mode keeps it for each page (the article kept
-  /// one `_alpha` for all, in the user defaults); 1 unless the page set it.
+  /// one `_alpha` for all, in the user defaults); 1 unless the page set it. NaN is refused.
   public var articleBarAlpha: CGFloat {
-    get { self[articleAlphaKey] }
-    set { self[articleAlphaKey] = newValue.isNaN ? 1 : max(0, min(1, newValue)) }
+    get { self[articleAlphaKey] ?? 1 }
+    set {
+      guard !newValue.isNaN else { return }
+      self[articleAlphaKey] = max(0, min(1, newValue))
+    }
   }
+
+  /// Whether the page set ``articleBarAlpha``: the fixed mode fades the bar only for such pages.
+  public var hasArticleBarAlpha: Bool { self[articleAlphaKey] != nil }
 }
 
 private let articleKey = AssociatedKey<NavigationInteractiveTransition?>()
@@ -190,7 +203,7 @@ private let articleKey = AssociatedKey<NavigationInteractiveTransition?>()
 /// Sets the article's machinery up on navigation controllers, and takes it off.
 enum ArticlePop {
   /// The controllers set up, held weakly.
-  private static let adopted = RuntimeLock<[WeakNavigation]>([])
+  private static let adopted = AdoptedControllers()
 
   /// The article's `viewDidLoad` of page B, for `navigation`: the system's swipe-back off, a
   /// pan on its view whose target and delegate is a `NavigationInteractiveTransition`, which
@@ -199,8 +212,9 @@ enum ArticlePop {
     guard navigation[articleKey] == nil else { return }
     let transition = NavigationInteractiveTransition(navigation, fixed: fixed)
     navigation[articleKey] = transition
-    adopted.withLock { $0.append(WeakNavigation(navigation)) }
+    adopted.add(navigation)
     let gesture = navigation.interactivePopGestureRecognizer
+    transition.systemPanWasEnabled = gesture?.isEnabled ?? true
     gesture?.isEnabled = false
     let gestureView = gesture?.view ?? navigation.view
     transition.pan.delegate = transition
@@ -218,14 +232,10 @@ enum ArticlePop {
 
   /// Takes the pans off, turns the system's swipe-back on and gives the delegates back.
   static func releaseAll() {
-    let all = adopted.withLock { list in
-      defer { list.removeAll() }
-      return list.compactMap(\.navigation)
-    }
-    for navigation in all {
+    for navigation in adopted.drain() {
       guard let transition = navigation[articleKey] else { continue }
       transition.pan.view?.removeGestureRecognizer(transition.pan)
-      navigation.interactivePopGestureRecognizer?.isEnabled = true
+      navigation.interactivePopGestureRecognizer?.isEnabled = transition.systemPanWasEnabled
       if navigation.delegateObject === transition {
         let previous = transition.previousDelegate.map { SwiftObjectBox.wrap($0) }
         try? objc_msgSend(navigation, "setDelegate:", previous) as Void
@@ -235,8 +245,29 @@ enum ArticlePop {
   }
 }
 
-/// A navigation controller held weakly.
-struct WeakNavigation {
-  weak var navigation: UINavigationController?
-  init(_ navigation: UINavigationController) { self.navigation = navigation }
+/// The navigation controllers a technique set up, held weakly, for its uninstall.
+final class AdoptedControllers: Sendable {
+  private struct Weak {
+    weak var navigation: UINavigationController?
+  }
+
+  // The list is touched only under the runtime's lock; the controllers are the model's, used on
+  // its thread.
+  private let list = RuntimeLock<[Weak]>([])
+
+  /// Adds `navigation`, dropping the controllers that are gone.
+  func add(_ navigation: UINavigationController) {
+    list.withLock { list in
+      list.removeAll { $0.navigation == nil }
+      list.append(Weak(navigation: navigation))
+    }
+  }
+
+  /// The controllers still alive, and an empty list.
+  func drain() -> [UINavigationController] {
+    list.withLock { list in
+      defer { list.removeAll() }
+      return list.compactMap(\.navigation)
+    }
+  }
 }

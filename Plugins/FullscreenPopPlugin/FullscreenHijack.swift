@@ -35,6 +35,8 @@ public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizer
   public private(set) weak var navigationController: UINavigationController?
   /// The full-screen pan.
   public let pan = UIPanGestureRecognizer()
+  /// Whether the system's swipe-back was enabled before the hijack turned it off.
+  var systemPanWasEnabled = true
 
   init(_ navigation: UINavigationController) {
     navigationController = navigation
@@ -54,6 +56,8 @@ public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizer
 
 private let disabledKey = AssociatedKey<Bool>(default: false)
 private let hijackKey = AssociatedKey<FullscreenPopGestureDelegate?>()
+/// Whether the hijack already declined on a controller (it says so once).
+private let declinedKey = AssociatedKey<Bool>(default: false)
 
 extension UIViewController {
   /// Whether the full-screen pop is off while this page is on top (FDFullscreenPopGesture's
@@ -66,7 +70,7 @@ extension UIViewController {
 
 /// Sets the hijack up on navigation controllers, and takes it off.
 enum FullscreenHijack {
-  private static let adopted = RuntimeLock<[WeakNavigation]>([])
+  private static let adopted = AdoptedControllers()
 
   /// FDFullscreenPopGesture's swizzled push, before the original: once per controller, a pan on
   /// the system gesture's view whose target is the system gesture's own first target (read with
@@ -75,18 +79,21 @@ enum FullscreenHijack {
   ///
   /// - Throws: ``FullscreenPopError/noSystemTarget(navigationController:)`` when there is no
   ///   target to take; nothing is changed then.
-  static func setUp(_ navigation: UINavigationController) throws {
-    guard navigation[hijackKey] == nil, let system = navigation.interactivePopGestureRecognizer
+  static func setUp(_ navigation: UINavigationController) throws(FullscreenPopError) {
+    guard navigation[hijackKey] == nil, !navigation[declinedKey],
+      let system = navigation.interactivePopGestureRecognizer
     else { return }
     guard let targets = try? system.value(forKey: "targets") as? [ObjCObject],
       let entry = targets.first,
       let target = (try? entry.value(forKey: "target")) as? ObjCObject
     else {
-      throw FullscreenPopError.noSystemTarget(navigationController: "\(navigation)")
+      navigation[declinedKey] = true
+      throw .noSystemTarget(navigationController: "\(navigation)")
     }
     let delegate = FullscreenPopGestureDelegate(navigation)
     navigation[hijackKey] = delegate
-    adopted.withLock { $0.append(WeakNavigation(navigation)) }
+    adopted.add(navigation)
+    delegate.systemPanWasEnabled = system.isEnabled
     delegate.pan.delegate = delegate
     delegate.pan.maximumNumberOfTouches = 1
     delegate.pan.addTarget(target, action: "handleNavigationTransition:")
@@ -101,14 +108,10 @@ enum FullscreenHijack {
 
   /// Takes the pans off and turns the system's swipe-back on.
   static func releaseAll() {
-    let all = adopted.withLock { list in
-      defer { list.removeAll() }
-      return list.compactMap(\.navigation)
-    }
-    for navigation in all {
+    for navigation in adopted.drain() {
       guard let delegate = navigation[hijackKey] else { continue }
       delegate.pan.view?.removeGestureRecognizer(delegate.pan)
-      navigation.interactivePopGestureRecognizer?.isEnabled = true
+      navigation.interactivePopGestureRecognizer?.isEnabled = delegate.systemPanWasEnabled
       navigation[hijackKey] = nil
     }
   }

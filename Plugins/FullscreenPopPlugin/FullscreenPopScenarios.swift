@@ -22,9 +22,9 @@ public enum FullscreenPopScenarios {
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
   /// then the opaque page; a swipe back cancelled at 30 %, then one finished from 70 %. Run
-  /// with the article's code as written (`article-seed: ...`: the bar stays faded on the
-  /// opaque page after the cancel, and ends at alpha 0 on the transparent page), then fixed
-  /// (`article: ...`).
+  /// with the article's code as written (`article-seed: ...`: the bar's background ends at
+  /// alpha 0 on the transparent page, whose `viewDidAppear` skips restoring it after a gesture
+  /// pop), then fixed (`article: ...`).
   public static let articleSwipe = Scenario(
     name: "fd-article-swipe",
     summary: "the article's custom pop: cancelled at 30 %, finished from 70 %; seed, then fixed",

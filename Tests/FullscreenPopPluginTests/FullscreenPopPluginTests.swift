@@ -32,10 +32,10 @@ private func barImageAlpha(_ session: NavigationSession) -> CGFloat? {
 private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
   -> [UIPanGestureRecognizer]
 {
-  guard let window = session.navigationController.view.window else { return [] }
+  guard let view = session.navigationController.view, let window = view.window else { return [] }
   let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
   for pan in pans {
-    GestureDriver.move(pan, to: CGPoint(x: 375 * fraction, y: 0))
+    GestureDriver.move(pan, to: CGPoint(x: view.bounds.width * fraction, y: 0))
   }
   return pans
 }
@@ -58,10 +58,29 @@ struct FullscreenPopPluginTests {
     for technique in [PopTechnique.articleSeed, .article] {
       FullscreenPopScenarios.withTechnique(technique) {
         let (session, transparent) = articleStack()
-        session.swipeBack(to: 0.7, from: 200)
+        let pans = holdSwipe(session, at: 0.7)
+        for pan in pans { GestureDriver.end(pan) }
+        // What the release itself set, before the page's viewDidAppear.
+        #expect(barImageAlpha(session) == (technique == .article ? 0.5 : 0), "\(technique)")
+        VirtualRunLoop.main.runUntilIdle()
         #expect(session.navigationController.topViewController === transparent)
         let alpha = barImageAlpha(session)
-        #expect(alpha == (technique == .article ? 0.5 : 0), "\(technique)")
+        #expect(alpha == (technique == .article ? 0.5 : 0), "\(technique): and after")
+      }
+    }
+  }
+
+  @Test("fixed: a swipe between two opaque pages leaves the bar alone; the seed clears it")
+  func opaquePagesLeftAlone() {
+    for technique in [PopTechnique.articleSeed, .article] {
+      FullscreenPopScenarios.withTechnique(technique) {
+        let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+        session.push(FullscreenPopScenarios.opaquePage())
+        let before = session.navigationController.navigationBar.appearance()
+        session.swipeBack(to: 0.7, from: 200)
+        #expect(session.navigationController.viewControllers.count == 1)
+        let after = session.navigationController.navigationBar.appearance()
+        #expect((after == before) == (technique == .article), "\(technique)")
       }
     }
   }
@@ -148,6 +167,9 @@ struct FullscreenPopPluginTests {
         let (session, _) = articleStack()
         let pans = holdSwipe(session, at: 0.7)
         for pan in pans { GestureDriver.end(pan, cancelled: true) }
+        if technique == .article {
+          #expect(barImageAlpha(session) == 1, "the leaving opaque page's bar, at the release")
+        }
         VirtualRunLoop.main.runUntilIdle()
         let count = session.navigationController.viewControllers.count
         if technique == .article {
@@ -231,6 +253,42 @@ struct FullscreenPopPluginTests {
     }
   }
 
+  @Test("hijack: refused during a transition and on a page that disables it")
+  func hijackRefusals() {
+    FullscreenPopScenarios.withTechnique(.hijack) {
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      let navigation = session.navigationController
+      let third = FullscreenPopScenarios.opaquePage()
+      navigation.pushViewController(third, animated: true)
+      #expect(holdSwipe(session, at: 0.5).isEmpty, "during the push")
+      VirtualRunLoop.main.runUntilIdle()
+      third.fdInteractivePopDisabled = true
+      #expect(holdSwipe(session, at: 0.5).isEmpty, "disabled on this page")
+      third.fdInteractivePopDisabled = false
+      let pans = holdSwipe(session, at: 0.7)
+      #expect(pans.count == 1)
+      for pan in pans { GestureDriver.end(pan) }
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(navigation.viewControllers.count == 2)
+    }
+  }
+
+  @Test("a pan taken off its view mid-swipe is cancelled: the pop goes back, nothing stuck")
+  func removedMidSwipe() throws {
+    try FullscreenPopScenarios.withTechnique(.hijack) {
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      let navigation = session.navigationController
+      let pans = holdSwipe(session, at: 0.7)
+      let pan = try #require(pans.first)
+      pan.view?.removeGestureRecognizer(pan)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(pan.state == .possible)
+      #expect(!navigation.isTransitioning && navigation.viewControllers.count == 2)
+    }
+  }
+
   @Test("hijack on a gesture with no target: declined with a typed error, nothing changed")
   func noTarget() throws {
     try FullscreenPopScenarios.withTechnique(.hijack) {
@@ -273,5 +331,23 @@ struct FullscreenPopUninstallTests {
     #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true)
     #expect(navigation.delegateObject == nil)
     #expect(navigation.view.gestureRecognizers?.count == 1)
+  }
+
+  @Test("uninstalled: the hijack's pan off, the system swipe as it was before")
+  func uninstallHijack() throws {
+    let registry = PluginRegistry.shared
+    #expect(try registry.install(FullscreenPopPlugin()))
+    let session = FullscreenPopScenarios.withTechnique(.hijack) {
+      NavigationSession(root: FullscreenPopScenarios.homePage())
+    }
+    let navigation = session.navigationController
+    navigation.interactivePopGestureRecognizer?.isEnabled = false  // the app's own choice
+    FullscreenPopScenarios.withTechnique(.hijack) {
+      session.push(FullscreenPopScenarios.opaquePage())
+    }
+    #expect(navigation.view.gestureRecognizers?.count == 2)
+    registry.uninstall(FullscreenPopPlugin().identifier)
+    #expect(navigation.view.gestureRecognizers?.count == 1)
+    #expect(navigation.interactivePopGestureRecognizer?.isEnabled == false, "as the app left it")
   }
 }

@@ -106,7 +106,7 @@ extension UIKitModelTests {
       #expect(NSUserDefaults.standard.object(forKey: "isGesturePop") == nil)
       NSUserDefaults.standard.set(1, forKey: "count")
       _ = NavigationSession(root: UIViewController())
-      #expect(NSUserDefaults.standard.dictionaryRepresentation.isEmpty)
+      #expect(NSUserDefaults.standard.dictionaryRepresentation().isEmpty)
     }
   }
 }

@@ -88,8 +88,11 @@ open class UIGestureRecognizer: ObjCObject {
 
   /// The state.
   public internal(set) var state: State = .possible
-  /// Whether the recognizer takes touches.
-  open var isEnabled = true
+  /// Whether the recognizer takes touches. Turning it off mid-gesture cancels the gesture, as
+  /// UIKit does.
+  open var isEnabled = true {
+    didSet { if !isEnabled { cancelIfUnderWay() } }
+  }
   /// The delegate.
   open weak var delegate: (any UIGestureRecognizerDelegate)?
   /// The view it is attached to (``UIView/addGestureRecognizer(_:)``).
@@ -154,6 +157,14 @@ open class UIGestureRecognizer: ObjCObject {
       pair.target == nil
         || ((target == nil || pair.target === target) && (action == nil || pair.action == action))
     }
+  }
+
+  /// Cancels the gesture if it is under way (its targets hear `cancelled`), ready for the next
+  /// touch: what UIKit does when a recognizer is disabled or leaves its view mid-gesture.
+  internal func cancelIfUnderWay() {
+    guard state == .began || state == .changed else { return }
+    transition(to: .cancelled)
+    state = .possible
   }
 
   /// Moves to `state` and tells the targets.

@@ -49,7 +49,9 @@ public final class NSUserDefaults {
     switch values[key] {
     case let value as Bool: value
     case let value as Double: value != 0
+    case let value as Float: value != 0
     case let value as Int: value != 0
+    case let value as NSNumber: value.boolValue
     default: false
     }
   }
@@ -58,9 +60,11 @@ public final class NSUserDefaults {
   public func double(forKey key: String) -> Double {
     switch values[key] {
     case let value as Double: value
+    case let value as Float: Double(value)
     case let value as Int: Double(value)
     case let value as Bool: value ? 1 : 0
     case let value as CGFloat: Double(value)
+    case let value as NSNumber: value.doubleValue
     default: 0
     }
   }
@@ -82,5 +86,5 @@ public final class NSUserDefaults {
   public func synchronize() -> Bool { true }
 
   /// Every key and value.
-  public var dictionaryRepresentation: [String: Any] { values }
+  public func dictionaryRepresentation() -> [String: Any] { values }
 }

@@ -20,9 +20,11 @@ extension UIView {
     recognizer.view = self
   }
 
-  /// Detaches `recognizer`; one that is not attached to the view is ignored.
+  /// Detaches `recognizer` (a gesture under way is cancelled first, as in UIKit); one that is
+  /// not attached to the view is ignored.
   public func removeGestureRecognizer(_ recognizer: UIGestureRecognizer) {
     guard recognizers.contains(where: { $0 === recognizer }) else { return }
+    recognizer.cancelIfUnderWay()
     recognizers.removeAll { $0 === recognizer }
     if recognizer.view === self { recognizer.view = nil }
   }
