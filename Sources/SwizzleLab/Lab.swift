@@ -329,7 +329,8 @@ enum Usage {
           --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
                             none; default: the plugin that brings the scenario.
           --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
-          --ios VERSION     The system version; default 13.0.
+          --ios VERSION     The system version; default 13.0. The profiles the model
+                            tells apart: 10, 11, 12, 13, 15, 17.
           --speed SECONDS   Real seconds to wait between steps; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
           --load PATH       Load a plugin library first (repeatable).

@@ -59,6 +59,12 @@ open class UINavigationBar: UIView {
   var attributes: TextAttributes?
   var barTint: UIColor?
   let statusBarHeight: CGFloat
+  // The iOS 13 appearances (`UINavigationBar+Appearances.swift`), copies of what was set.
+  var standardStorage: UINavigationBarAppearance?
+  var scrollEdgeStorage: UINavigationBarAppearance?
+  var compactStorage: UINavigationBarAppearance?
+  /// Whether the bar was last drawn at its scroll edge (iOS 15 and later).
+  var drawnAtScrollEdge = false
 
   /// The shadow image; honoured only when a custom background image is set. `UIImage()` hides
   /// the hairline.
@@ -170,8 +176,13 @@ open class UINavigationBar: UIView {
     }
   }
 
-  /// Applies the background rules to the background views.
+  /// Applies the background rules to the background views: those of the active
+  /// `UINavigationBarAppearance` on iOS 13 and later when there is one, else the legacy ones.
   func applyBackground() {
+    if let appearance = activeAppearance(), let bar = backgroundContainer as? _UIBarBackground {
+      render(appearance, in: bar)
+      return
+    }
     let image = backgroundImages[UIBarMetrics.default.rawValue]
     let effect: UIView
     let tint: UIView
@@ -210,6 +221,7 @@ open class UINavigationBar: UIView {
   }
 
   func applyTitleAttributes() {
+    let attributes = activeAppearance()?.titleTextAttributes ?? self.attributes
     titleLabel.textColor = attributes?.foregroundColor ?? .black
     titleLabel.font = attributes?.font ?? .boldSystemFont(ofSize: 17)
   }
@@ -322,6 +334,7 @@ open class UINavigationBar: UIView {
     backIndicatorView.isHidden = !showsBackButton
     backButtonView?.isHidden = !showsBackButton
     performLayout()
+    scrollEdgeMayHaveChanged()
   }
 
   private func buttonView(for item: UIBarButtonItem, left: Bool) -> UIView {

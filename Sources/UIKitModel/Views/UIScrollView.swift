@@ -71,11 +71,25 @@ open class UIScrollView: UIView {
     }
   }
 
+  /// The controller whose view holds this scroll view, found up the responder chain.
+  private var owningPage: UIViewController? {
+    var responder = next
+    while let current = responder {
+      if let page = current as? UIViewController { return page }
+      responder = current.next
+    }
+    return nil
+  }
+
   /// The base of `setContentOffset:`: stores the offset and tells the delegate.
   fileprivate func storeContentOffset(_ newValue: CGPoint) {
     guard newValue != offset else { return }
     offset = newValue
     tellDelegate(ScrollViewSelectors.scrollViewDidScroll) { $0.scrollViewDidScroll(self) }
+    // iOS 15: the bar over this page draws its scroll-edge appearance at the top.
+    if UIDevice.current.majorSystemVersion >= 15 {
+      owningPage?.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
+    }
   }
 
   /// The size of the content.

@@ -1,0 +1,123 @@
+// The bar's iOS 13 appearances, and which one is drawn: on iOS 15 and later the scroll-edge one
+// when the top page's content is at its top (or the page has no scroll view).
+public import Foundation
+
+extension UINavigationBar {
+  /// The appearance of the bar when its content is scrolled (iOS 13 and later; ignored before).
+  /// Nil draws the bar from its legacy properties (`barTintColor`, the background image...), as
+  /// iOS does by deriving a standard appearance from them.
+  public var standardAppearance: UINavigationBarAppearance? {
+    get { standardStorage }
+    set {
+      standardStorage = newValue?.copy()
+      appearancesChanged()
+    }
+  }
+
+  /// The appearance of the bar when the top page's content is at its top. iOS 15 draws it for
+  /// every bar there (iOS 13 and 14 only for large titles, which the model does not draw), and
+  /// when it is nil, draws the standard appearance with a **transparent background**: a bar
+  /// that set only the legacy properties turns transparent at the top on iOS 15 (the white or
+  /// see-through bars apps shipped with).
+  public var scrollEdgeAppearance: UINavigationBarAppearance? {
+    get { scrollEdgeStorage }
+    set {
+      scrollEdgeStorage = newValue?.copy()
+      appearancesChanged()
+    }
+  }
+
+  /// The appearance in a compact height (kept; the model draws portrait bars).
+  public var compactAppearance: UINavigationBarAppearance? {
+    get { compactStorage }
+    set { compactStorage = newValue?.copy() }
+  }
+
+  /// Whether the top page's content is at its top edge: its first scroll view (depth first in
+  /// its view) has an offset at or above its top inset, or it has no scroll view.
+  public var isAtScrollEdge: Bool {
+    guard let page = topPage, page.isViewLoaded, let view = page.view else { return true }
+    guard let scrollView = UINavigationBar.firstScrollView(in: view) else { return true }
+    return scrollView.contentOffset.y <= -scrollView.contentInset.top
+  }
+
+  /// The page whose content the bar sits over: the top controller of the navigation controller
+  /// the bar belongs to.
+  private var topPage: UIViewController? {
+    (delegate as? UINavigationController)?.topViewController
+  }
+
+  private static func firstScrollView(in view: UIView) -> UIScrollView? {
+    if let scrollView = view as? UIScrollView { return scrollView }
+    for subview in view.subviews {
+      if let found = firstScrollView(in: subview) { return found }
+    }
+    return nil
+  }
+
+  /// The appearance drawn now, if the bar draws one: none before iOS 13; on iOS 15 and later at
+  /// the scroll edge, the scroll-edge appearance or else a transparent version of the standard
+  /// one (or of the legacy look); else the standard appearance, if set.
+  func activeAppearance() -> UINavigationBarAppearance? {
+    let version = UIDevice.current.majorSystemVersion
+    guard version >= 13 else { return nil }
+    if version >= 15, isAtScrollEdge {
+      if let scrollEdgeStorage { return scrollEdgeStorage }
+      let transparent = standardStorage?.copy() ?? legacyAppearance()
+      transparent.configureWithTransparentBackground()
+      return transparent
+    }
+    return standardStorage
+  }
+
+  /// The legacy properties as an appearance (what iOS 13 derives): the title attributes.
+  private func legacyAppearance() -> UINavigationBarAppearance {
+    let appearance = UINavigationBarAppearance()
+    appearance.titleTextAttributes = attributes ?? [:]
+    return appearance
+  }
+
+  /// Draws `appearance` with the background's views.
+  func render(_ appearance: UINavigationBarAppearance, in background: _UIBarBackground) {
+    let image = appearance.backgroundImage
+    background.backgroundImageView.image = image
+    background.backgroundImageView.backgroundColor = image?.solidColor
+    background.backgroundImageView.isHidden = image == nil
+    background.backgroundEffectView.isHidden = !appearance.hasBackgroundEffect
+    background.backgroundEffectView.backgroundColor =
+      appearance.hasBackgroundEffect ? UIColor(white: 0.97, alpha: 0.8) : nil
+    background.colorView.isHidden = appearance.backgroundColor == nil
+    background.colorView.backgroundColor = appearance.backgroundColor
+    let shadow = background.shadowView
+    if let shadowImage = appearance.shadowImage, !shadowImage.isEmpty {
+      shadow.isHidden = false
+      shadow.image = shadowImage
+      shadow.backgroundColor = shadowImage.solidColor
+    } else if let color = appearance.shadowColor, color.alpha > 0 {
+      shadow.isHidden = false
+      shadow.image = nil
+      shadow.backgroundColor = color
+    } else {
+      shadow.isHidden = true
+    }
+  }
+
+  /// Draws the bar again after an appearance changed.
+  private func appearancesChanged() {
+    drawnAtScrollEdge = isAtScrollEdge
+    applyBackground()
+    applyTitleAttributes()
+  }
+
+  /// Draws the bar again if the top page's content crossed its top edge since it was last
+  /// drawn (iOS 15 and later): the scroll view tells the bar as it scrolls, the bar checks on
+  /// each change of its items.
+  func scrollEdgeMayHaveChanged() {
+    guard UIDevice.current.majorSystemVersion >= 15 else { return }
+    let atEdge = isAtScrollEdge
+    guard atEdge != drawnAtScrollEdge else { return }
+    drawnAtScrollEdge = atEdge
+    applyBackground()
+    applyTitleAttributes()
+  }
+}

@@ -1,0 +1,108 @@
+// UINavigationBarAppearance: iOS 13's standard appearance, and iOS 15's scroll-edge rule that
+// turned bars drawn from their legacy properties transparent at the top.
+import Foundation
+import Testing
+import UIKitModel
+
+/// A page with a scroll view filling its view.
+final class ScrollPage: UIViewController {
+  let scrollView = UIScrollView(frame: .zero)
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    scrollView.frame = view.bounds
+    scrollView.contentSize = CGSize(width: view.bounds.width, height: 3000)
+    view.addSubview(scrollView)
+  }
+}
+
+extension UIKitModelTests {
+  @Suite("UINavigationBarAppearance")
+  struct BarAppearanceTests {
+    private func opaque(_ color: UIColor) -> UINavigationBarAppearance {
+      let appearance = UINavigationBarAppearance()
+      appearance.configureWithOpaqueBackground()
+      appearance.backgroundColor = color
+      return appearance
+    }
+
+    @Test("iOS 13: the standard appearance draws the bar; the scroll-edge one waits for iOS 15")
+    func standard() {
+      let session = NavigationSession(root: UIViewController(), systemVersion: "13.0")
+      let bar = session.navigationController.navigationBar
+      bar.standardAppearance = opaque(.blue)
+      bar.scrollEdgeAppearance = opaque(.red)
+      let seen = bar.appearance(over: .white)
+      #expect(seen.backgroundColor == UIColorComponents(.blue) && seen.backgroundOpacity == 1)
+    }
+
+    @Test("iOS 15: a bar with only legacy properties is transparent at the top, tinted below it")
+    func legacyAtTheEdge() {
+      let page = ScrollPage()
+      let session = NavigationSession(root: page, systemVersion: "15.0")
+      let bar = session.navigationController.navigationBar
+      bar.barTintColor = .blue
+      #expect(bar.isAtScrollEdge)
+      #expect(bar.appearance(over: .white).backgroundOpacity == 0, "transparent at the top")
+      #expect(!bar.appearance(over: .white).shadowVisible)
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 120)
+      #expect(!bar.isAtScrollEdge)
+      #expect(bar.appearance(over: .white).backgroundOpacity > 0.8, "the tint, scrolled")
+      page.scrollView.contentOffset = .zero
+      #expect(bar.appearance(over: .white).backgroundOpacity == 0)
+    }
+
+    @Test("iOS 15: a page without a scroll view is always at the edge; the fix sets both")
+    func fixBothAppearances() {
+      let session = NavigationSession(root: UIViewController(), systemVersion: "17.0")
+      let bar = session.navigationController.navigationBar
+      bar.standardAppearance = opaque(.blue)
+      #expect(bar.appearance(over: .white).backgroundOpacity == 0, "standard alone: clear")
+      bar.scrollEdgeAppearance = opaque(.blue)
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.blue))
+    }
+
+    @Test("the appearance's title attributes win over the bar's; iOS 10 ignores appearances")
+    func titleAndOldVersions() {
+      let session = NavigationSession(root: UIViewController(), systemVersion: "13.0")
+      let bar = session.navigationController.navigationBar
+      let appearance = opaque(.blue)
+      appearance.titleTextAttributes = [.foregroundColor: UIColor.red]
+      bar.titleTextAttributes = [.foregroundColor: UIColor.green]
+      bar.standardAppearance = appearance
+      #expect(bar.appearance().titleColor == UIColorComponents(.red))
+      freshModel()
+      let old = NavigationSession(root: UIViewController(), systemVersion: "10.3")
+      let oldBar = old.navigationController.navigationBar
+      let before = oldBar.appearance()
+      oldBar.standardAppearance = opaque(.blue)
+      oldBar.scrollEdgeAppearance = opaque(.blue)
+      #expect(oldBar.appearance() == before)
+    }
+
+    @Test("a bar keeps a copy: changing the appearance afterwards changes nothing")
+    func copies() {
+      let session = NavigationSession(root: UIViewController(), systemVersion: "13.0")
+      let bar = session.navigationController.navigationBar
+      let appearance = opaque(.blue)
+      bar.standardAppearance = appearance
+      appearance.backgroundColor = .red
+      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.blue))
+    }
+  }
+}
+
+extension UIKitModelTests.BarAppearanceTests {
+  @Test("the profiles by the names users give them, each a version the model runs")
+  func profiles() {
+    #expect(IOSProfile.all.map(\.name) == ["10", "11", "12", "13", "15", "17"])
+    #expect(IOSProfile.named("15")?.systemVersion == "15.0")
+    #expect(IOSProfile.named("13.0") == .ios13)
+    #expect(IOSProfile.named("14") == nil)
+    for profile in IOSProfile.all {
+      freshModel()
+      UIDevice.current.systemVersion = profile.systemVersion
+      let bar = UINavigationBar()
+      #expect(bar.usesLegacyHierarchy == (profile == .ios10), "\(profile)")
+    }
+  }
+}
