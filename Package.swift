@@ -207,8 +207,9 @@ let package = Package(
     ),
     .testTarget(
       name: "UIKitModelTests",
-      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting"],
-      path: "Tests/UIKitModelTests"
+      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting", "Scenarios"],
+      path: "Tests/UIKitModelTests",
+      exclude: ["Golden"]
     ),
     .testTarget(
       name: "BarLayerPluginTests",
@@ -223,6 +224,7 @@ let package = Package(
         "OverlayBarPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
       ],
       path: "Tests/OverlayBarPluginTests",
+      exclude: ["Golden"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(

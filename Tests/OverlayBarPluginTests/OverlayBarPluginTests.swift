@@ -305,6 +305,21 @@ struct OverlayBarPluginTests {
     #expect(overlay.statusBarAreaColor == overlay.backgroundColor)
   }
 
+  @Test(
+    "the scrolling demo's timeline on iOS 10 and 13 is the golden one", arguments: ["10", "13"])
+  func scrollingGolden(ios: String) throws {
+    let profile = try #require(IOSProfile.named(ios))
+    let moments = try OverlayBarScenarios.scrolling.run(
+      options: ScenarioOptions(systemVersion: profile.systemVersion))
+    GoldenTimeline.check(GoldenTimeline.timeline(moments), named: "lt-scrolling-ios\(ios)")
+    // Scrolled past 44: the bar moved up by its height, its title faded out, and the hairline
+    // left as it was (the seed never touches the shadow image).
+    expectMoment(
+      "fixed: offset 60", of: moments,
+      BarSnapshot(
+        titleColor: UIColor(white: 0, alpha: 0), translationY: -44, hairline: true))
+  }
+
   @Test("every scenario runs on iOS 10 and 13, iPhone 8 and X, with seed and fixed moments")
   func scenarios() throws {
     for device in [DeviceProfile.iPhone8, .iPhoneX] {

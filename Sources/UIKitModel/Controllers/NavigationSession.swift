@@ -10,6 +10,8 @@ public enum SwipeRelease: Sendable {
   case flick
   /// The finger flicks back: the pop cancels wherever it is.
   case flickBack
+  /// The finger moves on at this many points per second (negative: back) as it lifts.
+  case velocity(CGFloat)
 }
 
 /// A scripted session: an application launched with a navigation controller, driven step by
@@ -90,6 +92,20 @@ public final class NavigationSession {
     return settle("pop")
   }
 
+  /// Pops to `controller` and runs until idle.
+  @discardableResult
+  public func popTo(_ controller: UIViewController, animated: Bool = true) -> Self {
+    navigationController.popToViewController(controller, animated: animated)
+    return settle("pop to \(controller.title ?? "\(type(of: controller))")")
+  }
+
+  /// Pops to the root and runs until idle.
+  @discardableResult
+  public func popToRoot(animated: Bool = true) -> Self {
+    navigationController.popToRootViewController(animated: animated)
+    return settle("pop to root")
+  }
+
   /// Taps the back button and runs until idle.
   @discardableResult
   public func tapBack() -> Self {
@@ -136,6 +152,8 @@ public final class NavigationSession {
       case .slow: last + 1
       case .flick: last + 20
       case .flickBack: max(0, last - 20)
+      case .velocity(let speed):
+        speed.isFinite ? max(0, last + speed * CGFloat(VirtualRunLoop.frameDuration)) : last + 1
       }
     for pan in pans where pan.state == .began || pan.state == .changed {
       GestureDriver.move(pan, to: CGPoint(x: releaseAt, y: 0))

@@ -1,0 +1,91 @@
+// The testing library's expectations and golden timelines, and the session's drivers.
+import Foundation
+import Scenarios
+import SwizzleKitTesting
+import Testing
+import UIKitModel
+
+extension UIKitModelTests {
+  @Suite("BarSnapshot")
+  struct BarSnapshotTests {
+    @Test("only the values given are checked, within the tolerance; each difference is a line")
+    func differences() {
+      let bar = NavigationSession(root: UIViewController()).navigationController.navigationBar
+      bar.setBackgroundImage(UIImage(color: .blue), for: .default)
+      let seen = bar.appearance(over: .white)
+      #expect(BarSnapshot(background: .blue, backgroundAlpha: 1).differences(from: seen).isEmpty)
+      #expect(BarSnapshot().differences(from: seen).isEmpty)
+      let lines = BarSnapshot(background: .red, backgroundAlpha: 0.5, hairline: true)
+        .differences(from: seen)
+      #expect(lines.count == 2, "\(lines)")
+      #expect(lines.first?.hasPrefix("background: expected #FF0000FF, seen #0000FFFF") == true)
+      let near = UIColor(red: 0, green: 0, blue: 0.995, alpha: 1)
+      #expect(BarSnapshot(background: near).differences(from: seen).isEmpty)
+      #expect(!BarSnapshot(background: near).differences(from: seen, tolerance: 0.001).isEmpty)
+    }
+
+    @Test("expectBar passes on what is seen and records the differences otherwise")
+    func expectations() {
+      let session = NavigationSession(root: UIViewController())
+      let bar = session.navigationController.navigationBar
+      expectBar(bar, BarSnapshot(translationY: 0, hairline: true, height: 44))
+      withKnownIssue {
+        expectBar(bar, BarSnapshot(translationY: -44))
+      }
+      withKnownIssue {
+        expectMoment("missing", of: [], BarSnapshot())
+      }
+    }
+  }
+
+  @Suite("GoldenTimeline")
+  struct GoldenTimelineTests {
+    @Test("the first line that differs, a missing line included; nil when equal")
+    func firstDifference() {
+      #expect(GoldenTimeline.firstDifference("a\nb\n", "a\nb\n") == nil)
+      let changed = GoldenTimeline.firstDifference("a\nb\nc\n", "a\nB\nc\n")
+      #expect(changed?.line == 2 && changed?.expected == "b" && changed?.seen == "B")
+      let shorter = GoldenTimeline.firstDifference("a\nb\n", "a\n")
+      #expect(shorter?.line == 2 && shorter?.seen == "(end of text)")
+    }
+
+    @Test("a timeline is one line per moment: time, name, what the user sees")
+    func timeline() throws {
+      let scenario = Scenario(name: "two", summary: "") { context in
+        let session = context.start(root: UIViewController())
+        context.mark("start")
+        session.push(UIViewController())
+        context.mark("pushed")
+      }
+      let text = GoldenTimeline.timeline(try scenario.run(options: ScenarioOptions(plugins: [])))
+      let lines = text.split(separator: "\n")
+      #expect(lines.count == 2)
+      #expect(lines[0].hasPrefix("0.000  start: background #"))
+      #expect(lines[1].contains("  pushed: background #"))
+    }
+  }
+}
+
+extension UIKitModelTests.SessionTests {
+  @Test("popTo, popToRoot, and a swipe released with a chosen velocity")
+  func moreDrivers() {
+    let pages = (0..<4).map { index -> UIViewController in
+      let page = UIViewController()
+      page.title = "P\(index)"
+      return page
+    }
+    let session = NavigationSession(root: pages[0])
+    session.push(pages[1]).push(pages[2]).push(pages[3])
+    session.popTo(pages[1])
+    #expect(session.navigationController.viewControllers.count == 2)
+    session.push(pages[2]).popToRoot()
+    #expect(session.navigationController.viewControllers.count == 1)
+    session.push(pages[1])
+    session.swipeBack(to: 0.3, release: .velocity(900))
+    #expect(session.navigationController.viewControllers.count == 1, "a fast release finishes")
+    session.push(pages[2])
+    session.swipeBack(to: 0.7, release: .velocity(-900))
+    #expect(session.navigationController.viewControllers.count == 2, "a release backwards cancels")
+    #expect(session.trace.last?.contains("velocity(-900.0)") == true)
+  }
+}
