@@ -106,3 +106,19 @@ extension UIKitModelTests.BarAppearanceTests {
     }
   }
 }
+
+extension UIKitModelTests.BarAppearanceTests {
+  @Test("an iPad's bar is 50 points tall from iOS 12, 44 before and on iPhones")
+  func iPadHeight() {
+    for (device, version, height) in [
+      (DeviceProfile.iPadAir, "13.0", CGFloat(50)), (.iPadAir, "11.0", 44), (.iPhoneX, "13.0", 44),
+    ] {
+      freshModel()
+      let session = NavigationSession(
+        root: UIViewController(), device: device, systemVersion: version)
+      let bar = session.navigationController.navigationBar
+      #expect(bar.frame.height == height && bar.barHeight == height, "\(device) \(version)")
+      #expect(bar.subviews.first?.frame.height == height + device.statusBarHeight)
+    }
+  }
+}

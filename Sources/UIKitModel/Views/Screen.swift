@@ -40,6 +40,9 @@ public enum DeviceProfile: String, CaseIterable, Sendable {
     }
   }
 
+  /// Whether the device is an iPad (its bar is 50 points tall from iOS 12).
+  public var isPad: Bool { self == .iPadAir }
+
   /// Finds a profile by name, case and spaces ignored (`iphone-x`, `iPhone X`).
   public static func named(_ name: String) -> DeviceProfile? {
     func key(_ text: String) -> String {

@@ -20,8 +20,14 @@ import ObjCRuntimeGeometry
 /// bar. `setBackgroundImage(UIImage(), for: .default)` makes the system background clear, and
 /// the shadow image is honoured only when a custom background image is set, as on iOS.
 open class UINavigationBar: UIView {
-  /// The bar's height, without the status bar.
-  public static let height: CGFloat = 44
+  /// The height of a bar made now, without the status bar: 44 points, and 50 on an iPad from
+  /// iOS 12 (the current device and system version decide).
+  public static var height: CGFloat {
+    UIScreen.main.profile.isPad && UIDevice.current.majorSystemVersion >= 12 ? 50 : 44
+  }
+
+  /// This bar's height, without the status bar, fixed when the bar is made.
+  public let barHeight: CGFloat
 
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UINavigationBar.self) {
@@ -92,6 +98,7 @@ open class UINavigationBar: UIView {
   /// A bar with `frame`, whose background extends `statusBarHeight` points above it.
   public init(frame: CGRect, statusBarHeight: CGFloat) {
     self.statusBarHeight = statusBarHeight
+    barHeight = UINavigationBar.height
     usesLegacyHierarchy = UIDevice.current.majorSystemVersion < 11
     if usesLegacyHierarchy {
       backgroundContainer = _UINavigationBarBackground(frame: .zero)
@@ -423,7 +430,7 @@ open class UINavigationBar: UIView {
   func performLayout() {
     let width = bounds.width
     backgroundContainer.frame = CGRect(
-      x: 0, y: -statusBarHeight, width: width, height: UINavigationBar.height + statusBarHeight)
+      x: 0, y: -statusBarHeight, width: width, height: barHeight + statusBarHeight)
     // The background's own views fill it; a view someone else put there keeps its frame (and
     // follows its autoresizing mask), so an overlay sized for a 20-point status bar stays short.
     let ownViews: [UIView] =
@@ -450,7 +457,7 @@ open class UINavigationBar: UIView {
     }
     backIndicatorView.frame = CGRect(x: 8, y: 11, width: 13, height: 21)
     backButtonView?.frame = CGRect(x: 21, y: 11, width: backButtonFrame.width - 21, height: 22)
-    let height = UINavigationBar.height
+    let height = barHeight
     // The button bars share the width beside the title; the buttons sit 44 points apart, the
     // left ones after the back button, the right ones from the right edge.
     let side = max(0, width / 2 - 80)
