@@ -63,7 +63,9 @@ enum RenderCommand {
       try html(data).write(
         to: folder.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
       for (index, moment) in data.moments.enumerated() {
-        try frame(moment, device: options.device, standalone: true).write(
+        try frame(
+          moment, device: options.device, systemVersion: options.systemVersion, standalone: true
+        ).write(
           to: folder.appendingPathComponent("frame-\(index + 1).svg"), atomically: true,
           encoding: .utf8)
       }
@@ -150,11 +152,15 @@ enum RenderCommand {
   }
 
   /// One frame of the filmstrip: status bar, bar and content, 1/3 scale.
-  static func frame(_ moment: ReportMoment, device: DeviceProfile, standalone: Bool) -> String {
+  static func frame(
+    _ moment: ReportMoment, device: DeviceProfile, systemVersion: String, standalone: Bool
+  ) -> String {
     let width = Double(device.screenSize.width) / 3
     let height = Double(device.screenSize.height) / 3
     let status = Double(device.statusBarHeight) / 3
-    let bar = 44.0 / 3
+    // The bar's height on this device and version: 50 on an iPad from iOS 12, else 44.
+    let major = Int(systemVersion.split(separator: ".").first ?? "") ?? 0
+    let bar = (device.isPad && major >= 12 ? 50.0 : 44.0) / 3
     let offset = moment.sample.offset / 3
     let sample = moment.sample
     let statusInk = sample.statusBar == "light" ? "#ffffff" : "#000000"
@@ -235,7 +241,7 @@ enum RenderCommand {
   static func html(_ data: ReportData) -> String {
     let device = DeviceProfile(rawValue: data.device) ?? .iPhone8
     let frames = data.moments.map { moment in
-      "<figure>\(frame(moment, device: device, standalone: false))<figcaption>\(escape(moment.name))<br/>\(String(format: "%.3f", moment.time)) s</figcaption></figure>"
+      "<figure>\(frame(moment, device: device, systemVersion: data.systemVersion, standalone: false))<figcaption>\(escape(moment.name))<br/>\(String(format: "%.3f", moment.time)) s</figcaption></figure>"
     }.joined(separator: "\n")
     let plots = [
       plot(
