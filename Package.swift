@@ -173,7 +173,7 @@ let package = Package(
       name: "swizzle-bench",
       dependencies: [
         "ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "BarLayerPlugin", "TransparentBarPlugin",
-        "AnimatorTransitionPlugin",
+        "AnimatorTransitionPlugin", "OverlayBarPlugin", "FullscreenPopPlugin",
       ],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind

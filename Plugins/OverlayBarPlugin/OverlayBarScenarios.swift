@@ -66,6 +66,11 @@ public enum OverlayBarScenarios {
       context.mark("\(mode): offset 82")
       page.scrollView.contentOffset = CGPoint(x: 0, y: 150)
       context.mark("\(mode): offset 150")
+      // The seed's overlay is 20 points taller than the bar: short under a notch.
+      context.expectBar(
+        BarSnapshot(background: OverlayBarScenarios.demoBlue, backgroundAlpha: 1),
+        "\(mode): the bar blue",
+        onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
       session.push(plainPage("Next"))
       context.mark("\(mode): next page")
     }
@@ -87,6 +92,11 @@ public enum OverlayBarScenarios {
       context.mark("\(mode): offset 22" + page.failure)
       page.scrollView.contentOffset = CGPoint(x: 0, y: 60)
       context.mark("\(mode): offset 60" + page.failure)
+      // The seed's elements stay from iOS 11: its keys are gone.
+      context.expectBar(
+        BarSnapshot(titleColor: UIColor(white: 0, alpha: 0), translationY: -44),
+        "\(mode): moved up, elements faded",
+        failsOn: mode == .seed ? ["11", "12", "13", "15", "17"] : [])
     }
   }
 

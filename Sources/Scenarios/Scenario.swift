@@ -93,6 +93,8 @@ public final class ScenarioContext {
   public let options: ScenarioOptions
   /// The moments marked so far.
   public private(set) var moments: [ScenarioMoment] = []
+  /// The checks made so far (``expectBar(_:_:failsOn:tolerance:)``).
+  public internal(set) var checks: [ScenarioCheck] = []
   /// The session started by ``start(root:)``.
   public private(set) var session: NavigationSession?
 
@@ -203,6 +205,11 @@ public struct Scenario: Sendable {
   /// - Throws: `PluginError` when a plugin is unknown or does not install; the script does
   ///   not run then, and the plugins this call installed are uninstalled.
   public func run(options: ScenarioOptions) throws(PluginError) -> [ScenarioMoment] {
+    try run(context: options).moments
+  }
+
+  /// Runs the script with `options` and returns its context (moments and checks).
+  internal func run(context options: ScenarioOptions) throws(PluginError) -> ScenarioContext {
     let registry = PluginRegistry.shared
     _ = try? registry.discover()
     var installed: [String] = []
@@ -212,7 +219,7 @@ public struct Scenario: Sendable {
     }
     let context = ScenarioContext(options: options)
     script(context)
-    return context.moments
+    return context
   }
 }
 

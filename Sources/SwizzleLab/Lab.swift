@@ -101,6 +101,12 @@ public enum Lab {
           arguments, allowed: Options.runFlags + ["--out"], needsScenario: true, output: output)
         try options.validate()
         return try RenderCommand.run(options, output: output)
+      case "matrix":
+        let options = try Options.parse(
+          arguments, allowed: ["--plugin", "--scenario", "--device", "--out", "--load"],
+          output: output)
+        try options.validate()
+        return try MatrixCommand.run(options, output: output)
       case "methods":
         var arguments = arguments
         let name = arguments.isEmpty || arguments[0].hasPrefix("-") ? nil : arguments.removeFirst()
@@ -212,6 +218,10 @@ struct Options {
   var noColor = false
   var filter: String?
   var outDirectory: String?
+  /// The scenarios named with `--scenario` (a comma-separated list, repeatable).
+  var scenarios: [String] = []
+  /// The devices named with `--device`, in order (the last is `device`).
+  var devices: [DeviceProfile] = []
 
   /// Parses `arguments`: options among `allowed` and at most one positional SCENARIO; then
   /// loads the libraries of `--load`, writing what they brought to `output`, so that their
@@ -251,6 +261,11 @@ struct Options {
                 + DeviceProfile.allCases.map(\.rawValue).joined(separator: ", "), topic: "")
           }
           options.device = device
+          options.devices.append(device)
+        case "--scenario":
+          options.scenarios += try value(argument).split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+          }
         case "--ios":
           let version = try value(argument)
           guard UIDevice.isSystemVersion(version) else {
@@ -386,6 +401,26 @@ enum Usage {
         --load PATH to run, trace, hooks, render or list.
 
         """
+    case "matrix":
+      return """
+        OVERVIEW: Runs every scenario of the chosen plugins on every device and iOS profile
+        (10, 11, 12, 13, 15, 17) against the checks the scenarios make, and prints a table:
+        ok (every check held), xfail (the technique breaks there, as the scenario says),
+        FAIL (a check did not come out as expected; the first is listed below the table).
+        Exits with 1 when a cell fails.
+
+        USAGE: swizzle-lab matrix [--plugin NAME[,NAME...]] [--scenario NAME[,NAME...]]
+                                  [--device NAME]... [--out DIR] [--load PATH]
+
+        OPTIONS:
+          --plugin NAMES    The plugins whose scenarios run; default every plugin's.
+          --scenario NAMES  These scenarios only.
+          --device NAME     A device (repeatable); default iPhone 8, iPhone X, iPad Air.
+          --out DIR         Also write DIR/matrix.html, each cell linking to its report.
+          --load PATH       Load a plugin library first (repeatable).
+          -h, --help        Show help information.
+
+        """
     case "methods":
       return """
         OVERVIEW: Lists the methods of a class's table: each selector with its encoding and the
@@ -421,6 +456,7 @@ enum Usage {
           trace SCENARIO     Every runtime event, with virtual timestamps.
           hooks              The hook map after installing plugins.
           render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
+          matrix             Every scenario on every device and iOS profile, checked.
           methods CLASS      A class's methods, encodings, and the hooks on them.
           load PATH          Load a plugin library and list what it brings.
 

@@ -118,7 +118,7 @@ enum Cases {
         name: "association-memory-3", target: "report", limit: nil, iterations: (0, 1),
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
-    ] + HookCases.all + UIKitCases.all + PluginCases.all + TransitionCases.all
+    ] + HookCases.all + UIKitCases.all + PluginCases.all + TransitionCases.all + ScenarioCases.all
     + SoakCase.all
 
   static func closureSend(count: Int) -> Int {

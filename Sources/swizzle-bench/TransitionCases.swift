@@ -3,8 +3,16 @@
 // default slide.
 import AnimatorTransitionPlugin
 import Foundation
+import FullscreenPopPlugin
 import Hooks
+import OverlayBarPlugin
+import Scenarios
 import UIKitModel
+
+// The plugins linked so that the scenario cases find their scenarios by discovery.
+private let linkedPlugins: [any DiscoverablePlugin.Type] = [
+  OverlayBarPlugin.self, FullscreenPopPlugin.self,
+]
 
 enum TransitionCases {
   static let all: [BenchCase] = [
@@ -43,5 +51,31 @@ enum TransitionCases {
       }
     }
     return depth
+  }
+}
+
+/// What a matrix costs: one scenario run, averaged over every scenario of every plugin on every
+/// iOS profile (a launch, the plugin's installation and removal, the script).
+enum ScenarioCases {
+  static let all: [BenchCase] = [
+    BenchCase(
+      name: "scenario-run", target: "<= 2,000,000 instructions (one matrix cell, on average)",
+      limit: 2_000_000, iterations: (36, 108), body: runs)
+  ]
+
+  /// `count` scenario runs, cycling through the scenarios and, for each round, a profile.
+  static func runs(_ count: Int) -> Int {
+    let scenarios = ScenarioCatalog.all()
+    guard !scenarios.isEmpty else { return 0 }
+    var moments = 0
+    Stopwatch.time {
+      for index in 0..<count {
+        let scenario = scenarios[index % scenarios.count]
+        let profile = IOSProfile.all[(index / scenarios.count) % IOSProfile.all.count]
+        let options = ScenarioOptions(systemVersion: profile.systemVersion)
+        moments &+= (try? scenario.run(options: options).count) ?? 0
+      }
+    }
+    return moments
   }
 }

@@ -144,6 +144,37 @@ struct LabTests {
     #expect(fragments == 3 + 4, "three frames and four plots")
   }
 
+  @Test("matrix: every scenario of a plugin on each profile, a table, an HTML page with reports")
+  func matrix() throws {
+    let (code, output) = lab(["matrix", "--plugin", "overlay", "--device", "iPhone X"])
+    #expect(code == .ok)
+    let lines = output.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasSuffix("iOS 10  iOS 11  iOS 12  iOS 13  iOS 15  iOS 17") })
+    // The seed's elements stay from iOS 11; its overlay is short under the notch.
+    #expect(
+      lines.contains(
+        "lt-scrolling (iPhone X)         ok      xfail   xfail   xfail   xfail   xfail"))
+    #expect(
+      lines.contains(
+        "lt-background-color (iPhone X)  xfail   xfail   xfail   xfail   xfail   xfail"))
+    #expect(lines.last == "24 runs: 24 as expected (11 known failures), 0 not")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("swizzlekit-matrix-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (written, _) = lab([
+      "matrix", "--scenario", "lt-scrolling", "--device", "iPhone 8", "--out", directory.path,
+    ])
+    #expect(written == .ok)
+    let page = try String(
+      contentsOf: directory.appendingPathComponent("matrix.html"), encoding: .utf8)
+    #expect(page.contains("cells/lt-scrolling-iPhone8-ios15/report.html"))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: directory.appendingPathComponent("cells/lt-scrolling-iPhone8-ios10/report.html")
+          .path))
+    #expect(lab(["matrix", "--scenario", "nope"]).0 == .usage)
+  }
+
   @Test("bad input exits 64 with the usage; a library that does not load exits 1")
   func exitCodes() {
     for arguments in [

@@ -1,7 +1,7 @@
 // User defaults that live with the model: what the seeds store in `NSUserDefaults` (a page's bar
 // alpha, a gesture flag) stays in the process and starts empty at each launch and model reset,
 // never touching the user's disk.
-public import Foundation
+import Foundation
 
 /// Foundation's user defaults as the seeds use them (`[NSUserDefaults standardUserDefaults]`),
 /// kept in memory with the model: ``standard`` starts empty at each launch

@@ -1,6 +1,6 @@
 // The bar's iOS 13 appearances, and which one is drawn: on iOS 15 and later the scroll-edge one
 // when the top page's content is at its top (or the page has no scroll view).
-public import Foundation
+import Foundation
 
 extension UINavigationBar {
   /// The appearance of the bar when its content is scrolled (iOS 13 and later; ignored before).

@@ -1,6 +1,6 @@
 // iOS 13's UINavigationBarAppearance: a bar's look as a value, standard, at the scroll edge and
 // compact, and iOS 15's rule that applies the scroll-edge one (transparent unless set) at the top.
-public import Foundation
+import Foundation
 
 /// A bar's look as a value, as UIKit's `UINavigationBarAppearance` (iOS 13): a background
 /// (effect, colour, image), a hairline (colour, image) and title attributes. Give one to a

@@ -1,0 +1,86 @@
+// What a scenario promises: checks of the bar at its moments, some known to fail on some iOS
+// versions (where a technique broke), and the outcome of a run against them.
+public import Foundation
+public import Hooks
+import UIKitModel
+
+/// One check a scenario made: what it expected of the bar at a point of its script, what it
+/// saw, and whether the technique is known to fail it on the run's iOS version.
+public struct ScenarioCheck: Sendable, Equatable {
+  /// What was checked (`fixed: elements faded`).
+  public let label: String
+  /// The differences between what was expected and what was seen; empty when it held.
+  public let differences: [String]
+  /// Whether the technique is known to fail this check on the run's iOS version.
+  public let isKnownFailure: Bool
+
+  /// A check.
+  public init(label: String, differences: [String], isKnownFailure: Bool) {
+    self.label = label
+    self.differences = differences
+    self.isKnownFailure = isKnownFailure
+  }
+
+  /// Whether the check held.
+  public var held: Bool { differences.isEmpty }
+
+  /// Whether the outcome is the one expected: held, or failed where a failure is known.
+  public var isAsExpected: Bool { held != isKnownFailure }
+}
+
+/// The outcome of a scenario run against its checks.
+public struct ScenarioReport: Sendable {
+  /// The moments marked.
+  public let moments: [ScenarioMoment]
+  /// The checks made, in order.
+  public let checks: [ScenarioCheck]
+
+  /// Whether every check came out as expected.
+  public var isAsExpected: Bool { checks.allSatisfy(\.isAsExpected) }
+
+  /// The first check that did not come out as expected, described on one line; nil when all
+  /// did.
+  public var firstSurprise: String? {
+    guard let check = checks.first(where: { !$0.isAsExpected }) else { return nil }
+    if check.isKnownFailure {
+      return "\(check.label): held, though known to fail here"
+    }
+    return "\(check.label): \(check.differences.first ?? "")"
+  }
+
+  /// Whether some check failed as known (the technique breaks on this version).
+  public var hasKnownFailures: Bool { checks.contains { $0.isKnownFailure && !$0.held } }
+}
+
+extension ScenarioContext {
+  /// Checks what the user sees of the session's bar now against `expected` (over
+  /// ``scenarioBackdrop``), recording the outcome under `label`. Where the technique is known
+  /// to fail the check, say so: `failsOn` names iOS profiles (``IOSProfile`` names: `"11"`,
+  /// `"15"`...) and `onDevices` devices; a run matching every set given is expected to fail
+  /// (a pass there is a surprise).
+  public func expectBar(
+    _ expected: BarSnapshot, _ label: String, failsOn profiles: Set<String> = [],
+    onDevices devices: Set<DeviceProfile> = [], tolerance: CGFloat = 0.01
+  ) {
+    let bar = session?.navigationController.navigationBar ?? UINavigationBar()
+    let differences = expected.differences(
+      from: bar.appearance(over: scenarioBackdrop), height: bar.barHeight, tolerance: tolerance)
+    let profile = IOSProfile.named(options.systemVersion)?.name ?? options.systemVersion
+    let known =
+      !(profiles.isEmpty && devices.isEmpty)
+      && (profiles.isEmpty || profiles.contains(profile))
+      && (devices.isEmpty || devices.contains(options.device))
+    checks.append(ScenarioCheck(label: label, differences: differences, isKnownFailure: known))
+  }
+}
+
+extension Scenario {
+  /// Runs the scenario from a fresh launch with `options`, as ``run(options:)``, and returns
+  /// its moments with the checks its script made.
+  ///
+  /// - Throws: `PluginError` when a plugin is unknown or does not install.
+  public func check(options: ScenarioOptions) throws(PluginError) -> ScenarioReport {
+    let context = try run(context: options)
+    return ScenarioReport(moments: context.moments, checks: context.checks)
+  }
+}

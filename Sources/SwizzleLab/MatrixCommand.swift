@@ -1,0 +1,238 @@
+// `matrix`: every scenario of the chosen plugins on every device and iOS profile, against the
+// checks the scenarios make, as a table; `--out` writes it as an HTML page with a report per
+// cell.
+import Foundation
+import ObjCRuntime
+import Scenarios
+import UIKitModel
+
+enum MatrixCommand {
+  /// The devices a matrix runs on unless `--device` names others.
+  static let defaultDevices: [DeviceProfile] = [.iPhone8, .iPhoneX, .iPadAir]
+
+  /// One cell: a scenario on a device and a profile, and how it came out.
+  struct Cell {
+    let scenario: Scenario
+    let device: DeviceProfile
+    let profile: IOSProfile
+    let outcome: Outcome
+  }
+
+  /// How a cell came out.
+  enum Outcome {
+    /// Every check held (or the scenario makes none).
+    case ok
+    /// Every check came out as expected, some failing where the technique is known to break.
+    case knownFailure
+    /// A check did not come out as expected: the first, described.
+    case failed(String)
+    /// The scenario could not run (a plugin that does not install).
+    case error(String)
+
+    var mark: String {
+      switch self {
+      case .ok: "ok"
+      case .knownFailure: "xfail"
+      case .failed: "FAIL"
+      case .error: "ERROR"
+      }
+    }
+
+    var isFailure: Bool {
+      switch self {
+      case .ok, .knownFailure: false
+      case .failed, .error: true
+      }
+    }
+  }
+
+  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+    let scenarios = try chosenScenarios(options)
+    let devices = options.devices.isEmpty ? defaultDevices : options.devices
+    let total = scenarios.count * devices.count * IOSProfile.all.count
+    let progress = isatty(STDERR_FILENO) != 0
+    var cells: [Cell] = []
+    for scenario in scenarios {
+      for device in devices {
+        for profile in IOSProfile.all {
+          if progress {
+            output.err(
+              "\r[\(cells.count + 1)/\(total)] \(scenario.name) on \(device.rawValue),"
+                + " iOS \(profile.name)\u{1B}[K")
+          }
+          cells.append(
+            Cell(
+              scenario: scenario, device: device, profile: profile,
+              outcome: outcome(of: scenario, device: device, profile: profile, options)))
+        }
+      }
+    }
+    if progress { output.err("\r\u{1B}[K") }
+    output.out(table(cells, scenarios: scenarios, devices: devices))
+    if let directory = options.outDirectory {
+      try writeHTML(cells, scenarios: scenarios, devices: devices, to: directory, options)
+      output.out("wrote \(directory)/matrix.html and a report per cell\n")
+    }
+    return cells.contains { $0.outcome.isFailure } ? .failure : .ok
+  }
+
+  /// The scenarios named with `--scenario`, else those of the plugins named with `--plugin`,
+  /// else every scenario.
+  static func chosenScenarios(_ options: Options) throws(LabError) -> [Scenario] {
+    let all = ScenarioCatalog.all()
+    if !options.scenarios.isEmpty {
+      return try options.scenarios.map { name throws(LabError) in
+        guard let scenario = all.first(where: { $0.name == name }) else {
+          throw .usage(
+            "no scenario '\(name)'; scenarios: \(all.map(\.name).joined(separator: ", "))",
+            topic: "matrix")
+        }
+        return scenario
+      }
+    }
+    let plugins = options.plugins.filter { $0 != "none" }
+    guard !plugins.isEmpty else { return all }
+    return all.filter { scenario in scenario.plugin.map(plugins.contains) ?? false }
+  }
+
+  static func outcome(
+    of scenario: Scenario, device: DeviceProfile, profile: IOSProfile, _ options: Options
+  ) -> Outcome {
+    var scenarioOptions = ScenarioOptions(device: device, systemVersion: profile.systemVersion)
+    let plugins = options.plugins.filter { $0 != "none" }
+    if !options.scenarios.isEmpty, !plugins.isEmpty { scenarioOptions.plugins = plugins }
+    do {
+      let report = try scenario.check(options: scenarioOptions)
+      if let surprise = report.firstSurprise { return .failed(surprise) }
+      return report.hasKnownFailures ? .knownFailure : .ok
+    } catch {
+      return .error(error.description)
+    }
+  }
+
+  /// The table: a row per scenario and device, a column per profile, then the failures.
+  static func table(_ cells: [Cell], scenarios: [Scenario], devices: [DeviceProfile]) -> String {
+    let rows = scenarios.flatMap { scenario in devices.map { (scenario, $0) } }
+    let labels = rows.map { "\($0.0.name) (\($0.1.rawValue))" }
+    let width = max(20, labels.map(\.count).max() ?? 0) + 2
+    var lines = [
+      "matrix: \(scenarios.count) scenarios x \(devices.count) devices x"
+        + " \(IOSProfile.all.count) iOS profiles = \(cells.count) runs", "",
+      "".padding(toLength: width, withPad: " ", startingAt: 0)
+        + IOSProfile.all.map { "iOS \($0.name)".padding(toLength: 8, withPad: " ", startingAt: 0) }
+        .joined(),
+    ]
+    for (index, row) in rows.enumerated() {
+      let marks = IOSProfile.all.map { profile in
+        cells.first {
+          $0.scenario.name == row.0.name && $0.device == row.1 && $0.profile == profile
+        }?.outcome.mark ?? "-"
+      }
+      lines.append(
+        labels[index].padding(toLength: width, withPad: " ", startingAt: 0)
+          + marks.map { $0.padding(toLength: 8, withPad: " ", startingAt: 0) }.joined())
+    }
+    let failures = cells.filter(\.outcome.isFailure)
+    let known = cells.filter { if case .knownFailure = $0.outcome { true } else { false } }
+    lines.append("")
+    if !known.isEmpty {
+      lines.append("xfail: the technique breaks there, as the scenario says it does.")
+    }
+    for cell in failures {
+      let detail: String =
+        switch cell.outcome {
+        case .failed(let text), .error(let text): text
+        default: ""
+        }
+      lines.append(
+        "\(cell.outcome.mark) \(cell.scenario.name) (\(cell.device.rawValue)) iOS"
+          + " \(cell.profile.name): \(detail)")
+    }
+    lines.append(
+      "\(cells.count) runs: \(cells.count - failures.count) as expected"
+        + " (\(known.count) known failures), \(failures.count) not")
+    return lines.map { line in
+      var line = line
+      while line.last == " " { line.removeLast() }
+      return line
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// The cell's folder name: `scenario-device-ios`.
+  static func folder(_ cell: Cell) -> String {
+    "\(cell.scenario.name)-\(cell.device.rawValue.replacingOccurrences(of: " ", with: ""))"
+      + "-ios\(cell.profile.name)"
+  }
+
+  /// `matrix.html` in `directory`, each cell linking to its own report (`render` of the cell).
+  static func writeHTML(
+    _ cells: [Cell], scenarios: [Scenario], devices: [DeviceProfile], to directory: String,
+    _ options: Options
+  ) throws(LabError) {
+    let root = URL(fileURLWithPath: directory)
+    func escape(_ text: String) -> String {
+      text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    }
+    var rows: [String] = []
+    for scenario in scenarios {
+      for device in devices {
+        var row = "<tr><th>\(escape(scenario.name)) (\(device.rawValue))</th>"
+        for profile in IOSProfile.all {
+          guard
+            let cell = cells.first(where: {
+              $0.scenario.name == scenario.name && $0.device == device && $0.profile == profile
+            })
+          else { continue }
+          var cellOptions = options
+          cellOptions.scenario = scenario.name
+          cellOptions.device = device
+          cellOptions.systemVersion = profile.systemVersion
+          let data = try RenderCommand.collect(cellOptions)
+          let cellFolder = root.appendingPathComponent("cells").appendingPathComponent(
+            folder(cell))
+          do {
+            try FileManager.default.createDirectory(
+              at: cellFolder, withIntermediateDirectories: true)
+            try RenderCommand.html(data).write(
+              to: cellFolder.appendingPathComponent("report.html"), atomically: true,
+              encoding: .utf8)
+          } catch {
+            throw .failure("could not write the report to \(cellFolder.path): \(error)")
+          }
+          let title: String =
+            switch cell.outcome {
+            case .failed(let text), .error(let text): escape(text)
+            default: cell.outcome.mark
+            }
+          row +=
+            "<td class=\"\(cell.outcome.mark.lowercased())\" title=\"\(title)\"><a href=\"cells/"
+            + "\(folder(cell))/report.html\">\(cell.outcome.mark)</a></td>"
+        }
+        rows.append(row + "</tr>")
+      }
+    }
+    let header = IOSProfile.all.map { "<th>iOS \($0.name)</th>" }.joined()
+    let page = """
+      <!DOCTYPE html>
+      <html><head><meta charset="utf-8"><title>SwizzleKit matrix</title><style>
+      body { font-family: sans-serif; } td, th { padding: 4px 10px; text-align: left; }
+      td.ok { background: #d8f0d8; } td.xfail { background: #f3ead0; }
+      td.fail, td.error { background: #f4cccc; }
+      </style></head><body>
+      <h1>Scenarios across devices and iOS versions</h1>
+      <p>ok: every check held. xfail: the technique breaks there, as the scenario says.
+      FAIL: a check did not come out as expected (hover for the first). Each cell links to its
+      report.</p>
+      <table><tr><th></th>\(header)</tr>
+      \(rows.joined(separator: "\n"))
+      </table></body></html>
+      """
+    do {
+      try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+      try page.write(
+        to: root.appendingPathComponent("matrix.html"), atomically: true, encoding: .utf8)
+    } catch {
+      throw .failure("could not write \(directory)/matrix.html: \(error)")
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// A scenario's checks: held, failed, known to fail on some profiles or devices, and the report
+// the matrix reads.
+import Foundation
+import Scenarios
+import Testing
+import UIKitModel
+
+extension UIKitModelTests {
+  @Suite("ScenarioReport")
+  struct ScenarioReportTests {
+    /// A scenario that checks a bar it turned blue, expecting `expected`, known to fail on
+    /// `failsOn` and `devices`.
+    private func scenario(
+      expecting expected: UIColor, failsOn: Set<String> = [], devices: Set<DeviceProfile> = []
+    ) -> Scenario {
+      Scenario(name: "check", summary: "") { context in
+        let session = context.start(root: UIViewController())
+        session.navigationController.navigationBar.setBackgroundImage(
+          UIImage(color: .blue), for: .default)
+        context.expectBar(
+          BarSnapshot(background: expected), "the bar", failsOn: failsOn, onDevices: devices)
+      }
+    }
+
+    private func report(
+      _ scenario: Scenario, ios: String = "13.0", device: DeviceProfile = .iPhone8
+    )
+      throws -> ScenarioReport
+    {
+      try scenario.check(
+        options: ScenarioOptions(device: device, systemVersion: ios, plugins: []))
+    }
+
+    @Test("a check that holds is as expected; one that fails is a surprise, described")
+    func heldAndFailed() throws {
+      let held = try report(scenario(expecting: .blue))
+      #expect(held.isAsExpected && !held.hasKnownFailures && held.checks.count == 1)
+      let failed = try report(scenario(expecting: .red))
+      #expect(!failed.isAsExpected)
+      #expect(failed.firstSurprise?.hasPrefix("the bar: background: expected #FF0000FF") == true)
+    }
+
+    @Test("a failure where it is known is as expected; a pass there is a surprise")
+    func knownFailures() throws {
+      let known = try report(scenario(expecting: .red, failsOn: ["13"]))
+      #expect(known.isAsExpected && known.hasKnownFailures)
+      let elsewhere = try report(scenario(expecting: .red, failsOn: ["15"]))
+      #expect(!elsewhere.isAsExpected, "known on 15, run on 13")
+      let surprise = try report(scenario(expecting: .blue, failsOn: ["13"]))
+      #expect(surprise.firstSurprise == "the bar: held, though known to fail here")
+      let device = try report(
+        scenario(expecting: .red, devices: [.iPhoneX]), device: .iPhoneX)
+      #expect(device.isAsExpected && device.hasKnownFailures)
+      let bothGiven = try report(
+        scenario(expecting: .red, failsOn: ["15"], devices: [.iPhoneX]), device: .iPhoneX)
+      #expect(!bothGiven.isAsExpected, "a known failure must match every set given")
+    }
+  }
+}
