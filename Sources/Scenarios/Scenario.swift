@@ -93,7 +93,7 @@ public final class ScenarioContext {
   public let options: ScenarioOptions
   /// The moments marked so far.
   public private(set) var moments: [ScenarioMoment] = []
-  /// The checks made so far (``expectBar(_:_:failsOn:tolerance:)``).
+  /// The checks made so far (``expectBar(_:_:failsOn:onDevices:tolerance:)``).
   public internal(set) var checks: [ScenarioCheck] = []
   /// The session started by ``start(root:)``.
   public private(set) var session: NavigationSession?

@@ -55,7 +55,7 @@ public struct ScenarioReport: Sendable {
 extension ScenarioContext {
   /// Checks what the user sees of the session's bar now against `expected` (over
   /// ``scenarioBackdrop``), recording the outcome under `label`. Where the technique is known
-  /// to fail the check, say so: `failsOn` names iOS profiles (``IOSProfile`` names: `"11"`,
+  /// to fail the check, say so: `failsOn` names iOS profiles (`IOSProfile` names: `"11"`,
   /// `"15"`...) and `onDevices` devices; a run matching every set given is expected to fail
   /// (a pass there is a surprise).
   public func expectBar(
