@@ -108,9 +108,6 @@ public final class KJPopAnimator: KJAnimator, UIViewControllerAnimatedTransition
     me.receiver(as: KJPopAnimator.self).animationDidStop(animation, finished: finished)
   }
 
-  /// How many times the shadow's animation told the animator it stopped.
-  public private(set) var shadowAnimationStops = 0
-
   /// Slides and fades, then completes. On a cancelled pop the seed leaves the bar with what the
   /// animation block set (the title colour is not animated, so it stays the to-controller's:
   /// the wrong one); the plugin sets the from-controller's values back.
@@ -152,8 +149,7 @@ public final class KJPopAnimator: KJAnimator, UIViewControllerAnimatedTransition
       })
   }
 
-  /// The shadow's animation stopped.
-  public func animationDidStop(_ animation: CABasicAnimation, finished: Bool) {
-    shadowAnimationStops += 1
-  }
+  /// The shadow's animation stopped: nothing to do (the completion already set the shadow to
+  /// 0), as in the seed; it is the delegate so that the animation's end is seen (and hookable).
+  public func animationDidStop(_ animation: CABasicAnimation, finished: Bool) {}
 }

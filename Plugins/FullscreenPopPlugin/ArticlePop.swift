@@ -224,12 +224,6 @@ enum ArticlePop {
     navigation.delegate = transition
   }
 
-  /// The machinery of `navigation`, if it has it.
-  static func transition(of navigation: UINavigationController) -> NavigationInteractiveTransition?
-  {
-    navigation[articleKey]
-  }
-
   /// Takes the pans off, turns the system's swipe-back on and gives the delegates back.
   static func releaseAll() {
     for navigation in adopted.drain() {

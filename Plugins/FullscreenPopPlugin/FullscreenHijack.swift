@@ -101,11 +101,6 @@ enum FullscreenHijack {
     system.isEnabled = false
   }
 
-  /// The hijacking pan's delegate of `navigation`, if it has one.
-  static func delegate(of navigation: UINavigationController) -> FullscreenPopGestureDelegate? {
-    navigation[hijackKey]
-  }
-
   /// Takes the pans off and turns the system's swipe-back on.
   static func releaseAll() {
     for navigation in adopted.drain() {

@@ -83,6 +83,7 @@ public enum FullscreenPopScenarios {
 
   /// Runs `body` with ``FullscreenPopPlugin/technique`` set to `technique`, sets it back, and
   /// returns what `body` returned.
+  @discardableResult
   public static func withTechnique<Result>(
     _ technique: PopTechnique, _ body: () throws -> Result
   ) rethrows -> Result {

@@ -10,12 +10,27 @@ enum MatrixCommand {
   /// The devices a matrix runs on unless `--device` names others.
   static let defaultDevices: [DeviceProfile] = [.iPhone8, .iPhoneX, .iPadAir]
 
-  /// One cell: a scenario on a device and a profile, and how it came out.
+  /// One cell: a scenario on a device and a profile, how it came out, and (with `--out`) the
+  /// report's data of that same run.
   struct Cell {
     let scenario: Scenario
     let device: DeviceProfile
     let profile: IOSProfile
     let outcome: Outcome
+    let data: ReportData?
+
+    /// The cell's folder name: `scenario-device-ios`.
+    var folder: String {
+      "\(scenario.name)-\(device.rawValue.replacingOccurrences(of: " ", with: ""))"
+        + "-ios\(profile.name)"
+    }
+  }
+
+  /// The key of a cell in the matrix.
+  struct Key: Hashable {
+    let scenario: String
+    let device: DeviceProfile
+    let profile: String
   }
 
   /// How a cell came out.
@@ -51,7 +66,7 @@ enum MatrixCommand {
     let devices = options.devices.isEmpty ? defaultDevices : options.devices
     let total = scenarios.count * devices.count * IOSProfile.all.count
     let progress = isatty(STDERR_FILENO) != 0
-    var cells: [Cell] = []
+    var cells: [Key: Cell] = [:]
     for scenario in scenarios {
       for device in devices {
         for profile in IOSProfile.all {
@@ -60,20 +75,20 @@ enum MatrixCommand {
               "\r[\(cells.count + 1)/\(total)] \(scenario.name) on \(device.rawValue),"
                 + " iOS \(profile.name)\u{1B}[K")
           }
-          cells.append(
-            Cell(
-              scenario: scenario, device: device, profile: profile,
-              outcome: outcome(of: scenario, device: device, profile: profile, options)))
+          let cell = run(
+            scenario, device: device, profile: profile, options,
+            sampling: options.outDirectory != nil)
+          cells[Key(scenario: scenario.name, device: device, profile: profile.name)] = cell
         }
       }
     }
     if progress { output.err("\r\u{1B}[K") }
     output.out(table(cells, scenarios: scenarios, devices: devices))
     if let directory = options.outDirectory {
-      try writeHTML(cells, scenarios: scenarios, devices: devices, to: directory, options)
+      try writeHTML(cells, scenarios: scenarios, devices: devices, to: directory)
       output.out("wrote \(directory)/matrix.html and a report per cell\n")
     }
-    return cells.contains { $0.outcome.isFailure } ? .failure : .ok
+    return cells.values.contains { $0.outcome.isFailure } ? .failure : .ok
   }
 
   /// The scenarios named with `--scenario`, else those of the plugins named with `--plugin`,
@@ -95,23 +110,34 @@ enum MatrixCommand {
     return all.filter { scenario in scenario.plugin.map(plugins.contains) ?? false }
   }
 
-  static func outcome(
-    of scenario: Scenario, device: DeviceProfile, profile: IOSProfile, _ options: Options
-  ) -> Outcome {
+  /// Runs one cell: the scenario's checks, sampled for a report when `sampling` (one run
+  /// either way).
+  static func run(
+    _ scenario: Scenario, device: DeviceProfile, profile: IOSProfile, _ options: Options,
+    sampling: Bool
+  ) -> Cell {
     var scenarioOptions = ScenarioOptions(device: device, systemVersion: profile.systemVersion)
     let plugins = options.plugins.filter { $0 != "none" }
     if !options.scenarios.isEmpty, !plugins.isEmpty { scenarioOptions.plugins = plugins }
+    func cell(_ outcome: Outcome, _ data: ReportData?) -> Cell {
+      Cell(scenario: scenario, device: device, profile: profile, outcome: outcome, data: data)
+    }
     do {
-      let report = try scenario.check(options: scenarioOptions)
-      if let surprise = report.firstSurprise { return .failed(surprise) }
-      return report.hasKnownFailures ? .knownFailure : .ok
+      let (data, report): (ReportData?, ScenarioReport) =
+        sampling
+        ? try RenderCommand.collect(scenario, scenarioOptions)
+        : (nil, try scenario.check(options: scenarioOptions))
+      if let surprise = report.firstSurprise { return cell(.failed(surprise), data) }
+      return cell(report.hasKnownFailures ? .knownFailure : .ok, data)
     } catch {
-      return .error(error.description)
+      return cell(.error(error.description), nil)
     }
   }
 
   /// The table: a row per scenario and device, a column per profile, then the failures.
-  static func table(_ cells: [Cell], scenarios: [Scenario], devices: [DeviceProfile]) -> String {
+  static func table(_ cells: [Key: Cell], scenarios: [Scenario], devices: [DeviceProfile])
+    -> String
+  {
     let rows = scenarios.flatMap { scenario in devices.map { (scenario, $0) } }
     let labels = rows.map { "\($0.0.name) (\($0.1.rawValue))" }
     let width = max(20, labels.map(\.count).max() ?? 0) + 2
@@ -124,16 +150,21 @@ enum MatrixCommand {
     ]
     for (index, row) in rows.enumerated() {
       let marks = IOSProfile.all.map { profile in
-        cells.first {
-          $0.scenario.name == row.0.name && $0.device == row.1 && $0.profile == profile
-        }?.outcome.mark ?? "-"
+        cells[Key(scenario: row.0.name, device: row.1, profile: profile.name)]?.outcome.mark
+          ?? "-"
       }
       lines.append(
         labels[index].padding(toLength: width, withPad: " ", startingAt: 0)
           + marks.map { $0.padding(toLength: 8, withPad: " ", startingAt: 0) }.joined())
     }
-    let failures = cells.filter(\.outcome.isFailure)
-    let known = cells.filter { if case .knownFailure = $0.outcome { true } else { false } }
+    // In the table's order: row by row, profile by profile.
+    let ordered = rows.flatMap { row in
+      IOSProfile.all.compactMap {
+        cells[Key(scenario: row.0.name, device: row.1, profile: $0.name)]
+      }
+    }
+    let failures = ordered.filter(\.outcome.isFailure)
+    let known = ordered.filter { if case .knownFailure = $0.outcome { true } else { false } }
     lines.append("")
     if !known.isEmpty {
       lines.append("xfail: the technique breaks there, as the scenario says it does.")
@@ -158,46 +189,33 @@ enum MatrixCommand {
     }.joined(separator: "\n") + "\n"
   }
 
-  /// The cell's folder name: `scenario-device-ios`.
-  static func folder(_ cell: Cell) -> String {
-    "\(cell.scenario.name)-\(cell.device.rawValue.replacingOccurrences(of: " ", with: ""))"
-      + "-ios\(cell.profile.name)"
-  }
-
-  /// `matrix.html` in `directory`, each cell linking to its own report (`render` of the cell).
+  /// `matrix.html` in `directory`, each cell linking to its own report (the data its run
+  /// sampled).
   static func writeHTML(
-    _ cells: [Cell], scenarios: [Scenario], devices: [DeviceProfile], to directory: String,
-    _ options: Options
+    _ cells: [Key: Cell], scenarios: [Scenario], devices: [DeviceProfile], to directory: String
   ) throws(LabError) {
     let root = URL(fileURLWithPath: directory)
-    func escape(_ text: String) -> String {
-      text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-    }
+    let escape = RenderCommand.escape
     var rows: [String] = []
     for scenario in scenarios {
       for device in devices {
         var row = "<tr><th>\(escape(scenario.name)) (\(device.rawValue))</th>"
         for profile in IOSProfile.all {
           guard
-            let cell = cells.first(where: {
-              $0.scenario.name == scenario.name && $0.device == device && $0.profile == profile
-            })
+            let cell = cells[Key(scenario: scenario.name, device: device, profile: profile.name)]
           else { continue }
-          var cellOptions = options
-          cellOptions.scenario = scenario.name
-          cellOptions.device = device
-          cellOptions.systemVersion = profile.systemVersion
-          let data = try RenderCommand.collect(cellOptions)
-          let cellFolder = root.appendingPathComponent("cells").appendingPathComponent(
-            folder(cell))
-          do {
-            try FileManager.default.createDirectory(
-              at: cellFolder, withIntermediateDirectories: true)
-            try RenderCommand.html(data).write(
-              to: cellFolder.appendingPathComponent("report.html"), atomically: true,
-              encoding: .utf8)
-          } catch {
-            throw .failure("could not write the report to \(cellFolder.path): \(error)")
+          if let data = cell.data {
+            let cellFolder = root.appendingPathComponent("cells").appendingPathComponent(
+              cell.folder)
+            do {
+              try FileManager.default.createDirectory(
+                at: cellFolder, withIntermediateDirectories: true)
+              try RenderCommand.html(data).write(
+                to: cellFolder.appendingPathComponent("report.html"), atomically: true,
+                encoding: .utf8)
+            } catch {
+              throw .failure("could not write the report to \(cellFolder.path): \(error)")
+            }
           }
           let title: String =
             switch cell.outcome {
@@ -206,7 +224,7 @@ enum MatrixCommand {
             }
           row +=
             "<td class=\"\(cell.outcome.mark.lowercased())\" title=\"\(title)\"><a href=\"cells/"
-            + "\(folder(cell))/report.html\">\(cell.outcome.mark)</a></td>"
+            + "\(cell.folder)/report.html\">\(cell.outcome.mark)</a></td>"
         }
         rows.append(row + "</tr>")
       }

@@ -1,6 +1,7 @@
 // `render`: an HTML report (a filmstrip of SVG frames and SVG plots, self-contained) and the same
 // data as JSON.
 import Foundation
+import Hooks
 import ObjCRuntime
 import Scenarios
 import UIKitModel
@@ -102,6 +103,18 @@ enum RenderCommand {
     guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
       throw .usage("no scenario", topic: "render")
     }
+    do {
+      return try collect(scenario, options.scenarioOptions).data
+    } catch {
+      throw .failure(error.description)
+    }
+  }
+
+  /// Runs `scenario` with `options`, sampling the bar at every frame: the report's data, and
+  /// the outcome of the scenario's checks (the matrix reads both from one run).
+  static func collect(_ scenario: Scenario, _ options: ScenarioOptions)
+    throws(PluginError) -> (data: ReportData, report: ScenarioReport)
+  {
     var samples: [BarSample] = []
     let observer = VirtualRunLoop.main.addFrameObserver { time in
       guard
@@ -114,16 +127,17 @@ enum RenderCommand {
           transitioning: navigation.isTransitioning))
     }
     defer { VirtualRunLoop.main.removeFrameObserver(observer) }
-    let moments = try runScenario(scenario, options.scenarioOptions)
-    return ReportData(
+    let report = try scenario.check(options: options)
+    let data = ReportData(
       scenario: scenario.name, summary: scenario.summary, device: options.device.rawValue,
       systemVersion: options.systemVersion,
-      moments: moments.map {
+      moments: report.moments.map {
         ReportMoment(
           name: $0.name, time: ($0.time * 10_000).rounded() / 10_000,
           sample: sample($0.appearance, time: $0.time, transitioning: false),
           views: $0.views.isEmpty ? nil : $0.views.map(viewSample))
       }, samples: samples)
+    return (data, report)
   }
 
   static func viewSample(_ view: ScenarioViewSnapshot) -> ViewSample {
@@ -146,7 +160,7 @@ enum RenderCommand {
     return "rgb(\(values[0]),\(values[1]),\(values[2]))"
   }
 
-  private static func escape(_ text: String) -> String {
+  static func escape(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
@@ -158,9 +172,7 @@ enum RenderCommand {
     let width = Double(device.screenSize.width) / 3
     let height = Double(device.screenSize.height) / 3
     let status = Double(device.statusBarHeight) / 3
-    // The bar's height on this device and version: 50 on an iPad from iOS 12, else 44.
-    let major = Int(systemVersion.split(separator: ".").first ?? "") ?? 0
-    let bar = (device.isPad && major >= 12 ? 50.0 : 44.0) / 3
+    let bar = Double(UINavigationBar.height(on: device, systemVersion: systemVersion)) / 3
     let offset = moment.sample.offset / 3
     let sample = moment.sample
     let statusInk = sample.statusBar == "light" ? "#ffffff" : "#000000"

@@ -209,8 +209,8 @@ struct AnimatorTransitionPluginTests {
     let navigation = session.navigationController
     let app = AppDelegateOfItsOwn()
     navigation.delegate = app
-    weak var proxy = TransitionDelegateProxy.proxy(of: navigation)
-    weak var edgePan = proxy?.edgePan
+    weak let proxy = TransitionDelegateProxy.proxy(of: navigation)
+    weak let edgePan = proxy?.edgePan
     #expect(proxy != nil)
     registry.uninstall(identifier)
     #expect(navigation.delegateObject === app)
@@ -262,9 +262,10 @@ struct AnimatorTransitionPluginTests {
   func scenarios() throws {
     for device in [DeviceProfile.iPhone8, .iPhoneX] {
       for scenario in AnimatorTransitionScenarios.all {
-        let moments = try scenario.run(options: ScenarioOptions(device: device))
-        #expect(moments.contains { $0.name.hasPrefix("seed: ") })
-        #expect(moments.contains { $0.name.hasPrefix("fixed: ") })
+        let report = try scenario.check(options: ScenarioOptions(device: device))
+        #expect(report.moments.contains { $0.name.hasPrefix("seed: ") })
+        #expect(report.moments.contains { $0.name.hasPrefix("fixed: ") })
+        #expect(report.isAsExpected, "\(scenario.name): \(report.firstSurprise ?? "")")
       }
     }
   }

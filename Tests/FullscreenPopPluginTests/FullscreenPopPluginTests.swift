@@ -297,7 +297,7 @@ struct FullscreenPopPluginTests {
       let system = try #require(navigation.interactivePopGestureRecognizer)
       system.removeTarget(nil, action: nil)
       let said = Mutex<[String]>([])
-      Diagnostics.withObserver({ diagnostic in said.withLock { $0.append("\(diagnostic)") } }) {
+      _ = Diagnostics.withObserver({ diagnostic in said.withLock { $0.append("\(diagnostic)") } }) {
         session.push(FullscreenPopScenarios.opaquePage())
       }
       #expect(said.withLock { $0 }.contains { $0.contains("no private target to hijack") })

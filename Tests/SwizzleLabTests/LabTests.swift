@@ -21,18 +21,12 @@ private func lab(_ arguments: [String], terminal: Bool = false) -> (LabExit, Cap
   return (code, output)
 }
 
-/// Compares `text` with the golden file named after the test; `SWIZZLEKIT_UPDATE_GOLDEN=1`
-/// writes it instead.
-private func golden(_ text: String, _ name: String) throws {
-  let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Golden/\(name).txt")
-  if ProcessInfo.processInfo.environment["SWIZZLEKIT_UPDATE_GOLDEN"] == "1" {
-    try text.write(to: file, atomically: true, encoding: .utf8)
-    return
-  }
-  let expected = try String(contentsOf: file, encoding: .utf8)
-  #expect(
-    text == expected, "differs from Golden/\(name).txt (SWIZZLEKIT_UPDATE_GOLDEN=1 rewrites it)")
+/// Compares `text` with `Golden/<name>.txt` next to this file, the testing library's way
+/// (`SWIZZLEKIT_UPDATE_GOLDEN=1` writes it instead).
+private func golden(
+  _ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  GoldenTimeline.check(text, named: name, sourceLocation: sourceLocation)
 }
 
 @Suite("swizzle-lab", .uiKitModel)
@@ -40,7 +34,7 @@ struct LabTests {
   @Test("help") func help() throws {
     let (code, output) = lab(["--help"])
     #expect(code == .ok)
-    try golden(output.standardOutput, "help")
+    golden(output.standardOutput, "help")
     for command in ["run", "trace", "hooks", "render", "load", "list"] {
       let (code, output) = lab([command, "--help"])
       #expect(code == .ok && output.standardOutput.contains("USAGE: swizzle-lab \(command)"))
@@ -66,13 +60,13 @@ struct LabTests {
       if section == "PLUGINS", line.hasPrefix("  "), entry != "bar-layer" { continue }
       kept.append(line)
     }
-    try golden(kept.joined(separator: "\n"), "list")
+    golden(kept.joined(separator: "\n"), "list")
   }
 
   @Test("run") func run() throws {
     let (code, output) = lab(["run", "push", "--no-color", "--device", "iPhone X"])
     #expect(code == .ok)
-    try golden(output.standardOutput, "run")
+    golden(output.standardOutput, "run")
     let (_, again) = lab(["run", "push", "--no-color", "--device", "iPhone X"])
     #expect(again.standardOutput == output.standardOutput, "byte for byte the same")
     let (_, colored) = lab(["run", "push"], terminal: true)
@@ -83,7 +77,7 @@ struct LabTests {
   @Test("trace") func trace() throws {
     let (code, output) = lab(["trace", "push", "--filter", "pushViewController:animated:"])
     #expect(code == .ok)
-    try golden(output.standardOutput, "trace")
+    golden(output.standardOutput, "trace")
     let (_, all) = lab(["trace", "push"])
     #expect(all.standardOutput.contains("barLayerTick:"), "display-link ticks")
     #expect(all.standardOutput.contains("transition started"))
@@ -121,7 +115,7 @@ struct LabTests {
     #expect(code == .ok)
     let json = try String(
       contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
-    try golden(json, "render")
+    golden(json, "render")
     let html = try String(
       contentsOf: directory.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(html.components(separatedBy: "<figure>").count - 1 == 3, "one frame per moment")

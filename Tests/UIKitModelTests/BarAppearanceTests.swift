@@ -4,17 +4,6 @@ import Foundation
 import Testing
 import UIKitModel
 
-/// A page with a scroll view filling its view.
-final class ScrollPage: UIViewController {
-  let scrollView = UIScrollView(frame: .zero)
-  override func viewDidLoad() {
-    super.viewDidLoad()
-    scrollView.frame = view.bounds
-    scrollView.contentSize = CGSize(width: view.bounds.width, height: 3000)
-    view.addSubview(scrollView)
-  }
-}
-
 extension UIKitModelTests {
   @Suite("UINavigationBarAppearance")
   struct BarAppearanceTests {
@@ -37,7 +26,7 @@ extension UIKitModelTests {
 
     @Test("iOS 15: a bar with only legacy properties is transparent at the top, tinted below it")
     func legacyAtTheEdge() {
-      let page = ScrollPage()
+      let page = ScrollingPage()
       let session = NavigationSession(root: page, systemVersion: "15.0")
       let bar = session.navigationController.navigationBar
       bar.barTintColor = .blue

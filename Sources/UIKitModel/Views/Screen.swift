@@ -102,7 +102,10 @@ public final class UIDevice {
   }
 
   /// The major version number (`13` for `"13.0"`).
-  public var majorSystemVersion: Int {
+  public var majorSystemVersion: Int { UIDevice.majorVersion(of: systemVersion) }
+
+  /// The major version of `systemVersion` (`15` for `"15.0"`), 0 when it has none.
+  public static func majorVersion(of systemVersion: String) -> Int {
     Int(systemVersion.split(separator: ".").first ?? "") ?? 0
   }
 

@@ -20,10 +20,16 @@ import ObjCRuntimeGeometry
 /// bar. `setBackgroundImage(UIImage(), for: .default)` makes the system background clear, and
 /// the shadow image is honoured only when a custom background image is set, as on iOS.
 open class UINavigationBar: UIView {
-  /// The height of a bar made now, without the status bar: 44 points, and 50 on an iPad from
-  /// iOS 12 (the current device and system version decide).
+  /// The height of a bar made now, without the status bar: ``height(on:systemVersion:)`` of the
+  /// current device and system version.
   public static var height: CGFloat {
-    UIScreen.main.profile.isPad && UIDevice.current.majorSystemVersion >= 12 ? 50 : 44
+    height(on: UIScreen.main.profile, systemVersion: UIDevice.current.systemVersion)
+  }
+
+  /// The height of a bar on `device` running `systemVersion`, without the status bar: 44 points,
+  /// and 50 on an iPad from iOS 12.
+  public static func height(on device: DeviceProfile, systemVersion: String) -> CGFloat {
+    device.isPad && UIDevice.majorVersion(of: systemVersion) >= 12 ? 50 : 44
   }
 
   /// This bar's height, without the status bar, fixed when the bar is made.
