@@ -216,7 +216,8 @@ let package = Package(
       dependencies: [
         "BarLayerPlugin", "UIKitModel", "ObjCRuntime", "Hooks", "Scenarios", "SwizzleKitTesting",
       ],
-      path: "Tests/BarLayerPluginTests"
+      path: "Tests/BarLayerPluginTests",
+      exclude: ["Golden"]
     ),
     .testTarget(
       name: "OverlayBarPluginTests",
@@ -234,6 +235,7 @@ let package = Package(
         "SwizzleKitTesting",
       ],
       path: "Tests/AnimatorTransitionPluginTests",
+      exclude: ["Golden"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(
@@ -245,6 +247,7 @@ let package = Package(
         "BarLayerPlugin",
       ],
       path: "Tests/FullscreenPopPluginTests",
+      exclude: ["Golden"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(
@@ -256,6 +259,7 @@ let package = Package(
         "BarLayerPlugin",
       ],
       path: "Tests/TransparentBarPluginTests",
+      exclude: ["Golden"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     // The docs tell the truth: code blocks compiled, generated sections checked.

@@ -47,6 +47,14 @@ final class ScrollingScreen: UIViewController, UIScrollViewDelegate {
   }
 }
 
+/// What the user sees of a bar `color` at `alpha` over the scenarios' backdrop.
+private func seen(_ color: UIColor, alpha: CGFloat) -> UIColor {
+  color.composited(over: scenarioBackdrop, opacity: alpha)
+}
+
+/// The system blue the seed's buttons turn past half opacity.
+private let systemBlue = UIColor(red: 0, green: 0.478431, blue: 1, alpha: 1)
+
 /// Starts `context`'s session at `root` and runs `script` with it and a function that marks a
 /// moment.
 private func scenario(
@@ -107,21 +115,28 @@ extension BarLayerScenarios {
     detail.statusBarStyle = .lightContent
     scenario(context, root: screen) { session, mark in
       mark("transparent")
+      context.expectBar(BarSnapshot(background: scenarioBackdrop), "transparent at the top")
       session.scroll(screen.scrollView, by: changePoint + 16)
       mark("fading in")
       session.scroll(screen.scrollView, by: 32)
       mark("dark past half")
       session.scroll(screen.scrollView, by: 32)
       mark("opaque")
+      context.expectBar(BarSnapshot(background: .white), "white once scrolled")
       session.navigationController.pushViewController(detail, animated: true)
       VirtualRunLoop.main.advance(frames: 4)
       mark("mid push")
       VirtualRunLoop.main.runUntilIdle()
       mark("pushed")
+      let blue = BarSnapshot(background: detail.navBarBarTintColor, titleColor: .white)
+      context.expectBar(blue, "the detail's blue after the push")
       session.swipeBack(to: 0.3)
       mark("swipe cancelled at 30 %")
+      context.expectBar(blue, "still blue after a cancelled swipe")
       session.swipeBack(to: 0.7)
       mark("swipe finished from 70 %")
+      context.expectBar(
+        BarSnapshot(background: .white, titleColor: .black), "white again after the swipe")
     }
   }
 
@@ -134,15 +149,29 @@ extension BarLayerScenarios {
   ) { context in
     let screen = antForestScreen()
     scenario(context, root: screen) { session, mark in
+      let top = BarSnapshot(
+        background: scenarioBackdrop, tint: .white, titleColor: .white,
+        statusBarStyle: .lightContent)
       mark("start")
+      context.expectBar(top, "transparent, white text and buttons")
       session.scroll(screen.scrollView, by: changePoint + 16)
       mark("quarter opaque")
+      context.expectBar(
+        BarSnapshot(background: seen(.white, alpha: 0.25), statusBarStyle: .lightContent),
+        "a quarter opaque, light status bar")
       session.scroll(screen.scrollView, by: 32)
       mark("three quarters opaque")
+      context.expectBar(
+        BarSnapshot(
+          background: seen(.white, alpha: 0.75), tint: systemBlue, titleColor: .black,
+          statusBarStyle: .default),
+        "three quarters opaque, blue buttons, dark title and status bar")
       session.scroll(screen.scrollView, by: 64)
       mark("opaque")
+      context.expectBar(BarSnapshot(background: .white, backgroundAlpha: 1), "opaque white")
       session.scroll(screen.scrollView, by: -(changePoint + 112))
       mark("back at the top")
+      context.expectBar(top, "transparent again at the top")
     }
   }
 
@@ -162,10 +191,13 @@ extension BarLayerScenarios {
     screen.navBarTintColor = .white
     scenario(context, root: screen) { session, mark in
       mark("start")
+      context.expectBar(BarSnapshot(translationY: 0), "in place")
       session.scroll(screen.scrollView, by: 22)
       mark("half up")
+      context.expectBar(BarSnapshot(translationY: -22), "half up")
       session.scroll(screen.scrollView, by: 40)
       mark("hidden")
+      context.expectBar(BarSnapshot(translationY: -44), "up by its height")
     }
   }
 
@@ -209,10 +241,14 @@ extension BarLayerScenarios {
     screen.navBarTitleColor = .clear
     scenario(context, root: screen) { session, mark in
       mark("start")
+      context.expectBar(BarSnapshot(background: scenarioBackdrop), "transparent over the header")
       session.scroll(screen.scrollView, by: 50)
       mark("half")
       session.scroll(screen.scrollView, by: 100)
       mark("opaque")
+      context.expectBar(
+        BarSnapshot(background: color, backgroundAlpha: 1, titleColor: .white),
+        "opaque in its colour, white title")
     }
   }
 
@@ -223,10 +259,13 @@ extension BarLayerScenarios {
   ) { context in
     let screen = UIViewController()
     screen.title = "Image"
-    screen.navBarBackgroundImage = UIImage(
-      color: UIColor(red: 0.5, green: 0.2, blue: 0.8, alpha: 1))
+    let purple = UIColor(red: 0.5, green: 0.2, blue: 0.8, alpha: 1)
+    screen.navBarBackgroundImage = UIImage(color: purple)
     screen.navBarTitleColor = .white
-    scenario(context, root: screen) { _, mark in mark("start") }
+    scenario(context, root: screen) { _, mark in
+      mark("start")
+      context.expectBar(BarSnapshot(background: purple), "the image's colour")
+    }
   }
 
   /// A gradient bar. Images in the model have one colour, so the gradient (from a purple to a
@@ -240,9 +279,13 @@ extension BarLayerScenarios {
     screen.title = "Gradient"
     let from = UIColor(red: 0.55, green: 0.3, blue: 0.9, alpha: 1)
     let to = UIColor(red: 0.25, green: 0.5, blue: 0.95, alpha: 1)
-    screen.navBarBackgroundImage = UIImage(color: from.interpolated(to: to, fraction: 0.5))
+    let mean = from.interpolated(to: to, fraction: 0.5)
+    screen.navBarBackgroundImage = UIImage(color: mean)
     screen.navBarTitleColor = .white
-    scenario(context, root: screen) { _, mark in mark("start") }
+    scenario(context, root: screen) { _, mark in
+      mark("start")
+      context.expectBar(BarSnapshot(background: mean, backgroundAlpha: 1), "the gradient's mean")
+    }
   }
 
   /// Moving the bar: up by its height, then back, with a button tap's animation.
@@ -257,9 +300,11 @@ extension BarLayerScenarios {
       UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(-44) }
       VirtualRunLoop.main.runUntilIdle()
       mark("moved up")
+      context.expectBar(BarSnapshot(translationY: -44), "up by its height")
       UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(0) }
       VirtualRunLoop.main.runUntilIdle()
       mark("back")
+      context.expectBar(BarSnapshot(translationY: 0), "back in place")
     }
   }
 
@@ -278,6 +323,8 @@ extension BarLayerScenarios {
       screen.navBarTitleColor = .white
       context.mark("custom bar", appearance: bar.appearance(over: scenarioBackdrop))
       mark("system bar")
+      context.expectBar(
+        BarSnapshot(background: .white, titleColor: .black), "the system bar keeps its defaults")
     }
   }
 
@@ -296,6 +343,15 @@ extension BarLayerScenarios {
     return (transparent, opaque)
   }
 
+  /// What the user sees of the transparent controller's bar: the backdrop, white text.
+  private static let transparentBar = BarSnapshot(
+    background: scenarioBackdrop, tint: .white, titleColor: .white, statusBarStyle: .lightContent)
+
+  /// What the user sees of the opaque controller's bar: the plugin's defaults.
+  private static let opaqueBar = BarSnapshot(
+    background: .white, backgroundAlpha: 1, tint: systemBlue, titleColor: .black,
+    statusBarStyle: .default)
+
   /// A push from a transparent to an opaque controller.
   public static let push = Scenario(
     name: "push", summary: "transparent to opaque, animated", plugin: plugin
@@ -303,11 +359,13 @@ extension BarLayerScenarios {
     let (transparent, opaque) = transparentAndOpaque()
     scenario(context, root: transparent) { session, mark in
       mark("before")
+      context.expectBar(transparentBar, "transparent before")
       session.navigationController.pushViewController(opaque, animated: true)
       VirtualRunLoop.main.advance(frames: 4)
       mark("mid push")
       VirtualRunLoop.main.runUntilIdle()
       mark("after")
+      context.expectBar(opaqueBar, "white after")
     }
   }
 
@@ -319,19 +377,22 @@ extension BarLayerScenarios {
     scenario(context, root: transparent) { session, mark in
       session.push(opaque)
       mark("before")
+      context.expectBar(opaqueBar, "white before")
       session.navigationController.popViewController(animated: true)
       VirtualRunLoop.main.advance(frames: 4)
       mark("mid pop")
       VirtualRunLoop.main.runUntilIdle()
       mark("after")
+      context.expectBar(transparentBar, "transparent after")
     }
   }
 
   /// A scenario between the transparent root and the opaque controller: `pushes` controllers
   /// pushed (the opaque one first, then plain ones), the bar marked `before`, then `operation`,
-  /// run until idle, and the bar marked `after`.
+  /// run until idle, and the bar marked `after`, checked to be the root's (transparent) bar or
+  /// the opaque one.
   private static func fromStack(
-    name: String, summary: String, pushes: Int,
+    name: String, summary: String, pushes: Int, endsTransparent: Bool = true,
     _ operation: @escaping @Sendable (NavigationSession, UIViewController) -> Void
   ) -> Scenario {
     Scenario(name: name, summary: summary, plugin: plugin) { context in
@@ -340,9 +401,15 @@ extension BarLayerScenarios {
         session.push(opaque)
         for _ in 1..<max(1, pushes) { session.push(UIViewController()) }
         mark("before")
+        context.expectBar(opaqueBar, "white before")
         operation(session, transparent)
         VirtualRunLoop.main.runUntilIdle()
         mark("after")
+        if endsTransparent {
+          context.expectBar(transparentBar, "the root's transparent bar after")
+        } else {
+          context.expectBar(opaqueBar, "still white after")
+        }
       }
     }
   }
@@ -362,7 +429,8 @@ extension BarLayerScenarios {
 
   /// A swipe-back released slowly at 30 %: cancelled, the bar back to the opaque one.
   public static let swipeBackCancelled = fromStack(
-    name: "swipe-back-cancelled", summary: "a swipe-back released at 30 %: cancelled", pushes: 1
+    name: "swipe-back-cancelled", summary: "a swipe-back released at 30 %: cancelled", pushes: 1,
+    endsTransparent: false
   ) { session, _ in
     session.swipeBack(to: 0.3)
   }

@@ -22,6 +22,21 @@ public enum TransparentBarScenarios {
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
   static let fadeDistance: CGFloat = 136
 
+  /// How opaque a translucent bar at alpha 1 looks: its background is 80 % opaque.
+  static let translucentOpacity: CGFloat = 0.8
+
+  /// What the user sees of a transparent page's bar: nothing of the background, white buttons.
+  static let clearBar = BarSnapshot(backgroundAlpha: 0, tint: .white)
+
+  /// What the user sees of an opaque page's bar: the translucent background, ET's blue buttons.
+  static let opaqueBar = BarSnapshot(
+    backgroundAlpha: translucentOpacity, tint: TransparentBarDefaults.tintColor)
+
+  /// Where the seed's opaque bar shows clear: from iOS 15 a bar at its content's scroll edge
+  /// takes its `scrollEdgeAppearance`, transparent by default, and ET sets only the legacy
+  /// properties (seed-systems, "Cross-cutting themes").
+  static let scrollEdgeProfiles: Set<String> = ["15", "17"]
+
   /// A page whose bar is transparent over its header and fades in as it scrolls up: alpha
   /// `offset / 136`, the buttons white until half opaque, then ET's blue.
   public static let header = Scenario(
@@ -32,12 +47,18 @@ public enum TransparentBarScenarios {
     let page = HeaderPage()
     let session = context.start(root: page)
     context.mark("transparent")
+    context.expectBar(clearBar, "clear over the header")
     session.scroll(page.scrollView, by: fadeDistance / 4)
     context.mark("a quarter in")
     session.scroll(page.scrollView, by: fadeDistance / 2)
     context.mark("three quarters in")
+    context.expectBar(
+      BarSnapshot(
+        backgroundAlpha: 0.75 * translucentOpacity, tint: TransparentBarDefaults.tintColor),
+      "three quarters in, blue buttons past half")
     session.scroll(page.scrollView, by: fadeDistance)
     context.mark("opaque")
+    context.expectBar(opaqueBar, "opaque once the header is gone")
   }
 
   /// An opaque page two deep over a transparent root: popping to the root snaps the bar to
@@ -55,8 +76,10 @@ public enum TransparentBarScenarios {
     context.mark("two deep")
     session.navigationController.popToRootViewController(animated: true)
     context.mark("popToRoot called")
+    context.expectBar(clearBar, "clear as soon as popToRoot is called (ET snaps)")
     VirtualRunLoop.main.runUntilIdle()
     context.mark("at the root")
+    context.expectBar(clearBar, "clear at the root")
   }
 
   /// An opaque page over a transparent one: a swipe-back released at 30 % goes back to opaque,
@@ -71,10 +94,14 @@ public enum TransparentBarScenarios {
     session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
     VirtualRunLoop.main.runUntilIdle()
     context.mark("opaque")
+    context.expectBar(opaqueBar, "opaque pushed page", failsOn: scrollEdgeProfiles)
     session.swipeBack(to: 0.3)
     context.mark("cancelled at 30 %")
+    context.expectBar(
+      opaqueBar, "opaque again after a cancelled swipe", failsOn: scrollEdgeProfiles)
     session.swipeBack(to: 0.7)
     context.mark("finished from 70 %")
+    context.expectBar(clearBar, "clear on the transparent page")
   }
 
   /// ET's transparent page in an app that also installed the bar-layer plugin (two libraries on
@@ -88,7 +115,12 @@ public enum TransparentBarScenarios {
   ) { context in
     let root = transparentPage("Home")
     let session = context.start(root: root)
+    // The bar-layer plugin's defaults, written last: an opaque white bar with the system blue.
+    let barLayerWins = BarSnapshot(
+      background: .white, backgroundAlpha: 1,
+      tint: UIColor(red: 0, green: 0.478431, blue: 1, alpha: 1))
     context.mark("transparent root")
+    context.expectBar(barLayerWins, "ET's clear root comes out opaque")
     session.navigationController.pushViewController(opaquePage("Detail"), animated: true)
     VirtualRunLoop.main.runUntilIdle()
     context.mark("opaque page pushed")
@@ -96,6 +128,7 @@ public enum TransparentBarScenarios {
     context.mark("popToRoot called")
     VirtualRunLoop.main.runUntilIdle()
     context.mark("back at the transparent root")
+    context.expectBar(barLayerWins, "opaque again at the root")
   }
 
   /// A page with a transparent bar and white buttons.

@@ -2,7 +2,7 @@
 // versions (where a technique broke), and the outcome of a run against them.
 public import Foundation
 public import Hooks
-import UIKitModel
+public import UIKitModel
 
 /// One check a scenario made: what it expected of the bar at a point of its script, what it
 /// saw, and whether the technique is known to fail it on the run's iOS version.
@@ -65,6 +65,30 @@ extension ScenarioContext {
     let bar = session?.navigationController.navigationBar ?? UINavigationBar()
     let differences = expected.differences(
       from: bar.appearance(over: scenarioBackdrop), height: bar.barHeight, tolerance: tolerance)
+    record(label, differences, failsOn: profiles, onDevices: devices)
+  }
+
+  /// Checks anything else the scenario promises (which controller is on top, how deep the
+  /// stack is), recording the outcome under `label`: `holds` is the promise, `seen` says what
+  /// was seen instead when it does not hold. `failsOn` and `onDevices` mark where the technique
+  /// is known to break, as for ``expectBar(_:_:failsOn:onDevices:tolerance:)``.
+  ///
+  /// ```swift
+  /// let top = session.navigationController.topViewController?.title
+  /// context.expect(top == "Detail", "still on the detail", seen: "top: \(top ?? "none")")
+  /// ```
+  public func expect(
+    _ holds: Bool, _ label: String, seen: @autoclosure () -> String = "not so",
+    failsOn profiles: Set<String> = [], onDevices devices: Set<DeviceProfile> = []
+  ) {
+    record(label, holds ? [] : [seen()], failsOn: profiles, onDevices: devices)
+  }
+
+  /// Records a check's outcome, known to fail when the run matches every set given.
+  private func record(
+    _ label: String, _ differences: [String], failsOn profiles: Set<String>,
+    onDevices devices: Set<DeviceProfile>
+  ) {
     let profile = IOSProfile.named(options.systemVersion)?.name ?? options.systemVersion
     let known =
       !(profiles.isEmpty && devices.isEmpty)
@@ -72,6 +96,11 @@ extension ScenarioContext {
       && (devices.isEmpty || devices.contains(options.device))
     checks.append(ScenarioCheck(label: label, differences: differences, isKnownFailure: known))
   }
+}
+
+extension IOSProfile {
+  /// The names of every profile: for a check that fails on every version (a seed's bug).
+  public static var everyName: Set<String> { Set(all.map(\.name)) }
 }
 
 extension Scenario {

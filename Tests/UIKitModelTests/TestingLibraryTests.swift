@@ -49,6 +49,28 @@ extension UIKitModelTests {
       #expect(shorter?.line == 2 && shorter?.seen == "(end of text)")
     }
 
+    @Test("a missing golden file is written and fails; an unreadable one fails and is kept")
+    func missingAndMalformed() throws {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("golden-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let source = directory.appendingPathComponent("FakeTests.swift").path
+      let file = directory.appendingPathComponent("Golden/new.txt")
+      withKnownIssue {
+        GoldenTimeline.check("one\n", named: "new", filePath: source)
+      }
+      #expect(try String(contentsOf: file, encoding: .utf8) == "one\n")
+      GoldenTimeline.check("one\n", named: "new", filePath: source)
+      withKnownIssue {
+        GoldenTimeline.check("two\n", named: "new", filePath: source)
+      }
+      try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: file)
+      withKnownIssue {
+        GoldenTimeline.check("one\n", named: "new", filePath: source)
+      }
+      #expect(try Data(contentsOf: file) == Data([0xFF, 0xFE, 0x00, 0xC3]), "left as it is")
+    }
+
     @Test("a timeline is one line per moment: time, name, what the user sees")
     func timeline() throws {
       let scenario = Scenario(name: "two", summary: "") { context in
@@ -62,6 +84,66 @@ extension UIKitModelTests {
       #expect(lines.count == 2)
       #expect(lines[0].hasPrefix("0.000  start: background #"))
       #expect(lines[1].contains("  pushed: background #"))
+    }
+  }
+}
+
+extension UIKitModelTests {
+  @Suite("expectScenario")
+  struct ExpectScenarioTests {
+    /// A scenario with three promises, one said to fail on iOS 15 where it holds.
+    static let promising = Scenario(name: "promising", summary: "") { context in
+      let session = context.start(root: UIViewController())
+      context.mark("start")
+      context.expectBar(BarSnapshot(height: 44), "44 points tall")
+      context.expectBar(BarSnapshot(translationY: 0), "in place", failsOn: ["15"])
+      session.push(UIViewController())
+      context.expect(
+        session.navigationController.viewControllers.count == 2, "two deep", seen: "not two")
+    }
+
+    @Test("a run as the scenario says records nothing and returns the report")
+    func asExpected() throws {
+      let report = try #require(
+        expectScenario(Self.promising, options: ScenarioOptions(plugins: [])))
+      #expect(report.checks.map(\.label) == ["44 points tall", "in place", "two deep"])
+      #expect(report.isAsExpected)
+    }
+
+    @Test("a known failure that holds is an issue naming the scenario and the profile")
+    func knownFailureHolds() {
+      withKnownIssue {
+        expectScenario(
+          Self.promising, options: ScenarioOptions(systemVersion: "15.0", plugins: []))
+      } matching: { issue in
+        issue.comments.contains {
+          $0.rawValue.hasPrefix("promising on iPhone 8, iOS 15: \"in place\"")
+            && $0.rawValue.contains("held, though the scenario says it fails here")
+        }
+      }
+    }
+
+    @Test("a plugin that does not exist is an issue naming the cell, and no report")
+    func unknownPlugin() {
+      withKnownIssue {
+        #expect(
+          expectScenario(
+            Self.promising,
+            options: ScenarioOptions(device: .iPhoneX, plugins: ["no-such-plugin"])) == nil)
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.hasPrefix("promising on iPhone X, iOS 13:") }
+      }
+    }
+
+    @Test("the timeline of a report lists moments, checks and the traced sends")
+    func timelineWithSends() throws {
+      let (report, sends) = try GoldenTimeline.recordingSends(of: ["pushViewController:animated:"])
+      {
+        try Self.promising.check(options: ScenarioOptions(plugins: []))
+      }
+      let text = GoldenTimeline.timeline(report)
+      #expect(text.contains("check 44 points tall: ok\ncheck in place: ok\ncheck two deep: ok\n"))
+      #expect(sends == ["0.000  -[UINavigationController pushViewController:animated:]"])
     }
   }
 }

@@ -1,0 +1,81 @@
+// A scenario run as a test: its checks recorded as Swift Testing issues naming the scenario and
+// the profile, its timeline compared with a golden file.
+public import ObjCRuntime
+public import Scenarios
+public import Testing
+import UIKitModel
+
+/// Runs `scenario` from a fresh launch with `options` and records an issue, naming the scenario,
+/// the device and the iOS profile, for each check that did not come out as the scenario says:
+/// a promise broken (with its differences), or a known failure that held. With `golden`, the
+/// run's timeline (each moment, each check's outcome, and the sends of the `tracing` selectors
+/// through the runtime) is also compared with the golden file of that name next to the test
+/// (``GoldenTimeline``).
+///
+/// A plugin that does not install is an issue of the same kind, and the result is nil; the
+/// other runs of the test go on.
+///
+/// ```swift
+/// @Test(.uiKitModel, arguments: IOSProfile.all)
+/// func scrolling(profile: IOSProfile) {
+///   expectScenario(
+///     OverlayBarScenarios.scrolling,
+///     options: ScenarioOptions(systemVersion: profile.systemVersion),
+///     golden: "lt-scrolling-ios\(profile.name)")
+/// }
+/// ```
+@discardableResult
+public func expectScenario(
+  _ scenario: Scenario, options: ScenarioOptions = ScenarioOptions(), golden: String? = nil,
+  tracing selectors: Set<Selector> = [], filePath: String = #filePath,
+  sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> ScenarioReport? {
+  let cell = "\(scenario.name) on \(options.device.rawValue), iOS \(options.profileName)"
+  let report: ScenarioReport
+  let sends: [String]
+  do {
+    (report, sends) = try GoldenTimeline.recordingSends(of: selectors) {
+      try scenario.check(options: options)
+    }
+  } catch {
+    Issue.record(
+      Comment(rawValue: "\(cell): \(error)"), sourceLocation: sourceLocation)
+    return nil
+  }
+  for check in report.checks where !check.isAsExpected {
+    let what =
+      check.isKnownFailure
+      ? ["held, though the scenario says it fails here (drop failsOn/onDevices if fixed)"]
+      : check.differences
+    Issue.record(
+      Comment(
+        rawValue: (["\(cell): \"\(check.label)\""] + what.map { "  " + $0 })
+          .joined(separator: "\n")),
+      sourceLocation: sourceLocation)
+  }
+  if let golden {
+    let text =
+      GoldenTimeline.timeline(report)
+      + (sends.isEmpty ? "" : "sends:\n" + sends.map { "  " + $0 + "\n" }.joined())
+    GoldenTimeline.check(text, named: golden, filePath: filePath, sourceLocation: sourceLocation)
+  }
+  return report
+}
+
+extension ScenarioOptions {
+  /// The name of the iOS profile the options run (`15`), or the system version when it is no
+  /// profile's.
+  public var profileName: String {
+    IOSProfile.named(systemVersion)?.name ?? systemVersion
+  }
+}
+
+extension Scenario: CustomTestStringConvertible {
+  /// The scenario's name, as a parameterized test's case shows it (`ant-forest`).
+  public var testDescription: String { name }
+}
+
+extension IOSProfile: CustomTestStringConvertible {
+  /// `iOS 15`, as a parameterized test's case shows a profile.
+  public var testDescription: String { "iOS \(name)" }
+}
