@@ -98,6 +98,12 @@ extension ScenarioContext {
   }
 }
 
+extension DeviceProfile {
+  /// The devices a matrix runs on unless told otherwise: one of each shape of bar (an iPhone
+  /// with a 20-point status bar, one with the notch, an iPad).
+  public static let matrix: [DeviceProfile] = [.iPhone8, .iPhoneX, .iPadAir]
+}
+
 extension IOSProfile {
   /// The names of every profile: for a check that fails on every version (a seed's bug).
   public static var everyName: Set<String> { Set(all.map(\.name)) }

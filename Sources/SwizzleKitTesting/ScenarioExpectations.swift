@@ -3,7 +3,7 @@
 public import ObjCRuntime
 public import Scenarios
 public import Testing
-import UIKitModel
+public import UIKitModel
 
 /// Runs `scenario` from a fresh launch with `options` and records an issue, naming the scenario,
 /// the device and the iOS profile, for each check that did not come out as the scenario says:
@@ -60,6 +60,28 @@ public func expectScenario(
     GoldenTimeline.check(text, named: golden, filePath: filePath, sourceLocation: sourceLocation)
   }
   return report
+}
+
+/// Runs each of `scenarios` on `profile` and each of `devices` with ``expectScenario(_:options:golden:tracing:filePath:sourceLocation:)``:
+/// the matrix's row of one profile, as a test.
+///
+/// ```swift
+/// @Test(.uiKitModel, arguments: IOSProfile.all)
+/// func everywhere(profile: IOSProfile) {
+///   expectScenarios(OverlayBarScenarios.all, on: profile)
+/// }
+/// ```
+public func expectScenarios(
+  _ scenarios: [Scenario], on profile: IOSProfile, devices: [DeviceProfile] = DeviceProfile.matrix,
+  sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  for device in devices {
+    for scenario in scenarios {
+      expectScenario(
+        scenario, options: ScenarioOptions(device: device, systemVersion: profile.systemVersion),
+        sourceLocation: sourceLocation)
+    }
+  }
 }
 
 extension ScenarioOptions {

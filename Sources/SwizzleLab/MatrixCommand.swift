@@ -7,9 +7,6 @@ import Scenarios
 import UIKitModel
 
 enum MatrixCommand {
-  /// The devices a matrix runs on unless `--device` names others.
-  static let defaultDevices: [DeviceProfile] = [.iPhone8, .iPhoneX, .iPadAir]
-
   /// One cell: a scenario on a device and a profile, how it came out, and (with `--out`) the
   /// report's data of that same run.
   struct Cell {
@@ -63,7 +60,7 @@ enum MatrixCommand {
 
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     let scenarios = try chosenScenarios(options)
-    let devices = options.devices.isEmpty ? defaultDevices : options.devices
+    let devices = options.devices.isEmpty ? DeviceProfile.matrix : options.devices
     let total = scenarios.count * devices.count * IOSProfile.all.count
     let progress = isatty(STDERR_FILENO) != 0
     var cells: [Key: Cell] = [:]

@@ -258,15 +258,17 @@ struct AnimatorTransitionPluginTests {
     #expect(page.kj_navigationBarAlpha == 0)
   }
 
-  @Test("every scenario runs on iPhone 8 and iPhone X, with seed and plugin moments")
+  @Test("every scenario runs its seed half, then the plugin's, with the checks as it says")
   func scenarios() throws {
-    for device in [DeviceProfile.iPhone8, .iPhoneX] {
-      for scenario in AnimatorTransitionScenarios.all {
-        let report = try scenario.check(options: ScenarioOptions(device: device))
-        #expect(report.moments.contains { $0.name.hasPrefix("seed: ") })
-        #expect(report.moments.contains { $0.name.hasPrefix("fixed: ") })
-        #expect(report.isAsExpected, "\(scenario.name): \(report.firstSurprise ?? "")")
-      }
+    for scenario in AnimatorTransitionScenarios.all {
+      let report = try #require(expectScenario(scenario, golden: scenario.name))
+      #expect(report.moments.contains { $0.name.hasPrefix("seed: ") })
+      #expect(report.moments.contains { $0.name.hasPrefix("fixed: ") })
     }
+  }
+
+  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  func everywhere(profile: IOSProfile) {
+    expectScenarios(AnimatorTransitionScenarios.all, on: profile)
   }
 }

@@ -11,13 +11,7 @@ import UIKitModel
 struct BarScenarioTests {
   @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
   func everywhere(profile: IOSProfile) {
-    for device in [DeviceProfile.iPhone8, .iPhoneX, .iPadAir] {
-      for scenario in BarLayerScenarios.all {
-        expectScenario(
-          scenario,
-          options: ScenarioOptions(device: device, systemVersion: profile.systemVersion))
-      }
-    }
+    expectScenarios(BarLayerScenarios.all, on: profile)
   }
 
   @Test("every scenario's timeline is the golden one", arguments: BarLayerScenarios.all)

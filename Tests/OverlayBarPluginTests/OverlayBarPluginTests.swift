@@ -309,33 +309,31 @@ struct OverlayBarPluginTests {
     "the scrolling demo's timeline on iOS 10 and 13 is the golden one", arguments: ["10", "13"])
   func scrollingGolden(ios: String) throws {
     let profile = try #require(IOSProfile.named(ios))
-    let moments = try OverlayBarScenarios.scrolling.run(
-      options: ScenarioOptions(systemVersion: profile.systemVersion))
-    GoldenTimeline.check(GoldenTimeline.timeline(moments), named: "lt-scrolling-ios\(ios)")
+    let report = try #require(
+      expectScenario(
+        OverlayBarScenarios.scrolling,
+        options: ScenarioOptions(systemVersion: profile.systemVersion),
+        golden: "lt-scrolling-ios\(ios)"))
     // Scrolled past 44: the bar moved up by its height, its title faded out, and the hairline
     // left as it was (the seed never touches the shadow image).
     expectMoment(
-      "fixed: offset 60", of: moments,
+      "fixed: offset 60", of: report.moments,
       BarSnapshot(
         titleColor: UIColor(white: 0, alpha: 0), translationY: -44, hairline: true))
   }
 
-  @Test("every scenario runs on iOS 10 and 13, iPhone 8 and X, with seed and fixed moments")
-  func scenarios() throws {
-    for device in [DeviceProfile.iPhone8, .iPhoneX] {
-      for version in ["10.3", "13.0"] {
-        for scenario in OverlayBarScenarios.all {
-          // Every check comes out as the scenario says: the seed's breaks where they are known.
-          let report = try scenario.check(
-            options: ScenarioOptions(device: device, systemVersion: version))
-          #expect(!report.moments.isEmpty)
-          #expect(
-            report.isAsExpected,
-            "\(scenario.name) \(device) \(version): \(report.firstSurprise ?? "")")
-        }
-      }
-    }
-    // The known breaks are where LTNavigationBar broke: its keys from iOS 11, the notch.
+  @Test("every scenario's timeline is the golden one", arguments: OverlayBarScenarios.all)
+  func golden(scenario: Scenario) {
+    expectScenario(scenario, golden: scenario.name)
+  }
+
+  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  func everywhere(profile: IOSProfile) {
+    expectScenarios(OverlayBarScenarios.all, on: profile)
+  }
+
+  @Test("the known breaks are where LTNavigationBar broke: its keys from iOS 11, the notch")
+  func knownBreaks() throws {
     let keys = try OverlayBarScenarios.scrolling.check(
       options: ScenarioOptions(systemVersion: "13.0"))
     #expect(keys.hasKnownFailures)
@@ -345,8 +343,7 @@ struct OverlayBarPluginTests {
     let plain = try OverlayBarScenarios.backgroundColor.check(
       options: ScenarioOptions(device: .iPhone8, systemVersion: "13.0"))
     #expect(!plain.hasKnownFailures && plain.checks.allSatisfy(\.held))
-    let moments = try OverlayBarScenarios.scrolling.run(
-      options: ScenarioOptions(systemVersion: "13.0"))
+    let moments = keys.moments
     #expect(moments.contains { $0.name.contains("threw: undefined key _titleView") })
     #expect(!moments.contains { $0.name.hasPrefix("fixed") && $0.name.contains("threw") })
   }

@@ -1,0 +1,33 @@
+// ET's demo screens as scenarios: each keeps its promises on every device and iOS profile (the
+// opaque bar clear at the scroll edge from iOS 15, as known), and its timeline is the golden one.
+import Scenarios
+import SwizzleKitTesting
+import Testing
+import TransparentBarPlugin
+import UIKitModel
+
+@Suite("Transparent-bar scenarios", .uiKitModel)
+struct TransparentBarScenarioTests {
+  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  func everywhere(profile: IOSProfile) {
+    expectScenarios(TransparentBarScenarios.all, on: profile)
+  }
+
+  @Test("every scenario's timeline is the golden one", arguments: TransparentBarScenarios.all)
+  func golden(scenario: Scenario) {
+    // The sends the exchanges answer, so the golden shows the `et_` replacements at work.
+    expectScenario(
+      scenario, golden: scenario.name,
+      tracing: ["popToRootViewControllerAnimated:", "_updateInteractiveTransition:"])
+  }
+
+  @Test("on iOS 15 the opaque page's bar is clear: the check says so, and the golden shows it")
+  func scrollEdge() throws {
+    let report = try #require(
+      expectScenario(
+        TransparentBarScenarios.swipeBack, options: ScenarioOptions(systemVersion: "15.0"),
+        golden: "transparent-swipe-back-ios15"))
+    #expect(report.hasKnownFailures)
+    #expect(report.moments.first?.appearance.backgroundOpacity == 0)
+  }
+}
