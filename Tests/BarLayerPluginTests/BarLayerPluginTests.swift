@@ -7,20 +7,23 @@ import SwizzleKitTesting
 import Testing
 import UIKitModel
 
-/// Runs `body` with the bar-layer plugin installed on a fresh model on `device` running
-/// `version`, with the plugin's default settings, and uninstalls it after. An install that
-/// fails throws, and so fails the test.
-func withBarLayer(
-  device: DeviceProfile = .iPhone8, version: String = "13.0", _ body: () throws -> Void
-) throws {
-  UIApplication.resetModel(device: device, systemVersion: version)
-  BarLayer.settings = BarLayerSettings()
-  try PluginRegistry.shared.install(BarLayerPlugin())
-  defer {
-    PluginRegistry.shared.uninstall("bar-layer")
-    BarLayer.settings = BarLayerSettings()
+/// Gives each test the plugin's default settings, and puts them back after it: the settings are
+/// global, and the scenario tests of other suites run with whatever is left. (A trait of the
+/// test target's own, written as any team would for its plugin's global state.)
+struct DefaultBarLayerSettings: TestTrait, SuiteTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
   }
-  try body()
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    BarLayer.settings = BarLayerSettings()
+    defer { BarLayer.settings = BarLayerSettings() }
+    try await function()
+  }
 }
 
 /// Whether two numbers agree to 1e-9.
@@ -50,155 +53,143 @@ private func twoScreens() -> (UINavigationController, UIViewController, UIViewCo
 
 private func components(_ color: UIColor?) -> UIColorComponents { UIColorComponents(color) }
 
-@Suite("Bar-layer plugin", .uiKitModel)
+@Suite(
+  "Bar-layer plugin", .uiKitModel, .plugins(BarLayerPlugin()), DefaultBarLayerSettings())
 struct BarLayerPluginTests {
   @Test("push progress per tick is WRNavigationBar's: 0.128 ... 1.0 on the 8th tick")
   func pushProgress() throws {
-    try withBarLayer {
-      let (navigation, _, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      let expected: [CGFloat] = [0.128, 0.256, 0.385, 0.513, 0.641, 0.769, 0.897, 1.0]
-      let seen = navigation.barLayerTickProgresses
-      #expect(seen.count >= 8)
-      #expect(zip(seen, expected).allSatisfy { abs($0 - $1) < 0.001 })
-      #expect(seen.last == 1, "and it stays at 1")
-    }
+    let (navigation, _, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    let expected: [CGFloat] = [0.128, 0.256, 0.385, 0.513, 0.641, 0.769, 0.897, 1.0]
+    let seen = navigation.barLayerTickProgresses
+    #expect(seen.count >= 8)
+    #expect(zip(seen, expected).allSatisfy { abs($0 - $1) < 0.001 })
+    #expect(seen.last == 1, "and it stays at 1")
   }
 
   @Test("pop progress reaches exactly 1.0 (the Objective-C version stops at 7 / 7.2)")
   func popProgress() throws {
-    try withBarLayer {
-      BarLayer.settings.popDuration = 0.12
-      let (navigation, _, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: false)
-      navigation.popViewController(animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.barLayerTickProgresses.contains(1.0))
-    }
+    BarLayer.settings.popDuration = 0.12
+    let (navigation, _, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: false)
+    navigation.popViewController(animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.barLayerTickProgresses.contains(1.0))
   }
 
   @Test("every tick sets the bar to from + (to - from) x p, title colour included")
   func interpolation() throws {
-    try withBarLayer {
-      let (navigation, transparent, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: true)
-      VirtualRunLoop.main.advance(frames: 3)
-      let p = navigation.barLayerTickProgresses.last ?? -1
-      #expect(abs(p - 3 / 7.8) < 1e-9)
-      let expected = BarLayer.middleColor(
-        components(transparent.navBarBarTintColor), components(opaque.navBarBarTintColor), p)
-      let bar = navigation.navigationBar
-      #expect(components(try #require(bar.barLayerBackgroundView).backgroundColor) == expected)
-      let alpha = try #require(bar.subviews.first?.subviews.first).alpha
-      #expect(abs(alpha - p) < 1e-9, "alpha from 0 to 1")
-      let title = try #require(bar.titleTextAttributes?.foregroundColor)
-      #expect(abs(title.red - (1 - p)) < 1e-9, "white to black, interpolated")
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(
-        components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
-      #expect(bar.appearance().statusBarStyle == .default)
-    }
+    let (navigation, transparent, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: true)
+    VirtualRunLoop.main.advance(frames: 3)
+    let p = navigation.barLayerTickProgresses.last ?? -1
+    #expect(abs(p - 3 / 7.8) < 1e-9)
+    let expected = BarLayer.middleColor(
+      components(transparent.navBarBarTintColor), components(opaque.navBarBarTintColor), p)
+    let bar = navigation.navigationBar
+    #expect(components(try #require(bar.barLayerBackgroundView).backgroundColor) == expected)
+    let alpha = try #require(bar.subviews.first?.subviews.first).alpha
+    #expect(abs(alpha - p) < 1e-9, "alpha from 0 to 1")
+    let title = try #require(bar.titleTextAttributes?.foregroundColor)
+    #expect(abs(title.red - (1 - p)) < 1e-9, "white to black, interpolated")
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(
+      components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
+    #expect(bar.appearance().statusBarStyle == .default)
   }
 
   @Test("a swipe-back cancelled at 30 % and one finished from 60 % end exactly right")
   func interactive() throws {
-    try withBarLayer {
-      let (navigation, transparent, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: false)
-      VirtualRunLoop.main.runUntilIdle()
-      let bar = navigation.navigationBar
-      let pan = try #require(navigation.interactivePopGestureRecognizer)
-      let width = navigation.view.bounds.width
+    let (navigation, transparent, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    let bar = navigation.navigationBar
+    let pan = try #require(navigation.interactivePopGestureRecognizer)
+    let width = navigation.view.bounds.width
 
-      GestureDriver.begin(pan)
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.3, y: 0))
-      let atThirty = components(bar.barLayerBackgroundView?.backgroundColor)
-      #expect(
-        atThirty
-          == BarLayer.middleColor(
-            components(opaque.navBarBarTintColor), components(transparent.navBarBarTintColor), 0.3
-          ))
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.3 + 0.1, y: 0))
-      GestureDriver.end(pan)
-      let duration = UINavigationController.transitionDuration
-      VirtualRunLoop.main.advance(by: duration * 0.3 / 2)
-      let halfway = bar.barLayerBackgroundView?.presentationBackgroundColor
-      #expect(
-        halfway.map { abs($0.red - (atThirty.red + 1) / 2) < 0.02 } == true, "half way back")
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.topViewController === opaque)
-      #expect(
-        components(bar.barLayerBackgroundView?.presentationBackgroundColor)
-          == UIColorComponents(.white))
+    GestureDriver.begin(pan)
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.3, y: 0))
+    let atThirty = components(bar.barLayerBackgroundView?.backgroundColor)
+    #expect(
+      atThirty
+        == BarLayer.middleColor(
+          components(opaque.navBarBarTintColor), components(transparent.navBarBarTintColor), 0.3
+        ))
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.3 + 0.1, y: 0))
+    GestureDriver.end(pan)
+    let duration = UINavigationController.transitionDuration
+    VirtualRunLoop.main.advance(by: duration * 0.3 / 2)
+    let halfway = bar.barLayerBackgroundView?.presentationBackgroundColor
+    #expect(
+      halfway.map { abs($0.red - (atThirty.red + 1) / 2) < 0.02 } == true, "half way back")
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.topViewController === opaque)
+    #expect(
+      components(bar.barLayerBackgroundView?.presentationBackgroundColor)
+        == UIColorComponents(.white))
 
-      GestureDriver.begin(pan)
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.6, y: 0))
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.6 + 0.1, y: 0))
-      GestureDriver.end(pan)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.topViewController === transparent)
-      #expect(
-        components(bar.barLayerBackgroundView?.presentationBackgroundColor)
-          == components(transparent.navBarBarTintColor))
-      #expect(bar.appearance().statusBarStyle == .lightContent)
-    }
+    GestureDriver.begin(pan)
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.6, y: 0))
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.6 + 0.1, y: 0))
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.topViewController === transparent)
+    #expect(
+      components(bar.barLayerBackgroundView?.presentationBackgroundColor)
+        == components(transparent.navBarBarTintColor))
+    #expect(bar.appearance().statusBarStyle == .lightContent)
   }
 
   @Test(
     "shouldPop pops to viewControllers[count - n] and follows the iOS 13 rule",
     arguments: ["12.4", "13.0"])
   func shouldPop(version: String) throws {
-    try withBarLayer(version: version) {
-      let (navigation, _, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: false)
-      navigation.pushViewController(UIViewController(), animated: false)
-      navigation.navigationBar.tapBackButton()
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.topViewController === opaque)
-      #expect(
-        !UIKitModelIssues.all.contains {
-          if case .shouldPopAfterManualPop = $0 { true } else { false }
-        })
-    }
+    UIApplication.resetModel(systemVersion: version)
+    let (navigation, _, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: false)
+    navigation.pushViewController(UIViewController(), animated: false)
+    navigation.navigationBar.tapBackButton()
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.topViewController === opaque)
+    #expect(
+      !UIKitModelIssues.all.contains {
+        if case .shouldPopAfterManualPop = $0 { true } else { false }
+      })
   }
 
   @Test(
     "gating: a covered controller does not overwrite the bar; its values apply when it is back on top"
   )
   func gating() throws {
-    try withBarLayer {
-      let (navigation, transparent, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      transparent.navBarBarTintColor = .red
-      let bar = navigation.navigationBar
-      #expect(
-        components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
-      opaque.navBarTintColor = .orange
-      #expect(bar.tintColor == UIColor.orange, "the top controller's own change applies at once")
-      navigation.popViewController(animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.red))
-    }
+    let (navigation, transparent, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    transparent.navBarBarTintColor = .red
+    let bar = navigation.navigationBar
+    #expect(
+      components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
+    opaque.navBarTintColor = .orange
+    #expect(bar.tintColor == UIColor.orange, "the top controller's own change applies at once")
+    navigation.popViewController(animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.red))
   }
 
   @Test("translation-Y is the bar's transform, and survives a cancelled swipe-back")
   func translation() throws {
-    try withBarLayer {
-      let (navigation, _, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: false)
-      let bar = navigation.navigationBar
-      bar.barLayerSetTranslationY(-44)
-      #expect(bar.barLayerTranslationY == -44 && bar.transform.ty == -44)
-      let pan = try #require(navigation.interactivePopGestureRecognizer)
-      GestureDriver.begin(pan)
-      GestureDriver.move(pan, to: CGPoint(x: 60, y: 0))
-      GestureDriver.move(pan, to: CGPoint(x: 60.5, y: 0))
-      GestureDriver.end(pan)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.topViewController === opaque && bar.barLayerTranslationY == -44)
-    }
+    let (navigation, _, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: false)
+    let bar = navigation.navigationBar
+    bar.barLayerSetTranslationY(-44)
+    #expect(bar.barLayerTranslationY == -44 && bar.transform.ty == -44)
+    let pan = try #require(navigation.interactivePopGestureRecognizer)
+    GestureDriver.begin(pan)
+    GestureDriver.move(pan, to: CGPoint(x: 60, y: 0))
+    GestureDriver.move(pan, to: CGPoint(x: 60.5, y: 0))
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(navigation.topViewController === opaque && bar.barLayerTranslationY == -44)
   }
 
   @Test("a Swift override of viewWillAppear calling super still gets the plugin")
@@ -210,133 +201,119 @@ struct BarLayerPluginTests {
         super.viewWillAppear(animated)
       }
     }
-    try withBarLayer {
-      let (navigation, _, _) = twoScreens()
-      let themed = Themed()
-      themed.navBarTintColor = .green
-      navigation.pushViewController(themed, animated: true)
-      #expect(themed.appeared && navigation.navigationBar.tintColor == UIColor.green)
-      VirtualRunLoop.main.runUntilIdle()
-    }
+    let (navigation, _, _) = twoScreens()
+    let themed = Themed()
+    themed.navBarTintColor = .green
+    navigation.pushViewController(themed, animated: true)
+    #expect(themed.appeared && navigation.navigationBar.tintColor == UIColor.green)
+    VirtualRunLoop.main.runUntilIdle()
   }
 
   @Test("two navigation controllers in a transition each get their own progress")
   func ownCounters() throws {
-    try withBarLayer {
-      let (first, _, _) = twoScreens()
-      let second = UINavigationController(rootViewController: UIViewController())
-      _ = second.view
-      first.pushViewController(UIViewController(), animated: true)
-      VirtualRunLoop.main.advance(frames: 3)
-      second.pushViewController(UIViewController(), animated: true)
-      VirtualRunLoop.main.advance(frames: 2)
-      #expect(first.barLayerTickProgresses.count == 5)
-      #expect(second.barLayerTickProgresses.count == 2)
-      VirtualRunLoop.main.runUntilIdle()
-    }
+    let (first, _, _) = twoScreens()
+    let second = UINavigationController(rootViewController: UIViewController())
+    _ = second.view
+    first.pushViewController(UIViewController(), animated: true)
+    VirtualRunLoop.main.advance(frames: 3)
+    second.pushViewController(UIViewController(), animated: true)
+    VirtualRunLoop.main.advance(frames: 2)
+    #expect(first.barLayerTickProgresses.count == 5)
+    #expect(second.barLayerTickProgresses.count == 2)
+    VirtualRunLoop.main.runUntilIdle()
   }
 
   @Test(
     "the background fits the device's real status bar; values are clamped",
     arguments: [DeviceProfile.iPhone8, .iPhoneXR])
   func geometry(device: DeviceProfile) throws {
-    try withBarLayer(device: device) {
-      let (navigation, transparent, _) = twoScreens()
-      let background = try #require(navigation.navigationBar.barLayerBackgroundView)
-      #expect(background.frame.height == device.statusBarHeight + 44)
-      transparent.navBarBackgroundAlpha = 1.7
-      #expect(transparent.navBarBackgroundAlpha == 1)
-      #expect(BarLayer.middleAlpha(0.5, 1, 2) == 1)
-    }
+    UIApplication.resetModel(device: device)
+    let (navigation, transparent, _) = twoScreens()
+    let background = try #require(navigation.navigationBar.barLayerBackgroundView)
+    #expect(background.frame.height == device.statusBarHeight + 44)
+    transparent.navBarBackgroundAlpha = 1.7
+    #expect(transparent.navBarBackgroundAlpha == 1)
+    #expect(BarLayer.middleAlpha(0.5, 1, 2) == 1)
   }
 
   @Test("black- and whitelisted controllers are left alone")
   func lists() throws {
     final class ImagePicker: UIViewController {}
-    try withBarLayer {
-      let picker = ImagePicker()
-      let name = object_getClass(picker)!.name
-      BarLayer.settings.blacklist = [name]
-      let (navigation, _, _) = twoScreens()
-      picker.navBarTintColor = .red
-      navigation.pushViewController(picker, animated: false)
-      #expect(!picker.canUpdateBarLayer)
-      #expect(navigation.navigationBar.tintColor != UIColor.red)
-      BarLayer.settings.blacklist = []
-      BarLayer.settings.whitelist = ["SomethingElse"]
-      #expect(!picker.canUpdateBarLayer)
-      BarLayer.settings.whitelist = [name]
-      #expect(picker.canUpdateBarLayer)
-    }
+    let picker = ImagePicker()
+    let name = object_getClass(picker)!.name
+    BarLayer.settings.blacklist = [name]
+    let (navigation, _, _) = twoScreens()
+    picker.navBarTintColor = .red
+    navigation.pushViewController(picker, animated: false)
+    #expect(!picker.canUpdateBarLayer)
+    #expect(navigation.navigationBar.tintColor != UIColor.red)
+    BarLayer.settings.blacklist = []
+    BarLayer.settings.whitelist = ["SomethingElse"]
+    #expect(!picker.canUpdateBarLayer)
+    BarLayer.settings.whitelist = [name]
+    #expect(picker.canUpdateBarLayer)
   }
 
   @Test("iOS 10 puts the alpha on the first subview itself; iOS 11 on each of its subviews")
   func alphaFanOut() throws {
     for version in ["10.3", "13.0"] {
-      try withBarLayer(version: version) {
-        let (navigation, _, _) = twoScreens()
-        let background = try #require(navigation.navigationBar.subviews.first)
-        navigation.navigationBar.barLayerSetBackgroundAlpha(0.4)
-        if version == "10.3" {
-          #expect(background.alpha == 0.4)
-        } else {
-          #expect(background.alpha == 1 && background.subviews.allSatisfy { $0.alpha == 0.4 })
-        }
+      UIApplication.resetModel(systemVersion: version)
+      let (navigation, _, _) = twoScreens()
+      let background = try #require(navigation.navigationBar.subviews.first)
+      navigation.navigationBar.barLayerSetBackgroundAlpha(0.4)
+      if version == "10.3" {
+        #expect(background.alpha == 0.4)
+      } else {
+        #expect(background.alpha == 1 && background.subviews.allSatisfy { $0.alpha == 0.4 })
       }
     }
   }
 
   @Test("the background view goes back to index 0 when UIKit re-inserts the bar's background")
   func keptAtBottom() throws {
-    try withBarLayer {
-      let (navigation, _, _) = twoScreens()
-      let bar = navigation.navigationBar
-      let container = try #require(bar.subviews.first)
-      let own = try #require(bar.barLayerBackgroundView)
-      container.insertSubview(UIView(), at: 0)
-      #expect(container.subviews.first !== own)
-      bar.insertSubview(container, at: 0)
-      #expect(container.subviews.first === own)
-    }
+    let (navigation, _, _) = twoScreens()
+    let bar = navigation.navigationBar
+    let container = try #require(bar.subviews.first)
+    let own = try #require(bar.barLayerBackgroundView)
+    container.insertSubview(UIView(), at: 0)
+    #expect(container.subviews.first !== own)
+    bar.insertSubview(container, at: 0)
+    #expect(container.subviews.first === own)
   }
 
   @Test("a finish from 60 % takes 0.4 x the duration; instantCancel snaps back")
   func finishTiming() throws {
-    try withBarLayer {
-      let (navigation, transparent, opaque) = twoScreens()
-      navigation.pushViewController(opaque, animated: false)
-      let bar = navigation.navigationBar
-      let pan = try #require(navigation.interactivePopGestureRecognizer)
-      let width = navigation.view.bounds.width
-      GestureDriver.begin(pan)
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.6, y: 0))
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.6 + 0.1, y: 0))
-      GestureDriver.end(pan)
-      let duration = UINavigationController.transitionDuration
-      VirtualRunLoop.main.advance(by: duration * 0.4 - 0.01)
-      #expect(bar.barLayerBackgroundView?.animatingProperties.contains("backgroundColor") == true)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(
-        components(bar.barLayerBackgroundView?.backgroundColor)
-          == components(transparent.navBarBarTintColor))
+    let (navigation, transparent, opaque) = twoScreens()
+    navigation.pushViewController(opaque, animated: false)
+    let bar = navigation.navigationBar
+    let pan = try #require(navigation.interactivePopGestureRecognizer)
+    let width = navigation.view.bounds.width
+    GestureDriver.begin(pan)
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.6, y: 0))
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.6 + 0.1, y: 0))
+    GestureDriver.end(pan)
+    let duration = UINavigationController.transitionDuration
+    VirtualRunLoop.main.advance(by: duration * 0.4 - 0.01)
+    #expect(bar.barLayerBackgroundView?.animatingProperties.contains("backgroundColor") == true)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(
+      components(bar.barLayerBackgroundView?.backgroundColor)
+        == components(transparent.navBarBarTintColor))
 
-      BarLayer.settings.instantCancel = true
-      navigation.pushViewController(opaque, animated: false)
-      GestureDriver.begin(pan)
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.3, y: 0))
-      GestureDriver.move(pan, to: CGPoint(x: width * 0.3 + 0.1, y: 0))
-      GestureDriver.end(pan)
-      #expect(
-        components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
-      #expect(bar.barLayerBackgroundView?.animatingProperties.isEmpty == true)
-      VirtualRunLoop.main.runUntilIdle()
-    }
+    BarLayer.settings.instantCancel = true
+    navigation.pushViewController(opaque, animated: false)
+    GestureDriver.begin(pan)
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.3, y: 0))
+    GestureDriver.move(pan, to: CGPoint(x: width * 0.3 + 0.1, y: 0))
+    GestureDriver.end(pan)
+    #expect(
+      components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
+    #expect(bar.barLayerBackgroundView?.animatingProperties.isEmpty == true)
+    VirtualRunLoop.main.runUntilIdle()
   }
 
   @Test("the plugin is in the hook map, and uninstalling gives the bar back to UIKit")
   func hookMapAndUninstall() throws {
-    BarLayer.settings = BarLayerSettings()  // another test's lists must not leave the bar out
-    try PluginRegistry.shared.install(BarLayerPlugin())
     let map = PluginRegistry.shared.hookMap
     #expect(
       map.entries.contains {
@@ -352,43 +329,39 @@ struct BarLayerPluginTests {
 
   @Test("a NaN alpha or translation is refused with a warning and the previous value kept")
   func nanValues() throws {
-    try withBarLayer {
-      let (navigation, transparent, _) = twoScreens()
-      let bar = navigation.navigationBar
-      transparent.navBarBackgroundAlpha = 0.4
-      bar.barLayerSetTranslationY(-10)
-      let (_, refused) = Diagnostics.collecting(kind: .refusedValue) {
-        transparent.navBarBackgroundAlpha = .nan
-        bar.barLayerSetBackgroundAlpha(.nan)
-        bar.barLayerSetTranslationY(.nan)
-        bar.barLayerSetTranslationY(-.infinity)
-        bar.barLayerSetBarButtonItemsAlpha(.nan)
-      }
-      #expect(transparent.navBarBackgroundAlpha == 0.4)
-      #expect(bar.barLayerTranslationY == -10)
-      #expect(close(bar.appearance().backgroundOpacity, 0.4))
-      #expect(refused.count == 5)
+    let (navigation, transparent, _) = twoScreens()
+    let bar = navigation.navigationBar
+    transparent.navBarBackgroundAlpha = 0.4
+    bar.barLayerSetTranslationY(-10)
+    let (_, refused) = Diagnostics.collecting(kind: .refusedValue) {
+      transparent.navBarBackgroundAlpha = .nan
+      bar.barLayerSetBackgroundAlpha(.nan)
+      bar.barLayerSetTranslationY(.nan)
+      bar.barLayerSetTranslationY(-.infinity)
+      bar.barLayerSetBarButtonItemsAlpha(.nan)
     }
+    #expect(transparent.navBarBackgroundAlpha == 0.4)
+    #expect(bar.barLayerTranslationY == -10)
+    #expect(close(bar.appearance().backgroundOpacity, 0.4))
+    #expect(refused.count == 5)
   }
 
   @Test("uninstalled and installed again, the plugin styles the bars again")
   func reinstall() throws {
-    try withBarLayer {
-      let (navigation, _, opaque) = twoScreens()
-      #expect(navigation.navigationBar.barLayerBackgroundView?.superview != nil)
-      PluginRegistry.shared.uninstall("bar-layer")
-      #expect(navigation.navigationBar.barLayerBackgroundView == nil, "no state left behind")
-      try PluginRegistry.shared.install(BarLayerPlugin())
-      navigation.pushViewController(opaque, animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      let background = try #require(navigation.navigationBar.barLayerBackgroundView)
-      #expect(background.superview != nil, "a new background view, in the bar")
-      #expect(navigation.navigationBar.appearance().backgroundColor == UIColorComponents(.white))
-      navigation.popViewController(animated: true)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(
-        navigation.navigationBar.appearance(over: .black).backgroundOpacity == 0,
-        "the transparent root is transparent again")
-    }
+    let (navigation, _, opaque) = twoScreens()
+    #expect(navigation.navigationBar.barLayerBackgroundView?.superview != nil)
+    PluginRegistry.shared.uninstall("bar-layer")
+    #expect(navigation.navigationBar.barLayerBackgroundView == nil, "no state left behind")
+    try PluginRegistry.shared.install(BarLayerPlugin())
+    navigation.pushViewController(opaque, animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    let background = try #require(navigation.navigationBar.barLayerBackgroundView)
+    #expect(background.superview != nil, "a new background view, in the bar")
+    #expect(navigation.navigationBar.appearance().backgroundColor == UIColorComponents(.white))
+    navigation.popViewController(animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(
+      navigation.navigationBar.appearance(over: .black).backgroundOpacity == 0,
+      "the transparent root is transparent again")
   }
 }

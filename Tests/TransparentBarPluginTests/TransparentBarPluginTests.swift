@@ -71,10 +71,10 @@ struct TransparentBarPluginTests {
     #expect(originals.map { class_getInstanceMethod(cls, $0)?.implementation } == before)
   }
 
-  @Test("each replacement reaches the original by sending its own et_ selector")
+  @Test(
+    "each replacement reaches the original by sending its own et_ selector",
+    .plugins(TransparentBarPlugin()))
   func callsItself() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let (navigation, transparent, _) = twoScreens()
     let popped = navigation.popViewController(animated: false)
     VirtualRunLoop.main.runUntilIdle()
@@ -95,10 +95,10 @@ struct TransparentBarPluginTests {
     #expect(backgroundAlpha(navigation.navigationBar) > 0.5)
   }
 
-  @Test("the navigation controller answers for the status bar with its top controller's style")
+  @Test(
+    "the navigation controller answers for the status bar with its top controller's style",
+    .plugins(TransparentBarPlugin()))
   func statusBar() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let (navigation, transparent, _) = twoScreens()
     transparent.statusBarStyle = .lightContent
     #expect(navigation.preferredStatusBarStyle == .default, "the opaque screen's")
@@ -121,10 +121,9 @@ struct TransparentBarPluginTests {
     #expect(class_getInstanceMethod(cls, "popViewControllerAnimated:")?.implementation != before)
   }
 
-  @Test("a swipe-back interpolates alpha and tint with the percent")
+  @Test(
+    "a swipe-back interpolates alpha and tint with the percent", .plugins(TransparentBarPlugin()))
   func interpolates() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let (navigation, _, _) = twoScreens()
     let bar = navigation.navigationBar
     let pan = try #require(navigation.interactivePopGestureRecognizer)
@@ -138,10 +137,10 @@ struct TransparentBarPluginTests {
     VirtualRunLoop.main.runUntilIdle()
   }
 
-  @Test("the release callback runs once per swipe, not once per update as in ET")
+  @Test(
+    "the release callback runs once per swipe, not once per update as in ET",
+    .plugins(TransparentBarPlugin()))
   func releaseOnce() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let (navigation, transparent, _) = twoScreens()
     let pan = try #require(navigation.interactivePopGestureRecognizer)
     let width = navigation.view.bounds.width
@@ -170,10 +169,8 @@ struct TransparentBarPluginTests {
 
   @Test(
     "ET #13: a page setting its alpha in viewWillAppear is clear after a swipe, finished or not",
-    arguments: [0.3, 0.7])
+    .plugins(TransparentBarPlugin()), arguments: [0.3, 0.7])
   func alphaSetInViewWillAppear(release: CGFloat) throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let page = ClearOnAppear()
     let navigation = UINavigationController(rootViewController: page)
     let window = UIWindow(frame: UIScreen.main.bounds)
@@ -294,10 +291,10 @@ struct TransparentBarPluginTests {
     #expect(swipe.last?.appearance.tintColor == UIColorComponents(.white))
   }
 
-  @Test("the bar asks shouldPush: a root set up before it shows, and each pushed page, apply")
+  @Test(
+    "the bar asks shouldPush: a root set up before it shows, and each pushed page, apply",
+    .plugins(TransparentBarPlugin()))
   func shouldPushApplies() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let root = UIViewController()
     root.navBarBgAlpha = 0
     root.navBarTintColor = .white
@@ -328,10 +325,10 @@ struct TransparentBarPluginTests {
     #expect(!PluginRegistry.shared.isInstalled("swizzlekit.transparent"))
   }
 
-  @Test("ET #14: with a barTintColor set, alpha 0 still clears the bar (the tint's view fades too)")
+  @Test(
+    "ET #14: with a barTintColor set, alpha 0 still clears the bar (the tint's view fades too)",
+    .plugins(TransparentBarPlugin()))
   func barTintColorKeepsTransparency() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     for version in ["10.3", "13.0"] {
       UIDevice.current.systemVersion = version
       let (navigation, transparent, _) = twoScreens()
@@ -359,10 +356,10 @@ struct TransparentBarPluginTests {
     }
   }
 
-  @Test("ET #33: a presented navigation controller's page with alpha 0 shows a clear bar")
+  @Test(
+    "ET #33: a presented navigation controller's page with alpha 0 shows a clear bar",
+    .plugins(TransparentBarPlugin()))
   func presentedNavigationController() throws {
-    try PluginRegistry.shared.install(TransparentBarPlugin())
-    defer { PluginRegistry.shared.uninstall("transparent") }
     let (navigation, _, opaque) = twoScreens()
     let presented = UINavigationController(rootViewController: ClearOnLoad())
     opaque.present(presented, animated: true)

@@ -23,7 +23,8 @@ public struct HelloPlugin: ScenarioPlugin {
     }
   }
 
-  /// The plugin's scenario: a push from a red-tinted screen to a green-tinted one, and back.
+  /// The plugin's scenario: a push from a red-tinted screen to a green-tinted one, and back,
+  /// checking the tint at each step (`swizzle-lab matrix --plugin hello` runs it everywhere).
   public var scenarios: [Scenario] {
     [
       Scenario(name: "hello-push", summary: "a red-tinted screen pushes a green-tinted one") {
@@ -36,10 +37,13 @@ public struct HelloPlugin: ScenarioPlugin {
         second.helloTint = .green
         let session = context.start(root: first)
         context.mark("red")
+        context.expectBar(BarSnapshot(tint: .red), "the first screen's red")
         session.push(second)
         context.mark("green")
+        context.expectBar(BarSnapshot(tint: .green), "the pushed screen's green")
         session.swipeBack(to: 0.8)
         context.mark("red again")
+        context.expectBar(BarSnapshot(tint: .red), "red again after the swipe")
       }
     ]
   }

@@ -1,4 +1,5 @@
-// The plugin's own tests, in its own package, with SwizzleKit's testing traits.
+// The plugin's own tests, in its own package, with SwizzleKit's testing library: traits for a
+// fresh model and the plugin installed, the scenario on every profile, a golden timeline.
 import HelloPlugin
 import Scenarios
 import SwizzleKitTesting
@@ -8,12 +9,23 @@ import UIKitModel
 @Suite(.uiKitModel, .plugins(HelloPlugin()))
 struct HelloPluginTests {
   @Test("each controller's tint is on the bar while it is on top")
-  func tintFollowsTheTop() throws {
-    let moments = try HelloPlugin().scenarios[0].run(options: ScenarioOptions(plugins: []))
-    #expect(moments.map(\.name) == ["red", "green", "red again"])
-    #expect(
-      moments.map { $0.appearance.tintColor.color.hexDescription.prefix(7) } == [
-        "#FF0000", "#00FF00", "#FF0000",
-      ])
+  func tintFollowsTheTop() {
+    let session = NavigationSession(root: UIViewController())
+    let green = UIViewController()
+    green.helloTint = .green
+    session.push(green)
+    expectBar(session.navigationController.navigationBar, BarSnapshot(tint: .green))
+  }
+
+  @Test("the scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  func everywhere(profile: IOSProfile) {
+    expectScenarios(HelloPlugin().scenarios, on: profile)
+  }
+
+  @Test("the scenario's timeline is the golden one")
+  func golden() {
+    expectScenario(
+      HelloPlugin().scenarios[0], options: ScenarioOptions(plugins: []), golden: "hello-push",
+      tracing: ["viewWillAppear:"])
   }
 }
