@@ -46,7 +46,10 @@ public protocol HookPlugin: Sendable {
 extension HookPlugin {
   /// The identifier's last dot-separated part: `bar-layer` for `swizzlekit.bar-layer`.
   public var name: String {
-    identifier.split(separator: ".").last.map(String.init) ?? identifier
+    guard let dot = identifier.lastIndex(of: "."), identifier.last != "." else {
+      return identifier.split(separator: ".").last.map(String.init) ?? identifier
+    }
+    return String(identifier[identifier.index(after: dot)...])
   }
 
   /// Does nothing: hooks are removed by the registry.

@@ -211,10 +211,14 @@ public struct Scenario: Sendable {
   /// Runs the script with `options` and returns its context (moments and checks).
   internal func run(context options: ScenarioOptions) throws(PluginError) -> ScenarioContext {
     let registry = PluginRegistry.shared
-    _ = try? registry.discover()
+    let names = plugins(for: options)
+    // Discovery reads the loaded images: only when a plugin the run needs is not known yet.
+    if names.contains(where: { registry.plugin(named: $0) == nil }) {
+      _ = try? registry.discover()
+    }
     var installed: [String] = []
     defer { for name in installed.reversed() { registry.uninstall(name) } }
-    for name in plugins(for: options) {
+    for name in names {
       if try registry.install(named: name) { installed.append(name) }
     }
     let context = ScenarioContext(options: options)

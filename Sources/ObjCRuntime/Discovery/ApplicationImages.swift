@@ -20,10 +20,13 @@ package enum ApplicationImages {
 
   /// The application's images, in load order; the toolchain's and second copies left out.
   package static func current() throws(DiscoveryError) -> [SwiftImage] {
-    try SwiftImages.all().filter { image in
-      if case .application = verdict(for: image) { return true }
-      return false
-    }
+    try SwiftImages.all().filter(isApplication)
+  }
+
+  /// Whether `image` is one of the application's (not the toolchain's, not a second copy).
+  package static func isApplication(_ image: SwiftImage) -> Bool {
+    if case .application = verdict(for: image) { return true }
+    return false
   }
 
   /// The modules of SwizzleKit that `image` carries a second copy of; empty when it carries

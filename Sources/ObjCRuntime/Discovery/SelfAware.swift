@@ -68,7 +68,7 @@ public enum SelfAwareDiscovery {
   @discardableResult
   public static func awakeAll() throws(DiscoveryError) -> AwakeReport {
     let all = try SwiftImages.all()
-    let images = try ApplicationImages.current()
+    let images = all.filter(ApplicationImages.isApplication)
     // Claim the new images and their conformers under the lock.
     let (fresh, conformers) = state.withLock { state in
       let fresh = images.filter { state.scannedImages.insert($0.base).inserted }

@@ -65,6 +65,12 @@ package enum SwiftImages {
   /// call of `dl_iterate_phdr` that stops at the first object.
   package static var loadGeneration: UInt64 { UInt64(swk_loaded_object_generation()) }
 
+  /// The paths of the loaded objects by load address, as last read. A Swift image is never
+  /// unloaded, so a path once read stays right; the objects are enumerated again only when an
+  /// image shows up whose path is not known (discovery runs at every launch of the model, and
+  /// reading every object's path was most of its cost).
+  private static let knownPaths = RuntimeLock<[UInt: String]>([:])
+
   /// Every image registered with the Swift runtime, in load order.
   package static func all() throws(DiscoveryError) -> [SwiftImage] {
     final class Collector {
@@ -81,12 +87,16 @@ package enum SwiftImages {
             sections.load(as: swk_metadata_sections_prefix.self))
           return true
         }, context)
+      collector.paths = knownPaths.withLock { $0 }
+      let bases = collector.sections.map { UInt(bitPattern: $0.baseAddress) }
+      guard bases.contains(where: { collector.paths[$0] == nil }) else { return }
       swk_enumerate_loaded_objects(
         { base, path, context in
           guard let context, let path else { return }
           Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().paths[UInt(base)] =
             String(cString: path)
         }, context)
+      knownPaths.withLock { $0.merge(collector.paths) { _, new in new } }
     }
     var images: [SwiftImage] = []
     for prefix in collector.sections {

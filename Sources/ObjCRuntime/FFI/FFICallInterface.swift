@@ -91,6 +91,13 @@ internal final class FFICallInterface: @unchecked Sendable {
   /// Bytes the return slot needs: the return type's size, at least one `ffi_arg`, since libffi
   /// widens narrow integral results.
   let returnSlotSize: Int
+  /// Where each argument's slot lies in an invocation's frame, its size, and the frame's size:
+  /// worked out once per signature, read by every ``InvocationFrame`` made for it.
+  let frameLayout: (offsets: [Int], sizes: [Int], size: Int)
+  /// The merged code (``SignatureCode``) of each argument (`self` and `_cmd` included) and of
+  /// the return type, which an invocation checks typed reads and writes against.
+  let argumentCodes: [UInt8?]
+  let returnCode: UInt8?
 
   /// The most arguments (`self` and `_cmd` included) a call through libffi may have: 256.
   static let maximumArguments = 256
@@ -110,6 +117,9 @@ internal final class FFICallInterface: @unchecked Sendable {
     cif = .allocate(capacity: 1)
     argumentTypes = .allocate(capacity: max(count, 1))
     returnSlotSize = max(encoding.returnDescriptor.size, cffi_arg_size(), 8)
+    frameLayout = FFICallInterface.layout(of: encoding.argumentDescriptors)
+    argumentCodes = encoding.argumentTypes.map(SignatureCode.code(of:))
+    returnCode = SignatureCode.code(of: encoding.returnType)
     do throws(FFITypeProblem) {
       // Every value passed by value is copied onto the call's stack, by libffi and by the C
       // ABI: bound what one call can put there, so that no signature can overflow a stack.
@@ -146,6 +156,26 @@ internal final class FFICallInterface: @unchecked Sendable {
   deinit {
     cif.deallocate()
     argumentTypes.deallocate()
+  }
+
+  /// The slots of a frame for `descriptors`: each at least a word, aligned to at least a word;
+  /// an array argument is passed as a pointer, as in C.
+  private static func layout(of descriptors: [ObjCTypeDescriptor])
+    -> (offsets: [Int], sizes: [Int], size: Int)
+  {
+    var offsets: [Int] = []
+    var sizes: [Int] = []
+    var end = 0
+    for descriptor in descriptors {
+      let isArray = if case .array = descriptor { true } else { false }
+      let size = isArray ? 8 : max(descriptor.size, 8)
+      let alignment = isArray ? 8 : max(descriptor.alignment, 8)
+      let offset = ObjCTypeDescriptor.align(end, to: alignment)
+      offsets.append(offset)
+      sizes.append(size)
+      end = offset + size
+    }
+    return (offsets, sizes, max(end, 8))
   }
 
   /// Calls `function` with `arguments` (one pointer per argument, to its value) and lets it

@@ -144,7 +144,10 @@ public struct InterceptedCall {
   /// - Precondition: `T` is laid out as the return type is
   ///   (``MethodSignature/returnType(accepts:)``).
   @usableFromInline package func uncheckedSetReturnValue<T>(_ value: T) {
-    if let object = objectReference(value) {
+    // The result's merged code, 0 when the signature has none (a struct): only an object
+    // result, or one whose code is unknown, may hold a reference to hand over.
+    let result = UInt8(truncatingIfNeeded: signature.signatureCode)
+    if result == 0 || result == UInt8(ascii: "@"), let object = objectReference(value) {
       _ = Unmanaged.passRetained(object)
     }
     if case .integer(let size, let signed) = signature.encoding.returnDescriptor, size < 8 {

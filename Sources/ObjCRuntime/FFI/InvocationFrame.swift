@@ -12,29 +12,16 @@ internal final class InvocationFrame {
 
   init(_ interface: FFICallInterface) {
     self.interface = interface
-    let descriptors = interface.encoding.argumentDescriptors
-    var offsets: [Int] = []
-    var sizes: [Int] = []
-    var end = 0
-    for descriptor in descriptors {
-      // An array argument is passed as a pointer, as in C.
-      let isArray = if case .array = descriptor { true } else { false }
-      let size = isArray ? 8 : max(descriptor.size, 8)
-      let alignment = isArray ? 8 : max(descriptor.alignment, 8)
-      let offset = ObjCTypeDescriptor.align(end, to: alignment)
-      offsets.append(offset)
-      sizes.append(size)
-      end = offset + size
-    }
-    storage = .allocate(byteCount: max(end, 8), alignment: 16)
-    storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(end, 8))
+    let layout = interface.frameLayout
+    storage = .allocate(byteCount: layout.size, alignment: 16)
+    storage.initializeMemory(as: UInt8.self, repeating: 0, count: layout.size)
     returnSlot = .allocate(byteCount: interface.returnSlotSize, alignment: 16)
     returnSlot.initializeMemory(as: UInt8.self, repeating: 0, count: interface.returnSlotSize)
-    argumentPointers = .allocate(capacity: max(descriptors.count, 1))
-    for (index, offset) in offsets.enumerated() {
+    argumentPointers = .allocate(capacity: max(layout.offsets.count, 1))
+    for (index, offset) in layout.offsets.enumerated() {
       (argumentPointers + index).initialize(to: storage + offset)
     }
-    slotSizes = sizes
+    slotSizes = layout.sizes
   }
 
   deinit {

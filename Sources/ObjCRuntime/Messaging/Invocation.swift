@@ -51,6 +51,9 @@ public final class Invocation: ObjCObject {
   private let registerShape: RegisterShape?
   private let returnsObject: Bool
 
+  /// The selector of an invocation made from a signature alone, until one is set.
+  private static let noSelector = Selector("")
+
   /// An invocation of a message with `signature`, every argument zero, no target or selector
   /// yet. The corresponding Foundation method is `+invocationWithMethodSignature:`.
   ///
@@ -64,13 +67,12 @@ public final class Invocation: ObjCObject {
     self.frame = frame
     self.argumentPointers = frame.argumentPointers
     self.returnSlot = frame.returnSlot
-    self.argumentCodes = signature.encoding.argumentTypes.map(SignatureCode.code(of:))
-    self.returnCode = SignatureCode.code(of: signature.methodReturnType)
+    self.argumentCodes = interface.argumentCodes
+    self.returnCode = interface.returnCode
     self.registerShape = RegisterShape(signature)
     self.methodSignature = signature
-    self.selector = Selector("")
-    self.returnsObject =
-      SignatureCode.code(of: signature.methodReturnType) == UInt8(ascii: "@")
+    self.selector = Invocation.noSelector
+    self.returnsObject = interface.returnCode == UInt8(ascii: "@")
     super.init()
   }
 
@@ -144,7 +146,9 @@ public final class Invocation: ObjCObject {
   {
     try check(T.self, against: argumentDescriptor(index), "argument \(index)")
     InvocationFrame.write(value, to: frame.slot(index), capacity: frame.slotSize(index))
-    retainedArguments[index] = objectReference(value)
+    // Only an object argument holds a reference to keep (a struct's is never one).
+    retainedArguments[index] =
+      argumentCodes[index] == UInt8(ascii: "@") ? objectReference(value) : nil
   }
 
   /// Argument `index` as a scalar `T`: the fast path, a one-byte comparison of type codes.

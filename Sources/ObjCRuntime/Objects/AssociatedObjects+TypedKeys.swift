@@ -66,7 +66,19 @@ extension ObjCObject {
     do {
       switch key.representation {
       case .object, .optionalObject:
-        try setAssociatedValue(flattened(newValue), forKey: key.address, policy: key.policy)
+        // The key's type is a class or an optional of one, as the getter's casts rely on too:
+        // the value is the object itself, or nil, with no bridging through `Any`.
+        let reference =
+          if case .object = key.representation {
+            unsafeBitCast(newValue, to: AnyObject.self) as AnyObject?
+          } else {
+            unsafeBitCast(newValue, to: AnyObject?.self)
+          }
+        let entry = try reference.map { reference throws(ObjCRuntimeError) in
+          try Associations.entry(
+            key: key.address, reference: reference, policy: key.policy, object: self)
+        }
+        Associations.set(self, key: key.address, entry: entry)
       case .value:
         let entry = AssociationEntry(
           key: key.address, storage: .value, payload: TypedValueAssociation(typed: newValue))

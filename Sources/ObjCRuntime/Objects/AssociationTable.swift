@@ -138,7 +138,15 @@ internal enum Associations {
     guard type(of: value) is AnyClass else {
       return AssociationEntry(key: key, storage: .value, payload: ValueAssociation(value))
     }
-    let reference = value as AnyObject
+    return try entry(key: key, reference: value as AnyObject, policy: policy, object: object)
+  }
+
+  /// The entry that holds the object `reference` under `key` with `policy` (weakly, a copy, or
+  /// the object itself), for `object`.
+  static func entry(
+    key: UnsafeRawPointer, reference: AnyObject, policy: objc_AssociationPolicy,
+    object: ObjCObject
+  ) throws(ObjCRuntimeError) -> AssociationEntry {
     if policy == .OBJC_ASSOCIATION_ASSIGN {
       return AssociationEntry(key: key, storage: .weak, payload: WeakAssociation(reference))
     }

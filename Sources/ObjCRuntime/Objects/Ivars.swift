@@ -161,6 +161,10 @@ public struct ObjCIvarDeclaration {
 /// `value` as an `Any?` that is nil when `value` is an optional holding nil, so that an ivar of
 /// type `UIView?` reads as nil rather than as a present value wrapping nil.
 internal func flattened<Value>(_ value: Value) -> Any? {
+  // A class instance is never an optional: answered without the protocol cast, which walks the
+  // class and its superclasses to learn that none conforms (the model's arguments are mostly
+  // views and controllers, deep in their hierarchies).
+  if type(of: value) is AnyClass { return value }
   if let optional = value as? any OptionalProtocol {
     return optional.wrappedAny
   }

@@ -48,10 +48,13 @@ public final class UIGestureRecognizerTarget: ObjCObject {
   public private(set) weak var target: ObjCObject?
   /// The selector sent.
   public let action: Selector
+  /// Whether the action takes the recognizer (`handle:`), read from its name once.
+  internal let takesSender: Bool
 
   init(target: ObjCObject, action: Selector) {
     self.target = target
     self.action = action
+    self.takesSender = action.name.hasSuffix(":")
     super.init()
   }
 }
@@ -173,7 +176,7 @@ open class UIGestureRecognizer: ObjCObject {
     for pair in actions {
       guard let target = pair.target else { continue }
       let action = pair.action
-      if action.name.hasSuffix(":") {
+      if pair.takesSender {
         try? objc_msgSend(target, action, self) as Void
       } else {
         try? objc_msgSend(target, action) as Void

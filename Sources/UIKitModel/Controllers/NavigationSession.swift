@@ -28,7 +28,22 @@ public final class NavigationSession {
   /// The navigation controller, root of the window.
   public let navigationController: UINavigationController
   /// One line per step: the virtual time, the step, and what the bar looks like after it.
-  public private(set) var trace: [String] = []
+  public var trace: [String] { steps.map(\.line) }
+
+  /// A step as it was recorded; its line is written when someone reads the trace (most runs
+  /// never do, and formatting every step was a tenth of a scenario's cost).
+  private struct Step {
+    let time: TimeInterval
+    let name: String
+    let top: String
+    let appearance: NavigationBarAppearance
+
+    var line: String {
+      "t=\(String(format: "%.3f", time)) \(name) -> top \(top); \(appearance)"
+    }
+  }
+
+  private var steps: [Step] = []
 
   private final class Delegate: UIApplicationDelegate {
     var window: UIWindow?
@@ -186,8 +201,9 @@ public final class NavigationSession {
   }
 
   private func record(_ step: String) {
-    let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
-    let top = navigationController.topViewController?.title ?? "-"
-    trace.append("t=\(time) \(step) -> top \(top); \(appearance)")
+    steps.append(
+      Step(
+        time: VirtualRunLoop.main.currentTime, name: step,
+        top: navigationController.topViewController?.title ?? "-", appearance: appearance))
   }
 }

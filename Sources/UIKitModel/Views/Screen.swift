@@ -83,6 +83,7 @@ public final class UIDevice {
         return
       }
       version = newValue
+      majorSystemVersion = UIDevice.majorVersion(of: newValue)
     }
   }
 
@@ -101,8 +102,9 @@ public final class UIDevice {
     return true
   }
 
-  /// The major version number (`13` for `"13.0"`).
-  public var majorSystemVersion: Int { UIDevice.majorVersion(of: systemVersion) }
+  /// The major version number (`13` for `"13.0"`), kept with the version: the model and the
+  /// plugins branch on it in every frame.
+  public private(set) var majorSystemVersion = 13
 
   /// The major version of `systemVersion` (`15` for `"15.0"`), 0 when it has none.
   public static func majorVersion(of systemVersion: String) -> Int {
