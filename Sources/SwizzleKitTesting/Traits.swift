@@ -52,6 +52,12 @@ extension Trait where Self == UIKitModelTrait {
   public static func uiKitModel(device: DeviceProfile, systemVersion: String = "13.0") -> Self {
     UIKitModelTrait(device: device, systemVersion: systemVersion)
   }
+
+  /// A fresh model on `device` running the iOS profile `profile` (`.ios15`) for each test, one
+  /// model test at a time.
+  public static func uiKitModel(device: DeviceProfile = .iPhone8, profile: IOSProfile) -> Self {
+    UIKitModelTrait(device: device, systemVersion: profile.systemVersion)
+  }
 }
 
 /// Installs plugins before each test and uninstalls them after it; an install that fails fails

@@ -267,11 +267,21 @@ struct Options {
             $0.trimmingCharacters(in: .whitespaces)
           }
         case "--ios":
+          // A profile by its name (`15`), or an exact system version (`14.2`); a bare number
+          // that names no profile is refused, with the profiles, rather than run as x.0.
           let version = try value(argument)
-          guard UIDevice.isSystemVersion(version) else {
-            throw .usage("'\(version)' is not a system version such as 13.0", topic: "")
+          let profiles = IOSProfile.all.map(\.name).joined(separator: ", ")
+          if let profile = IOSProfile.named(version) {
+            options.systemVersion = profile.systemVersion
+          } else if !version.contains(".") {
+            throw .usage("no iOS profile '\(version)'; profiles: \(profiles)", topic: "")
+          } else if UIDevice.isSystemVersion(version) {
+            options.systemVersion = version
+          } else {
+            throw .usage(
+              "'\(version)' is neither an iOS profile (\(profiles)) nor a system version such as"
+                + " 14.2", topic: "")
           }
-          options.systemVersion = version
         case "--speed":
           let text = try value(argument)
           guard let speed = Double(text), speed >= 0 else {
@@ -344,8 +354,8 @@ enum Usage {
           --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
                             none; default: the plugin that brings the scenario.
           --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
-          --ios VERSION     The system version; default 13.0. The profiles the model
-                            tells apart: 10, 11, 12, 13, 15, 17.
+          --ios VERSION     An iOS profile (10, 11, 12, 13, 15, 17: 10 runs 10.3, the others
+                            x.0) or an exact system version such as 14.2; default 13.
           --speed SECONDS   Real seconds to wait between steps; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
           --load PATH       Load a plugin library first (repeatable).

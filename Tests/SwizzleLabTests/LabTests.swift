@@ -174,7 +174,8 @@ struct LabTests {
     for arguments in [
       ["bogus"], ["run"], ["run", "nope"], ["run", "push", "--plugin", "nope"],
       ["run", "push", "--device", "Nokia"], ["run", "push", "--wat"], ["render", "push"],
-      ["trace", "push", "--speed"],
+      ["trace", "push", "--speed"], ["run", "push", "--ios", "14"],
+      ["run", "push", "--ios", "x.1"],
     ] {
       let (code, output) = lab(arguments)
       #expect(code == .usage, "\(arguments)")
@@ -187,6 +188,10 @@ struct LabTests {
     #expect(
       code == .usage && output.standardError.contains("ant-forest"), "lists the valid names")
     #expect(lab(["load", "/nonexistent/libNothing.so"]).0 == .failure)
+    let (_, profile) = lab(["run", "push", "--ios", "14"])
+    #expect(profile.standardError.contains("no iOS profile '14'; profiles: 10, 11, 12, 13, 15, 17"))
+    let (exact, version) = lab(["run", "push", "--ios", "14.2", "--no-color"])
+    #expect(exact == .ok && version.standardOutput.contains("iOS 14.2"), "an exact version runs")
   }
 
   @Test("the hook map of the bar-layer plugin")

@@ -149,6 +149,27 @@ extension UIKitModelTests {
 }
 
 extension UIKitModelTests.SessionTests {
+  @Test(
+    "a trait on a profile; scroll to an offset; advance by frames mid-push",
+    .uiKitModel(device: .iPhoneX, profile: .ios15))
+  func scrollToAndFrames() throws {
+    #expect(UIDevice.current.majorSystemVersion == 15 && UIScreen.main.profile == .iPhoneX)
+    let page = UIViewController()
+    let scrollView = UIScrollView(frame: CGRect(x: 0, y: 0, width: 375, height: 812))
+    scrollView.contentSize = CGSize(width: 375, height: 3000)
+    page.view.addSubview(scrollView)
+    let session = NavigationSession(root: page, device: .iPhoneX, systemVersion: "15.0")
+    session.scroll(scrollView, to: 120)
+    #expect(abs(scrollView.contentOffset.y - 120) < 0.5)
+    session.scroll(scrollView, to: 40)
+    #expect(abs(scrollView.contentOffset.y - 40) < 0.5)
+    session.navigationController.pushViewController(UIViewController(), animated: true)
+    session.advance(frames: 4)
+    #expect(session.navigationController.isTransitioning, "four frames into a push")
+    #expect(session.trace.last?.hasPrefix("t=0.") == true)
+    #expect(session.trace.last?.contains("advance 4 frames") == true)
+  }
+
   @Test("popTo, popToRoot, and a swipe released with a chosen velocity")
   func moreDrivers() {
     let pages = (0..<4).map { index -> UIViewController in

@@ -186,11 +186,31 @@ public final class NavigationSession {
     return settle("scroll \(distance)")
   }
 
+  /// Scrolls `scrollView` until its content is at vertical offset `offset`, dragging by the
+  /// difference over `duration` seconds, and runs until idle.
+  @discardableResult
+  public func scroll(_ scrollView: UIScrollView, to offset: CGFloat, duration: TimeInterval = 0.3)
+    -> Self
+  {
+    scrollView.simulateDrag(
+      by: CGPoint(x: 0, y: offset - scrollView.contentOffset.y), duration: duration)
+    return settle("scroll to \(offset)")
+  }
+
   /// Advances the clock by `interval`.
   @discardableResult
   public func advance(by interval: TimeInterval) -> Self {
     VirtualRunLoop.main.advance(by: interval)
     record("advance \(interval)")
+    return self
+  }
+
+  /// Advances the clock by `frames` frames (sixtieths of a second), without running until idle:
+  /// to look at a transition or an animation mid-way.
+  @discardableResult
+  public func advance(frames: Int) -> Self {
+    VirtualRunLoop.main.advance(frames: frames)
+    record("advance \(frames) frames")
     return self
   }
 
