@@ -188,11 +188,17 @@ package enum LibraryLoader {
     // One load at a time, so that the images new since `before` are this library's. Nothing
     // under the lock can ask for another load: a Swift library has no static initializers, and
     // its image's constructors only register its metadata with the Swift runtime.
-    return try loading.withLock { _ throws(DiscoveryError) -> Set<UInt> in try loadAlone(path) }
+    return try loading.withLock { loads throws(DiscoveryError) -> Set<UInt> in
+      loads += 1
+      return try loadAlone(path)
+    }
   }
 
-  /// Serializes the loads made through SwizzleKit.
-  private static let loading = RuntimeLock(())
+  /// Serializes the loads made through SwizzleKit, and counts them. The lock guards a value of
+  /// its own (an `Int`, not `Void`): ThreadSanitizer checks a guarded value at its address, and a
+  /// zero-size value has the lock object's, which other threads read unlocked, so a `Void` lock
+  /// drew a false race report (whose symbolization, during a `dlopen`, could hang TSan).
+  private static let loading = RuntimeLock(0)
 
   private static func loadAlone(_ path: String) throws(DiscoveryError) -> Set<UInt> {
     let before = Set(try SwiftImages.all().map(\.base))
