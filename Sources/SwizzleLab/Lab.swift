@@ -123,6 +123,20 @@ public enum Lab {
           }
         }
         return try MethodsCommand.run(className: name, output: output)
+      case "learn":
+        var rest = arguments
+        let name = rest.isEmpty || rest[0].hasPrefix("-") ? nil : rest.removeFirst()
+        var html: String?
+        while !rest.isEmpty {
+          let flag = rest.removeFirst()
+          guard flag == "--html", !rest.isEmpty, !rest[0].hasPrefix("-") else {
+            throw LabError.usage(
+              flag == "--html" ? "--html takes a FILE" : "unknown option '\(flag)'",
+              topic: "learn")
+          }
+          html = rest.removeFirst()
+        }
+        return try LearnCommand.run(name: name, html: html, output: output)
       case "load":
         guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
           throw LabError.usage("load takes one PATH", topic: "load")
@@ -444,6 +458,19 @@ enum Usage {
           -h, --help      Show help information.
 
         """
+    case "learn":
+      return """
+        OVERVIEW: Lessons that run: a few lines on how swizzling works, the code (as the
+        source that runs it holds it), the runtime's trace of what happened, and what to
+        remember. With no name, lists the lessons.
+
+        USAGE: swizzle-lab learn [NAME] [--html FILE]
+
+        OPTIONS:
+          --html FILE  Write the lesson as a page to FILE instead.
+          -h, --help   Show help information.
+
+        """
     case "list":
       return """
         OVERVIEW: Lists the scenarios, plugins and devices.
@@ -468,6 +495,7 @@ enum Usage {
           render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
           matrix             Every scenario on every device and iOS profile, checked.
           methods CLASS      A class's methods, encodings, and the hooks on them.
+          learn [NAME]       Lessons on swizzling that run: code, trace, result.
           load PATH          Load a plugin library and list what it brings.
 
           See 'swizzle-lab COMMAND --help' for a command's options.

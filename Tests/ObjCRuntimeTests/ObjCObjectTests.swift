@@ -2,8 +2,8 @@
 import ObjCRuntime
 import Testing
 
-private class Animal: ObjCObject {}
-private final class Dog: Animal {}
+private class TestAnimal: ObjCObject {}
+private final class TestDog: TestAnimal {}
 private final class Stone: ObjCObject {}
 
 /// A class whose equality is overridden in Swift.
@@ -23,17 +23,17 @@ private final class Point: ObjCObject {
 struct ObjCObjectTests {
   @Test("isKind(of:) and isMember(of:) follow the runtime class")
   func kindAndMember() {
-    let dog = Dog()
-    #expect(dog.isKind(of: Animal.runtimeClass))
+    let dog = TestDog()
+    #expect(dog.isKind(of: TestAnimal.runtimeClass))
     #expect(dog.isKind(of: ObjCObject.runtimeClass))
     #expect(!dog.isKind(of: Stone.runtimeClass))
-    #expect(dog.isMember(of: Dog.runtimeClass))
-    #expect(!dog.isMember(of: Animal.runtimeClass))
+    #expect(dog.isMember(of: TestDog.runtimeClass))
+    #expect(!dog.isMember(of: TestAnimal.runtimeClass))
   }
 
   @Test("responds(to:) sees the root class's methods")
   func respondsToRootMethods() {
-    let dog = Dog()
+    let dog = TestDog()
     #expect(dog.responds(to: "class"))
     #expect(dog.responds(to: "isEqual:"))
     #expect(!dog.responds(to: "bark"))
@@ -41,15 +41,15 @@ struct ObjCObjectTests {
 
   @Test("-class answers the isa, +class the class itself")
   func classMessages() throws {
-    let dog = Dog()
-    #expect(try objc_msgSend(dog, "class") as Class === Dog.runtimeClass)
-    #expect(try objc_msgSend(Dog.runtimeClass, "class") as Class === Dog.runtimeClass)
-    #expect(dog.objcClass === Dog.runtimeClass)
+    let dog = TestDog()
+    #expect(try objc_msgSend(dog, "class") as Class === TestDog.runtimeClass)
+    #expect(try objc_msgSend(TestDog.runtimeClass, "class") as Class === TestDog.runtimeClass)
+    #expect(dog.objcClass === TestDog.runtimeClass)
   }
 
   @Test("a root instance method answers class messages, as in objc4")
   func rootInstanceMethodsAnswerClassMessages() throws {
-    let cls = Dog.runtimeClass
+    let cls = TestDog.runtimeClass
     #expect(try objc_msgSend(cls, "isKindOfClass:", ObjCObject.runtimeClass) as Bool)
   }
 
@@ -58,27 +58,27 @@ struct ObjCObjectTests {
     #expect(Point(x: 3) == Point(x: 3))
     #expect(Point(x: 3) != Point(x: 4))
     #expect(Set([Point(x: 1), Point(x: 1), Point(x: 2)]).count == 2)
-    let dog = Dog()
+    let dog = TestDog()
     #expect(dog == dog)
-    #expect(dog != Dog())
+    #expect(dog != TestDog())
     #expect(try objc_msgSend(Point(x: 5), "isEqual:", Point(x: 5)) as Bool)
     #expect(try objc_msgSend(Point(x: 5), "hash") as UInt == 5)
   }
 
   @Test("description names the runtime class")
   func description() {
-    #expect(Dog().description.hasPrefix("<Dog: 0x"))
+    #expect(TestDog().description.hasPrefix("<TestDog: 0x"))
   }
 
   @Test("perform(_:) returns objects and nil for void methods, and throws for the rest")
   func perform() throws {
-    let dog = Dog()
+    let dog = TestDog()
     #expect(try dog.perform("self") === dog)
     // isEqual: returns a Bool, which performSelector: cannot hand back: refused, not garbage.
     #expect(throws: ObjCRuntimeError.self) { try dog.perform("isEqual:", with: dog) }
     #expect(
       throws: ObjCRuntimeError.unrecognizedSelector(
-        MethodReference(className: "Dog", selectorName: "fetch"))
+        MethodReference(className: "TestDog", selectorName: "fetch"))
     ) {
       try dog.perform("fetch")
     }
@@ -86,43 +86,43 @@ struct ObjCObjectTests {
 
   @Test("an object can only become a class its Swift storage fits")
   func setClassStorage() throws {
-    let dog = Dog()
+    let dog = TestDog()
     // Up the chain: fine, the storage is a superset.
-    #expect(try dog.setClass(Animal.runtimeClass) === Dog.runtimeClass)
-    #expect(object_getClass(dog) === Animal.runtimeClass)
-    #expect(try dog.setClass(Dog.runtimeClass) === Animal.runtimeClass)
+    #expect(try dog.setClass(TestAnimal.runtimeClass) === TestDog.runtimeClass)
+    #expect(object_getClass(dog) === TestAnimal.runtimeClass)
+    #expect(try dog.setClass(TestDog.runtimeClass) === TestAnimal.runtimeClass)
     // Across: refused, and the object is unchanged.
     #expect(
       throws: ObjCRuntimeError.incompatibleClass(
-        objectType: "Dog", targetClass: "Stone", storageClass: "Stone")
+        objectType: "TestDog", targetClass: "Stone", storageClass: "Stone")
     ) {
       try dog.setClass(Stone.runtimeClass)
     }
-    #expect(object_getClass(dog) === Dog.runtimeClass)
+    #expect(object_getClass(dog) === TestDog.runtimeClass)
     #expect(object_setClass(dog, Stone.runtimeClass) == nil)
     #expect(object_setClass(nil, Stone.runtimeClass) == nil)
     #expect(object_setClass(dog, nil) == nil)
-    #expect(object_getClass(dog) === Dog.runtimeClass)
+    #expect(object_getClass(dog) === TestDog.runtimeClass)
   }
 
   @Test("a runtime-made subclass can receive an object of its Swift superclass")
   func dynamicSubclass() throws {
-    let dog = Dog()
+    let dog = TestDog()
     let dynamic = try #require(
-      objc_allocateClassPair(Dog.runtimeClass, "ObjCObjectTests.Dog_Dyn", 0))
+      objc_allocateClassPair(TestDog.runtimeClass, "ObjCObjectTests.Dog_Dyn", 0))
     objc_registerClassPair(dynamic)
-    #expect(try dog.setClass(dynamic) === Dog.runtimeClass)
+    #expect(try dog.setClass(dynamic) === TestDog.runtimeClass)
     #expect(object_getClass(dog) === dynamic)
-    #expect(dog.isKind(of: Dog.runtimeClass))
-    #expect(type(of: dog) == Dog.self)
+    #expect(dog.isKind(of: TestDog.runtimeClass))
+    #expect(type(of: dog) == TestDog.self)
   }
 
   @Test("IMPs take objects unretained and return them retained")
   func crossingTheBoundary() {
-    let dog = Dog()
+    let dog = TestDog()
     let id = dog.passUnretained()
     #expect(id.takeUnretainedObject() === dog)
-    #expect(id.takeUnretainedObject(as: Dog.self) === dog)
+    #expect(id.takeUnretainedObject(as: TestDog.self) === dog)
     #expect(id.takeUnretainedObject(as: Stone.self) == nil)
     let retained = dog.passRetained()
     #expect(retained.takeRetainedObject() === dog)

@@ -3,31 +3,32 @@ import ObjCRuntime
 import Testing
 
 /// A UIViewController-like base: `viewWillAppear:` has a base IMP and a Swift entry point.
-private class Screen: ObjCObject {
+private class OverrideScreen: ObjCObject {
   let log = RuntimeLock<[String]>([])
 
   static let viewWillAppear: Selector = "viewWillAppear:"
 
   override class var objcDeclaration: ObjCClassDeclaration {
-    ObjCClassDeclaration(Screen.self) {
-      ObjCMethodDeclaration("viewWillAppear:", Screen.baseIMP, swiftEntry: Screen.entryIMP)
+    ObjCClassDeclaration(OverrideScreen.self) {
+      ObjCMethodDeclaration(
+        "viewWillAppear:", OverrideScreen.baseIMP, swiftEntry: OverrideScreen.entryIMP)
     }
   }
 
   /// The base behaviour, as the method table holds it.
   static let baseIMP: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-    me.takeUnretainedObject(as: Screen.self)?.record("base(\(animated))")
+    me.takeUnretainedObject(as: OverrideScreen.self)?.record("base(\(animated))")
   }
 
   /// The entry point: a send of viewWillAppear: calls the Swift method, virtually.
   static let entryIMP: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-    me.takeUnretainedObject(as: Screen.self)?.viewWillAppear(animated)
+    me.takeUnretainedObject(as: OverrideScreen.self)?.viewWillAppear(animated)
   }
 
   /// The Swift entry point: its base body continues into the method table.
   func viewWillAppear(_ animated: Bool) {
     do {
-      try sendToTable(Screen.viewWillAppear, animated)
+      try sendToTable(OverrideScreen.viewWillAppear, animated)
     } catch {
       record("error: \(error)")
     }
@@ -37,13 +38,13 @@ private class Screen: ObjCObject {
   /// `SelectorReference`, a failure reported rather than thrown.
   static let viewWillAppearReference = SelectorReference("viewWillAppear:")
   func viewWillAppearReporting(_ animated: Bool) {
-    sendToTableReportingFailure(Screen.viewWillAppearReference, animated)
+    sendToTableReportingFailure(OverrideScreen.viewWillAppearReference, animated)
   }
 
   /// An entry point whose method nothing implements.
   static let missingReference = SelectorReference("screenMissingMethod:")
   func callMissing() {
-    sendToTableReportingFailure(Screen.missingReference, 1)
+    sendToTableReportingFailure(OverrideScreen.missingReference, 1)
   }
 
   func record(_ entry: String) {
@@ -59,7 +60,7 @@ private class Screen: ObjCObject {
 }
 
 /// A Swift subclass overriding the entry point and calling super.
-private final class ProfileScreen: Screen {
+private final class ProfileScreen: OverrideScreen {
   override func viewWillAppear(_ animated: Bool) {
     record("profile")
     super.viewWillAppear(animated)
@@ -67,12 +68,12 @@ private final class ProfileScreen: Screen {
 }
 
 /// A subclass that does not override it.
-private final class PlainScreen: Screen {}
+private final class PlainScreen: OverrideScreen {}
 
 /// `wr_viewWillAppear:`, the swizzled implementation of the seeds: log, then call the original
 /// through the swapped selector.
 private let swizzledIMP: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-  let screen = me.takeUnretainedObject(as: Screen.self)
+  let screen = me.takeUnretainedObject(as: OverrideScreen.self)
   screen?.record("swizzled")
   do {
     try objc_msgSend(me.takeUnretainedObject(), "wr_viewWillAppear:", animated) as Void
@@ -82,7 +83,7 @@ private let swizzledIMP: @convention(c) (id, SEL, Bool) -> Void = { me, _, anima
 }
 
 private let dynamicIMP: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-  let screen = me.takeUnretainedObject(as: Screen.self)
+  let screen = me.takeUnretainedObject(as: OverrideScreen.self)
   screen?.record("dynamic")
   let superclass = class_getSuperclass(object_getClass(me.takeUnretainedObject()))!
   try? objc_msgSendSuper(
@@ -93,8 +94,9 @@ private let dynamicIMP: @convention(c) (id, SEL, Bool) -> Void = { me, _, animat
 /// Swizzles viewWillAppear: of `cls` with the safe pattern, once per process for each class.
 private let swizzleOnce: Void = {
   let imp = try! IMP(swizzledIMP)
-  class_addMethod(Screen.runtimeClass, "wr_viewWillAppear:", imp, "v@:B")
-  try! Screen.runtimeClass.swizzleInstanceMethod("viewWillAppear:", with: "wr_viewWillAppear:")
+  class_addMethod(OverrideScreen.runtimeClass, "wr_viewWillAppear:", imp, "v@:B")
+  try! OverrideScreen.runtimeClass.swizzleInstanceMethod(
+    "viewWillAppear:", with: "wr_viewWillAppear:")
 }()
 
 @Suite("Swift overrides and the dynamic table", .serialized)
@@ -141,7 +143,8 @@ struct SwiftOverrideTests {
     let imp = class_getMethodImplementation(ProfileScreen.runtimeClass, "viewWillAppear:")
     #expect(
       imp
-        == method_getImplementation(class_getInstanceMethod(Screen.runtimeClass, "viewWillAppear:"))
+        == method_getImplementation(
+          class_getInstanceMethod(OverrideScreen.runtimeClass, "viewWillAppear:"))
     )
     #expect(imp == (try? IMP(swizzledIMP)))
   }
@@ -189,7 +192,7 @@ struct SwiftOverrideTests {
   func superSendSkipsEntries() throws {
     let screen = ProfileScreen()
     try objc_msgSendSuper(
-      ObjCSuper(receiver: screen, superclass: Screen.runtimeClass), "viewWillAppear:", true)
+      ObjCSuper(receiver: screen, superclass: OverrideScreen.runtimeClass), "viewWillAppear:", true)
       as Void
     #expect(screen.entries == ["swizzled", "base(true)"])
   }

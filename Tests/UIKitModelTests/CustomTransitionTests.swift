@@ -54,10 +54,12 @@ final class TransitionDelegate: UINavigationControllerDelegate {
 extension UIKitModelTests {
   @Suite("Custom transitions")
   struct CustomTransitionTests {
-    private func stack() -> (UINavigationController, [Screen], NavigationLog, TransitionDelegate) {
+    private func stack() -> (
+      UINavigationController, [LoggedScreen], NavigationLog, TransitionDelegate
+    ) {
       freshModel()
       let log = NavigationLog()
-      let screens = [Screen("A", log: log), Screen("B", log: log)]
+      let screens = [LoggedScreen("A", log: log), LoggedScreen("B", log: log)]
       let navigation = UINavigationController(rootViewController: screens[0])
       UIWindow(frame: UIScreen.main.bounds).rootViewController = navigation
       navigation.pushViewController(screens[1], animated: false)
@@ -70,7 +72,7 @@ extension UIKitModelTests {
     @Test("the delegate's animator runs the push; the callbacks and didShow follow its completion")
     func animator() {
       let (navigation, _, log, delegate) = stack()
-      let c = Screen("C", log: log)
+      let c = LoggedScreen("C", log: log)
       navigation.pushViewController(c, animated: true)
       VirtualRunLoop.main.advance(by: 0.25)
       #expect(abs(c.view.presentationAlpha - 0.5) < 1e-6, "the animator's fade, half way")
@@ -122,7 +124,7 @@ extension UIKitModelTests {
     func completedTwice() {
       let (navigation, _, _, delegate) = stack()
       delegate.animator.completeTwice = true
-      navigation.pushViewController(Screen("C", log: NavigationLog()), animated: true)
+      navigation.pushViewController(LoggedScreen("C", log: NavigationLog()), animated: true)
       VirtualRunLoop.main.runUntilIdle()
       #expect(
         UIKitModelIssues.all.contains {
@@ -189,7 +191,7 @@ extension UIKitModelTests.CustomTransitionTests {
   func articleTechnique() throws {
     freshModel()
     let log = NavigationLog()
-    let screens = [Screen("A", log: log), Screen("B", log: log)]
+    let screens = [LoggedScreen("A", log: log), LoggedScreen("B", log: log)]
     let navigation = UINavigationController(rootViewController: screens[0])
     UIWindow(frame: UIScreen.main.bounds).rootViewController = navigation
     navigation.pushViewController(screens[1], animated: false)

@@ -8,12 +8,12 @@ import UIKitModel
 extension UIKitModelTests {
   @Suite("Interactive pop")
   struct InteractivePopTests {
-    private func stack() -> (UINavigationController, [Screen], NavigationLog) {
+    private func stack() -> (UINavigationController, [LoggedScreen], NavigationLog) {
       freshModel()
       UIDevice.current.systemVersion = "13.0"
       let log = NavigationLog()
-      let a = Screen("A", log: log)
-      let b = Screen("B", log: log)
+      let a = LoggedScreen("A", log: log)
+      let b = LoggedScreen("B", log: log)
       let navigation = UINavigationController(rootViewController: a)
       let window = UIWindow(frame: UIScreen.main.bounds)
       window.rootViewController = navigation

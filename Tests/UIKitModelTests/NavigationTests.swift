@@ -6,7 +6,7 @@ import Testing
 import UIKitModel
 
 /// Records its appearance callbacks into a shared log.
-final class Screen: UIViewController {
+final class LoggedScreen: UIViewController {
   let name: String
   let log: NavigationLog
 
@@ -53,12 +53,12 @@ extension UIKitModelTests {
   struct NavigationTests {
     /// A navigation controller with screens A (root), launched in a window.
     private func stack(_ names: [String] = ["A"]) -> (
-      UINavigationController, [Screen], NavigationLog
+      UINavigationController, [LoggedScreen], NavigationLog
     ) {
       freshModel()
       UIDevice.current.systemVersion = "13.0"
       let log = NavigationLog()
-      let screens = names.map { Screen($0, log: log) }
+      let screens = names.map { LoggedScreen($0, log: log) }
       let navigation = UINavigationController(rootViewController: screens[0])
       let window = UIWindow(frame: UIScreen.main.bounds)
       window.rootViewController = navigation
@@ -70,7 +70,7 @@ extension UIKitModelTests {
     @Test("push and pop, animated and not, call back in UIKit's order", arguments: [false, true])
     func pushAndPop(animated: Bool) {
       let (navigation, _, log) = stack()
-      let b = Screen("B", log: log)
+      let b = LoggedScreen("B", log: log)
       navigation.pushViewController(b, animated: animated)
       if animated {
         #expect(log.entries == ["B.viewDidLoad", "A.willDisappear", "B.willAppear"])
@@ -98,7 +98,7 @@ extension UIKitModelTests {
       #expect(navigation.popToRootViewController(animated: animated) == [screens[1]])
       VirtualRunLoop.main.runUntilIdle()
       #expect(log.take() == ["B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear"])
-      let e = Screen("E", log: log)
+      let e = LoggedScreen("E", log: log)
       navigation.setViewControllers([screens[0], e], animated: animated)
       VirtualRunLoop.main.runUntilIdle()
       #expect(
@@ -111,7 +111,7 @@ extension UIKitModelTests {
     @Test("during an animated push the coordinator and _isTransitioning are there, then gone")
     func coordinator() throws {
       let (navigation, screens, _) = stack()
-      let b = Screen("B", log: NavigationLog())
+      let b = LoggedScreen("B", log: NavigationLog())
       var alongside = 0
       var completed = false
       navigation.pushViewController(b, animated: true)
@@ -139,7 +139,7 @@ extension UIKitModelTests {
       CATransaction.setCompletionBlock { finishedAt = CACurrentMediaTime() }
       CATransaction.setAnimationDuration(0.13)
       CATransaction.begin()
-      navigation.pushViewController(Screen("B", log: NavigationLog()), animated: true)
+      navigation.pushViewController(LoggedScreen("B", log: NavigationLog()), animated: true)
       CATransaction.commit()
       VirtualRunLoop.main.runUntilIdle()
       let end = UINavigationController.transitionDuration
@@ -149,8 +149,8 @@ extension UIKitModelTests {
     @Test("a completion around an animated push runs after viewDidAppear:; a push from it works")
     func pushWithCompletion() {
       let (navigation, _, log) = stack()
-      let b = Screen("B", log: log)
-      let c = Screen("C", log: log)
+      let b = LoggedScreen("B", log: log)
+      let c = LoggedScreen("C", log: log)
       var seen: (transitioning: Bool, log: [String])?
       CATransaction.begin()
       CATransaction.setCompletionBlock {
@@ -169,10 +169,10 @@ extension UIKitModelTests {
     @Test("a swizzle of -viewWillAppear: runs for the controller's own calls, after overrides")
     func swizzledAppearance() throws {
       let (navigation, _, log) = stack()
-      let cls = try #require(objc_allocateClassPair(Screen.runtimeClass, "SwizzledScreen", 0))
+      let cls = try #require(objc_allocateClassPair(LoggedScreen.runtimeClass, "SwizzledScreen", 0))
       let original = class_getMethodImplementation(
         UIViewController.runtimeClass, "viewWillAppear:")!
-      let swizzled = try imp_implementationWithBlock { (me: Screen, animated: Bool) in
+      let swizzled = try imp_implementationWithBlock { (me: LoggedScreen, animated: Bool) in
         me.log.entries.append("wr_viewWillAppear")
         typealias Appear = @convention(c) (id, SEL, Bool) -> Void
         unsafeBitCast(original.rawValue, to: Appear.self)(
@@ -180,7 +180,7 @@ extension UIKitModelTests {
       }
       class_addMethod(cls, "viewWillAppear:", swizzled, "v@:B")
       objc_registerClassPair(cls)
-      let b = Screen("B", log: log)
+      let b = LoggedScreen("B", log: log)
       try b.setClass(cls)
       navigation.pushViewController(b, animated: false)
       let entries = log.take()
@@ -197,11 +197,12 @@ extension UIKitModelTests {
       navigation.popToRootViewController(animated: false)
       #expect(navigation.popViewController(animated: true) == nil)
       #expect(
-        navigation.popToViewController(Screen("X", log: NavigationLog()), animated: true) == nil)
+        navigation.popToViewController(LoggedScreen("X", log: NavigationLog()), animated: true)
+          == nil)
       navigation.setViewControllers([], animated: false)
       #expect(navigation.viewControllers == [screens[0]])
-      navigation.pushViewController(Screen("C", log: NavigationLog()), animated: true)
-      navigation.pushViewController(Screen("D", log: NavigationLog()), animated: true)
+      navigation.pushViewController(LoggedScreen("C", log: NavigationLog()), animated: true)
+      navigation.pushViewController(LoggedScreen("D", log: NavigationLog()), animated: true)
       #expect(navigation.viewControllers.count == 2, "a push during a transition is refused")
       #expect(UIKitModelIssues.all.count == 4)
     }
@@ -234,7 +235,7 @@ extension UIKitModelTests {
       // Before iOS 13 the same override is no error.
       UIKitModelIssues.removeAll()
       UIDevice.current.systemVersion = "12.4"
-      navigation.pushViewController(Screen("B2", log: NavigationLog()), animated: false)
+      navigation.pushViewController(LoggedScreen("B2", log: NavigationLog()), animated: false)
       navigation.navigationBar.tapBackButton()
       #expect(navigation.viewControllers.count == 1 && UIKitModelIssues.all.isEmpty)
     }
@@ -243,7 +244,7 @@ extension UIKitModelTests {
     func shouldPushThroughTheRuntime() throws {
       freshModel()
       let log = NavigationLog()
-      let root = Screen("A", log: log)
+      let root = LoggedScreen("A", log: log)
       let navigation = UINavigationController(rootViewController: root)
       // A subclass made at run time answers shouldPush and logs whose item it was asked for.
       let cls = try #require(
@@ -259,7 +260,7 @@ extension UIKitModelTests {
       let window = UIWindow(frame: UIScreen.main.bounds)
       window.rootViewController = navigation
       #expect(log.take().contains("shouldPush A"), "the root's item, as the controller shows")
-      navigation.pushViewController(Screen("B", log: log), animated: true)
+      navigation.pushViewController(LoggedScreen("B", log: log), animated: true)
       #expect(log.take() == ["B.viewDidLoad", "A.willDisappear", "B.willAppear", "shouldPush B"])
       VirtualRunLoop.main.runUntilIdle()
       _ = navigation.popViewController(animated: false)

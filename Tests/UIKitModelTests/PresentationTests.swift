@@ -14,9 +14,9 @@ extension UIKitModelTests {
     }
 
     /// A navigation controller with A at its root, in a key window; the log is emptied.
-    private func scene() -> (UINavigationController, Screen, NavigationLog) {
+    private func scene() -> (UINavigationController, LoggedScreen, NavigationLog) {
       let log = NavigationLog()
-      let root = Screen("A", log: log)
+      let root = LoggedScreen("A", log: log)
       let navigation = UINavigationController(rootViewController: root)
       let window = UIWindow(frame: UIScreen.main.bounds)
       window.rootViewController = navigation
@@ -29,7 +29,7 @@ extension UIKitModelTests {
     @Test("present and dismiss call back in UIKit's order, sliding over the duration")
     func presentAndDismiss() {
       let (navigation, root, log) = scene()
-      let sheet = Screen("S", log: log)
+      let sheet = LoggedScreen("S", log: log)
       var completions: [String] = []
       root.present(sheet, animated: true) { completions.append("presented") }
       #expect(navigation.presentedViewController === sheet, "the root of the hierarchy presents")
@@ -72,7 +72,7 @@ extension UIKitModelTests {
     @Test("a presented navigation controller's top page hears the callbacks; its root is pushed")
     func presentedNavigation() {
       let (navigation, _, log) = scene()
-      let page = Screen("P", log: log)
+      let page = LoggedScreen("P", log: log)
       let presented = UINavigationController(rootViewController: page)
       navigation.present(presented, animated: false)
       #expect(

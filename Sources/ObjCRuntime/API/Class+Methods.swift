@@ -41,6 +41,15 @@ extension Class {
     return method.implementation != nil
   }
 
+  /// The method the class's send cache holds for `selector`, or nil when a send of it would miss
+  /// and look it up: for tools, and for learning how a cache fills and empties. The cache keeps
+  /// the `Method` a lookup found (its owner may be a superclass), and a send reads the method's
+  /// current IMP, so this never answers with a stale implementation. objc4's private
+  /// `cache_getImp` answers the same question with the cached IMP.
+  public func cachedMethod(for selector: Selector) -> Method? {
+    sendCache.lookup(selector).map { Unmanaged<Method>.fromOpaque($0).takeUnretainedValue() }
+  }
+
   /// The IMP the method tables hold for `selector`, or ``IMP/forward`` when there is none.
   ///
   /// A Swift entry point in front of the table is not returned: calling the result from a

@@ -26,8 +26,10 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
   /// The class whose method list holds the method. A strong reference: a `Method` someone keeps
   /// keeps its class too, even after `objc_disposeClassPair` (which then lets both go).
   public let owner: Class
-  /// Whether this is the Swift entry point of a method rather than a method-list entry.
-  internal let isSwiftEntry: Bool
+  /// Whether this is the Swift entry point of a method rather than a method-list entry: a send
+  /// that finds one calls a Swift override (or the root's bridge, which sends the message on
+  /// through the method tables). Tools that show sends, such as a trace, tell the two apart.
+  public let isSwiftEntry: Bool
 
   internal init(
     selector: Selector, signature: ParsedSignature, imp: IMP?, owner: Class,

@@ -1,0 +1,75 @@
+// Lesson: swizzling twice undoes it. Why the seeds wrap the exchange in dispatch_once or a
+// `static let`: an exchange run an even number of times leaves the methods as they were, and
+// threads that each swizzle may do exactly that.
+import Dispatch
+import ObjCRuntime
+import Synchronization
+
+extension Lessons {
+  static let swizzleTwice = Lesson(
+    name: "swizzle-twice", title: "Swizzling twice undoes it",
+    narration: [
+      "method_exchangeImplementations swaps two IMPs. Run it again and it swaps them back. "
+        + "A category whose +load swizzles, loaded twice (two copies of a library), or a "
+        + "swizzle called from two places, leaves the method unswizzled, with no error.",
+      "Threads make it worse: eight threads that each swizzle leave the method swizzled or "
+        + "not depending on how many ran. The seeds wrap the exchange in dispatch_once; "
+        + "SwizzleKit's plugins install through a static let, which Swift initializes "
+        + "exactly once, whichever threads race.",
+    ],
+    code: LessonSources.swizzleTwice,
+    file: "Sources/SwizzleLab/Lessons/Lessons+SwizzleTwice.swift",
+    traced: ["run"],
+    moral: [
+      "Make a swizzle idempotent: once per process (dispatch_once, a static let, or "
+        + "PluginRegistry.install, which runs a plugin's install() once), never once per "
+        + "call site."
+    ]
+  ) {
+    // lesson code: swizzleTwice
+    let run: @convention(c) (id, SEL) -> Void = { _, _ in
+      say("  the original run")
+    }
+    let loggingRun: @convention(c) (id, SEL) -> Void = { me, _ in
+      say("  the swizzled run, then the original:")
+      try? objc_msgSend(me.takeUnretainedObject(), "swz_run") as Void
+    }
+    let task = try makeClass("Task")
+    class_addMethod(task, "run", try IMP(run), "v@:")
+    class_addMethod(task, "swz_run", try IMP(loggingRun), "v@:")
+    let original = class_getInstanceMethod(task, "run")!
+    let swizzled = class_getInstanceMethod(task, "swz_run")!
+    let swizzle: @Sendable () -> Void = {
+      method_exchangeImplementations(original, swizzled)
+    }
+
+    swizzle()  // a library's +load
+    swizzle()  // the same +load, from a second copy of the library
+    try objc_msgSend(new(task), "run") as Void
+
+    // Eight threads, each swizzling once: an even count undoes it.
+    let group = DispatchGroup()
+    for _ in 0..<8 {
+      DispatchQueue.global().async(group: group) { swizzle() }
+    }
+    group.wait()
+    say("after eight threads swizzled:")
+    try objc_msgSend(new(task), "run") as Void
+
+    // What dispatch_once and a static let do: the first caller swizzles,
+    // the others find it done.
+    let done = Mutex(false)
+    for _ in 0..<8 {
+      DispatchQueue.global().async(group: group) {
+        done.withLock { swizzled in
+          if !swizzled { swizzle() }
+          swizzled = true
+        }
+      }
+    }
+    group.wait()
+    say("after eight threads swizzled once, together:")
+    try objc_msgSend(new(task), "run") as Void
+    // end of lesson code
+  }
+}
