@@ -174,6 +174,8 @@ let package = Package(
       dependencies: [
         "ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "BarLayerPlugin", "TransparentBarPlugin",
         "AnimatorTransitionPlugin", "OverlayBarPlugin", "FullscreenPopPlugin",
+        // The lessons' run time, through the lab's `learn` command.
+        "SwizzleLab",
       ],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind

@@ -1,6 +1,11 @@
 // `learn`: lists the lessons, runs one and prints it in 80 columns, or writes it as a page.
 import Foundation
 
+extension Lab {
+  /// The names of the lessons `swizzle-lab learn` runs, in the order of `Docs/Swizzling.md`.
+  public static var lessonNames: [String] { Lessons.all.map(\.name) }
+}
+
 enum LearnCommand {
   /// The widest line the lab prints for a lesson.
   static let width = 80
