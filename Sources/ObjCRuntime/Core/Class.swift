@@ -54,6 +54,13 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// (both sequentially consistent), so a class cannot be disposed of under an object that is
   /// given it at the same moment.
   internal let isDisposed = Atomic<Bool>(false)
+  /// Whether `+initialize` was sent to the class and returned (set with release, read with
+  /// acquire by ``Initialization``).
+  internal let initialized = Atomic<Bool>(false)
+
+  /// Whether the class has received `+initialize` (before its first message, or one to its
+  /// instances): objc4 answers the same question with the private `_class_isInitialized`.
+  public var isInitialized: Bool { initialized.load(ordering: .acquiring) }
 
   internal init(
     name: String, superclass: Class?, isMetaClass: Bool, storageType: ObjCObject.Type,

@@ -194,6 +194,17 @@ open class ObjCObject: CustomStringConvertible, Hashable {
       ?? ObjectIdentifier(self).hashValue
   }
 
+  // MARK: Initialization
+
+  /// Sent once to each class before the class or one of its instances receives its first
+  /// message, superclasses first, as objc4 sends `+initialize`. The message goes through the
+  /// class's table, so it can be hooked or swizzled; a class that does not implement it inherits
+  /// its superclass's, which then runs once for the superclass and again for this class (check
+  /// `self == MyClass.self`, as Objective-C code checks `self == [MyClass class]`). The default
+  /// does nothing. The thread that runs it may message the class meanwhile; other threads that
+  /// message it wait until it returns.
+  open class func initialize() {}
+
   // MARK: Message forwarding
 
   /// Called once when a send finds no instance method for `selector`; add one (with

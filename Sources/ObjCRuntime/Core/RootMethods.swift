@@ -6,6 +6,7 @@ internal enum RootMethods {
   static let classSelector: Selector = "class"
   static let isEqualSelector: Selector = "isEqual:"
   static let hashSelector: Selector = "hash"
+  static let initializeSelector: Selector = "initialize"
 
   /// The root declaration, built once: every Swift subclass that does not declare methods of its
   /// own inherits `objcDeclaration` and so asks for it when it is realized, and realizing every
@@ -33,6 +34,7 @@ internal enum RootMethods {
       ObjCMethodDeclaration(
         "forwardInvocation:", forwardInvocation, swiftEntry: forwardInvocationEntry)
       ObjCMethodDeclaration.classMethod("class", classClass)
+      ObjCMethodDeclaration.classMethod("initialize", classInitialize)
       ObjCMethodDeclaration.classMethod("resolveInstanceMethod:", resolveInstanceMethod)
       ObjCMethodDeclaration.classMethod("resolveClassMethod:", resolveClassMethod)
     }
@@ -49,6 +51,12 @@ internal enum RootMethods {
   static let forwardInvocationSelector: Selector = "forwardInvocation:"
 
   /// `+resolveInstanceMethod:` asks the Swift class, so that `override class func` works.
+  /// The root's `+initialize`: the Swift class's `initialize()` (a class made at run time runs
+  /// its nearest Swift ancestor's).
+  static let classInitialize: @convention(c) (id, SEL) -> Void = { me, _ in
+    me.takeUnretainedObject(as: Class.self)?.storageType.initialize()
+  }
+
   static let resolveInstanceMethod: @convention(c) (id, SEL, SEL) -> Bool = { me, _, selector in
     guard let cls = me.takeUnretainedObject(as: Class.self) else { return false }
     return cls.storageType.resolveInstanceMethod(Selector(selector))

@@ -86,6 +86,7 @@ internal enum Dispatch {
     _ receiver: ObjCObject, _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode,
     _ code: UInt64
   ) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
+    Initialization.ensure(for: receiver)
     let start = cls.takeUnretainedValue()
     guard let method = lookUpResolving(start, selector, mode, for: receiver),
       let imp = method.implementation

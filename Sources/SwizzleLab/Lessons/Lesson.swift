@@ -105,7 +105,7 @@ final class LessonLog: RuntimeTracer {
 enum Lessons {
   static let all: [Lesson] = [
     lookupAndCaches, inheritedMethod, cmdAfterExchange, swizzleTwice, forwarding,
-    hooksVersusExchange,
+    initializeAndLoad, hooksVersusExchange,
   ]
 
   /// The lesson named `name`.
@@ -151,6 +151,9 @@ enum Lessons {
     // The registry records every method change from its creation on, for the hook map a lesson
     // may print: create it before the lesson changes anything.
     _ = PluginRegistry.shared
+    // The root class is initialized in any program that sent one message: make it so here too,
+    // so that a lesson's trace does not depend on what the process did before.
+    _ = try? objc_msgSend(ObjCObject(), "hash") as UInt
     current.withLock { $0 = log }
     Tracing.install(log, tracingSends: lesson.traced)
     do {

@@ -159,6 +159,29 @@ enum LessonSources {
     try objc_msgSend(new(sibling), "greet") as Void  // Base's, as before
     """#
 
+  /// The code of the lesson `initializeAndLoad`.
+  static let initializeAndLoad = #"""
+    let initialize: @convention(c) (id, SEL) -> Void = { me, _ in
+      let cls = me.takeUnretainedObject(as: Class.self)!
+      say("  +[Base initialize] runs, for \(cls.name)")
+    }
+    let ping: @convention(c) (id, SEL) -> Void = { _, _ in }
+    let base = try makeClass("Base")
+    let sub = try makeClass("Sub", superclass: base)
+    let other = try makeClass("Other", superclass: base)
+    let meta = object_getClass(base)  // class methods live in the metaclass
+    class_addMethod(meta, "initialize", try IMP(initialize), "v@:")
+    class_addMethod(base, "ping", try IMP(ping), "v@:")
+
+    let object = new(sub)  // making an object sends no message
+    say("before any message, Sub initialized: \(sub.isInitialized)")
+    try objc_msgSend(object, "ping") as Void  // the first message
+    say("after [sub ping]: Base \(base.isInitialized)")
+    say("                  Sub \(sub.isInitialized)")
+    try objc_msgSend(object, "ping") as Void  // once per class
+    say("Other, never messaged, initialized: \(other.isInitialized)")
+    """#
+
   /// The code of the lesson `lookupAndCaches`.
   static let lookupAndCaches = #"""
     let animalSpeaks: @convention(c) (id, SEL) -> Void = { _, _ in
