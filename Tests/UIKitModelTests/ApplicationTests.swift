@@ -150,6 +150,18 @@ extension UIKitModelTests {
 
   @Suite("UIScrollView")
   struct ScrollViewTests {
+    @Test("its contentOffset and UIView's properties are declared, as UIKit declares them")
+    func declaredProperties() {
+      #expect(
+        class_getProperty(UIScrollView.runtimeClass, "contentOffset")?.attributeString
+          == "T{CGPoint=dd},N")
+      #expect(class_getProperty(UIScrollView.runtimeClass, "alpha")?.attributeString == "Td,N")
+      #expect(
+        property_copyAttributeValue(class_getProperty(UITableView.runtimeClass, "hidden"), "G")
+          == "isHidden")
+      #expect(class_copyPropertyList(UIView.runtimeClass).map(\.name).contains("backgroundColor"))
+    }
+
     @Test("a simulated drag moves the offset frame by frame in tracking mode")
     func drag() {
       freshModel()

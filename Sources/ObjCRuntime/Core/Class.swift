@@ -41,6 +41,8 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// The metaclass, held strongly: the isa word does not retain it.
   @exclusivity(unchecked) internal var retainedMetaclass: Class?
   @exclusivity(unchecked) internal var ivarList: [Ivar] = []
+  /// The declared properties, under the runtime lock.
+  @exclusivity(unchecked) internal var propertyList: [Property] = []
   /// The instance size once ivars were added at run time; nil while none were.
   @exclusivity(unchecked) internal var addedInstanceSize: Int?
 

@@ -166,6 +166,7 @@ internal enum ClassRealizer {
     for declaration in members.classMethods {
       install(declaration, in: metaclass)
     }
+    cls.propertyList = members.properties
     cls.ivarList = members.ivars.map { ivar in
       Ivar(
         name: ivar.name, typeEncoding: ivar.typeEncoding, offset: nil, owner: cls,
@@ -204,11 +205,28 @@ internal enum ClassRealizer {
       // A class that does not override `objcDeclaration` inherits its superclass's, whose owner
       // is the superclass: it declares nothing of its own.
       return DeclaredMembers(
-        runtimeName: nil, instanceMethods: [], classMethods: [], ivars: [], problems: [])
+        runtimeName: nil, instanceMethods: [], classMethods: [], ivars: [], properties: [],
+        problems: [])
     }
     var members = DeclaredMembers(
       runtimeName: declaration.runtimeName, instanceMethods: [], classMethods: [],
-      ivars: declaration.ivars, problems: [])
+      ivars: declaration.ivars, properties: [], problems: [])
+    for property in declaration.properties {
+      switch property.attributes {
+      case .failure(.invalidDeclaration(_, let reason)):
+        members.problems.append(.invalidDeclaration(className: className, reason: reason))
+      case .failure(let problem):
+        members.problems.append(problem)
+      case .success(let attributes):
+        if members.properties.contains(where: { $0.name == property.name }) {
+          members.problems.append(
+            .invalidDeclaration(
+              className: className, reason: "property '\(property.name)' is declared twice"))
+        } else {
+          members.properties.append(Property(name: property.name, attributes: attributes))
+        }
+      }
+    }
     var seen: Set<Selector> = []
     var seenClass: Set<Selector> = []
     for method in declaration.methods {
@@ -240,6 +258,7 @@ private struct DeclaredMembers {
   var instanceMethods: [ValidMethodDeclaration]
   var classMethods: [ValidMethodDeclaration]
   var ivars: [ObjCIvarDeclaration]
+  var properties: [Property]
   var problems: [ObjCRuntimeError]
 }
 

@@ -23,13 +23,16 @@ public struct ObjCClassDeclaration {
   public let methods: [ObjCMethodDeclaration]
   /// The declared instance variables.
   public let ivars: [ObjCIvarDeclaration]
+  /// The declared properties.
+  public let properties: [ObjCPropertyDeclaration]
 
   /// A declaration of `owner`'s own methods and instance variables.
   ///
   /// - Parameters:
   ///   - owner: The class being declared; must be the class whose `objcDeclaration` returns this.
   ///   - runtimeName: A name for the runtime class, when the Swift name will not do.
-  ///   - members: One ``ObjCMethodDeclaration`` or ``ObjCIvarDeclaration`` per line.
+  ///   - members: One ``ObjCMethodDeclaration``, ``ObjCIvarDeclaration`` or
+  ///     ``ObjCPropertyDeclaration`` per line.
   public init(
     _ owner: ObjCObject.Type, runtimeName: String? = nil,
     @ObjCDeclarationBuilder members: () -> [ObjCClassMember] = { [] }
@@ -39,6 +42,9 @@ public struct ObjCClassDeclaration {
     let members = members()
     self.methods = members.compactMap { if case .method(let method) = $0 { method } else { nil } }
     self.ivars = members.compactMap { if case .ivar(let ivar) = $0 { ivar } else { nil } }
+    self.properties = members.compactMap {
+      if case .property(let property) = $0 { property } else { nil }
+    }
   }
 }
 
@@ -48,6 +54,8 @@ public enum ObjCClassMember {
   case method(ObjCMethodDeclaration)
   /// An instance variable.
   case ivar(ObjCIvarDeclaration)
+  /// A declared property.
+  case property(ObjCPropertyDeclaration)
 }
 
 /// Collects the members of a class declaration, written one per line.
@@ -60,6 +68,10 @@ public enum ObjCDeclarationBuilder {
   /// An instance variable.
   public static func buildExpression(_ ivar: ObjCIvarDeclaration) -> [ObjCClassMember] {
     [.ivar(ivar)]
+  }
+  /// A declared property.
+  public static func buildExpression(_ property: ObjCPropertyDeclaration) -> [ObjCClassMember] {
+    [.property(property)]
   }
   /// The members of a block, in order.
   public static func buildBlock(_ parts: [ObjCClassMember]...) -> [ObjCClassMember] {

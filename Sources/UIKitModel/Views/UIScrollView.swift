@@ -41,6 +41,7 @@ open class UIScrollView: UIView {
         ObjCMethodDeclaration(
           "setContentOffset:", implementation: setter.implementation, types: "v@:{CGPoint=dd}")
       }
+      ObjCPropertyDeclaration("contentOffset", \UIScrollView.contentOffset)
     }
   }
 

@@ -45,6 +45,11 @@ open class UIView: UIResponder {
       ObjCMethodDeclaration("setNeedsLayout", Base.setNeedsLayout, swiftEntry: Entry.setNeedsLayout)
       ObjCMethodDeclaration(
         "layoutIfNeeded", Base.layoutIfNeeded, swiftEntry: Entry.layoutIfNeeded)
+      // The properties as UIKit declares them (class_copyPropertyList lists them).
+      ObjCPropertyDeclaration("alpha", attributes: "Td,N")
+      ObjCPropertyDeclaration("hidden", attributes: "TB,N,GisHidden")
+      ObjCPropertyDeclaration("backgroundColor", attributes: #"T@"UIColor",C,N"#)
+      ObjCPropertyDeclaration("tintColor", attributes: #"T@"UIColor",&,N"#)
     }
   }
 
