@@ -221,8 +221,16 @@ internal enum HookEngine {
   private static func dynamicSubclass(
     of cls: Class, for object: ObjCObject, _ state: inout EngineState
   ) throws(HookError) -> Class {
-    if state.ourClasses.contains(ObjectIdentifier(cls)) { return cls }
-    if let known = state.dynamicSubclasses[ObjectIdentifier(cls)] { return known }
+    // Classes are compared by identity, and a class made at run time can be disposed of and its
+    // address reused by a new one: a remembered class counts only while the runtime still
+    // knows it by its name.
+    func isLive(_ known: Class) -> Bool { objc_getClass(known.name) === known }
+    if state.ourClasses.contains(ObjectIdentifier(cls)), isLive(cls) { return cls }
+    if let known = state.dynamicSubclasses[ObjectIdentifier(cls)] {
+      if isLive(known), known.superclass === cls { return known }
+      state.dynamicSubclasses[ObjectIdentifier(cls)] = nil
+      state.ourClasses.remove(ObjectIdentifier(known))
+    }
     let name = "SwizzleKitHooked_\(cls.name)"
     guard let dynamic = objc_allocateClassPair(cls, name, 0) else {
       throw .cannotSubclass(
@@ -232,11 +240,12 @@ internal enum HookEngine {
     }
     do {
       // `-class` answers the class the object had, or what a KVO-style class under us chose to
-      // show: the superclass's answer, unless that is the isa itself (the root's answer).
+      // show: the superclass's answer, unless that is the isa itself (the root's answer, which
+      // is ours, or a KVO-style class's stacked on top of ours).
       let classIMP = try imp_implementationWithBlock { (me: ObjCObject) -> Class in
         let answer: Class? = try? objc_msgSendSuper(
           ObjCSuper(receiver: me, superclass: cls), "class")
-        guard let answer, answer !== dynamic else { return cls }
+        guard let answer, answer !== dynamic, answer !== object_getClass(me) else { return cls }
         return answer
       }
       try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in

@@ -150,6 +150,34 @@ extension UIKitModelTests {
 
   @Suite("UIScrollView")
   struct ScrollViewTests {
+    @Test("key-value observing its contentOffset: each step of a drag, with old and new values")
+    func observedOffset() throws {
+      final class Watcher: ObjCObject {
+        var seen: [(CGPoint?, CGPoint?)] = []
+        override func observeValue(
+          forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
+          context: UnsafeMutableRawPointer?
+        ) {
+          seen.append((change.oldValue as? CGPoint, change.newValue as? CGPoint))
+        }
+      }
+      let scrollView = UIScrollView(frame: CGRect(x: 0, y: 0, width: 375, height: 667))
+      scrollView.contentSize = CGSize(width: 375, height: 2000)
+      let watcher = Watcher()
+      try scrollView.addObserver(watcher, forKeyPath: "contentOffset", options: [.old, .new])
+      #expect(object_getClass(scrollView)?.name == "NSKVONotifying_UIScrollView")
+      #expect(scrollView.objcClass === UIScrollView.runtimeClass)
+      scrollView.contentOffset = CGPoint(x: 0, y: 40)
+      #expect(watcher.seen.count == 1)
+      #expect(watcher.seen.first?.0 == .zero && watcher.seen.first?.1 == CGPoint(x: 0, y: 40))
+      scrollView.simulateDrag(by: CGPoint(x: 0, y: 60), duration: 0.1)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(watcher.seen.count > 2, "every frame of the drag")
+      #expect(watcher.seen.last?.1 == CGPoint(x: 0, y: 100))
+      try scrollView.removeObserver(watcher, forKeyPath: "contentOffset")
+      #expect(object_getClass(scrollView) === UIScrollView.runtimeClass)
+    }
+
     @Test("its contentOffset and UIView's properties are declared, as UIKit declares them")
     func declaredProperties() {
       #expect(

@@ -205,6 +205,17 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   /// message it wait until it returns.
   open class func initialize() {}
 
+  // MARK: Key-value observing
+
+  /// Called on an observer when a key path it observes changed (see
+  /// ``addObserver(_:forKeyPath:options:context:)``), with the values it asked for. The default
+  /// does nothing; override it in the observer's class. Foundation's
+  /// `-observeValueForKeyPath:ofObject:change:context:`.
+  open func observeValue(
+    forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
+    context: UnsafeMutableRawPointer?
+  ) {}
+
   // MARK: Message forwarding
 
   /// Called once when a send finds no instance method for `selector`; add one (with

@@ -82,6 +82,10 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
   case classDisposed(className: String)
   /// A COPY association policy met a value that cannot be copied.
   case notCopyable(valueType: String, objectClass: String)
+  /// A key that key-value observing cannot observe on the class.
+  case notObservable(className: String, key: String, reason: String)
+  /// `removeObserver` for an observer that does not observe the key path on that object.
+  case observerNotRegistered(className: String, keyPath: String)
 
   /// What went wrong and what to do about it.
   public var description: String {
@@ -162,6 +166,11 @@ public enum ObjCRuntimeError: Error, Equatable, Sendable, CustomStringConvertibl
     case .notCopyable(let valueType, let objectClass):
       return "a \(valueType) cannot be associated with a \(objectClass) under a COPY policy: "
         + "it does not adopt ObjCCopying. Adopt it, or use a RETAIN policy."
+    case .notObservable(let className, let key, let reason):
+      return "\(className) cannot be observed for \(String(reflecting: key)): \(reason)."
+    case .observerNotRegistered(let className, let keyPath):
+      return "the observer does not observe \(String(reflecting: keyPath)) on this \(className) "
+        + "(with that context): removeObserver takes what addObserver was given."
     }
   }
 }

@@ -104,8 +104,8 @@ final class LessonLog: RuntimeTracer {
 /// Every lesson, in the order of `Docs/Swizzling.md`.
 enum Lessons {
   static let all: [Lesson] = [
-    lookupAndCaches, inheritedMethod, cmdAfterExchange, swizzleTwice, forwarding,
-    initializeAndLoad, hooksVersusExchange,
+    lookupAndCaches, inheritedMethod, cmdAfterExchange, swizzleTwice, isaSwizzlingAndKVO,
+    forwarding, initializeAndLoad, hooksVersusExchange,
   ]
 
   /// The lesson named `name`.
@@ -163,10 +163,35 @@ enum Lessons {
     }
     Tracing.remove(log)
     current.withLock { $0 = nil }
-    // The objects the body made are gone with it; its classes go now, subclasses first.
+    // The objects the body made are gone with it; its classes go now, subclasses first, with
+    // the classes the runtime made below them (key-value observing's, the hooks' per-object
+    // ones), deepest first.
     let classes = made.withLock { classes in
       defer { classes = [] }
       return classes
+    }
+    if !classes.isEmpty {
+      func depth(_ cls: Class) -> Int {
+        var depth = 0
+        var current = cls.superclass
+        while let next = current {
+          depth += 1
+          current = next.superclass
+        }
+        return depth
+      }
+      func descends(_ cls: Class) -> Bool {
+        var current = cls.superclass
+        while let next = current {
+          if classes.contains(where: { $0 === next }) { return true }
+          current = next.superclass
+        }
+        return false
+      }
+      let below = objc_copyClassList().filter { cls in
+        cls.isRuntimeMade && !classes.contains { $0 === cls } && descends(cls)
+      }.sorted { depth($0) > depth($1) }
+      for cls in below { objc_disposeClassPair(cls) }
     }
     for cls in classes { objc_disposeClassPair(cls) }
     return log.recorded

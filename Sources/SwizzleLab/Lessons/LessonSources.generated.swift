@@ -182,6 +182,55 @@ enum LessonSources {
     say("Other, never messaged, initialized: \(other.isInitialized)")
     """#
 
+  /// The code of the lesson `isaSwizzlingAndKVO`.
+  static let isaSwizzlingAndKVO = #"""
+    final class Observer: ObjCObject {
+      override func observeValue(
+        forKeyPath keyPath: String, of object: ObjCObject,
+        change: KeyValueChange, context: UnsafeMutableRawPointer?
+      ) {
+        let old = change.oldValue as? Int ?? 0
+        let new = change.newValue as? Int ?? 0
+        say("  observer: \(keyPath) \(old) -> \(new)")
+      }
+    }
+    let setLevel: @convention(c) (id, SEL, Int) -> Void = { me, _, value in
+      let key = Selector("level")
+      objc_setAssociatedObject(
+        me.takeUnretainedObject(), key, value, .OBJC_ASSOCIATION_RETAIN)
+      say("  the original setLevel: stores \(value)")
+    }
+    let level: @convention(c) (id, SEL) -> Int = { me, _ in
+      let value = objc_getAssociatedObject(me.takeUnretainedObject(), "level")
+      return value as? Int ?? 0
+    }
+    let gauge = try makeClass("Gauge")
+    class_addMethod(gauge, "setLevel:", try IMP(setLevel), "v@:q")
+    class_addMethod(gauge, "level", try IMP(level), "q@:")
+    let object = new(gauge)
+    func classes() {
+      let isa = object_getClass(object)!.name
+      say("isa \(isa), -class \(object.objcClass.name)")
+    }
+
+    let observer = Observer()
+    try object.addObserver(observer, forKeyPath: "level", options: [.old, .new])
+    classes()
+    try objc_msgSend(object, "setLevel:", 5) as Void
+
+    let token = try object.hook(before: "setLevel:") { (_, value: Int) in
+      say("  hook: setLevel: \(value)")
+    }
+    classes()
+    try objc_msgSend(object, "setLevel:", 7) as Void
+
+    try object.removeObserver(observer, forKeyPath: "level")
+    classes()  // the hook's class is on top: the observer leaves it
+    token.remove()
+    classes()
+    try objc_msgSend(object, "setLevel:", 9) as Void
+    """#
+
   /// The code of the lesson `lookupAndCaches`.
   static let lookupAndCaches = #"""
     let animalSpeaks: @convention(c) (id, SEL) -> Void = { _, _ in

@@ -42,6 +42,9 @@ open class UIScrollView: UIView {
           "setContentOffset:", implementation: setter.implementation, types: "v@:{CGPoint=dd}")
       }
       ObjCPropertyDeclaration("contentOffset", \UIScrollView.contentOffset)
+      // UIKit's ivar: key-value coding reads the offset through it (and so key-value observing
+      // reports the values before and after a change).
+      ObjCIvarDeclaration("_contentOffset", readOnly: \UIScrollView.contentOffset)
     }
   }
 

@@ -1,0 +1,288 @@
+// Key-value observing, as Foundation does it: the observed object's isa is swizzled to a hidden
+// subclass (`NSKVONotifying_Class`) whose setters notify around the original's, and whose
+// `-class` answers the class the object showed before.
+import CObjCRuntime
+
+/// What an observer asks to be told, as Foundation's `NSKeyValueObservingOptions`.
+public struct KeyValueObservingOptions: OptionSet, Sendable {
+  /// The raw bits.
+  public let rawValue: Int
+  /// A set of options.
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// The value after the change.
+  public static let new = KeyValueObservingOptions(rawValue: 1)
+  /// The value before the change.
+  public static let old = KeyValueObservingOptions(rawValue: 2)
+  /// A notification right away, when the observer is added, with the current value.
+  public static let initial = KeyValueObservingOptions(rawValue: 4)
+  /// A notification before each change as well as after it.
+  public static let prior = KeyValueObservingOptions(rawValue: 8)
+}
+
+/// A change an observer is told about: Foundation's change dictionary, typed.
+public struct KeyValueChange {
+  /// The value before the change, when the observer asked for `.old`.
+  public let oldValue: Any?
+  /// The value after the change, when it asked for `.new` (or the current one, for `.initial`).
+  public let newValue: Any?
+  /// Whether this is the notification before the change (`.prior`).
+  public let isPrior: Bool
+}
+
+extension ObjCObject {
+  /// Tells `observer` about every change of `keyPath` (one key, such as `"contentOffset"`) made
+  /// through its setter, with `observeValue(forKeyPath:of:change:context:)`. The first observer
+  /// turns this object into an instance of a hidden subclass (`NSKVONotifying_Class`) whose
+  /// setter for the key notifies around the original; `-class` still answers the class the
+  /// object showed before. The observer is held weakly, as Foundation holds it unretained.
+  ///
+  /// - Throws: ``ObjCRuntimeError/notObservable(className:key:reason:)`` when the key path has
+  ///   more than one key, or the object's class has no setter for the key in its tables (declare
+  ///   `setKey:`, or notify with ``willChangeValue(forKey:)`` and ``didChangeValue(forKey:)``);
+  ///   the object is unchanged then.
+  public final func addObserver(
+    _ observer: ObjCObject, forKeyPath keyPath: String,
+    options: KeyValueObservingOptions = [], context: UnsafeMutableRawPointer? = nil
+  ) throws(ObjCRuntimeError) {
+    try KeyValueObserving.observe(
+      self, by: observer, key: keyPath, options: options, context: UInt(bitPattern: context))
+  }
+
+  /// Stops telling `observer` about `keyPath` (with `context`, when given); the last observer
+  /// gone, the object gets its class back, unless someone isa-swizzled it on top meanwhile.
+  ///
+  /// - Throws: ``ObjCRuntimeError/observerNotRegistered(className:keyPath:)`` when `observer` does
+  ///   not observe `keyPath` here (Foundation raises); nothing changes then.
+  public final func removeObserver(
+    _ observer: ObjCObject, forKeyPath keyPath: String, context: UnsafeMutableRawPointer? = nil
+  ) throws(ObjCRuntimeError) {
+    try KeyValueObserving.stopObserving(
+      self, by: observer, key: keyPath, context: context.map { UInt(bitPattern: $0) })
+  }
+
+  /// Says that `key` is about to change: observers that asked for `.prior` are told now. The
+  /// setters of an observed object call it; call it yourself for a change made another way,
+  /// paired with ``didChangeValue(forKey:)``.
+  public final func willChangeValue(forKey key: String) {
+    KeyValueObserving.willChange(self, key: key)
+  }
+
+  /// Says that `key` changed: observers are told, with the values they asked for.
+  public final func didChangeValue(forKey key: String) {
+    KeyValueObserving.didChange(self, key: key)
+  }
+}
+
+/// The observations of one object, kept in an association of it.
+private final class ObservationTable: Sendable {
+  struct Registration {
+    weak var observer: ObjCObject?
+    let key: String
+    let options: KeyValueObservingOptions
+    let context: UInt
+  }
+
+  struct State {
+    var registrations: [Registration] = []
+    /// The values before each change under way, by key (a stack, for nested changes).
+    var pending: [String: [Any?]] = [:]
+    /// The class the object had before it was observed, and the hidden class it was given.
+    var original: Class?
+    var hidden: Class?
+  }
+
+  // `@unchecked`-free: RuntimeLock is Sendable, and the state is only touched under it.
+  let state = RuntimeLock(State())
+}
+
+/// The machinery behind ``ObjCObject/addObserver(_:forKeyPath:options:context:)``.
+internal enum KeyValueObserving {
+  private static let tableKey = AssociatedKey<ObservationTable?>()
+  /// Serializes making hidden classes and adding their setters.
+  private static let classes = RuntimeLock<[ObjectIdentifier: Interceptor]>([:])
+  /// The prefix of the hidden classes, Foundation's.
+  static let prefix = "NSKVONotifying_"
+
+  static func observe(
+    _ object: ObjCObject, by observer: ObjCObject, key: String,
+    options: KeyValueObservingOptions, context: UInt
+  ) throws(ObjCRuntimeError) {
+    let shown = object.objcClass
+    guard !key.isEmpty, !key.contains(".") else {
+      throw .notObservable(
+        className: shown.name, key: key,
+        reason: "observe one key (\"contentOffset\"); for a path, observe each object on it")
+    }
+    let setter = setterSelector(for: key)
+    let current = object.isa.takeUnretainedValue()
+    guard let method = current.instanceMethod(for: setter), method.implementation != nil else {
+      throw .notObservable(
+        className: shown.name, key: key,
+        reason: "it has no setter \(setter) in its method tables; declare one, or notify "
+          + "with willChangeValue(forKey:) and didChangeValue(forKey:)")
+    }
+    // Made under the lock, so that two first observers on two threads share one table.
+    let table = classes.withLock { _ in
+      if let table = object[tableKey] { return table }
+      let made = ObservationTable()
+      object[tableKey] = made
+      return made
+    }
+    // The hidden class: the one the object has, or one made (or found) for its class now.
+    let known = table.state.withLock { state in state.hidden.flatMap { current === $0 ? $0 : nil } }
+    // Made under the global lock: two objects of one class observed at once share one class.
+    let hidden: Class
+    if let known {
+      hidden = known
+    } else {
+      hidden = try classes.withLock { _ throws(ObjCRuntimeError) -> Class in
+        try hiddenClass(below: current)
+      }
+    }
+    try addNotifyingSetter(setter, key: key, types: method.typeEncoding, to: hidden)
+    let swizzled = table.state.withLock { state -> Bool in
+      state.registrations.append(
+        ObservationTable.Registration(
+          observer: observer, key: key, options: options, context: context))
+      guard state.hidden !== hidden || current !== hidden else { return false }
+      state.original = current
+      state.hidden = hidden
+      return true
+    }
+    if swizzled, current !== hidden {
+      object_setClass(object, hidden)
+    }
+    if options.contains(.initial) {
+      let value = options.contains(.new) ? read(object, key) : nil
+      observer.observeValue(
+        forKeyPath: key, of: object,
+        change: KeyValueChange(oldValue: nil, newValue: value, isPrior: false),
+        context: UnsafeMutableRawPointer(bitPattern: context))
+    }
+  }
+
+  static func stopObserving(
+    _ object: ObjCObject, by observer: ObjCObject, key: String, context: UInt?
+  ) throws(ObjCRuntimeError) {
+    guard let table = object[tableKey] else {
+      throw .observerNotRegistered(className: object.objcClass.name, keyPath: key)
+    }
+    let restore = try table.state.withLock { state throws(ObjCRuntimeError) -> (Class, Class)? in
+      guard
+        let index = state.registrations.lastIndex(where: {
+          $0.observer === observer && $0.key == key && (context == nil || $0.context == context)
+        })
+      else {
+        throw .observerNotRegistered(className: object.objcClass.name, keyPath: key)
+      }
+      state.registrations.remove(at: index)
+      state.registrations.removeAll { $0.observer == nil }
+      guard state.registrations.isEmpty, let original = state.original,
+        let hidden = state.hidden
+      else { return nil }
+      state.original = nil
+      state.hidden = nil
+      return (original, hidden)
+    }
+    // The object gets its class back only if it still has ours: someone who isa-swizzled it on
+    // top keeps theirs, and ours stays under it, notifying nobody.
+    if let (original, hidden) = restore, object.isa.takeUnretainedValue() === hidden {
+      object_setClass(object, original)
+    }
+  }
+
+  static func willChange(_ object: ObjCObject, key: String) {
+    guard let table = object[tableKey] else { return }
+    let (observers, wantsOld) = table.state.withLock { state in
+      let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
+      return (observers, observers.contains { !$0.options.isDisjoint(with: [.old, .prior]) })
+    }
+    guard !observers.isEmpty else { return }
+    let old = wantsOld ? read(object, key) : nil
+    table.state.withLock { $0.pending[key, default: []].append(old) }
+    for registration in observers where registration.options.contains(.prior) {
+      registration.observer?.observeValue(
+        forKeyPath: key, of: object,
+        change: KeyValueChange(
+          oldValue: registration.options.contains(.old) ? old : nil, newValue: nil,
+          isPrior: true),
+        context: UnsafeMutableRawPointer(bitPattern: registration.context))
+    }
+  }
+
+  static func didChange(_ object: ObjCObject, key: String) {
+    guard let table = object[tableKey] else { return }
+    let (observers, old) = table.state.withLock {
+      state -> ([ObservationTable.Registration], Any??) in
+      let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
+      return (observers, state.pending[key]?.popLast())
+    }
+    guard !observers.isEmpty else { return }
+    let new = observers.contains { $0.options.contains(.new) } ? read(object, key) : nil
+    for registration in observers {
+      registration.observer?.observeValue(
+        forKeyPath: key, of: object,
+        change: KeyValueChange(
+          oldValue: registration.options.contains(.old) ? (old ?? nil) : nil,
+          newValue: registration.options.contains(.new) ? new : nil, isPrior: false),
+        context: UnsafeMutableRawPointer(bitPattern: registration.context))
+    }
+  }
+
+  /// `setContentOffset:` for `contentOffset`.
+  static func setterSelector(for key: String) -> Selector {
+    Selector("set" + key.prefix(1).uppercased() + key.dropFirst() + ":")
+  }
+
+  /// The value of `key`, read by key-value coding; nil when it cannot be read.
+  private static func read(_ object: ObjCObject, _ key: String) -> Any? {
+    (try? object.value(forKey: key)) ?? nil
+  }
+
+  /// The hidden subclass of `base`: found by its name when made before, made and registered
+  /// otherwise, with a `-class` that answers what `base`'s instances show.
+  private static func hiddenClass(below base: Class) throws(ObjCRuntimeError) -> Class {
+    let name = prefix + base.name
+    if let known = objc_getClass(name), known.superclass === base { return known }
+    guard let hidden = objc_allocateClassPair(base, name, 0) else {
+      throw .notObservable(
+        className: base.name, key: "", reason: "the name \(name) is taken by another class")
+    }
+    // `-class`: what the class below answers (the class the object showed), unless that is the
+    // root's answer, the isa (this class, or another isa-swizzler's on top of it).
+    let showsClass = try imp_implementationWithBlock { (me: ObjCObject) -> Class in
+      let answer: Class? = try? objc_msgSendSuper(
+        ObjCSuper(receiver: me, superclass: base), "class")
+      guard let answer, answer !== hidden, answer !== me.isa.takeUnretainedValue() else {
+        return base
+      }
+      return answer
+    }
+    _ = try hidden.addMethod("class", implementation: showsClass, types: "#@:")
+    objc_registerClassPair(hidden)
+    return hidden
+  }
+
+  /// Gives `hidden` a setter for `key` that notifies around the implementation of the class
+  /// below, looked up on every call (so a swizzle made there later is seen), unless it has one.
+  private static func addNotifyingSetter(
+    _ setter: Selector, key: String, types: String, to hidden: Class
+  ) throws(ObjCRuntimeError) {
+    try classes.withLock { interceptors throws(ObjCRuntimeError) in
+      guard !hidden.methods.contains(where: { $0.selector == setter }) else { return }
+      let below = hidden.superclass
+      let interceptor = try Interceptor(types: types) { call in
+        let object = call.receiver
+        object.willChangeValue(forKey: key)
+        if let original = class_getMethodImplementation(below, setter) {
+          call.forward(to: original)
+        }
+        object.didChangeValue(forKey: key)
+      }
+      _ = try hidden.addMethod(setter, implementation: interceptor.implementation, types: types)
+      // The interceptor lives as long as the process may call its IMP.
+      interceptors[ObjectIdentifier(interceptor)] = interceptor
+    }
+  }
+}

@@ -1,0 +1,189 @@
+// Key-value observing as Foundation does it: an isa-swizzled hidden subclass whose setter
+// notifies around the original, a `-class` that lies, the options, manual notifications, the
+// class given back, and bad input refused with the object unchanged.
+import ObjCRuntime
+import Synchronization
+import Testing
+
+private final class Thermostat: ObjCObject {
+  var temperature = 20.0
+  static let setTemperature: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
+    me.takeUnretainedObject(as: Thermostat.self)?.temperature = value
+  }
+  static let mode: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(Thermostat.self) {
+      ObjCMethodDeclaration("setTemperature:", Thermostat.setTemperature)
+      ObjCMethodDeclaration("mode", Thermostat.mode)
+      ObjCIvarDeclaration("_temperature", \Thermostat.temperature)
+    }
+  }
+}
+
+/// Records what it is told: (key, old, new, prior, context).
+private final class Recorder: ObjCObject {
+  struct Note: Equatable {
+    let key: String
+    let old: Double?
+    let new: Double?
+    let prior: Bool
+  }
+  let notes = Mutex<[Note]>([])
+  /// The contexts, as addresses.
+  let contexts = Mutex<[UInt]>([])
+
+  override func observeValue(
+    forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
+    context: UnsafeMutableRawPointer?
+  ) {
+    notes.withLock {
+      $0.append(
+        Note(
+          key: keyPath, old: change.oldValue as? Double, new: change.newValue as? Double,
+          prior: change.isPrior))
+    }
+    let address = UInt(bitPattern: context)
+    contexts.withLock { $0.append(address) }
+  }
+
+  var all: [Note] { notes.withLock { $0 } }
+}
+
+private func set(_ thermostat: Thermostat, _ value: Double) throws {
+  try objc_msgSend(thermostat, "setTemperature:", value) as Void
+}
+
+@Suite("Key-value observing")
+struct KeyValueObservingTests {
+  @Test("the first observer isa-swizzles to NSKVONotifying_; -class lies; the setter notifies")
+  func hiddenSubclass() throws {
+    let thermostat = Thermostat()
+    let recorder = Recorder()
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: [.old, .new])
+    #expect(object_getClass(thermostat)?.name == "NSKVONotifying_Thermostat")
+    #expect(thermostat.objcClass === Thermostat.runtimeClass, "-class answers the class it had")
+    try set(thermostat, 25)
+    #expect(thermostat.temperature == 25, "the original setter ran")
+    #expect(recorder.all == [.init(key: "temperature", old: 20, new: 25, prior: false)])
+    #expect(try objc_msgSend(thermostat, "mode") as Int == 1, "other methods are untouched")
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat) === Thermostat.runtimeClass, "its class back")
+    try set(thermostat, 30)
+    #expect(recorder.all.count == 1, "no observer, no notification")
+  }
+
+  @Test("options: initial now, prior before each change, and only the values asked for")
+  func options() throws {
+    let thermostat = Thermostat()
+    let recorder = Recorder()
+    var marker = 0
+    try withUnsafeMutablePointer(to: &marker) { context in
+      try thermostat.addObserver(
+        recorder, forKeyPath: "temperature", options: [.initial, .new, .prior], context: context)
+      try set(thermostat, 21)
+      #expect(
+        recorder.all == [
+          .init(key: "temperature", old: nil, new: 20, prior: false),
+          .init(key: "temperature", old: nil, new: nil, prior: true),
+          .init(key: "temperature", old: nil, new: 21, prior: false),
+        ])
+      let address = UInt(bitPattern: UnsafeMutableRawPointer(context))
+      #expect(recorder.contexts.withLock { $0 } == [address, address, address])
+      try thermostat.removeObserver(recorder, forKeyPath: "temperature", context: context)
+    }
+  }
+
+  @Test("willChangeValue and didChangeValue notify for a change made another way")
+  func manualNotifications() throws {
+    let thermostat = Thermostat()
+    let recorder = Recorder()
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: [.old, .new])
+    thermostat.willChangeValue(forKey: "temperature")
+    thermostat.temperature = 18  // straight to the Swift property: no setter ran
+    thermostat.didChangeValue(forKey: "temperature")
+    #expect(recorder.all == [.init(key: "temperature", old: 20, new: 18, prior: false)])
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+  }
+
+  @Test("two observers are both told; each removal takes one; the class comes back last")
+  func twoObservers() throws {
+    let thermostat = Thermostat()
+    let first = Recorder()
+    let second = Recorder()
+    try thermostat.addObserver(first, forKeyPath: "temperature", options: .new)
+    try thermostat.addObserver(second, forKeyPath: "temperature", options: .new)
+    try set(thermostat, 22)
+    #expect(first.all.count == 1 && second.all.count == 1)
+    try thermostat.removeObserver(first, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat)?.name == "NSKVONotifying_Thermostat")
+    try set(thermostat, 23)
+    #expect(first.all.count == 1 && second.all.count == 2)
+    try thermostat.removeObserver(second, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat) === Thermostat.runtimeClass)
+  }
+
+  @Test("an observer that died is not told, and nothing crashes")
+  func deadObserver() throws {
+    let thermostat = Thermostat()
+    do {
+      let recorder = Recorder()
+      try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    }
+    try set(thermostat, 24)
+    #expect(thermostat.temperature == 24)
+  }
+
+  @Test("a key without a setter, or a path of two keys, is refused; the object is unchanged")
+  func notObservable() {
+    let thermostat = Thermostat()
+    let recorder = Recorder()
+    #expect(throws: ObjCRuntimeError.self) {
+      try thermostat.addObserver(recorder, forKeyPath: "humidity")
+    }
+    do {
+      try thermostat.addObserver(recorder, forKeyPath: "humidity")
+    } catch {
+      #expect(error.description.contains("Thermostat cannot be observed for \"humidity\""))
+      #expect(error.description.contains("setHumidity:"))
+    }
+    #expect(throws: ObjCRuntimeError.self) {
+      try thermostat.addObserver(recorder, forKeyPath: "sensor.temperature")
+    }
+    #expect(object_getClass(thermostat) === Thermostat.runtimeClass)
+  }
+
+  @Test("removing an observer that was never added is refused, and changes nothing")
+  func removeUnknown() throws {
+    let thermostat = Thermostat()
+    let recorder = Recorder()
+    #expect(throws: ObjCRuntimeError.self) {
+      try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+    }
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    #expect(throws: ObjCRuntimeError.self) {
+      try thermostat.removeObserver(Recorder(), forKeyPath: "temperature")
+    }
+    try set(thermostat, 26)
+    #expect(recorder.all.count == 1, "still observing")
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+  }
+
+  @Test("a swizzle of the original setter made after observing runs, inside the notification")
+  func laterSwizzleSeen() throws {
+    let cls = try #require(
+      objc_allocateClassPair(Thermostat.runtimeClass, "DoublingThermostat", 0))
+    objc_registerClassPair(cls)
+    let thermostat = Thermostat()
+    object_setClass(thermostat, cls)
+    let recorder = Recorder()
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    let doubling = try imp_implementationWithBlock { (me: Thermostat, value: Double) in
+      me.temperature = value * 2
+    }
+    class_addMethod(cls, "setTemperature:", doubling, "v@:d")
+    try set(thermostat, 10)
+    #expect(recorder.all == [.init(key: "temperature", old: nil, new: 20, prior: false)])
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat) === cls)
+  }
+}
