@@ -59,6 +59,14 @@ let package = Package(
       pkgConfig: "libffi",
       providers: [.apt(["libffi-dev"])]
     ),
+    // libpng, from Debian's libpng-dev: the report's frames as PNG files. Only SwizzleLab
+    // imports it, with an internal import.
+    .systemLibrary(
+      name: "CPNG",
+      path: "Sources/CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
     // The Swift runtime's image enumeration and dlopen, for discovery (C). Only ObjCRuntime
     // imports it, with an internal import.
     .target(
@@ -155,7 +163,7 @@ let package = Package(
     // names no plugin: it finds them through discovery.
     .target(
       name: "SwizzleLab",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "CPNG"],
       path: "Sources/SwizzleLab"
     ),
     .executableTarget(

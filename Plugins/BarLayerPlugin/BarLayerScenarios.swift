@@ -23,22 +23,40 @@ public enum BarLayerScenarios {
   ]
 }
 
-/// A controller with a scroll view whose offset drives the bar, as the seed's demo screens do.
+/// A controller with a scroll view whose offset drives the bar, as the seed's demo screens do:
+/// a header in the screen's colour, then a list of rows (what the report's frames draw).
 final class ScrollingScreen: UIViewController, UIScrollViewDelegate {
   let scrollView = UIScrollView(frame: .zero)
   let onScroll: (ScrollingScreen, CGFloat) -> Void
+  /// The colour of the header at the top of the content (the demo's image), 260 points tall.
+  let headerColor: UIColor
 
-  init(title: String, onScroll: @escaping (ScrollingScreen, CGFloat) -> Void) {
+  init(
+    title: String, header: UIColor = UIColor(red: 0.55, green: 0.75, blue: 0.6, alpha: 1),
+    onScroll: @escaping (ScrollingScreen, CGFloat) -> Void
+  ) {
     self.onScroll = onScroll
+    self.headerColor = header
     super.init()
     self.title = title
   }
 
   override func viewDidLoad() {
     super.viewDidLoad()
+    view.backgroundColor = .white
     scrollView.frame = view.bounds
     scrollView.contentSize = CGSize(width: view.bounds.width, height: 2000)
     scrollView.delegate = self
+    let header = UIView(frame: CGRect(x: 0, y: 0, width: view.bounds.width, height: 260))
+    header.backgroundColor = headerColor
+    scrollView.addSubview(header)
+    // Rows of the list below it, every other one shaded.
+    for row in 0..<30 where row % 2 == 1 {
+      let shade = UIView(
+        frame: CGRect(x: 0, y: 260 + CGFloat(row) * 58, width: view.bounds.width, height: 58))
+      shade.backgroundColor = UIColor(white: 0.93, alpha: 1)
+      scrollView.addSubview(shade)
+    }
     view.addSubview(scrollView)
   }
 
@@ -113,6 +131,8 @@ extension BarLayerScenarios {
     detail.navBarTintColor = .white
     detail.navBarTitleColor = .white
     detail.statusBarStyle = .lightContent
+    // The detail page's content: a light blue page (the report draws both pages mid-push).
+    detail.view.backgroundColor = UIColor(red: 0.85, green: 0.93, blue: 0.98, alpha: 1)
     scenario(context, root: screen) { session, mark in
       mark("transparent")
       context.expectBar(BarSnapshot(background: scenarioBackdrop), "transparent at the top")

@@ -15,12 +15,46 @@ public struct ScenarioViewSnapshot: Sendable, Equatable {
   public let color: UIColorComponents?
   /// Its opacity as drawn (its alpha and its ancestors').
   public let alpha: CGFloat
+  /// The views inside it, back to front, their frames in the container's coordinates too (a
+  /// page's header and list, moved by its scroll view's offset).
+  public let subviews: [ScenarioViewSnapshot]
 
   /// A snapshot.
-  public init(frame: CGRect, color: UIColorComponents?, alpha: CGFloat) {
+  public init(
+    frame: CGRect, color: UIColorComponents?, alpha: CGFloat,
+    subviews: [ScenarioViewSnapshot] = []
+  ) {
     self.frame = frame
     self.color = color
     self.alpha = alpha
+    self.subviews = subviews
+  }
+
+  /// What the container of `navigation` shows under its bar: each of its views but the bar,
+  /// back to front, as drawn now, with the views inside them three levels deep.
+  public static func snapshots(of navigation: UINavigationController) -> [ScenarioViewSnapshot] {
+    guard navigation.isViewLoaded else { return [] }
+    return navigation.view.subviews.filter { !($0 is UINavigationBar) && !$0.isHidden }.map {
+      snapshot($0, frame: $0.presentationFrame, depth: 3)
+    }
+  }
+
+  private static func snapshot(_ view: UIView, frame: CGRect, depth: Int) -> ScenarioViewSnapshot {
+    // A scroll view's subviews sit in its content, moved by its offset.
+    let scrolled = (view as? UIScrollView)?.contentOffset ?? .zero
+    let inside =
+      depth == 0
+      ? []
+      : view.subviews.filter { !$0.isHidden }.map { child in
+        snapshot(
+          child,
+          frame: child.frame.offsetBy(
+            dx: frame.minX - scrolled.x, dy: frame.minY - scrolled.y),
+          depth: depth - 1)
+      }
+    return ScenarioViewSnapshot(
+      frame: frame, color: view.presentationBackgroundColor.map { UIColorComponents($0) },
+      alpha: view.effectiveAlpha, subviews: inside)
   }
 }
 
@@ -132,17 +166,9 @@ public final class ScenarioContext {
     guard let navigation = session?.navigationController else {
       return mark(name, appearance: UINavigationBar().appearance(over: scenarioBackdrop))
     }
-    let views = (navigation.isViewLoaded ? navigation.view.subviews : []).filter {
-      !($0 is UINavigationBar)
-    }
     mark(
       name, appearance: navigation.navigationBar.appearance(over: scenarioBackdrop),
-      views: views.map {
-        ScenarioViewSnapshot(
-          frame: $0.presentationFrame,
-          color: $0.presentationBackgroundColor.map { UIColorComponents($0) },
-          alpha: $0.effectiveAlpha)
-      })
+      views: ScenarioViewSnapshot.snapshots(of: navigation))
   }
 
   /// Marks a moment with `appearance` (for a bar that is not the session's) and `views`.

@@ -207,7 +207,7 @@ enum MatrixCommand {
             do {
               try FileManager.default.createDirectory(
                 at: cellFolder, withIntermediateDirectories: true)
-              try RenderCommand.html(data).write(
+              try RenderCommand.html(data, scrubber: false).write(
                 to: cellFolder.appendingPathComponent("report.html"), atomically: true,
                 encoding: .utf8)
             } catch {

@@ -108,18 +108,28 @@ struct LabTests {
     #expect(noisy == quiet)
   }
 
-  @Test("render") func render() throws {
+  @Test("render: frames of the screen as SVG and PNG, a scrubber through every frame, plots")
+  func render() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("swizzlekit-lab-render-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
     let (code, _) = lab(["render", "push", "--out", directory.path])
     #expect(code == .ok)
     let json = try String(
       contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
     golden(json, "render")
+    let data = try JSONDecoder().decode(ReportData.self, from: Data(json.utf8))
     let html = try String(
       contentsOf: directory.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(html.components(separatedBy: "<figure>").count - 1 == 3, "one frame per moment")
-    #expect(!html.contains("<script"), "no script")
+    // The scrubber: a frame per sample, the first shown, and a script of its own (nothing
+    // fetched).
+    #expect(html.components(separatedBy: " data-time=").count - 1 == data.samples.count)
+    #expect(html.components(separatedBy: "<script").count - 1 == 1)
+    #expect(!html.contains("<script src") && !html.contains("https://"))
+    // Mid-push, both pages are drawn: the transparent one leaving, the opaque one arriving.
+    let midPush = try #require(data.moments.first { $0.name == "mid push" }?.views)
+    #expect(midPush.count == 2 && midPush[0].x < 0 && midPush[1].x > 0)
     // Every SVG fragment is well-formed XML.
     var rest = html[...]
     var fragments = 0
@@ -135,7 +145,19 @@ struct LabTests {
       fragments += 1
       rest = rest[end.upperBound...]
     }
-    #expect(fragments == 3 + 4, "three frames and four plots")
+    #expect(fragments == 3 + data.samples.count + 4, "the frames, the scrubber's and the plots")
+    // Each moment's PNG decodes, at one pixel a point, with the bar drawn in its colour.
+    for (index, moment) in data.moments.enumerated() {
+      let image = try PNGImage.read(
+        directory.appendingPathComponent("frame-\(index + 1).png").path)
+      #expect(image.width == 375 && image.height == 667)
+      let bar = image.pixel(x: 300, y: 30).prefix(3).map { Double($0) / 255 }
+      let expected = moment.sample.background.prefix(3)
+      #expect(zip(bar, expected).allSatisfy { abs($0 - $1) < 0.01 }, "\(moment.name)'s bar")
+    }
+    #expect(throws: LabError.self) {
+      try PNGImage.read(directory.appendingPathComponent("report.json").path)
+    }
   }
 
   @Test("matrix: every scenario of a plugin on each profile, a table, an HTML page with reports")
