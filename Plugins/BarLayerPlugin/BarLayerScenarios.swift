@@ -50,8 +50,8 @@ final class ScrollingScreen: UIViewController, UIScrollViewDelegate {
     let header = UIView(frame: CGRect(x: 0, y: 0, width: view.bounds.width, height: 260))
     header.backgroundColor = headerColor
     scrollView.addSubview(header)
-    // Rows of the list below it, every other one shaded.
-    for row in 0..<30 where row % 2 == 1 {
+    // Rows of the list below it, every other one shaded, as far as a scroll of the demo goes.
+    for row in 0..<14 where row % 2 == 1 {
       let shade = UIView(
         frame: CGRect(x: 0, y: 260 + CGFloat(row) * 58, width: view.bounds.width, height: 58))
       shade.backgroundColor = UIColor(white: 0.93, alpha: 1)
