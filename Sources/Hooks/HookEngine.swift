@@ -231,7 +231,10 @@ internal enum HookEngine {
       state.dynamicSubclasses[ObjectIdentifier(cls)] = nil
       state.ourClasses.remove(ObjectIdentifier(known))
     }
-    let name = "SwizzleKitHooked_\(cls.name)"
+    // Every character a class name cannot have (a private Swift class's
+    // `(unknown context at $...)`) made `_`.
+    let name =
+      "SwizzleKitHooked_" + String(cls.name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
     guard let dynamic = objc_allocateClassPair(cls, name, 0) else {
       throw .cannotSubclass(
         object: object.description, className: cls.name,

@@ -5,17 +5,17 @@ import ObjCRuntime
 import Synchronization
 import Testing
 
-private final class Thermostat: ObjCObject {
+private final class KVOThermostat: ObjCObject {
   var temperature = 20.0
   static let setTemperature: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
-    me.takeUnretainedObject(as: Thermostat.self)?.temperature = value
+    me.takeUnretainedObject(as: KVOThermostat.self)?.temperature = value
   }
   static let mode: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
   override class var objcDeclaration: ObjCClassDeclaration {
-    ObjCClassDeclaration(Thermostat.self) {
-      ObjCMethodDeclaration("setTemperature:", Thermostat.setTemperature)
-      ObjCMethodDeclaration("mode", Thermostat.mode)
-      ObjCIvarDeclaration("_temperature", \Thermostat.temperature)
+    ObjCClassDeclaration(KVOThermostat.self) {
+      ObjCMethodDeclaration("setTemperature:", KVOThermostat.setTemperature)
+      ObjCMethodDeclaration("mode", KVOThermostat.mode)
+      ObjCIvarDeclaration("_temperature", \KVOThermostat.temperature)
     }
   }
 }
@@ -49,7 +49,7 @@ private final class Recorder: ObjCObject {
   var all: [Note] { notes.withLock { $0 } }
 }
 
-private func set(_ thermostat: Thermostat, _ value: Double) throws {
+private func set(_ thermostat: KVOThermostat, _ value: Double) throws {
   try objc_msgSend(thermostat, "setTemperature:", value) as Void
 }
 
@@ -57,24 +57,24 @@ private func set(_ thermostat: Thermostat, _ value: Double) throws {
 struct KeyValueObservingTests {
   @Test("the first observer isa-swizzles to NSKVONotifying_; -class lies; the setter notifies")
   func hiddenSubclass() throws {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     let recorder = Recorder()
     try thermostat.addObserver(recorder, forKeyPath: "temperature", options: [.old, .new])
-    #expect(object_getClass(thermostat)?.name == "NSKVONotifying_Thermostat")
-    #expect(thermostat.objcClass === Thermostat.runtimeClass, "-class answers the class it had")
+    #expect(object_getClass(thermostat)?.name == "NSKVONotifying_KVOThermostat")
+    #expect(thermostat.objcClass === KVOThermostat.runtimeClass, "-class answers the class it had")
     try set(thermostat, 25)
     #expect(thermostat.temperature == 25, "the original setter ran")
     #expect(recorder.all == [.init(key: "temperature", old: 20, new: 25, prior: false)])
     #expect(try objc_msgSend(thermostat, "mode") as Int == 1, "other methods are untouched")
     try thermostat.removeObserver(recorder, forKeyPath: "temperature")
-    #expect(object_getClass(thermostat) === Thermostat.runtimeClass, "its class back")
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass, "its class back")
     try set(thermostat, 30)
     #expect(recorder.all.count == 1, "no observer, no notification")
   }
 
   @Test("options: initial now, prior before each change, and only the values asked for")
   func options() throws {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     let recorder = Recorder()
     var marker = 0
     try withUnsafeMutablePointer(to: &marker) { context in
@@ -95,7 +95,7 @@ struct KeyValueObservingTests {
 
   @Test("willChangeValue and didChangeValue notify for a change made another way")
   func manualNotifications() throws {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     let recorder = Recorder()
     try thermostat.addObserver(recorder, forKeyPath: "temperature", options: [.old, .new])
     thermostat.willChangeValue(forKey: "temperature")
@@ -107,7 +107,7 @@ struct KeyValueObservingTests {
 
   @Test("two observers are both told; each removal takes one; the class comes back last")
   func twoObservers() throws {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     let first = Recorder()
     let second = Recorder()
     try thermostat.addObserver(first, forKeyPath: "temperature", options: .new)
@@ -115,16 +115,16 @@ struct KeyValueObservingTests {
     try set(thermostat, 22)
     #expect(first.all.count == 1 && second.all.count == 1)
     try thermostat.removeObserver(first, forKeyPath: "temperature")
-    #expect(object_getClass(thermostat)?.name == "NSKVONotifying_Thermostat")
+    #expect(object_getClass(thermostat)?.name == "NSKVONotifying_KVOThermostat")
     try set(thermostat, 23)
     #expect(first.all.count == 1 && second.all.count == 2)
     try thermostat.removeObserver(second, forKeyPath: "temperature")
-    #expect(object_getClass(thermostat) === Thermostat.runtimeClass)
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
   }
 
   @Test("an observer that died is not told, and nothing crashes")
   func deadObserver() throws {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     do {
       let recorder = Recorder()
       try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
@@ -135,7 +135,7 @@ struct KeyValueObservingTests {
 
   @Test("a key without a setter, or a path of two keys, is refused; the object is unchanged")
   func notObservable() {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     let recorder = Recorder()
     #expect(throws: ObjCRuntimeError.self) {
       try thermostat.addObserver(recorder, forKeyPath: "humidity")
@@ -143,18 +143,18 @@ struct KeyValueObservingTests {
     do {
       try thermostat.addObserver(recorder, forKeyPath: "humidity")
     } catch {
-      #expect(error.description.contains("Thermostat cannot be observed for \"humidity\""))
+      #expect(error.description.contains("KVOThermostat cannot be observed for \"humidity\""))
       #expect(error.description.contains("setHumidity:"))
     }
     #expect(throws: ObjCRuntimeError.self) {
       try thermostat.addObserver(recorder, forKeyPath: "sensor.temperature")
     }
-    #expect(object_getClass(thermostat) === Thermostat.runtimeClass)
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
   }
 
   @Test("removing an observer that was never added is refused, and changes nothing")
   func removeUnknown() throws {
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     let recorder = Recorder()
     #expect(throws: ObjCRuntimeError.self) {
       try thermostat.removeObserver(recorder, forKeyPath: "temperature")
@@ -171,13 +171,13 @@ struct KeyValueObservingTests {
   @Test("a swizzle of the original setter made after observing runs, inside the notification")
   func laterSwizzleSeen() throws {
     let cls = try #require(
-      objc_allocateClassPair(Thermostat.runtimeClass, "DoublingThermostat", 0))
+      objc_allocateClassPair(KVOThermostat.runtimeClass, "DoublingThermostat", 0))
     objc_registerClassPair(cls)
-    let thermostat = Thermostat()
+    let thermostat = KVOThermostat()
     object_setClass(thermostat, cls)
     let recorder = Recorder()
     try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
-    let doubling = try imp_implementationWithBlock { (me: Thermostat, value: Double) in
+    let doubling = try imp_implementationWithBlock { (me: KVOThermostat, value: Double) in
       me.temperature = value * 2
     }
     class_addMethod(cls, "setTemperature:", doubling, "v@:d")

@@ -230,6 +230,12 @@ internal enum KeyValueObserving {
     }
   }
 
+  /// `name` with every character a class name cannot have (a private Swift class's
+  /// `(unknown context at $...)`) made `_`.
+  static func runtimeName(_ name: String) -> String {
+    String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+  }
+
   /// `setContentOffset:` for `contentOffset`.
   static func setterSelector(for key: String) -> Selector {
     Selector("set" + key.prefix(1).uppercased() + key.dropFirst() + ":")
@@ -243,7 +249,7 @@ internal enum KeyValueObserving {
   /// The hidden subclass of `base`: found by its name when made before, made and registered
   /// otherwise, with a `-class` that answers what `base`'s instances show.
   private static func hiddenClass(below base: Class) throws(ObjCRuntimeError) -> Class {
-    let name = prefix + base.name
+    let name = prefix + runtimeName(base.name)
     if let known = objc_getClass(name), known.superclass === base { return known }
     guard let hidden = objc_allocateClassPair(base, name, 0) else {
       throw .notObservable(

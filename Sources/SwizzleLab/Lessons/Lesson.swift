@@ -5,7 +5,6 @@
 import Foundation
 import Hooks
 import ObjCRuntime
-import Synchronization
 
 /// A lesson: what it teaches, and code that shows it.
 struct Lesson: Sendable {
@@ -42,7 +41,7 @@ final class LessonLog: RuntimeTracer {
     case said(String)
   }
 
-  private let entries = Mutex<[Entry]>([])
+  private let entries = RuntimeLock<[Entry]>([])
   private let showsFlushes: Bool
   /// The thread that runs the lesson: a tracer hears every thread, and a lesson that starts
   /// threads says what they did itself.
@@ -114,9 +113,9 @@ enum Lessons {
   }
 
   /// The log of the lesson running, which ``say(_:)`` writes to.
-  private static let current = Mutex<LessonLog?>(nil)
+  private static let current = RuntimeLock<LessonLog?>(nil)
   /// The classes the running lesson made, disposed of after it, newest first.
-  private static let made = Mutex<[Class]>([])
+  private static let made = RuntimeLock<[Class]>([])
 
   /// Makes and registers a class named `name`, a subclass of `superclass` (the root class when
   /// nil), for the running lesson; it is disposed of after the lesson, so that the next run

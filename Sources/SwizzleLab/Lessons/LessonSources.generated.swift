@@ -297,12 +297,12 @@ enum LessonSources {
 
     // What dispatch_once and a static let do: the first caller swizzles,
     // the others find it done.
-    let done = Mutex(false)
+    let once = RuntimeLock(false)  // a lock ThreadSanitizer can check
     for _ in 0..<8 {
       DispatchQueue.global().async(group: group) {
-        done.withLock { swizzled in
-          if !swizzled { swizzle() }
-          swizzled = true
+        once.withLock { done in
+          if !done { swizzle() }
+          done = true
         }
       }
     }
