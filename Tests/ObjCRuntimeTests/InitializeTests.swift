@@ -112,6 +112,21 @@ struct InitializeTests {
     #expect(cls.isInitialized)
   }
 
+  @Test("a first message sent by an invocation initializes the class too")
+  func throughAnInvocation() throws {
+    let cls = try #require(
+      objc_allocateClassPair(ObjCObject.runtimeClass, "InitializedByInvocation", 0))
+    objc_registerClassPair(cls)
+    let calls = Mutex(0)
+    let initialize = try imp_implementationWithBlock { (_: Class) in calls.withLock { $0 += 1 } }
+    #expect(class_addMethod(object_getClass(cls), "initialize", initialize, "v@:"))
+    let object = ObjCObject()
+    object_setClass(object, cls)
+    let invocation = try Invocation(target: object, selector: "hash")
+    try invocation.invoke()
+    #expect(calls.withLock { $0 } == 1 && cls.isInitialized)
+  }
+
   @Test("the initializing thread may message the class and its instances: no deadlock")
   func reentrant() throws {
     _ = try objc_msgSend(Reentrant(), "value") as Int

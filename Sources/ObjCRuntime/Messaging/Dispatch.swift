@@ -86,7 +86,6 @@ internal enum Dispatch {
     _ receiver: ObjCObject, _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode,
     _ code: UInt64
   ) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
-    Initialization.ensure(for: receiver)
     let start = cls.takeUnretainedValue()
     guard let method = lookUpResolving(start, selector, mode, for: receiver),
       let imp = method.implementation
@@ -102,10 +101,13 @@ internal enum Dispatch {
   }
 
   /// Looks `selector` up from `start`; on a miss runs the receiver's resolver once and looks
-  /// again. Nil (or a method without implementation) means the message must be forwarded.
+  /// again. Nil (or a method without implementation) means the message must be forwarded. The
+  /// receiver's class is initialized first: every send's slow path comes here (a typed send's
+  /// and an invocation's), before it fills a cache.
   static func lookUpResolving(
     _ start: Class, _ selector: Selector, _ mode: LookupMode, for receiver: ObjCObject
   ) -> Method? {
+    Initialization.ensure(for: receiver)
     let method = lookUp(start, selector, mode)
     if method?.implementation == nil, Resolver.resolve(selector, for: receiver) {
       return lookUp(start, selector, mode)
