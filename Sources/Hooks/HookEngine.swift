@@ -231,10 +231,7 @@ internal enum HookEngine {
       state.dynamicSubclasses[ObjectIdentifier(cls)] = nil
       state.ourClasses.remove(ObjectIdentifier(known))
     }
-    // Every character a class name cannot have (a private Swift class's
-    // `(unknown context at $...)`) made `_`.
-    let name =
-      "SwizzleKitHooked_" + String(cls.name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    let name = cls.subclassName(prefix: "SwizzleKitHooked_")
     guard let dynamic = objc_allocateClassPair(cls, name, 0) else {
       throw .cannotSubclass(
         object: object.description, className: cls.name,

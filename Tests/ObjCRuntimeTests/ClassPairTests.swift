@@ -134,4 +134,12 @@ struct ClassPairTests {
     objc_registerClassPair(registered)
     #expect(objc_getClass(registered.name) === registered)
   }
+
+  @Test("a subclass name keeps letters, digits and underscores and is one a class pair takes")
+  func subclassName() throws {
+    let name = TestObject.runtimeClass.subclassName(prefix: "Watched_")
+    #expect(name == "Watched_TestObject")
+    let cls = try #require(objc_allocateClassPair(TestObject.runtimeClass, name, 0))
+    objc_disposeClassPair(cls)
+  }
 }

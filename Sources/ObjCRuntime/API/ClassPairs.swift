@@ -146,6 +146,16 @@ extension Class {
   }
 }
 
+extension Class {
+  /// A name for a subclass made at run time: `prefix` and this class's name, with every
+  /// character a class name cannot have made `_` (a private Swift class's name holds
+  /// `(unknown context at $...)`). How key-value observing names `NSKVONotifying_Thermostat` and
+  /// the hook framework its per-object classes.
+  public func subclassName(prefix: String) -> String {
+    prefix + String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+  }
+}
+
 /// Removes a class made by ``objc_allocateClassPair(_:_:_:)``; a class in use (with instances or
 /// subclasses) is refused with a warning and left alone (``Class/dispose(fileID:line:)`` throws
 /// the reason). The corresponding objc4 function is `objc_disposeClassPair`.

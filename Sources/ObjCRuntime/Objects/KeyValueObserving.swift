@@ -99,8 +99,9 @@ private final class ObservationTable: Sendable {
 /// The machinery behind ``ObjCObject/addObserver(_:forKeyPath:options:context:)``.
 internal enum KeyValueObserving {
   private static let tableKey = AssociatedKey<ObservationTable?>()
-  /// Serializes making hidden classes and adding their setters.
-  private static let classes = RuntimeLock<[ObjectIdentifier: Interceptor]>([:])
+  /// Serializes making observation tables, hidden classes and their setters, and keeps the
+  /// setters' interceptors alive (the process may call their IMPs as long as it runs).
+  private static let classes = RuntimeLock<[Interceptor]>([])
   /// The prefix of the hidden classes, Foundation's.
   static let prefix = "NSKVONotifying_"
 
@@ -230,12 +231,6 @@ internal enum KeyValueObserving {
     }
   }
 
-  /// `name` with every character a class name cannot have (a private Swift class's
-  /// `(unknown context at $...)`) made `_`.
-  static func runtimeName(_ name: String) -> String {
-    String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-  }
-
   /// `setContentOffset:` for `contentOffset`.
   static func setterSelector(for key: String) -> Selector {
     Selector("set" + key.prefix(1).uppercased() + key.dropFirst() + ":")
@@ -249,7 +244,7 @@ internal enum KeyValueObserving {
   /// The hidden subclass of `base`: found by its name when made before, made and registered
   /// otherwise, with a `-class` that answers what `base`'s instances show.
   private static func hiddenClass(below base: Class) throws(ObjCRuntimeError) -> Class {
-    let name = prefix + runtimeName(base.name)
+    let name = base.subclassName(prefix: prefix)
     if let known = objc_getClass(name), known.superclass === base { return known }
     guard let hidden = objc_allocateClassPair(base, name, 0) else {
       throw .notObservable(
@@ -287,8 +282,7 @@ internal enum KeyValueObserving {
         object.didChangeValue(forKey: key)
       }
       _ = try hidden.addMethod(setter, implementation: interceptor.implementation, types: types)
-      // The interceptor lives as long as the process may call its IMP.
-      interceptors[ObjectIdentifier(interceptor)] = interceptor
+      interceptors.append(interceptor)
     }
   }
 }

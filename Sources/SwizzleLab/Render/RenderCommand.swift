@@ -68,6 +68,7 @@ enum RenderCommand {
         to: folder.appendingPathComponent("report.json"), atomically: true, encoding: .utf8)
       try html(data).write(
         to: folder.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
+      // Each moment's frame, drawn once, written as SVG and as PNG.
       for (index, moment) in data.moments.enumerated() {
         let shapes = frameShapes(
           moment.sample, views: moment.views, title: moment.name, device: options.device,
@@ -75,16 +76,13 @@ enum RenderCommand {
         try svg(shapes, device: options.device, scale: frameScale, standalone: true).write(
           to: folder.appendingPathComponent("frame-\(index + 1).svg"), atomically: true,
           encoding: .utf8)
+        try png(shapes, device: options.device).write(
+          to: folder.appendingPathComponent("frame-\(index + 1).png").path)
       }
+    } catch let error as LabError {
+      throw error
     } catch {
       throw .failure("could not write the report to \(directory): \(error)")
-    }
-    for (index, moment) in data.moments.enumerated() {
-      let shapes = frameShapes(
-        moment.sample, views: moment.views, title: moment.name, device: options.device,
-        systemVersion: options.systemVersion)
-      try png(shapes, device: options.device).write(
-        to: folder.appendingPathComponent("frame-\(index + 1).png").path)
     }
     output.out(
       "wrote \(directory)/report.html, report.json and \(data.moments.count) frames as SVG and"

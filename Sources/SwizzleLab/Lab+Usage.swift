@@ -1,0 +1,154 @@
+// The lab's help: one text per command, in swift-argument-parser's layout, and the overview.
+
+/// The help texts.
+enum Usage {
+  static func text(for topic: String) -> String {
+    switch topic {
+    case "run":
+      return """
+        OVERVIEW: Runs a scenario and shows the bar at each step.
+
+        USAGE: swizzle-lab run SCENARIO [--plugin NAME[,NAME...]] [--device NAME]
+                                        [--ios VERSION] [--speed SECONDS] [--no-color]
+                                        [--load PATH]
+
+        OPTIONS:
+          --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
+                            none; default: the plugin that brings the scenario.
+          --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
+          --ios VERSION     An iOS profile (10, 11, 12, 13, 15, 17: 10 runs 10.3, the others
+                            x.0) or an exact system version such as 14.2; default 13.
+          --speed SECONDS   Real seconds to wait between steps; default 0.
+          --no-color        Plain text even on a terminal (NO_COLOR is respected too).
+          --load PATH       Load a plugin library first (repeatable).
+          -h, --help        Show help information.
+
+        """
+    case "trace":
+      return """
+        OVERVIEW: Runs a scenario and prints every runtime event with its virtual time.
+
+        USAGE: swizzle-lab trace SCENARIO [--filter SELECTOR] [--plugin NAME[,NAME...]]
+                                          [--device NAME] [--ios VERSION] [--load PATH]
+
+        OPTIONS:
+          --filter SELECTOR  Only the events that name SELECTOR.
+          (and the options of 'run')
+          -h, --help         Show help information.
+
+        """
+    case "hooks":
+      return """
+        OVERVIEW: Installs plugins and prints the hook map, with conflicts.
+
+        USAGE: swizzle-lab hooks [--plugin NAME[,NAME...]] [--load PATH]
+
+        OPTIONS:
+          --plugin NAMES  The plugins to install, in order; default: every plugin.
+          --load PATH     Load a plugin library first (repeatable).
+          -h, --help      Show help information.
+
+        """
+    case "render":
+      return """
+        OVERVIEW: Runs a scenario and writes an HTML report and its data as JSON.
+
+        USAGE: swizzle-lab render SCENARIO --out DIR [--plugin NAME[,NAME...]]
+                                           [--device NAME] [--ios VERSION] [--load PATH]
+
+        OPTIONS:
+          --out DIR     Where report.html and report.json go (made if needed).
+          (and the options of 'run')
+          -h, --help    Show help information.
+
+        """
+    case "load":
+      return """
+        OVERVIEW: Loads a plugin library and lists the plugins and scenarios it brings.
+
+        USAGE: swizzle-lab load PATH
+
+        The library must be built against the SwizzleKit library product, so that it uses
+        the lab's copy of SwizzleKit (see Docs/Plugins.md). To run what it brings, pass
+        --load PATH to run, trace, hooks, render or list.
+
+        """
+    case "matrix":
+      return """
+        OVERVIEW: Runs every scenario of the chosen plugins on every device and iOS profile
+        (10, 11, 12, 13, 15, 17) against the checks the scenarios make, and prints a table:
+        ok (every check held), xfail (the technique breaks there, as the scenario says),
+        FAIL (a check did not come out as expected; the first is listed below the table).
+        Exits with 1 when a cell fails.
+
+        USAGE: swizzle-lab matrix [--plugin NAME[,NAME...]] [--scenario NAME[,NAME...]]
+                                  [--device NAME]... [--out DIR] [--load PATH]
+
+        OPTIONS:
+          --plugin NAMES    The plugins whose scenarios run; default every plugin's.
+          --scenario NAMES  These scenarios only.
+          --device NAME     A device (repeatable); default iPhone 8, iPhone X, iPad Air.
+          --out DIR         Also write DIR/matrix.html, each cell linking to its report.
+          --load PATH       Load a plugin library first (repeatable).
+          -h, --help        Show help information.
+
+        """
+    case "methods":
+      return """
+        OVERVIEW: Lists the methods of a class's table: each selector with its encoding and the
+        class that implements it, and the hooks and swizzles on it.
+
+        USAGE: swizzle-lab methods CLASS [--plugin NAME[,NAME...]] [--load PATH]
+
+        OPTIONS:
+          --plugin NAMES  Plugins to install first, so that their hooks show.
+          --load PATH     Load a plugin library first (repeatable).
+          -h, --help      Show help information.
+
+        """
+    case "learn":
+      return """
+        OVERVIEW: Lessons that run: a few lines on how swizzling works, the code (as the
+        source that runs it holds it), the runtime's trace of what happened, and what to
+        remember. With no name, lists the lessons.
+
+        USAGE: swizzle-lab learn [NAME] [--html FILE]
+
+        OPTIONS:
+          --html FILE  Write the lesson as a page to FILE instead.
+          -h, --help   Show help information.
+
+        """
+    case "list":
+      return """
+        OVERVIEW: Lists the scenarios, plugins and devices.
+
+        USAGE: swizzle-lab list [--load PATH]
+
+        """
+    default:
+      return """
+        OVERVIEW: Run navigation-bar scenarios on SwizzleKit's UIKit model, watch the bar, and
+        trace the swizzles and hooks behind it.
+
+        USAGE: swizzle-lab [COMMAND] [OPTIONS]
+
+        With no command, runs the scenario named tour, with the plugin that brings it.
+
+        COMMANDS:
+          list               Scenarios, plugins and devices, one line each.
+          run SCENARIO       A timeline of the bar in the terminal.
+          trace SCENARIO     Every runtime event, with virtual timestamps.
+          hooks              The hook map after installing plugins.
+          render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
+          matrix             Every scenario on every device and iOS profile, checked.
+          methods CLASS      A class's methods, encodings, and the hooks on them.
+          learn [NAME]       Lessons on swizzling that run: code, trace, result.
+          load PATH          Load a plugin library and list what it brings.
+
+          See 'swizzle-lab COMMAND --help' for a command's options.
+
+        """
+    }
+  }
+}
