@@ -43,6 +43,17 @@ extension UIKitModelTests {
       #expect(UIColor(white: 0.5, alpha: 0.25).withAlphaComponent(1).alpha == 1)
     }
 
+    /// Apple's documentation of `init(red:green:blue:alpha:)`: "Alpha values below 0.0 are
+    /// interpreted as 0.0, and values above 1.0 are interpreted as 1.0"; the colour components
+    /// keep extended-range values.
+    @Test("alpha is clamped to 0...1, the colour components are kept as given")
+    func alphaClamped() {
+      #expect(UIColor(red: 1, green: 0, blue: 0, alpha: 1.5).alpha == 1)
+      #expect(UIColor(white: 0.5, alpha: -0.25).alpha == 0)
+      #expect(UIColor.red.withAlphaComponent(7).alpha == 1)
+      #expect(UIColor(red: 1.25, green: -0.5, blue: 0, alpha: 1).red == 1.25)
+    }
+
     @Test("equality is by components; hex descriptions round to 8 bits")
     func equality() {
       #expect(UIColor(red: 1, green: 1, blue: 1, alpha: 1) == UIColor.white)

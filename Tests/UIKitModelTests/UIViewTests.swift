@@ -120,6 +120,37 @@ extension UIKitModelTests {
       #expect(bar.frame.origin == CGPoint(x: 0, y: 20))
     }
 
+    /// UIKit documents `frame` as undefined under a non-identity transform; what it returns is
+    /// the layer's frame, the bounding box of the bounds transformed about the anchor point (the
+    /// middle). LTNavigationBar's `lt_setTranslationY` moves the bar by a translation, and code
+    /// that reads the bar's frame afterwards sees it moved (issue #29).
+    @Test("frame under a transform is the bounding box of the transformed bounds")
+    func frameUnderTransform() {
+      let bar = UIView(frame: CGRect(x: 0, y: 20, width: 375, height: 44))
+      bar.transform = CGAffineTransform(translationX: 0, y: -22)
+      #expect(bar.frame == CGRect(x: 0, y: -2, width: 375, height: 44))
+      #expect(bar.center == CGPoint(x: 187.5, y: 42), "the centre is the layer's position")
+      #expect(bar.bounds == CGRect(x: 0, y: 0, width: 375, height: 44))
+
+      let scaled = UIView(frame: CGRect(x: 10, y: 10, width: 20, height: 10))
+      scaled.transform = CGAffineTransform(scaleX: 2, y: 2)
+      #expect(scaled.frame == CGRect(x: 0, y: 5, width: 40, height: 20))
+      scaled.frame = CGRect(x: 100, y: 100, width: 80, height: 40)
+      #expect(scaled.bounds.size == CGSize(width: 40, height: 20))
+      #expect(scaled.center == CGPoint(x: 140, y: 120))
+
+      let rotated = UIView(frame: CGRect(x: 0, y: 0, width: 20, height: 10))
+      rotated.transform = CGAffineTransform(rotationAngle: .pi / 2)
+      #expect(abs(rotated.frame.width - 10) < 1e-9 && abs(rotated.frame.height - 20) < 1e-9)
+      #expect(abs(rotated.frame.midX - 10) < 1e-9 && abs(rotated.frame.midY - 5) < 1e-9)
+
+      bar.transform = .identity
+      #expect(bar.frame == CGRect(x: 0, y: 20, width: 375, height: 44))
+      bar.transform = CGAffineTransform(translationX: 0, y: -22)
+      bar.frame = CGRect(x: 0, y: 0, width: 375, height: 44)
+      #expect(bar.center == CGPoint(x: 187.5, y: 44), "set under a translation: the centre moves")
+    }
+
     @Test("a swizzle of -insertSubview:atIndex: runs for Swift calls and runtime sends alike")
     func swizzleSeenByEveryCaller() throws {
       freshModel()

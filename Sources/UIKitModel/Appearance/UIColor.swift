@@ -4,8 +4,11 @@ public import ObjCRuntime
 
 /// A colour in the sRGB space with an alpha, as UIKit's `UIColor` in the sRGB case.
 ///
-/// Colours are immutable objects that travel through the runtime as `@`. Components are stored
-/// as given (UIKit keeps extended-range values too); `getRed(_:green:blue:alpha:)` answers them.
+/// Colours are immutable objects that travel through the runtime as `@`. The red, green and blue
+/// components are stored as given (UIKit keeps extended-range values too); the alpha is clamped
+/// to 0...1, as Apple documents for `init(red:green:blue:alpha:)` ("values below 0.0 are
+/// interpreted as 0.0, and values above 1.0 are interpreted as 1.0").
+/// `getRed(_:green:blue:alpha:)` answers them.
 /// Two colours are equal when their components are; the named colours (`white`, `clear`...) are
 /// shared instances, as in UIKit.
 public final class UIColor: ObjCObject, @unchecked Sendable {
@@ -14,12 +17,12 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   /// The components.
   public let red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat
 
-  /// A colour from its sRGB components, each from 0 to 1.
+  /// A colour from its sRGB components, each from 0 to 1; an alpha outside 0...1 is clamped.
   public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
     self.red = red
     self.green = green
     self.blue = blue
-    self.alpha = alpha
+    self.alpha = max(0, min(1, alpha))
     super.init()
   }
 

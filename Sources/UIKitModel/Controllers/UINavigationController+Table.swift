@@ -12,15 +12,26 @@ extension UINavigationController {
     object.map { $0.takeUnretainedObject() } as? UIViewController
   }
 
-  /// The view controller a push or popTo was sent with; nil, with an issue naming the method, for
-  /// nil or an object that is not a view controller (UIKit raises for nil).
-  func requireController(_ object: id?, _ operation: String) -> UIViewController? {
+  /// The view controller a push was sent with; nil, with an issue naming the method, for nil or
+  /// an object that is not a view controller (UIKit raises "Application tried to push a nil view
+  /// controller").
+  func requirePushedController(_ object: id?) -> UIViewController? {
     if let controller = UINavigationController.controller(object) { return controller }
-    let method =
-      operation == "push"
-      ? "-[UINavigationController pushViewController:animated:]"
-      : "-[UINavigationController popToViewController:animated:]"
-    UIKitModelIssues.report(.nilViewController(method: method, navigationController: description))
+    UIKitModelIssues.report(
+      .nilViewController(
+        method: "-[UINavigationController pushViewController:animated:]",
+        navigationController: description))
+    return nil
+  }
+
+  /// The index in the stack of the controller a popTo was sent with; nil, with the issue of any
+  /// controller not in the stack, for one that is not there, nil included (UIKit raises "Tried to
+  /// pop to a view controller that doesn't exist" for both).
+  func stackIndex(ofPopTarget object: id?) -> Int? {
+    let target = UINavigationController.controller(object)
+    if let target, let index = stack.firstIndex(where: { $0 === target }) { return index }
+    UIKitModelIssues.report(
+      .notInStack(controller: target?.description ?? "nil", navigationController: description))
     return nil
   }
 
@@ -31,7 +42,7 @@ extension UINavigationController {
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
       let navigation = UINavigationController.navigation(me)
-      guard let controller = navigation.requireController(controller, "push") else { return }
+      guard let controller = navigation.requirePushedController(controller) else { return }
       navigation.performPush(controller, animated: animated)
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
@@ -41,12 +52,7 @@ extension UINavigationController {
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
       let navigation = UINavigationController.navigation(me)
-      guard let target = navigation.requireController(target, "popTo") else { return nil }
-      guard let index = navigation.stack.firstIndex(where: { $0 === target }) else {
-        UIKitModelIssues.report(
-          .notInStack(controller: target.description, navigationController: navigation.description))
-        return nil
-      }
+      guard let index = navigation.stackIndex(ofPopTarget: target) else { return nil }
       let popped = navigation.performPop(to: index, animated: animated) ?? []
       return ViewControllerList(popped).passRetained()
     }
@@ -90,7 +96,7 @@ extension UINavigationController {
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
       let navigation = UINavigationController.navigation(me)
-      guard let controller = navigation.requireController(controller, "push") else { return }
+      guard let controller = navigation.requirePushedController(controller) else { return }
       navigation.pushViewController(controller, animated: animated)
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
@@ -99,7 +105,11 @@ extension UINavigationController {
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
       let navigation = UINavigationController.navigation(me)
-      guard let target = navigation.requireController(target, "popTo") else { return nil }
+      // The Swift method takes a controller: nil stops here, anything else goes on to the table.
+      guard let target = UINavigationController.controller(target) else {
+        _ = navigation.stackIndex(ofPopTarget: nil)
+        return nil
+      }
       let popped = navigation.popToViewController(target, animated: animated)
       return popped.map { ViewControllerList($0).passRetained() }
     }

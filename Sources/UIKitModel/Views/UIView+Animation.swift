@@ -5,7 +5,8 @@ import ObjCRuntime
 extension UIView {
   // MARK: What is drawn
 
-  /// The frame as drawn now (mid-animation, the interpolated value).
+  /// The frame as drawn now (mid-animation, the interpolated value), before the transform: the
+  /// rectangle of the centre and bounds, which `presentationTransform` moves when drawn.
   public var presentationFrame: CGRect {
     if case .rect(let rect)? = presentationValue("frame") { return rect }
     return modelFrame

@@ -147,18 +147,64 @@ open class UIView: UIResponder {
 
   /// The view's rectangle in its superview's coordinates. Setting it moves and resizes the view
   /// (animated inside `UIView.animate`); a NaN or infinite value is refused.
+  ///
+  /// Under a transform it is what UIKit returns (its documentation calls the value undefined;
+  /// what it answers is the layer's frame): the bounding box of the bounds transformed about the
+  /// centre, so a bar translated by −22 reports a frame 22 points higher, and a view scaled by 2
+  /// one twice as large around the same centre. Setting it under a transform moves the centre to
+  /// the new rectangle's (less the translation) and, for a scale without rotation, sizes the
+  /// bounds so that the scaled view fills it; under a rotation only the centre moves.
   open var frame: CGRect {
-    get { modelFrame }
+    get {
+      modelTransform.isIdentity ? modelFrame : UIView.boundingBox(modelFrame, modelTransform)
+    }
     set {
       guard UIView.isFinite(newValue) else {
         UIKitModelIssues.report(.invalidGeometry(view: description, value: "frame \(newValue)"))
         return
       }
-      let old = modelFrame
-      animate("frame", from: { .rect($0.presentationFrame) }, to: .rect(newValue))
-      modelFrame = newValue
-      if old.size != newValue.size { boundsSizeChanged(from: old.size) }
+      setUntransformedFrame(UIView.untransformedFrame(newValue, under: modelTransform, modelFrame))
     }
+  }
+
+  /// Moves and resizes the view to `rect`, the rectangle of its centre and bounds (animated
+  /// inside `UIView.animate`); what the frame, bounds and centre setters share.
+  private func setUntransformedFrame(_ rect: CGRect) {
+    let old = modelFrame
+    animate("frame", from: { .rect($0.presentationFrame) }, to: .rect(rect))
+    modelFrame = rect
+    if old.size != rect.size { boundsSizeChanged(from: old.size) }
+  }
+
+  /// The bounding box of `rect` transformed by `transform` about its centre (Core Animation's
+  /// frame, with the anchor point in the middle).
+  static func boundingBox(_ rect: CGRect, _ transform: CGAffineTransform) -> CGRect {
+    let halfWidth = rect.width / 2
+    let halfHeight = rect.height / 2
+    let extentX = abs(transform.a * halfWidth) + abs(transform.c * halfHeight)
+    let extentY = abs(transform.b * halfWidth) + abs(transform.d * halfHeight)
+    let centerX = rect.midX + transform.tx
+    let centerY = rect.midY + transform.ty
+    return CGRect(
+      x: centerX - extentX, y: centerY - extentY, width: extentX * 2, height: extentY * 2)
+  }
+
+  /// The untransformed rectangle whose transformed bounding box is `frame`, as far as one exists:
+  /// the centre always, the size for a scale without rotation (a zero scale keeps the size).
+  static func untransformedFrame(
+    _ frame: CGRect, under transform: CGAffineTransform, _ current: CGRect
+  ) -> CGRect {
+    if transform.isIdentity { return frame }
+    var size = current.size
+    if transform.b == 0, transform.c == 0 {
+      if transform.a != 0 { size.width = frame.width / abs(transform.a) }
+      if transform.d != 0 { size.height = frame.height / abs(transform.d) }
+    }
+    let centerX = frame.midX - transform.tx
+    let centerY = frame.midY - transform.ty
+    return CGRect(
+      x: centerX - size.width / 2, y: centerY - size.height / 2, width: size.width,
+      height: size.height)
   }
 
   /// The view's rectangle in its own coordinates: its origin is zero, its size the frame's.
@@ -170,9 +216,10 @@ open class UIView: UIResponder {
         return
       }
       let center = self.center
-      frame = CGRect(
-        x: center.x - newValue.width / 2, y: center.y - newValue.height / 2,
-        width: newValue.width, height: newValue.height)
+      setUntransformedFrame(
+        CGRect(
+          x: center.x - newValue.width / 2, y: center.y - newValue.height / 2,
+          width: newValue.width, height: newValue.height))
     }
   }
 
@@ -184,14 +231,15 @@ open class UIView: UIResponder {
         UIKitModelIssues.report(.invalidGeometry(view: description, value: "center \(newValue)"))
         return
       }
-      frame = CGRect(
-        x: newValue.x - modelFrame.width / 2, y: newValue.y - modelFrame.height / 2,
-        width: modelFrame.width, height: modelFrame.height)
+      setUntransformedFrame(
+        CGRect(
+          x: newValue.x - modelFrame.width / 2, y: newValue.y - modelFrame.height / 2,
+          width: modelFrame.width, height: modelFrame.height))
     }
   }
 
   /// The view's transform, applied about its centre when it is drawn (animated inside
-  /// `UIView.animate`). The frame does not change with it in the model.
+  /// `UIView.animate`). The centre and bounds do not change with it; `frame` does, as UIKit's.
   open var transform: CGAffineTransform {
     get { modelTransform }
     set {
