@@ -43,6 +43,18 @@ enum Cases {
         name: "cached-send", target: "<= 30 (GNU: 35)", limit: 30,
         iterations: (100_000, 300_000), body: cachedSend),
       BenchCase(
+        name: "cached-send-worst-of-10", target: "<= 40 (the worst selector of 10 methods)",
+        limit: 40, iterations: (100_000, 300_000), body: { worstCachedSend(methods: 10, count: $0) }
+      ),
+      BenchCase(
+        name: "cached-send-worst-of-1000", target: "<= 40 (the worst selector of 1,000)",
+        limit: 40, iterations: (100_000, 300_000),
+        body: { worstCachedSend(methods: 1_000, count: $0) }),
+      BenchCase(
+        name: "cached-send-worst-of-10000", target: "<= 40 (the worst selector of 10,000)",
+        limit: 40, iterations: (100_000, 300_000),
+        body: { worstCachedSend(methods: 10_000, count: $0) }),
+      BenchCase(
         name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
         iterations: (100_000, 300_000), body: sendAfterExchange),
       BenchCase(
@@ -237,6 +249,31 @@ enum Cases {
   static func cachedSend(count: Int) -> Int {
     let target = BenchTarget()
     return sendLoop(target, "increment:", count)
+  }
+
+  /// A cached send to the worst selector of a class of `methods` methods: the selectors are
+  /// registered interleaved with as many names no class uses, so they span several of the
+  /// selector arena's blocks (as a real class's selectors do, registered by whoever named them
+  /// first); every one is sent once, last first, to fill the cache, and the loop sends the one
+  /// whose lookup reads the most slots.
+  static func worstCachedSend(methods: Int, count: Int) -> Int {
+    let name = "BenchManyMethods\(methods)"
+    let imp = class_getMethodImplementation(BenchTarget.runtimeClass, "increment:")
+    guard let cls = objc_getClass(name) ?? objc_allocateClassPair(BenchTarget.runtimeClass, name, 0)
+    else { return 0 }
+    var selectors: [Selector] = []
+    for index in 0..<methods {
+      _ = sel_registerName("benchFiller\(methods)_\(index):")
+      selectors.append(sel_registerName("benchMethod\(methods)_\(index):"))
+    }
+    for selector in selectors { class_addMethod(cls, selector, imp, "q@:q") }
+    objc_registerClassPair(cls)
+    let target = BenchTarget()
+    object_setClass(target, cls)
+    for selector in selectors.reversed() { _ = try? objc_msgSend(target, selector, 1) as Int }
+    let worst = selectors.max { cls.cacheProbeLength(for: $0) < cls.cacheProbeLength(for: $1) }
+    guard let worst else { return 0 }
+    return sendLoop(target, worst, count)
   }
 
   static func sendAfterExchange(count: Int) -> Int {

@@ -17,52 +17,130 @@
 // its current buffer in an atomic word (Swift's `Atomic`), which readers load with acquire
 // ordering and writers store with release ordering.
 //
+// A slot holds a Method and nothing else: the key is the Method's own selector, read from the
+// Method (which never changes it). One atomic load of a slot therefore gives a key and a value
+// that belong together, whatever a writer does to the slot meanwhile, and so the writer may move
+// Methods between slots while sends read them. That is what two-choice (cuckoo) hashing needs:
+// each selector has two slots, a lookup reads at most those two, and an insert that finds both
+// taken moves the Method in the way to its other slot, and so on. A send to any cached selector
+// costs the same however many methods the class has and whatever addresses its selectors got
+// (linear probing, which this replaces, let one selector of a 1,000-method class read hundreds of
+// slots: 5,231 instructions for a send). An empty slot holds the vacancy, a stand-in whose
+// selector is NULL, so that a lookup compares selectors without first testing for an empty slot.
+//
 // Readers take no lock. Writers are serialized by the runtime lock and follow three rules:
-// 1. an entry is filled by storing its value before its key (release), so a reader that sees
-//    the key sees the value;
-// 2. a full buffer is never rehashed in place: a larger one is built and published;
-// 3. a flush publishes the shared empty buffer instead of clearing the old one.
+// 1. a slot is written with release ordering, after the Method is fully made, so a reader that
+//    loads it (acquire) sees the Method's selector, signature and IMP;
+// 2. a Method moved during an insert may be missed by a send meanwhile: a miss only sends it to
+//    the slow path, which takes the runtime lock and finds it;
+// 3. a buffer that is too full is never grown in place: a larger one is built and published,
+//    and a flush publishes the shared empty buffer instead of clearing the old one.
 // A buffer that has been replaced may still be read by a send already in flight, so it is never
 // freed: it goes to a retired list. objc4 frees its garbage once no thread's program counter is
 // inside objc_msgSend; without that knowledge we keep it (see Docs/Architecture.md).
 
-typedef struct swk_cache_entry {
-  const void *key;    // the selector; NULL marks an empty slot
-  const void *value;  // the Method, unretained (Methods live as long as the runtime)
-} swk_cache_entry;
+/// Where a Method keeps its selector's address: Swift lays out a class instance as its metadata
+/// pointer and reference counts (two words), then its stored properties in order, and a Method's
+/// first is its selector, a struct around one pointer. `MethodCache` checks this once, when the
+/// runtime starts (`InternalChecks` and a test check it again).
+#define SWK_METHOD_SELECTOR_OFFSET (2 * sizeof(void *))
+
+/// The selector a Method (or the vacancy) holds.
+static inline const void *swk_method_selector(const void *method) {
+  return *(const void *const *)((const char *)method + SWK_METHOD_SELECTOR_OFFSET);
+}
 
 typedef struct swk_cache_buffer {
   uintptr_t mask;                   // capacity - 1; capacity is a power of two
   uintptr_t occupied;               // written only under the runtime lock
   struct swk_cache_buffer *retired_next;
-  swk_cache_entry entries[];
+  const void *slots[];              // a Method, or the vacancy
 } swk_cache_buffer;
 
-/// The buffer every empty cache points at: capacity 1, one entry whose NULL key makes every
-/// probe miss at once. Never written, never retired.
+/// The buffer every empty cache points at: capacity 1, holding the vacancy, so that every lookup
+/// misses at once. Never written, never retired.
 const swk_cache_buffer *swk_cache_empty_buffer(void);
 
-/// The slot a selector starts probing at. Selector names start on 16-byte boundaries (the
-/// selector table's arena aligns them as malloc would), so their low four bits carry no
-/// information.
-static inline uintptr_t swk_cache_hash(const void *key, uintptr_t mask) {
-  uintptr_t bits = (uintptr_t)key;
-  return ((bits >> 4) ^ (bits >> 13)) & mask;
+/// The product both of a key's slots come from: Fibonacci hashing (a multiply by 2^64 divided by
+/// the golden ratio), which spreads addresses a few bytes apart, as selectors registered one
+/// after another are, across the whole table.
+static inline uint64_t swk_cache_mix(const void *key) {
+  return (uint64_t)(uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15);
 }
 
-/// Returns the value cached for `key` in `buffer`, or NULL. Lock-free; safe against a concurrent
-/// writer. The caller loads `buffer` with acquire ordering.
+/// A key's first slot: the product's bits from 32 up.
+static inline uintptr_t swk_cache_slot1(uint64_t mix, uintptr_t mask) {
+  return (uintptr_t)(mix >> 32) & mask;
+}
+
+/// A key's second slot: the product's bits from 12 up (the middle of a multiplicative hash is as
+/// well mixed as its top, and these overlap the first slot's only in tables of over a million).
+static inline uintptr_t swk_cache_slot2(uint64_t mix, uintptr_t mask) {
+  return (uintptr_t)(mix >> 12) & mask;
+}
+
+/// Returns the Method cached for `key` in `buffer`, or NULL. Lock-free; safe against a concurrent
+/// writer. The caller loads `buffer` with acquire ordering. Reads at most two slots.
 static inline const void *swk_cache_lookup(const swk_cache_buffer *buffer, const void *key) {
   uintptr_t mask = buffer->mask;
-  uintptr_t index = swk_cache_hash(key, mask);
+  uint64_t mix = swk_cache_mix(key);
+  const void *method = __atomic_load_n(&buffer->slots[swk_cache_slot1(mix, mask)], __ATOMIC_ACQUIRE);
+  if (__builtin_expect(swk_method_selector(method) == key, 1)) {
+    return method;
+  }
+  method = __atomic_load_n(&buffer->slots[swk_cache_slot2(mix, mask)], __ATOMIC_ACQUIRE);
+  return swk_method_selector(method) == key ? method : NULL;
+}
+
+/// How many slots a lookup of `key` reads before it finds the key or gives up (1 when the first
+/// slot answers, never more than 2): for the benchmark and the tests, which check the worst
+/// selector of a large class. Lock-free, as a lookup.
+static inline uintptr_t swk_cache_probe_length(const swk_cache_buffer *buffer, const void *key) {
+  const void *first =
+      __atomic_load_n(&buffer->slots[swk_cache_slot1(swk_cache_mix(key), buffer->mask)],
+                      __ATOMIC_ACQUIRE);
+  return swk_method_selector(first) == key ? 1 : 2;
+}
+
+/// Records `method` under its selector and returns the buffer to publish: `buffer` itself when it
+/// had room, or a larger one (and `buffer` is retired). Returns NULL when a larger buffer could
+/// not be allocated; the cache then stays as it was, and a later miss is harmless. Call with the
+/// runtime lock held.
+swk_cache_buffer *swk_cache_insert(const swk_cache_buffer *buffer, const void *method);
+
+/// Retires a buffer that was just replaced by the empty one. Returns 1 when it held entries, 0
+/// when it was the empty buffer. Call with the runtime lock held.
+int swk_cache_retire(const swk_cache_buffer *buffer);
+
+// MARK: - Address maps
+//
+// A lock-free map from an address to a pointer with the method cache's reader and writer rules,
+// for the runtime's table of realized classes by Swift type metadata (read by every object's
+// init). Entries are only added, never moved or removed; linear probing over Fibonacci hashing,
+// kept at most half full.
+
+typedef struct swk_map_entry {
+  const void *key;    // NULL marks an empty slot
+  const void *value;  // never NULL
+} swk_map_entry;
+
+typedef struct swk_map_buffer {
+  uintptr_t mask;
+  uintptr_t occupied;
+  swk_map_entry entries[];
+} swk_map_buffer;
+
+/// The buffer an empty map points at.
+const swk_map_buffer *swk_map_empty_buffer(void);
+
+/// The value for `key`, or NULL. Lock-free.
+static inline const void *swk_map_lookup(const swk_map_buffer *buffer, const void *key) {
+  uintptr_t mask = buffer->mask;
+  uintptr_t index = swk_cache_slot1(swk_cache_mix(key), mask);
   for (;;) {
     const void *found = __atomic_load_n(&buffer->entries[index].key, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(found == key, 1)) {
-      const void *value = __atomic_load_n(&buffer->entries[index].value, __ATOMIC_RELAXED);
-      // A slot's value is written before its key is published, and never NULL: telling the
-      // compiler lets the caller's "was it a miss?" test vanish from the hit path.
-      __builtin_assume(value != NULL);
-      return value;
+    if (found == key) {
+      return __atomic_load_n(&buffer->entries[index].value, __ATOMIC_RELAXED);
     }
     if (found == NULL) {
       return NULL;
@@ -71,16 +149,10 @@ static inline const void *swk_cache_lookup(const swk_cache_buffer *buffer, const
   }
 }
 
-/// Records `key -> value` and returns the buffer to publish: `buffer` itself when it had room,
-/// or a larger copy (and `buffer` is retired). Returns NULL when a larger buffer could not be
-/// allocated; the cache then stays as it was, and a later miss is harmless. Call with the runtime
-/// lock held.
-swk_cache_buffer *swk_cache_insert(const swk_cache_buffer *buffer, const void *key, const void *value);
-
-/// Retires a buffer that was just replaced by the empty one. Returns 1 when it held entries, 0
-/// when it was the empty buffer. Call with the runtime lock held.
-int swk_cache_retire(const swk_cache_buffer *buffer);
-
+/// Adds `key -> value` (a key already there keeps its value) and returns the buffer to publish,
+/// or NULL when a larger one could not be allocated. The replaced buffer is kept for readers that
+/// may still hold it (maps never shrink, so there are few). Call under the writer's lock.
+swk_map_buffer *swk_map_insert(const swk_map_buffer *buffer, const void *key, const void *value);
 
 // MARK: - The runtime's lock
 //

@@ -50,6 +50,13 @@ extension Class {
     sendCache.lookup(selector).map { Unmanaged<Method>.fromOpaque($0).takeUnretainedValue() }
   }
 
+  /// How many slots of the send cache a send of `selector` reads before it hits or misses (1 when
+  /// the first slot answers): for the benchmark and the tests that hold the cache's hash to short
+  /// probe runs on classes of thousands of methods.
+  package func cacheProbeLength(for selector: Selector) -> Int {
+    sendCache.probeLength(selector)
+  }
+
   /// The IMP the method tables hold for `selector`, or ``IMP/forward`` when there is none.
   ///
   /// A Swift entry point in front of the table is not returned: calling the result from a

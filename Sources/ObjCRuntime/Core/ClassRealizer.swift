@@ -12,29 +12,28 @@ import Synchronization
 /// other's work is dropped.
 internal enum ClassRealizer {
   /// Realized classes by Swift type metadata, read without a lock: every object's init looks its
-  /// class up here. The same single-writer cache the method caches use; written under the
-  /// runtime lock, never flushed (classes live as long as the process).
-  private static let realized = MethodCache()
+  /// class up here. Written under the runtime lock, never emptied (classes live as long as the
+  /// process).
+  private static let realized = AddressMap()
 
   /// The address of `type`'s runtime class, realizing it on first use: what `ObjCObject.init`
   /// stores in the isa word, without the retain and release a `Class` reference would cost.
   @inline(__always)
   static func realizedAddress(of type: ObjCObject.Type) -> UnsafeRawPointer {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    if let hit = realized.lookup(address: metadata) { return hit }
+    if let hit = realized.lookup(metadata) { return hit }
     return UnsafeRawPointer(Unmanaged.passUnretained(realize(type)).toOpaque())
   }
 
   static func realize(_ type: ObjCObject.Type) -> Class {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    if let hit = realized.lookup(address: metadata) {
+    if let hit = realized.lookup(metadata) {
       return Unmanaged<Class>.fromOpaque(hit).takeUnretainedValue()
     }
     let key = ObjectIdentifier(type)
     if let known = Runtime.state.withLock({ tables -> Class? in
       guard let known = tables.classesBySwiftType[key] else { return nil }
-      realized.insert(
-        address: metadata, UnsafeRawPointer(Unmanaged.passUnretained(known).toOpaque()))
+      realized.insert(metadata, UnsafeRawPointer(Unmanaged.passUnretained(known).toOpaque()))
       return known
     }) {
       return known
@@ -50,7 +49,7 @@ internal enum ClassRealizer {
       }
       let cls = build(type, superclass: superclass, members: members, tables: &tables)
       realized.insert(
-        address: unsafeBitCast(type, to: UnsafeRawPointer.self),
+        unsafeBitCast(type, to: UnsafeRawPointer.self),
         UnsafeRawPointer(Unmanaged.passUnretained(cls).toOpaque()))
       return (cls, true)
     }

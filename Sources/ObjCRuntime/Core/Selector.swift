@@ -341,9 +341,9 @@ internal struct InternedNames {
 /// Memory for interned names: NUL-terminated copies, bump-allocated from 16 KiB chunks (a long
 /// name gets a block of its own) and never freed, as a selector outlives everything.
 ///
-/// Every name starts on a 16-byte boundary, as a `malloc`ed one would: the method caches index
-/// by a selector's address above its low four bits (`swk_cache_hash`), so names packed closer
-/// would share their first slot.
+/// Every name starts on a 16-byte boundary, as a `malloc`ed one would. The method caches hash the
+/// whole address by multiplication (`swk_cache_mix`), so neither this alignment nor the order in
+/// which names arrive decides how well a class's selectors spread over its cache.
 private struct NameArena {
   private static let chunkSize = 16 * 1024
   private static let alignment = 16
