@@ -16,7 +16,7 @@ enum Usage {
           --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
                             none; default: the plugin that brings the scenario.
           --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
-          --ios VERSION     An iOS profile (10, 11, 12, 13, 15, 17: 10 runs 10.3, the others
+          --ios VERSION     An iOS profile (10, 11, 12, 13, 15, 17, 18: 10 runs 10.3, the others
                             x.0) or an exact system version such as 14.2; default 13.
           --speed SECONDS   Real seconds to wait between steps; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
@@ -76,7 +76,7 @@ enum Usage {
     case "matrix":
       return """
         OVERVIEW: Runs every scenario of the chosen plugins on every device and iOS profile
-        (10, 11, 12, 13, 15, 17) against the checks the scenarios make, and prints a table:
+        (10, 11, 12, 13, 15, 17, 18) against the checks the scenarios make, and prints a table:
         ok (every check held), xfail (the technique breaks there, as the scenario says),
         FAIL (a check did not come out as expected; the first is listed below the table).
         Exits with 1 when a cell fails.

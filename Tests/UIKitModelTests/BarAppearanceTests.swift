@@ -83,7 +83,7 @@ extension UIKitModelTests {
 extension UIKitModelTests.BarAppearanceTests {
   @Test("the profiles by the names users give them, each a version the model runs")
   func profiles() {
-    #expect(IOSProfile.all.map(\.name) == ["10", "11", "12", "13", "15", "17"])
+    #expect(IOSProfile.all.map(\.name) == ["10", "11", "12", "13", "15", "17", "18"])
     #expect(IOSProfile.named("15")?.systemVersion == "15.0")
     #expect(IOSProfile.named("13.0") == .ios13)
     #expect(IOSProfile.named("14") == nil)

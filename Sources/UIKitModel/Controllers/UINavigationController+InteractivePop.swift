@@ -48,10 +48,13 @@ extension UINavigationController {
     }
     from.isMovingFromParent = true
     stack.removeLast()
+    // iOS 18: the bar's background is out of the bar during the start, as in any pop.
+    navigationBar.takeBackgroundOutForTransition()
     from.viewWillDisappear(true)
     to.viewWillAppear(true)
     navigationBar.setItems(stack.map(\.navigationItem), animated: true)
     view.insertSubview(to.view, belowSubview: navigationBar)
+    navigationBar.putBackgroundBackAfterTransitionStart()
     placeInteractiveViews(0)
   }
 

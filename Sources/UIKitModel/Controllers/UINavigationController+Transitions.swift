@@ -89,6 +89,8 @@ extension UINavigationController {
     isTransitioning = true
     if push { to.isMovingToParent = true } else { from?.isMovingFromParent = true }
 
+    // iOS 18: the bar's background is out of the bar from here to after willShow.
+    navigationBar.takeBackgroundOutForTransition()
     from?.viewWillDisappear(animated)
     to.viewWillAppear(animated)
     // A push goes through the bar's push, which asks its delegate `shouldPushItem`.
@@ -96,6 +98,7 @@ extension UINavigationController {
     navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
     container.insertSubview(to.view, belowSubview: navigationBar)
     tellWillShow(to, animated: animated)
+    navigationBar.putBackgroundBackAfterTransitionStart()
 
     let end: (Bool) -> Void = { [weak self] completed in
       guard let self else { return }

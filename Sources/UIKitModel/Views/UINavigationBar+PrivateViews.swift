@@ -69,6 +69,17 @@ public final class _UINavigationBarBackground: UIImageView {
 }
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
+/// A private view of the iOS 18 bar, with a zero frame, right above the background: what
+/// `navigationBar.subviews[0]` answers while a push or pop has the background out of the bar
+/// (HBDNavigationBar issue 188, which names it and its frame). The model gives it nothing else.
+public final class _UIPointerInteractionAssistantEffectContainerView: UIView {
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    isUserInteractionEnabled = false
+  }
+}
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 /// The view holding the title and the two button bars on iOS 11 and later.
 public final class _UINavigationBarContentView: UIView {}
 
