@@ -30,8 +30,8 @@ extension UINavigationController {
   func stackIndex(ofPopTarget object: id?) -> Int? {
     let target = UINavigationController.controller(object)
     if let target, let index = stack.firstIndex(where: { $0 === target }) { return index }
-    UIKitModelIssues.report(
-      .notInStack(controller: target?.description ?? "nil", navigationController: description))
+    let named = object.map { $0.takeUnretainedObject().description } ?? "nil"
+    UIKitModelIssues.report(.notInStack(controller: named, navigationController: description))
     return nil
   }
 
@@ -106,11 +106,11 @@ extension UINavigationController {
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
       let navigation = UINavigationController.navigation(me)
       // The Swift method takes a controller: nil stops here, anything else goes on to the table.
-      guard let target = UINavigationController.controller(target) else {
-        _ = navigation.stackIndex(ofPopTarget: nil)
+      guard let controller = UINavigationController.controller(target) else {
+        _ = navigation.stackIndex(ofPopTarget: target)
         return nil
       }
-      let popped = navigation.popToViewController(target, animated: animated)
+      let popped = navigation.popToViewController(controller, animated: animated)
       return popped.map { ViewControllerList($0).passRetained() }
     }
     static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
