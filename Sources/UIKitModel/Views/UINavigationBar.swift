@@ -236,38 +236,6 @@ open class UINavigationBar: UIView {
     }
   }
 
-  // MARK: iOS 18: the background taken out and put back during a transition
-
-  /// iOS 18 and later: a push or a pop takes the background container out of the bar
-  /// (`removeFromSuperview`, through the table) at its start, so code that reads
-  /// `subviews[0]` meanwhile gets the view above it; nothing earlier does this. HBDNavigationBar
-  /// issue 188 shows the two calls and a plugin reading `subviews[0]` between them.
-  func takeBackgroundOutForTransition() {
-    guard UIDevice.current.majorSystemVersion >= 18, backgroundContainer.superview === self
-    else { return }
-    backgroundContainer.removeFromSuperview()
-  }
-
-  /// iOS 18 and later: the background goes back in at index 0 (`insertSubview:atIndex:`,
-  /// through the table, so an override or hook of it sees the insertion, as HBDNavigationBar's
-  /// fix in `didAddSubview:` and WRNavigationBar issue 153's in `insertSubview:atIndex:` do), the
-  /// same object, with its own subviews back in their default state: each fully opaque and
-  /// shown as the bar's properties say (HBDNavigationBar pull request 191: "the subviews' state
-  /// is set to default values"). Views someone else added to it stay, as they were.
-  func putBackgroundBackAfterTransitionStart() {
-    guard UIDevice.current.majorSystemVersion >= 18, backgroundContainer.superview == nil
-    else { return }
-    if let background = backgroundContainer as? _UIBarBackground {
-      let own: [UIView] = [
-        background.backgroundImageView, background.backgroundEffectView, background.colorView,
-        background.shadowView,
-      ]
-      for view in own { view.alpha = 1 }
-    }
-    applyBackground()
-    insertSubview(backgroundContainer, at: 0)
-  }
-
   func applyTitleAttributes() {
     let attributes = activeAppearance()?.titleTextAttributes ?? self.attributes
     titleLabel.textColor = attributes?.foregroundColor ?? .black
