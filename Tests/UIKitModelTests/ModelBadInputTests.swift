@@ -43,6 +43,13 @@ extension UIKitModelTests {
       #expect(
         UIKitModelIssues.all.last
           == .notInStack(controller: "nil", navigationController: navigation.description))
+      // An object that is not a view controller is not in the stack either, and is named.
+      let view = UIView()
+      _ = try objc_msgSend(navigation, "popToViewController:animated:", view, true) as ObjCObject?
+      #expect(
+        UIKitModelIssues.all.last
+          == .notInStack(controller: view.description, navigationController: navigation.description)
+      )
     }
 
     @Test("setViewControllers with one controller twice is refused, the stack unchanged")

@@ -41,8 +41,9 @@
 
 /// Where a Method keeps its selector's address: Swift lays out a class instance as its metadata
 /// pointer and reference counts (two words), then its stored properties in order, and a Method's
-/// first is its selector, a struct around one pointer. `MethodCache` checks this once, when the
-/// runtime starts (`InternalChecks` and a test check it again).
+/// first is its selector, a struct around one pointer. `MethodCache` checks this on the first
+/// insert of every process (on every insert when internal checks are on); were it wrong, every
+/// send would miss and the cache tests would fail.
 #define SWK_METHOD_SELECTOR_OFFSET (2 * sizeof(void *))
 
 /// The selector a Method (or the vacancy) holds.
