@@ -109,8 +109,9 @@ public final class KJPopAnimator: KJAnimator, UIViewControllerAnimatedTransition
   }
 
   /// Slides and fades, then completes. On a cancelled pop the seed leaves the bar with what the
-  /// animation block set (the title colour is not animated, so it stays the to-controller's:
-  /// the wrong one); the plugin sets the from-controller's values back.
+  /// animation block set (the bar is outside the container a percent-driven transition pauses,
+  /// so its colour ran to the to-controller's, and the title colour is not animated): the wrong
+  /// ones; the plugin sets the from-controller's values back.
   public func animateTransition(using context: any UIViewControllerContextTransitioning) {
     guard let (from, to, fromView, toView, bar) = participants(of: context) else { return }
     let container = context.containerView

@@ -27,11 +27,15 @@ extension UINavigationBar {
   /// subview, taking no touches. In ``AnimatorMode/seed`` it is the bar's height plus 20 points
   /// (short on a notch device) with flexible margins, as the seed made it; in
   /// ``AnimatorMode/fixed`` it covers the whole background, status bar included, and follows
-  /// its size.
+  /// its size. The seed sets the bar's own `backgroundColor` to clear on every access, made or
+  /// not (the line sits after its `if`), so a colour someone gave the bar is gone at the next
+  /// transition; ``AnimatorMode/seed`` does the same, ``AnimatorMode/fixed`` only when it makes
+  /// the view.
   public func kj_backgroundView(mode: AnimatorMode) -> UIView {
     if let view = objc_getAssociatedObject(self, key(Getters.backgroundView)) as? UIView,
       view.superview != nil || subviews.isEmpty
     {
+      if mode == .seed { backgroundColor = .clear }
       return view
     }
     setBackgroundImage(UIImage(), for: .default)

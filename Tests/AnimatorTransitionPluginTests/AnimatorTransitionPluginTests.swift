@@ -115,6 +115,21 @@ struct AnimatorTransitionPluginTests {
     #expect(seen.backgroundColor != UIColorComponents(.cyan), "the bar's lower part uncovered")
   }
 
+  /// KJNavigationController's `backgroundView` getter ends with `self.backgroundColor =
+  /// [UIColor clearColor]` outside its `if`: every access clears the bar's own colour.
+  @Test("seed: every access to the background view clears the bar's colour; fixed: only once")
+  func backgroundColorClearedOnEveryAccess() {
+    let session = plainSession(device: .iPhone8)
+    let bar = session.navigationController.navigationBar
+    _ = bar.kj_backgroundView(mode: .seed)
+    bar.backgroundColor = .red
+    _ = bar.kj_backgroundView(mode: .seed)
+    #expect(bar.backgroundColor == .clear)
+    bar.backgroundColor = .red
+    _ = bar.kj_backgroundView(mode: .fixed)
+    #expect(bar.backgroundColor == .red)
+  }
+
   @Test(
     "fixed: the background covers the notch device's whole bar",
     .plugins(AnimatorTransitionPlugin()))
@@ -137,13 +152,14 @@ struct AnimatorTransitionPluginTests {
       ])
   }
 
-  @Test("seed bug: a cancelled swipe leaves the title wrong; the plugin sets the page's back")
+  @Test("seed bug: a cancelled swipe leaves the bar and title wrong; the plugin sets them back")
   func cancelledSwipe() throws {
     let moments = try AnimatorTransitionScenarios.swipeBack.run()
     func seen(_ name: String) throws -> NavigationBarAppearance {
       try #require(moments.first { $0.name == name }).appearance
     }
     #expect(try seen("seed: cancelled at 30 %").titleColor == UIColorComponents(.black))
+    #expect(try seen("seed: cancelled at 30 %").backgroundColor == UIColorComponents(.white))
     #expect(try seen("fixed: cancelled at 30 %").titleColor == UIColorComponents(.white))
     #expect(try seen("fixed: cancelled at 30 %").backgroundColor == UIColorComponents(.cyan))
     #expect(try seen("fixed: finished from 70 %").titleColor == UIColorComponents(.black))

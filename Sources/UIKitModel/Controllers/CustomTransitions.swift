@@ -298,7 +298,12 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
   private weak var context: (any UIViewControllerContextTransitioning)?
   private var paused: [RunningAnimation] = []
 
-  /// Starts: runs the animator with its animations paused.
+  /// Starts: runs the animator with the animations of the views inside the transition's
+  /// container view paused (UIKit pauses the container's layer, and reimplementations such as
+  /// AWPercentDrivenInteractiveTransition drive `containerView.layer`'s `speed` and `timeOffset`
+  /// the same way); an animation of a view outside it runs on the clock. UIKit's container does
+  /// not hold the navigation bar; the model's (the navigation controller's view) does, so the
+  /// bar's subtree is left out here, and the bar's animations run on the clock as on a device.
   open func startInteractiveTransition(
     _ transitionContext: any UIViewControllerContextTransitioning
   ) {
@@ -308,26 +313,28 @@ open class UIPercentDrivenInteractiveTransition: ObjCObject,
     }
     duration = model.animator.transitionDuration(using: transitionContext)
     let engine = VirtualRunLoop.main.animations
-    engine.beginCapture()
+    let container = transitionContext.containerView
+    engine.beginCapture(
+      within: container, excluding: container.subviews.filter { $0 is UINavigationBar })
     model.animator.animateTransition(using: transitionContext)
     paused = engine.endCapture()
   }
 
-  /// Whether driving it before a transition started it was reported already.
-  private var reportedUnstarted = false
+  /// How many ``update(_:)``, ``finish()`` and ``cancel()`` calls arrived before a transition
+  /// started the interaction: UIKit ignores them without a word, and so does the model; this
+  /// count is for a test or scenario that shows code driving a transition that never started
+  /// (KJNavigationController's edge pan on a root page).
+  public private(set) var callsBeforeStart = 0
 
-  /// Whether a transition started it; reports, once, being driven before.
+  /// Whether a transition started it; counts a call that came before.
   private func started() -> Bool {
     guard context == nil else { return true }
-    if !reportedUnstarted {
-      reportedUnstarted = true
-      UIKitModelIssues.report(.interactionNotStarted(description))
-    }
+    callsBeforeStart += 1
     return false
   }
 
   /// Holds the animations at `percentComplete` of their time (clamped to 0...1; NaN is
-  /// refused). Before a transition started it, nothing happens, reported once.
+  /// refused). Before a transition started it, nothing happens.
   open func update(_ percentComplete: CGFloat) {
     guard started() else { return }
     guard !percentComplete.isNaN else {

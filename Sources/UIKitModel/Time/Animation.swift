@@ -207,19 +207,27 @@ internal final class AnimationEngine {
 
   var isEmpty: Bool { running.isEmpty }
 
-  /// Animations made while a percent-driven transition starts, paused for it to scrub.
-  private var captures: [[RunningAnimation]] = []
+  /// Animations made while a percent-driven transition starts, paused for it to scrub: those of
+  /// the views in `scope`'s subtree, less the subtrees of `excluded`.
+  private var captures: [(scope: UIView, excluded: [UIView], animations: [RunningAnimation])] = []
 
-  /// Starts capturing the animations made from now on: they are paused at their start.
-  func beginCapture() { captures.append([]) }
+  /// Starts capturing the animations made from now on of `scope` and the views inside it but
+  /// not inside one of `excluded`: they are paused at their start. Animations of other views
+  /// run as usual.
+  func beginCapture(within scope: UIView, excluding excluded: [UIView] = []) {
+    captures.append((scope, excluded, []))
+  }
 
   /// Stops capturing and returns what was captured.
-  func endCapture() -> [RunningAnimation] { captures.popLast() ?? [] }
+  func endCapture() -> [RunningAnimation] { captures.popLast()?.animations ?? [] }
 
   func add(_ animation: RunningAnimation) {
-    if !captures.isEmpty {
+    if let capture = captures.last, let view = animation.target as? UIView,
+      view.isDescendant(of: capture.scope),
+      !capture.excluded.contains(where: { view.isDescendant(of: $0) })
+    {
       animation.scrub = 0
-      captures[captures.count - 1].append(animation)
+      captures[captures.count - 1].animations.append(animation)
     }
     running.append(animation)
     animation.group.remaining += 1

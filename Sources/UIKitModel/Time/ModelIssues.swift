@@ -45,9 +45,6 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// A custom transition's animator never called `completeTransition(_:)`: the model completed
   /// the transition `timeout` seconds after its duration.
   case transitionNeverCompleted(controller: String, timeout: TimeInterval)
-  /// A percent-driven interactive transition was updated, finished or cancelled before any
-  /// transition started it (a pop asked for on a stack of one controller pops nothing).
-  case interactionNotStarted(String)
   /// A layer animation of a key path the model does not draw (it animates `opacity`,
   /// `shadowOpacity`, `shadowRadius` and `cornerRadius`).
   case unsupportedAnimation(layer: String, keyPath: String)
@@ -93,9 +90,6 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
     case .transitionNeverCompleted(let controller, let timeout):
       "the custom transition of \(controller) was not completed \(timeout) s after its duration"
         + " (the animator must call completeTransition); the model completed it"
-    case .interactionNotStarted(let interaction):
-      "\(interaction) was driven before a transition started it (was a pop refused, on a stack"
-        + " of one?); nothing happened"
     case .unsupportedAnimation(let layer, let keyPath):
       "\(layer) was given an animation of \(keyPath), which the model does not draw; it animates"
         + " opacity, shadowOpacity, shadowRadius and cornerRadius. The animation was not added"
