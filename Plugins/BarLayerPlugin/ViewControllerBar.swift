@@ -1,6 +1,7 @@
 // The one-line API: each view controller's bar, stored as associated objects, with the
 // original's rules for when a change reaches the live bar.
 public import Foundation
+import Hooks
 import ObjCRuntime
 public import UIKitModel
 
@@ -103,7 +104,9 @@ extension UIViewController {
     get { self[Keys.customBar] }
     set {
       self[Keys.customBar] = newValue
-      if let bar = newValue as? UINavigationBar { applyBarLayer(to: bar) }
+      if BarLayerPluginRules.isInstalled, let bar = newValue as? UINavigationBar {
+        applyBarLayer(to: bar)
+      }
     }
   }
 
@@ -114,9 +117,12 @@ extension UIViewController {
     (self[Keys.customBar] as? UINavigationBar) ?? navigationController?.navigationBar
   }
 
-  /// Whether the plugin manages this controller: in a navigation controller's stack (WR-O's
-  /// rule, which also excludes embedded children), and allowed by the black- and whitelists.
+  /// Whether the plugin manages this controller: the plugin is installed (taken off, it
+  /// changes no bar, whatever is set here: the values are kept for the next install), the
+  /// controller is in a navigation controller's stack (WR-O's rule, which also excludes embedded
+  /// children), and the black- and whitelists allow it.
   public var canUpdateBarLayer: Bool {
+    guard BarLayerPluginRules.isInstalled else { return false }
     if self[Keys.customBar] is UINavigationBar { return true }
     guard let navigation = navigationController,
       navigation.viewControllers.contains(where: { $0 === self })
@@ -142,7 +148,7 @@ extension UIViewController {
   /// The original's gate for the background: the controller is in (or is the root) and not
   /// covered, so a display link or gesture is not driving the bar for it.
   private var canUpdateBarTintOrAlpha: Bool {
-    if self[Keys.customBar] is UINavigationBar { return true }
+    if self[Keys.customBar] is UINavigationBar { return canUpdateBarLayer }
     return canUpdateBarLayer && (pushToCurrentVCFinished || isRootOfStack)
       && !pushToNextVCFinished && navigationController?.topViewController === self
   }
@@ -161,8 +167,14 @@ extension UIViewController {
   }
 }
 
-/// The black- and whitelists.
+/// Whether the plugin is on, and the black- and whitelists.
 internal enum BarLayerPluginRules {
+  /// Whether the plugin is installed (the registry answers, under its lock: the one-line API's
+  /// setters ask, not the frames).
+  static var isInstalled: Bool {
+    PluginRegistry.shared.isInstalled(BarLayerPlugin().identifier)
+  }
+
   static func manages(_ controller: UIViewController) -> Bool {
     let settings = BarLayer.settings
     var cls: Class? = object_getClass(controller)

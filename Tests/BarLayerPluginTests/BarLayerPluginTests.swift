@@ -325,6 +325,17 @@ struct BarLayerPluginTests {
     PluginRegistry.shared.uninstall("bar-layer")
     #expect(navigation.navigationBar.barLayerBackgroundView?.superview == nil)
     #expect(navigation.navigationBar.appearance().backgroundColor != UIColorComponents(.white))
+    // Taken off, the one-line API changes no bar (issue #29): the values are only kept.
+    let top = try #require(navigation.topViewController)
+    let before = navigation.navigationBar.appearance()
+    top.navBarBarTintColor = .red
+    top.navBarBackgroundAlpha = 0.3
+    top.navBarTintColor = .green
+    top.navBarTitleColor = .blue
+    top.navBarShadowImageHidden = true
+    #expect(navigation.navigationBar.barLayerBackgroundView == nil, "no background view again")
+    #expect(navigation.navigationBar.appearance() == before)
+    #expect(top.navBarBarTintColor == .red, "kept for the next install")
   }
 
   @Test("a NaN alpha or translation is refused with a warning and the previous value kept")
