@@ -66,7 +66,7 @@ public enum AnimatorTransitionScenarios {
         // The seed leaves the home page's title colour on the cyan page, on every version.
         context.expectBar(
           BarSnapshot(background: .cyan, titleColor: .white), "\(mode): the cyan page's bar",
-          failsOn: mode == .seed ? Set(IOSProfile.all.map(\.name)) : [])
+          failsOn: mode == .seed ? IOSProfile.everyName : [])
         session.swipeBack(to: 0.7)
         context.mark("\(mode): finished from 70 %")
       }

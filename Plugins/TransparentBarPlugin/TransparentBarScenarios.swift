@@ -35,7 +35,7 @@ public enum TransparentBarScenarios {
   /// Where the seed's opaque bar shows clear: from iOS 15 a bar at its content's scroll edge
   /// takes its `scrollEdgeAppearance`, transparent by default, and ET sets only the legacy
   /// properties (seed-systems, "Cross-cutting themes").
-  static let scrollEdgeProfiles = IOSProfile.names(from: 15)
+  static let scrollEdgeProfiles = IOSProfile.names(linkedFrom: 15)
 
   /// A page whose bar is transparent over its header and fades in as it scrolls up: alpha
   /// `offset / 136`, the buttons white until half opaque, then ET's blue.

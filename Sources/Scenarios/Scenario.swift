@@ -92,18 +92,31 @@ public struct ScenarioOptions: Sendable {
   public var device: DeviceProfile = .iPhone8
   /// The system version.
   public var systemVersion = "13.0"
+  /// The SDK the application was built with (`"14.0"`), or nil for the system version's
+  /// (``UIDevice/linkedSDKVersion``).
+  public var sdkVersion: String?
   /// The plugins to install for the run (short names or identifiers), in this order; nil means
   /// the plugin that brought the scenario, and an empty list means none.
   public var plugins: [String]?
 
-  /// Options for `device` (an iPhone 8 by default) running `systemVersion` (13.0), with
-  /// `plugins` (by default the scenario's own).
+  /// Options for `device` (an iPhone 8 by default) running `systemVersion` (13.0) with an
+  /// application built with `sdkVersion` (nil: the system version's), with `plugins` (by
+  /// default the scenario's own).
   public init(
-    device: DeviceProfile = .iPhone8, systemVersion: String = "13.0", plugins: [String]? = nil
+    device: DeviceProfile = .iPhone8, systemVersion: String = "13.0", sdkVersion: String? = nil,
+    plugins: [String]? = nil
   ) {
     self.device = device
     self.systemVersion = systemVersion
+    self.sdkVersion = sdkVersion
     self.plugins = plugins
+  }
+
+  /// Options for `device` running `profile` (its system version and SDK).
+  public init(device: DeviceProfile = .iPhone8, profile: IOSProfile, plugins: [String]? = nil) {
+    self.init(
+      device: device, systemVersion: profile.systemVersion, sdkVersion: profile.sdkVersion,
+      plugins: plugins)
   }
 }
 
@@ -140,6 +153,7 @@ public final class ScenarioContext {
   /// in a navigation controller.
   @discardableResult
   public func start(root: UIViewController) -> NavigationSession {
+    UIDevice.current.linkedSDKVersion = options.sdkVersion
     let session = NavigationSession(
       root: root, device: options.device, systemVersion: options.systemVersion)
     self.session = session
@@ -153,6 +167,7 @@ public final class ScenarioContext {
   public func start(navigationController make: () -> UINavigationController) -> NavigationSession {
     UIScreen.main.profile = options.device
     UIDevice.current.systemVersion = options.systemVersion
+    UIDevice.current.linkedSDKVersion = options.sdkVersion
     let session = NavigationSession(
       navigationController: make(), device: options.device,
       systemVersion: options.systemVersion)

@@ -89,7 +89,7 @@ extension ScenarioContext {
     _ label: String, _ differences: [String], failsOn profiles: Set<String>,
     onDevices devices: Set<DeviceProfile>
   ) {
-    let profile = IOSProfile.named(options.systemVersion)?.name ?? options.systemVersion
+    let profile = options.profileName
     let known =
       !(profiles.isEmpty && devices.isEmpty)
       && (profiles.isEmpty || profiles.contains(profile))
@@ -105,8 +105,16 @@ extension DeviceProfile {
 }
 
 extension IOSProfile {
-  /// The names of every profile: for a check that fails on every version (a seed's bug).
-  public static var everyName: Set<String> { Set(all.map(\.name)) }
+  /// The names of every matrix profile: for a check that fails on every version (a seed's bug).
+  public static var everyName: Set<String> { Set(matrix.map(\.name)) }
+}
+
+extension ScenarioOptions {
+  /// The name of the matrix profile the options run (`15`, `15/sdk14`), or the system version
+  /// when they run no profile's.
+  public var profileName: String {
+    IOSProfile.running(systemVersion, sdk: sdkVersion)?.name ?? systemVersion
+  }
 }
 
 extension Scenario {

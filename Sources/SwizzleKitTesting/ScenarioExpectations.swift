@@ -20,7 +20,7 @@ public import UIKitModel
 /// func scrolling(profile: IOSProfile) {
 ///   expectScenario(
 ///     OverlayBarScenarios.scrolling,
-///     options: ScenarioOptions(systemVersion: profile.systemVersion),
+///     options: ScenarioOptions(profile: profile),
 ///     golden: "lt-scrolling-ios\(profile.name)")
 /// }
 /// ```
@@ -66,7 +66,7 @@ public func expectScenario(
 /// the matrix's row of one profile, as a test.
 ///
 /// ```swift
-/// @Test(.uiKitModel, arguments: IOSProfile.all)
+/// @Test(.uiKitModel, arguments: IOSProfile.matrix)
 /// func everywhere(profile: IOSProfile) {
 ///   expectScenarios(OverlayBarScenarios.all, on: profile)
 /// }
@@ -78,17 +78,9 @@ public func expectScenarios(
   for device in devices {
     for scenario in scenarios {
       expectScenario(
-        scenario, options: ScenarioOptions(device: device, systemVersion: profile.systemVersion),
+        scenario, options: ScenarioOptions(device: device, profile: profile),
         sourceLocation: sourceLocation)
     }
-  }
-}
-
-extension ScenarioOptions {
-  /// The name of the iOS profile the options run (`15`), or the system version when it is no
-  /// profile's.
-  public var profileName: String {
-    IOSProfile.named(systemVersion)?.name ?? systemVersion
   }
 }
 

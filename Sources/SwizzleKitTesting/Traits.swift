@@ -24,6 +24,9 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
   public let device: DeviceProfile
   /// The system version the model is reset to.
   public let systemVersion: String
+  /// The SDK the application is taken to be built with (``UIDevice/linkedSDKVersion``); nil for
+  /// the system version's.
+  public var sdkVersion: String? = nil
 
   /// Applies to every test of a suite.
   public var isRecursive: Bool { true }
@@ -39,6 +42,7 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
   ) async throws {
     try await ModelGate.shared.holding {
       UIApplication.resetModel(device: device, systemVersion: systemVersion)
+      UIDevice.current.linkedSDKVersion = sdkVersion
       try await function()
     }
   }
@@ -53,10 +57,11 @@ extension Trait where Self == UIKitModelTrait {
     UIKitModelTrait(device: device, systemVersion: systemVersion)
   }
 
-  /// A fresh model on `device` running the iOS profile `profile` (`.ios15`) for each test, one
-  /// model test at a time.
+  /// A fresh model on `device` running the iOS profile `profile` (`.ios15`, or `.ios15sdk14`
+  /// with its application built with the iOS 14 SDK) for each test, one model test at a time.
   public static func uiKitModel(device: DeviceProfile = .iPhone8, profile: IOSProfile) -> Self {
-    UIKitModelTrait(device: device, systemVersion: profile.systemVersion)
+    UIKitModelTrait(
+      device: device, systemVersion: profile.systemVersion, sdkVersion: profile.sdkVersion)
   }
 }
 

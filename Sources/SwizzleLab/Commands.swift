@@ -68,6 +68,7 @@ enum RunCommand {
     output.out(
       Lab.wrap("\(scenario.name): \(scenario.summary)", width: 79).joined(separator: "\n") + "\n"
         + "\(options.device.rawValue), iOS \(options.systemVersion),"
+        + (options.sdkVersion.map { " iOS \($0) SDK," } ?? "")
         + " plugin\(plugins.count > 1 ? "s" : "")"
         + " \(plugins.isEmpty ? "none" : plugins.joined(separator: ", "))\n\n")
     let moments = try runScenario(scenario, options.scenarioOptions)

@@ -9,15 +9,18 @@ enum Usage {
         OVERVIEW: Runs a scenario and shows the bar at each step.
 
         USAGE: swizzle-lab run SCENARIO [--plugin NAME[,NAME...]] [--device NAME]
-                                        [--ios VERSION] [--speed SECONDS] [--no-color]
-                                        [--load PATH]
+                                        [--ios VERSION] [--sdk VERSION] [--speed SECONDS]
+                                        [--no-color] [--load PATH]
 
         OPTIONS:
           --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
                             none; default: the plugin that brings the scenario.
           --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
-          --ios VERSION     An iOS profile (10, 11, 12, 13, 15, 17, 18: 10 runs 10.3, the others
-                            x.0) or an exact system version such as 14.2; default 13.
+          --ios VERSION     An iOS profile (10, 11, 12, 13, 15/sdk14, 15, 17, 18: 10 runs 10.3,
+                            the others x.0) or an exact system version such as 14.2; default 13.
+          --sdk VERSION     The SDK the app was built with (14 or 14.2), no newer than --ios;
+                            default the running version's (iOS 15's look at the scroll edge
+                            comes only with the iOS 15 SDK).
           --speed SECONDS   Real seconds to wait between steps; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
           --load PATH       Load a plugin library first (repeatable).
@@ -29,7 +32,8 @@ enum Usage {
         OVERVIEW: Runs a scenario and prints every runtime event with its virtual time.
 
         USAGE: swizzle-lab trace SCENARIO [--filter SELECTOR] [--plugin NAME[,NAME...]]
-                                          [--device NAME] [--ios VERSION] [--load PATH]
+                                          [--device NAME] [--ios VERSION] [--sdk VERSION]
+                                          [--load PATH]
 
         OPTIONS:
           --filter SELECTOR  Only the events that name SELECTOR.
@@ -54,7 +58,8 @@ enum Usage {
         OVERVIEW: Runs a scenario and writes an HTML report and its data as JSON.
 
         USAGE: swizzle-lab render SCENARIO --out DIR [--plugin NAME[,NAME...]]
-                                           [--device NAME] [--ios VERSION] [--load PATH]
+                                           [--device NAME] [--ios VERSION] [--sdk VERSION]
+                                           [--load PATH]
 
         OPTIONS:
           --out DIR     Where report.html and report.json go (made if needed).
@@ -76,7 +81,8 @@ enum Usage {
     case "matrix":
       return """
         OVERVIEW: Runs every scenario of the chosen plugins on every device and iOS profile
-        (10, 11, 12, 13, 15, 17, 18) against the checks the scenarios make, and prints a table:
+        (10, 11, 12, 13, 15/sdk14, 15, 17, 18; 15/sdk14 is iOS 15 running an app built with
+        the iOS 14 SDK) against the checks the scenarios make, and prints a table:
         ok (every check held), xfail (the technique breaks there, as the scenario says),
         FAIL (a check did not come out as expected; the first is listed below the table).
         Exits with 1 when a cell fails.

@@ -220,7 +220,9 @@ enum LabError: Error {
 
 /// The parsed options of a command.
 struct Options {
-  static let runFlags = ["--plugin", "--device", "--ios", "--speed", "--no-color", "--load"]
+  static let runFlags = [
+    "--plugin", "--device", "--ios", "--sdk", "--speed", "--no-color", "--load",
+  ]
 
   var scenario: String?
   /// The plugins named with `--plugin` (a comma-separated list, repeatable); `none` is kept.
@@ -228,6 +230,9 @@ struct Options {
   var libraries: [String] = []
   var device: DeviceProfile = .iPhone8
   var systemVersion = "13.0"
+  /// The SDK the application was built with (`--sdk`, or a profile such as `15/sdk14`); nil
+  /// for the system version's.
+  var sdkVersion: String?
   var speed: Double = 0
   var noColor = false
   var filter: String?
@@ -284,9 +289,10 @@ struct Options {
           // A profile by its name (`15`), or an exact system version (`14.2`); a bare number
           // that names no profile is refused, with the profiles, rather than run as x.0.
           let version = try value(argument)
-          let profiles = IOSProfile.all.map(\.name).joined(separator: ", ")
+          let profiles = IOSProfile.matrix.map(\.name).joined(separator: ", ")
           if let profile = IOSProfile.named(version) {
             options.systemVersion = profile.systemVersion
+            if let sdk = profile.sdkVersion { options.sdkVersion = sdk }
           } else if !version.contains(".") {
             throw .usage("no iOS profile '\(version)'; profiles: \(profiles)", topic: "")
           } else if UIDevice.isSystemVersion(version) {
@@ -296,6 +302,14 @@ struct Options {
               "'\(version)' is neither an iOS profile (\(profiles)) nor a system version such as"
                 + " 14.2", topic: "")
           }
+        case "--sdk":
+          // A major version (`14`, read as 14.0) or an exact one (`14.2`).
+          let text = try value(argument)
+          let version = text.contains(".") ? text : text + ".0"
+          guard UIDevice.isSystemVersion(version) else {
+            throw .usage("--sdk takes an SDK version such as 14 or 14.2, not '\(text)'", topic: "")
+          }
+          options.sdkVersion = version
         case "--speed":
           let text = try value(argument)
           guard let speed = Double(text), speed >= 0 else {
@@ -317,10 +331,24 @@ struct Options {
     if needsScenario, options.scenario == nil {
       throw .usage("a SCENARIO is needed (see 'swizzle-lab list')", topic: "")
     }
+    if let sdk = options.sdkVersion, Options.isNewer(sdk, than: options.systemVersion) {
+      throw .usage("--sdk \(sdk) is newer than the running iOS \(options.systemVersion)", topic: "")
+    }
     for path in options.libraries {
       try LoadCommand.load(path, output: output, reportingTo: output.err)
     }
     return options
+  }
+
+  /// Whether version `first` is newer than `second`, number by number (`14.2` > `14.0`).
+  static func isNewer(_ first: String, than second: String) -> Bool {
+    let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
+    let (a, b) = (numbers(first), numbers(second))
+    for index in 0..<max(a.count, b.count) {
+      let (x, y) = (index < a.count ? a[index] : 0, index < b.count ? b[index] : 0)
+      if x != y { return x > y }
+    }
+    return false
   }
 
   /// Checks the plugin and scenario names against what discovery found (after `--load`).
@@ -347,6 +375,7 @@ struct Options {
     var result = ScenarioOptions()
     result.device = device
     result.systemVersion = systemVersion
+    result.sdkVersion = sdkVersion
     if !plugins.isEmpty { result.plugins = plugins.filter { $0 != "none" } }
     return result
   }

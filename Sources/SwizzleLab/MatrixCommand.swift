@@ -16,10 +16,10 @@ enum MatrixCommand {
     let outcome: Outcome
     let data: ReportData?
 
-    /// The cell's folder name: `scenario-device-ios`.
+    /// The cell's folder name: `scenario-device-ios15` (`-ios15-sdk14` for an SDK variant).
     var folder: String {
       "\(scenario.name)-\(device.rawValue.replacingOccurrences(of: " ", with: ""))"
-        + "-ios\(profile.name)"
+        + "-ios\(profile.name.replacingOccurrences(of: "/", with: "-"))"
     }
   }
 
@@ -61,12 +61,12 @@ enum MatrixCommand {
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     let scenarios = try chosenScenarios(options)
     let devices = options.devices.isEmpty ? DeviceProfile.matrix : options.devices
-    let total = scenarios.count * devices.count * IOSProfile.all.count
+    let total = scenarios.count * devices.count * IOSProfile.matrix.count
     let progress = isatty(STDERR_FILENO) != 0
     var cells: [Key: Cell] = [:]
     for scenario in scenarios {
       for device in devices {
-        for profile in IOSProfile.all {
+        for profile in IOSProfile.matrix {
           if progress {
             output.err(
               "\r[\(cells.count + 1)/\(total)] \(scenario.name) on \(device.rawValue),"
@@ -113,7 +113,7 @@ enum MatrixCommand {
     _ scenario: Scenario, device: DeviceProfile, profile: IOSProfile, _ options: Options,
     sampling: Bool
   ) -> Cell {
-    var scenarioOptions = ScenarioOptions(device: device, systemVersion: profile.systemVersion)
+    var scenarioOptions = ScenarioOptions(device: device, profile: profile)
     let plugins = options.plugins.filter { $0 != "none" }
     if !options.scenarios.isEmpty, !plugins.isEmpty { scenarioOptions.plugins = plugins }
     func cell(_ outcome: Outcome, _ data: ReportData?) -> Cell {
@@ -131,6 +131,9 @@ enum MatrixCommand {
     }
   }
 
+  /// The width of `profile`'s column: 8, or its header and two spaces when longer.
+  static func column(_ profile: IOSProfile) -> Int { max(8, "iOS \(profile.name)".count + 2) }
+
   /// The table: a row per scenario and device, a column per profile, then the failures.
   static func table(_ cells: [Key: Cell], scenarios: [Scenario], devices: [DeviceProfile])
     -> String
@@ -140,23 +143,24 @@ enum MatrixCommand {
     let width = max(20, labels.map(\.count).max() ?? 0) + 2
     var lines = [
       "matrix: \(scenarios.count) scenarios x \(devices.count) devices x"
-        + " \(IOSProfile.all.count) iOS profiles = \(cells.count) runs", "",
+        + " \(IOSProfile.matrix.count) iOS profiles = \(cells.count) runs", "",
       "".padding(toLength: width, withPad: " ", startingAt: 0)
-        + IOSProfile.all.map { "iOS \($0.name)".padding(toLength: 8, withPad: " ", startingAt: 0) }
+        + IOSProfile.matrix.map {
+          "iOS \($0.name)".padding(toLength: column($0), withPad: " ", startingAt: 0)
+        }
         .joined(),
     ]
     for (index, row) in rows.enumerated() {
-      let marks = IOSProfile.all.map { profile in
-        cells[Key(scenario: row.0.name, device: row.1, profile: profile.name)]?.outcome.mark
-          ?? "-"
+      let marks = IOSProfile.matrix.map { profile in
+        (cells[Key(scenario: row.0.name, device: row.1, profile: profile.name)]?.outcome.mark
+          ?? "-").padding(toLength: column(profile), withPad: " ", startingAt: 0)
       }
       lines.append(
-        labels[index].padding(toLength: width, withPad: " ", startingAt: 0)
-          + marks.map { $0.padding(toLength: 8, withPad: " ", startingAt: 0) }.joined())
+        labels[index].padding(toLength: width, withPad: " ", startingAt: 0) + marks.joined())
     }
     // In the table's order: row by row, profile by profile.
     let ordered = rows.flatMap { row in
-      IOSProfile.all.compactMap {
+      IOSProfile.matrix.compactMap {
         cells[Key(scenario: row.0.name, device: row.1, profile: $0.name)]
       }
     }
@@ -197,7 +201,7 @@ enum MatrixCommand {
     for scenario in scenarios {
       for device in devices {
         var row = "<tr><th>\(escape(scenario.name)) (\(device.rawValue))</th>"
-        for profile in IOSProfile.all {
+        for profile in IOSProfile.matrix {
           guard
             let cell = cells[Key(scenario: scenario.name, device: device, profile: profile.name)]
           else { continue }
@@ -226,7 +230,7 @@ enum MatrixCommand {
         rows.append(row + "</tr>")
       }
     }
-    let header = IOSProfile.all.map { "<th>iOS \($0.name)</th>" }.joined()
+    let header = IOSProfile.matrix.map { "<th>iOS \($0.name)</th>" }.joined()
     let page = """
       <!DOCTYPE html>
       <html><head><meta charset="utf-8"><title>SwizzleKit matrix</title><style>

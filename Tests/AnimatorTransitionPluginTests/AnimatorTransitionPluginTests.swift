@@ -283,7 +283,9 @@ struct AnimatorTransitionPluginTests {
     }
   }
 
-  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  @Test(
+    "every scenario keeps its promises on every device and profile",
+    arguments: IOSProfile.matrix)
   func everywhere(profile: IOSProfile) {
     expectScenarios(AnimatorTransitionScenarios.all, on: profile)
   }

@@ -9,7 +9,9 @@ import UIKitModel
 
 @Suite("Bar-layer scenarios", .uiKitModel)
 struct BarScenarioTests {
-  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  @Test(
+    "every scenario keeps its promises on every device and profile",
+    arguments: IOSProfile.matrix)
   func everywhere(profile: IOSProfile) {
     expectScenarios(BarLayerScenarios.all, on: profile)
   }

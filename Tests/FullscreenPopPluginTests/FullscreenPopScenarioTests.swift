@@ -8,7 +8,9 @@ import UIKitModel
 
 @Suite("Fullscreen-pop scenarios", .uiKitModel)
 struct FullscreenPopScenarioTests {
-  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  @Test(
+    "every scenario keeps its promises on every device and profile",
+    arguments: IOSProfile.matrix)
   func everywhere(profile: IOSProfile) {
     expectScenarios(FullscreenPopScenarios.all, on: profile)
   }

@@ -327,7 +327,9 @@ struct OverlayBarPluginTests {
     expectScenario(scenario, golden: scenario.name)
   }
 
-  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  @Test(
+    "every scenario keeps its promises on every device and profile",
+    arguments: IOSProfile.matrix)
   func everywhere(profile: IOSProfile) {
     expectScenarios(OverlayBarScenarios.all, on: profile)
   }

@@ -8,7 +8,9 @@ import UIKitModel
 
 @Suite("Transparent-bar scenarios", .uiKitModel)
 struct TransparentBarScenarioTests {
-  @Test("every scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  @Test(
+    "every scenario keeps its promises on every device and profile",
+    arguments: IOSProfile.matrix)
   func everywhere(profile: IOSProfile) {
     expectScenarios(TransparentBarScenarios.all, on: profile)
   }

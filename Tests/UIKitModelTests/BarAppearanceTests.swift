@@ -40,6 +40,30 @@ extension UIKitModelTests {
       #expect(bar.appearance(over: .white).backgroundOpacity == 0)
     }
 
+    /// infinum/ios-loggie issue 22: "this happens only when building with new iOS sdk, included
+    /// in Xcode 13"; Apple developer forums thread 682420. The scroll-edge appearance for every
+    /// bar came with the iOS 15 SDK; an app built with the iOS 14 SDK keeps the old bar.
+    @Test("iOS 15 with an app built with the iOS 14 SDK: the legacy bar keeps its tint at the top")
+    func linkedAgainstOlderSDK() {
+      UIDevice.current.linkedSDKVersion = "14.0"
+      let page = ScrollingPage()
+      let session = NavigationSession(root: page, systemVersion: "15.0")
+      let bar = session.navigationController.navigationBar
+      bar.barTintColor = .blue
+      #expect(UIDevice.current.linkedMajorVersion == 14)
+      #expect(bar.appearance(over: .white).backgroundOpacity > 0.8, "tinted at the top")
+      page.scrollView.contentOffset = CGPoint(x: 0, y: 120)
+      page.scrollView.contentOffset = .zero
+      #expect(bar.appearance(over: .white).backgroundOpacity > 0.8)
+      UIDevice.current.linkedSDKVersion = "16.0"
+      #expect(UIDevice.current.linkedMajorVersion == 15, "a newer SDK counts as the running one")
+      UIDevice.current.linkedSDKVersion = "fourteen"
+      #expect(UIDevice.current.linkedSDKVersion == "16.0", "refused, kept")
+      #expect(UIKitModelIssues.all.contains { "\($0)".contains("\"fourteen\"") })
+      UIApplication.resetModel()
+      #expect(UIDevice.current.linkedSDKVersion == nil)
+    }
+
     @Test("iOS 15: a page without a scroll view is always at the edge; the fix sets both")
     func fixBothAppearances() {
       let session = NavigationSession(root: UIViewController(), systemVersion: "17.0")
@@ -84,6 +108,11 @@ extension UIKitModelTests.BarAppearanceTests {
   @Test("the profiles by the names users give them, each a version the model runs")
   func profiles() {
     #expect(IOSProfile.all.map(\.name) == ["10", "11", "12", "13", "15", "17", "18"])
+    #expect(IOSProfile.named("15/sdk14") == .ios15sdk14)
+    #expect(IOSProfile.running("15.0", sdk: "14.0") == .ios15sdk14)
+    #expect(IOSProfile.running("15.0", sdk: nil) == .ios15)
+    #expect(IOSProfile.names(linkedFrom: 15) == ["15", "17", "18"])
+    #expect(IOSProfile.names(from: 15) == ["15/sdk14", "15", "17", "18"])
     #expect(IOSProfile.named("15")?.systemVersion == "15.0")
     #expect(IOSProfile.named("13.0") == .ios13)
     #expect(IOSProfile.named("14") == nil)

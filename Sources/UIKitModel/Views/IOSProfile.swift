@@ -8,10 +8,22 @@ public struct IOSProfile: Sendable, Hashable, CustomStringConvertible {
   public let name: String
   /// The system version it runs (`15.0`).
   public let systemVersion: String
+  /// The SDK the application was built with, when older than the system (`14.0`); nil for the
+  /// running version.
+  public let sdkVersion: String?
   /// What the model does differently from the profile before it.
   public let changes: String
 
-  /// `iOS 15`.
+  /// A profile named `name` running `systemVersion`, with an application built with the SDK
+  /// `sdkVersion` (nil: the running version's).
+  public init(name: String, systemVersion: String, sdkVersion: String? = nil, changes: String) {
+    self.name = name
+    self.systemVersion = systemVersion
+    self.sdkVersion = sdkVersion
+    self.changes = changes
+  }
+
+  /// `iOS 15`, or `iOS 15/sdk14` for an application built with an older SDK.
   public var description: String { "iOS \(name)" }
 
   /// iOS 10: the old bar (`_UINavigationBarBackground`, the title view and buttons straight in
@@ -46,20 +58,60 @@ public struct IOSProfile: Sendable, Hashable, CustomStringConvertible {
     changes: "a push or pop re-inserts _UIBarBackground, its subviews reset; subviews[0] differs"
       + " meanwhile")
 
-  /// Every profile, oldest first.
+  /// iOS 15 running an application built with the iOS 14 SDK: the bar keeps the iOS 14 look
+  /// at the scroll edge (the scroll-edge appearance for every bar came with the iOS 15 SDK;
+  /// infinum/ios-loggie issue 22, Apple developer forums thread 682420).
+  public static let ios15sdk14 = IOSProfile(
+    name: "15/sdk14", systemVersion: "15.0", sdkVersion: "14.0",
+    changes: "iOS 15 with an app built with the iOS 14 SDK: no scroll-edge look for every bar")
+
+  /// Every system version the model tells apart, oldest first, each with an application built
+  /// with its own SDK.
   public static let all: [IOSProfile] = [ios10, ios11, ios12, ios13, ios15, ios17, ios18]
+
+  /// The profiles a matrix runs: ``all``, and beside iOS 15 the application built with the iOS
+  /// 14 SDK.
+  public static let matrix: [IOSProfile] = [
+    ios10, ios11, ios12, ios13, ios15sdk14, ios15, ios17, ios18,
+  ]
 
   /// The major version the profile runs (`15`).
   public var majorVersion: Int { UIDevice.majorVersion(of: systemVersion) }
 
-  /// The names of every profile from iOS `major` on: for a check that fails from the version
-  /// where UIKit changed (`IOSProfile.names(from: 15)`), so a profile added later is included.
-  public static func names(from major: Int) -> Set<String> {
-    Set(all.filter { $0.majorVersion >= major }.map(\.name))
+  /// The major version whose behaviour the application gets where UIKit checks the SDK it was
+  /// linked against: the older of the system's and the SDK's.
+  public var linkedMajorVersion: Int {
+    min(majorVersion, sdkVersion.map(UIDevice.majorVersion(of:)) ?? majorVersion)
   }
 
-  /// The profile named `name` (`15`), or whose system version is `name` (`15.0`).
+  /// The names of every matrix profile running iOS `major` or later: for a check that fails
+  /// from the version where UIKit changed (`IOSProfile.names(from: 11)`), so a profile added
+  /// later is included.
+  public static func names(from major: Int) -> Set<String> {
+    Set(matrix.filter { $0.majorVersion >= major }.map(\.name))
+  }
+
+  /// The names of every matrix profile whose application gets the behaviour of iOS `major` or
+  /// later where UIKit checks the linked SDK: for a check that fails from a change that applies
+  /// only to apps built with the new SDK (`IOSProfile.names(linkedFrom: 15)`).
+  public static func names(linkedFrom major: Int) -> Set<String> {
+    Set(matrix.filter { $0.linkedMajorVersion >= major }.map(\.name))
+  }
+
+  /// The profile running `systemVersion` with an application built with `sdkVersion` (nil: the
+  /// running version's), if the matrix has one.
+  public static func running(_ systemVersion: String, sdk sdkVersion: String?) -> IOSProfile? {
+    let sdkMajor = sdkVersion.map(UIDevice.majorVersion(of:))
+    return matrix.first { profile in
+      profile.systemVersion == systemVersion
+        && (profile.sdkVersion.map(UIDevice.majorVersion(of:)) ?? profile.majorVersion)
+          == (sdkMajor ?? profile.majorVersion)
+    }
+  }
+
+  /// The profile named `name` (`15`, `15/sdk14`), or whose system version is `name` (`15.0`,
+  /// with the application built with that version's SDK).
   public static func named(_ name: String) -> IOSProfile? {
-    all.first { $0.name == name || $0.systemVersion == name }
+    matrix.first { $0.name == name } ?? all.first { $0.systemVersion == name }
   }
 }

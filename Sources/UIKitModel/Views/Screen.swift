@@ -84,10 +84,41 @@ public final class UIDevice {
       }
       version = newValue
       majorSystemVersion = UIDevice.majorVersion(of: newValue)
+      updateLinkedMajorVersion()
     }
   }
 
   private var version = "13.0"
+
+  /// The version of the SDK the application was built with (Xcode's iOS SDK, `"14.0"`), or nil
+  /// for the running version. Some of UIKit's changes apply only to applications built against
+  /// the new SDK: an app built with the iOS 14 SDK keeps the old bar on iOS 15 (infinum/ios-loggie
+  /// issue 22: "this happens only when building with new iOS sdk, included in Xcode 13"). A model
+  /// door, not UIKit API (UIKit reads it from the binary); a version that does not read as one is
+  /// refused with an issue and the previous one kept; one newer than the running version counts
+  /// as the running version (``linkedMajorVersion``). A model reset sets it back to nil.
+  public var linkedSDKVersion: String? {
+    get { sdkVersion }
+    set {
+      if let newValue, !UIDevice.isSystemVersion(newValue) {
+        UIKitModelIssues.report(.invalidSystemVersion(newValue, kept: sdkVersion ?? version))
+        return
+      }
+      sdkVersion = newValue
+      updateLinkedMajorVersion()
+    }
+  }
+
+  private var sdkVersion: String?
+
+  /// The major version whose behaviour an application gets where UIKit checks the SDK it was
+  /// linked against: the older of the running version and ``linkedSDKVersion``.
+  public private(set) var linkedMajorVersion = 13
+
+  private func updateLinkedMajorVersion() {
+    linkedMajorVersion = min(
+      majorSystemVersion, sdkVersion.map(UIDevice.majorVersion(of:)) ?? majorSystemVersion)
+  }
 
   /// Whether `text` reads as a system version.
   public static func isSystemVersion(_ text: String) -> Bool {

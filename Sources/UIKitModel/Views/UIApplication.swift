@@ -187,6 +187,7 @@ public final class UIApplication: UIResponder {
     UIKitModelIssues.removeAll()
     UIScreen.main.profile = device
     UIDevice.current.systemVersion = systemVersion
+    UIDevice.current.linkedSDKVersion = nil
     let application = UIApplication.shared
     application.windows.removeAll()
     application.delegate = nil

@@ -56,12 +56,12 @@ extension UINavigationBar {
   }
 
   /// The appearance drawn now, if the bar draws one: none before iOS 13; on iOS 15 and later at
-  /// the scroll edge, the scroll-edge appearance or else a transparent version of the standard
-  /// one (or of the legacy look); else the standard appearance, if set.
+  /// the scroll edge, for an application built with the iOS 15 SDK or later, the scroll-edge
+  /// appearance or else a transparent version of the standard one (or of the legacy look); else
+  /// the standard appearance, if set.
   func activeAppearance() -> UINavigationBarAppearance? {
-    let version = UIDevice.current.majorSystemVersion
-    guard version >= 13 else { return nil }
-    if version >= 15, isAtScrollEdge {
+    guard UIDevice.current.majorSystemVersion >= 13 else { return nil }
+    if UIDevice.current.linkedMajorVersion >= 15, isAtScrollEdge {
       if let scrollEdgeStorage { return scrollEdgeStorage }
       let transparent = standardStorage?.copy() ?? legacyAppearance()
       transparent.configureWithTransparentBackground()
@@ -113,7 +113,7 @@ extension UINavigationBar {
   /// drawn (iOS 15 and later): the scroll view tells the bar as it scrolls, the bar checks on
   /// each change of its items.
   func scrollEdgeMayHaveChanged() {
-    guard UIDevice.current.majorSystemVersion >= 15 else { return }
+    guard UIDevice.current.linkedMajorVersion >= 15 else { return }
     let atEdge = isAtScrollEdge
     guard atEdge != drawnAtScrollEdge else { return }
     drawnAtScrollEdge = atEdge

@@ -90,8 +90,8 @@ open class UIScrollView: UIView {
     guard newValue != offset else { return }
     offset = newValue
     tellDelegate(ScrollViewSelectors.scrollViewDidScroll) { $0.scrollViewDidScroll(self) }
-    // iOS 15: the bar over this page draws its scroll-edge appearance at the top.
-    if UIDevice.current.majorSystemVersion >= 15 {
+    // iOS 15 (and its SDK): the bar over this page draws its scroll-edge appearance at the top.
+    if UIDevice.current.linkedMajorVersion >= 15 {
       owningPage?.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
     }
   }

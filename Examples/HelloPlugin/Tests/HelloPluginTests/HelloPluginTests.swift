@@ -17,7 +17,8 @@ struct HelloPluginTests {
     expectBar(session.navigationController.navigationBar, BarSnapshot(tint: .green))
   }
 
-  @Test("the scenario keeps its promises on every device and profile", arguments: IOSProfile.all)
+  @Test(
+    "the scenario keeps its promises on every device and profile", arguments: IOSProfile.matrix)
   func everywhere(profile: IOSProfile) {
     expectScenarios(HelloPlugin().scenarios, on: profile)
   }
