@@ -16,8 +16,9 @@ enum Usage {
           --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
                             none; default: the plugin that brings the scenario.
           --device NAME     The device (see 'swizzle-lab list'); default iPhone 8.
-          --ios VERSION     An iOS profile (10, 11, 12, 13, 15/sdk14, 15, 17, 18: 10 runs 10.3,
-                            the others x.0) or an exact system version such as 14.2; default 13.
+          --ios VERSION     An iOS profile (10, 11, 12, 13, 15/sdk14, 15, 17, 18, 26: 10 runs
+                            10.3, the others x.0) or an exact system version such as 14.2;
+                            default 13.
           --sdk VERSION     The SDK the app was built with (14 or 14.2), no newer than --ios;
                             default the running version's (iOS 15's look at the scroll edge
                             comes only with the iOS 15 SDK).
@@ -81,7 +82,7 @@ enum Usage {
     case "matrix":
       return """
         OVERVIEW: Runs every scenario of the chosen plugins on every device and iOS profile
-        (10, 11, 12, 13, 15/sdk14, 15, 17, 18; 15/sdk14 is iOS 15 running an app built with
+        (10, 11, 12, 13, 15/sdk14, 15, 17, 18, 26; 15/sdk14 is iOS 15 running an app built with
         the iOS 14 SDK) against the checks the scenarios make, and prints a table:
         ok (every check held), xfail (the technique breaks there, as the scenario says),
         FAIL (a check did not come out as expected; the first is listed below the table).

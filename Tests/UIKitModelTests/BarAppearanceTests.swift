@@ -107,12 +107,12 @@ extension UIKitModelTests {
 extension UIKitModelTests.BarAppearanceTests {
   @Test("the profiles by the names users give them, each a version the model runs")
   func profiles() {
-    #expect(IOSProfile.all.map(\.name) == ["10", "11", "12", "13", "15", "17", "18"])
+    #expect(IOSProfile.all.map(\.name) == ["10", "11", "12", "13", "15", "17", "18", "26"])
     #expect(IOSProfile.named("15/sdk14") == .ios15sdk14)
     #expect(IOSProfile.running("15.0", sdk: "14.0") == .ios15sdk14)
     #expect(IOSProfile.running("15.0", sdk: nil) == .ios15)
-    #expect(IOSProfile.names(linkedFrom: 15) == ["15", "17", "18"])
-    #expect(IOSProfile.names(from: 15) == ["15/sdk14", "15", "17", "18"])
+    #expect(IOSProfile.names(linkedFrom: 15) == ["15", "17", "18", "26"])
+    #expect(IOSProfile.names(from: 15) == ["15/sdk14", "15", "17", "18", "26"])
     #expect(IOSProfile.named("15")?.systemVersion == "15.0")
     #expect(IOSProfile.named("13.0") == .ios13)
     #expect(IOSProfile.named("14") == nil)

@@ -90,3 +90,44 @@ extension UIKitModelTests {
     }
   }
 }
+
+extension UIKitModelTests {
+  /// iOS 26's documented API only: `hidesSharedBackground` (Apple's UIBarButtonItem reference;
+  /// CruGlobal/godtools-swift pull request 2790), `UIDesignRequiresCompatibility` (Apple's
+  /// Information Property List reference; EdgeApp pull request 5990), and the new design only
+  /// for apps built with the iOS 26 SDK (insidegui/WWDC pull request 761).
+  @Suite("iOS 26 bar button items")
+  struct IOS26BarTests {
+    private func bar(_ version: String, sdk: String? = nil) -> (UINavigationBar, [UIBarButtonItem])
+    {
+      freshModel()
+      UIDevice.current.linkedSDKVersion = sdk
+      let page = UIViewController()
+      let plain = UIBarButtonItem(title: "Edit")
+      let bare = UIBarButtonItem(title: "Share")
+      bare.hidesSharedBackground = true
+      page.navigationItem.rightBarButtonItems = [plain, bare]
+      let session = NavigationSession(root: page, systemVersion: version)
+      return (session.navigationController.navigationBar, [plain, bare])
+    }
+
+    @Test("iOS 26: items share the glass background unless they hide it")
+    func shared() {
+      let (bar, items) = bar("26.0")
+      #expect(UIApplication.shared.usesLiquidGlass)
+      #expect(
+        bar.itemsOnSharedBackground.map(ObjectIdentifier.init) == [ObjectIdentifier(items[0])])
+    }
+
+    @Test("no glass before iOS 26, for an app built with an older SDK, or opted out")
+    func noGlass() {
+      #expect(bar("18.0").0.itemsOnSharedBackground.isEmpty)
+      #expect(bar("26.0", sdk: "18.0").0.itemsOnSharedBackground.isEmpty)
+      let (optedOut, _) = bar("26.0")
+      UIApplication.shared.designRequiresCompatibility = true
+      #expect(optedOut.itemsOnSharedBackground.isEmpty)
+      UIApplication.resetModel()
+      #expect(!UIApplication.shared.designRequiresCompatibility, "a reset clears the key")
+    }
+  }
+}

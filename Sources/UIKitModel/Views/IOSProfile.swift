@@ -4,7 +4,8 @@ import Foundation
 /// An iOS version the model draws differently, named the way users name it (`--ios 15`): what
 /// changed there for navigation bars, which is where the seeds broke.
 public struct IOSProfile: Sendable, Hashable, CustomStringConvertible {
-  /// The name: `10`, `11`, `12`, `13`, `15`, `17`, `18`.
+  /// The name: `10`, `11`, `12`, `13`, `15`, `17`, `18`, `26` (`15/sdk14` for iOS 15 running an
+  /// app built with the iOS 14 SDK).
   public let name: String
   /// The system version it runs (`15.0`).
   public let systemVersion: String
@@ -58,6 +59,15 @@ public struct IOSProfile: Sendable, Hashable, CustomStringConvertible {
     changes: "a push or pop re-inserts _UIBarBackground, its subviews reset; subviews[0] differs"
       + " meanwhile")
 
+  /// iOS 26: the Liquid Glass design for an app built with the iOS 26 SDK (unless
+  /// `UIDesignRequiresCompatibility`): bar button items share a glass background unless
+  /// `hidesSharedBackground` is set. The model draws no glass; `Docs/UIKitModel.md` lists what
+  /// is and is not modelled.
+  public static let ios26 = IOSProfile(
+    name: "26", systemVersion: "26.0",
+    changes: "Liquid Glass: bar button items on a shared background unless"
+      + " hidesSharedBackground (the material is not drawn)")
+
   /// iOS 15 running an application built with the iOS 14 SDK: the bar keeps the iOS 14 look
   /// at the scroll edge (the scroll-edge appearance for every bar came with the iOS 15 SDK;
   /// infinum/ios-loggie issue 22, Apple developer forums thread 682420).
@@ -67,12 +77,12 @@ public struct IOSProfile: Sendable, Hashable, CustomStringConvertible {
 
   /// Every system version the model tells apart, oldest first, each with an application built
   /// with its own SDK.
-  public static let all: [IOSProfile] = [ios10, ios11, ios12, ios13, ios15, ios17, ios18]
+  public static let all: [IOSProfile] = [ios10, ios11, ios12, ios13, ios15, ios17, ios18, ios26]
 
   /// The profiles a matrix runs: ``all``, and beside iOS 15 the application built with the iOS
   /// 14 SDK.
   public static let matrix: [IOSProfile] = [
-    ios10, ios11, ios12, ios13, ios15sdk14, ios15, ios17, ios18,
+    ios10, ios11, ios12, ios13, ios15sdk14, ios15, ios17, ios18, ios26,
   ]
 
   /// The major version the profile runs (`15`).

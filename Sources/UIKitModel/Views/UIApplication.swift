@@ -116,6 +116,21 @@ public final class UIApplication: UIResponder {
   /// `UIViewControllerBasedStatusBarAppearance` of the Info.plist: true by default, as in UIKit
   /// (WRNavigationBar's status-bar control needs it; WR-O #113 was a `NO` here).
   public var isViewControllerBasedStatusBarAppearance = true
+  /// `UIDesignRequiresCompatibility` of the Info.plist: false by default. True keeps the design
+  /// of the previous versions on iOS 26 for an app built with the iOS 26 SDK (Apple's
+  /// documentation of the key; xbmc/Official-Kodi-Remote-iOS pull request 1451, EdgeApp pull
+  /// request 5990).
+  public var designRequiresCompatibility = false
+
+  /// Whether the app gets iOS 26's Liquid Glass design: running iOS 26 or later, built with
+  /// the iOS 26 SDK or later (apps built with an older SDK keep the previous design: "so we can
+  /// build the app in Xcode 26 without having to support Liquid Glass", insidegui/WWDC pull
+  /// request 761), and not opted out with ``designRequiresCompatibility``. The model does not
+  /// draw the material (`Docs/UIKitModel.md`); it decides what the documented API changes.
+  public var usesLiquidGlass: Bool {
+    UIDevice.current.linkedMajorVersion >= 26 && !designRequiresCompatibility
+  }
+
   /// How many times `setNeedsStatusBarAppearanceUpdate()` was called since the launch.
   public internal(set) var statusBarAppearanceUpdates = 0
   /// What the last launch's awake pass did.
@@ -193,6 +208,7 @@ public final class UIApplication: UIResponder {
     application.delegate = nil
     application.statusBarStyle = .default
     application.isViewControllerBasedStatusBarAppearance = true
+    application.designRequiresCompatibility = false
     application.statusBarAppearanceUpdates = 0
     UINavigationBar.appearanceProxy.reset()
     NSUserDefaults.reset()

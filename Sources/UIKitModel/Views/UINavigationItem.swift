@@ -46,6 +46,12 @@ open class UIBarButtonItem: ObjCObject {
   open weak var target: ObjCObject?
   /// The selector sent when the item is tapped.
   open var action: Selector?
+  /// iOS 26: whether the item leaves the glass background it would share with its neighbours
+  /// (Apple's `hidesSharedBackground`; TZImagePickerController issue 1737, CruGlobal/godtools-swift
+  /// pull request 2790 set it to take the glass off their bar buttons). False by default. The
+  /// model keeps it and answers ``UINavigationBar/itemsOnSharedBackground`` from it; it draws no
+  /// glass.
+  open var hidesSharedBackground = false
 
   /// An item with a title.
   public init(title: String?, target: ObjCObject? = nil, action: Selector? = nil) {

@@ -1,4 +1,5 @@
-// iOS 18's bar during a push or a pop: the background taken out and put back at index 0.
+// What UINavigationBar does differently on iOS 18 and 26: the background taken out and put back
+// at index 0 during a transition (18), the bar button items on a shared glass background (26).
 import ObjCRuntime
 
 extension UINavigationBar {
@@ -30,5 +31,17 @@ extension UINavigationBar {
     }
     applyBackground()
     insertSubview(backgroundContainer, at: 0)
+  }
+}
+
+extension UINavigationBar {
+  /// iOS 26: the top item's bar button items drawn on the glass background they share, left
+  /// then right: every item that does not set `hidesSharedBackground`, when the app gets the
+  /// Liquid Glass design (``UIApplication/usesLiquidGlass``); none otherwise. The model draws no
+  /// glass: this is what a test of such a bar can ask.
+  public var itemsOnSharedBackground: [UIBarButtonItem] {
+    guard UIApplication.shared.usesLiquidGlass, let item = topItem else { return [] }
+    let items = (item.leftBarButtonItems ?? []) + (item.rightBarButtonItems ?? [])
+    return items.filter { !$0.hidesSharedBackground }
   }
 }
