@@ -33,8 +33,24 @@ extension UINavigationBar {
   ///    `_UIBarBackground` except the image views instead.
   ///
   /// A step whose ivar the running profile lacks is skipped, and said once per profile.
+  ///
+  /// That is ``TransparentMode/seed``. ``TransparentMode/fixed`` finds the background by its
+  /// class (while a bar has taken it out, nothing is set: the plugin sets it again when the bar
+  /// inserts it) and sets the alpha on everything in it, image views and the plugin's own view
+  /// included, so a bar with a background image or an opaque one fades too.
   public func transparentSetBackgroundAlpha(_ alpha: CGFloat) {
     let bar = self
+    if TransparentBarPlugin.mode == .fixed {
+      guard let background = subviews.first(where: UINavigationBar.isBackground) else { return }
+      if UIDevice.current.majorSystemVersion >= 11 {
+        for view in background.subviews { view.alpha = alpha }
+      } else {
+        background.alpha = alpha
+      }
+      let shadow = ivarView(named: "_shadowView", of: background)
+      shadow?.isHidden = alpha == 0
+      return
+    }
     guard let background = bar.subviews.first else { return }
     if let shadow = ivarView(named: "_shadowView", of: background) {
       shadow.alpha = alpha
@@ -58,6 +74,23 @@ extension UINavigationBar {
     }
   }
 
+  /// Whether `view` is a bar's background container, by its class's name, as an app finds it.
+  private static func isBackground(_ view: UIView) -> Bool {
+    let name = object_getClass(view)?.name
+    return name == "_UIBarBackground" || name == "_UINavigationBarBackground"
+  }
+
+  /// The fixed mode's answer to a bar inserting its background (again): the top controller's
+  /// values are set on it, as HBDNavigationBar's iOS 18 fix does in `didAddSubview:` and
+  /// WRNavigationBar issue 153's in `insertSubview:atIndex:`.
+  internal func transparentBackgroundInserted(_ view: UIView) {
+    guard TransparentBarPlugin.mode == .fixed, UINavigationBar.isBackground(view),
+      let navigation = delegate as? UINavigationController, navigation.navigationBar === self,
+      let top = navigation.topViewController
+    else { return }
+    navigation.transparentApply(top)
+  }
+
   /// The view in `object`'s ivar `name`, or nil (said once per class) when its class has no
   /// such ivar.
   private func ivarView(named name: String, of object: UIView) -> UIView? {
@@ -78,18 +111,28 @@ extension UINavigationBar {
 
 extension UINavigationBar {
   /// Shows `color` behind the bar, as EM does: an empty background image, then a view of that
-  /// colour at index 0 of the first subview, as tall as the status bar and the bar.
+  /// colour at index 0 of the first subview, as tall as the status bar and the bar
+  /// (``TransparentMode/fixed``; found by its class there) or, as the EM article wrote it,
+  /// `deviceName == .iPhoneX ? 64 : 88` (``TransparentMode/seed``): 64 points on a phone with
+  /// the notch, 88 on the others, the wrong way round.
   public func transparentSetBackgroundColor(_ color: UIColor) {
-    if let view = self[backgroundViewKey], view.superview?.superview === self {
+    let seed = TransparentBarPlugin.mode == .seed
+    let container = seed ? subviews.first : subviews.first(where: UINavigationBar.isBackground)
+    if let view = self[backgroundViewKey], let superview = view.superview,
+      superview.superview === self || (!seed && UINavigationBar.isBackground(superview))
+    {
       view.backgroundColor = color
       return
     }
+    guard let container else { return }
     setBackgroundImage(UIImage(), for: .default)
-    let height = UIScreen.main.profile.statusBarHeight + UINavigationBar.height
+    let notch = UIScreen.main.profile.statusBarHeight >= 44
+    let height =
+      seed ? (notch ? 64 : 88) : UIScreen.main.profile.statusBarHeight + UINavigationBar.height
     let view = UIView(frame: CGRect(x: 0, y: 0, width: bounds.width, height: height))
     view.autoresizingMask = .flexibleWidth
     view.backgroundColor = color
-    subviews.first?.insertSubview(view, at: 0)
+    container.insertSubview(view, at: 0)
     self[backgroundViewKey] = view
   }
 

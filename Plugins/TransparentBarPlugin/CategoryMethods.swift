@@ -100,7 +100,8 @@ internal enum TransparentCategory {
   /// ET's `navigationBar(_:shouldPop:)`: an interactive pop registers the release callback and
   /// lets UIKit pop; a tap on the back button pops by hand to the controller below (iOS 12 and
   /// before) or only sets its alpha and tint (iOS 13, which raises when a delegate pops by hand
-  /// and answers YES).
+  /// and answers YES). In ``TransparentMode/seed`` the EM article's variant: it pops by hand
+  /// and answers YES on every version, the error iOS 13 raises.
   private static let shouldPop: IMP = {
     let function: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, _ in
       let navigation = me.receiver(as: UINavigationController.self)
@@ -115,7 +116,7 @@ internal enum TransparentCategory {
       let n = controllers.count >= items ? 2 : 1
       guard controllers.count >= n else { return true }
       let target = controllers[controllers.count - n]
-      if UIDevice.current.majorSystemVersion >= 13 {
+      if UIDevice.current.majorSystemVersion >= 13, TransparentBarPlugin.mode == .fixed {
         navigation.transparentApply(target)
       } else {
         navigation.popToViewController(target, animated: true)

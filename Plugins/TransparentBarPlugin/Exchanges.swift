@@ -97,6 +97,14 @@ internal enum TransparentExchanges {
 private enum Replacements {
   static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
     let navigation = me.receiver(as: UINavigationController.self)
+    // The article's guard, `guard self.isKind(of: EMNavigationController.self) else { return }`:
+    // a navigation controller that is not the app's own subclass returns before the original,
+    // so UIKit's own update of the interactive pop never runs for it.
+    if TransparentBarPlugin.mode == .seed,
+      object_getClass(navigation) === UINavigationController.runtimeClass
+    {
+      return
+    }
     navigation.transparentUpdateInteractive(percent: CGFloat(percent))
     reportingFailure(Itself.updateInteractive) { () throws(ObjCRuntimeError) in
       try objc_msgSend(navigation, Itself.updateInteractive.selector, percent) as Void

@@ -5,6 +5,28 @@ import ObjCRuntime
 import Synchronization
 import UIKitModel
 
+/// Which code path the plugin runs: the seeds' as written, bugs included, or the mended one.
+public enum TransparentMode: String, Sendable, CaseIterable {
+  /// ETNavBarTransparent and the EM article as written: the release callback registered on
+  /// every update of a swipe (a swipe of N updates calls back N + 1 times); the article's
+  /// `em_updateInteractiveTransition:` guard, which returns before calling the original unless
+  /// the navigation controller is the app's own subclass (EMNavigationController), so a plain
+  /// one's interactive pop is never updated; the article's `navigationBar:shouldPopItem:`,
+  /// which pops by hand and answers YES on every version (an error from iOS 13); EM's background
+  /// view with its height the wrong way round (64 points on an iPhone X, 88 on the others);
+  /// the alpha set on `navigationBar.subviews.first`, whatever view that is at the time, and
+  /// never on the background's image views (EM's iOS 11 variant).
+  case seed
+  /// The same technique, mended: one release callback per swipe, the original always called,
+  /// ET's iOS 13 `shouldPopItem`, the background view as tall as the status bar and the bar,
+  /// the alpha set on the whole background (image views and the plugin's own view included, so
+  /// an opaque bar or one with a background image fades too) found by its class, and set again
+  /// whenever the bar inserts its background (as iOS 18 does during every push and pop, and
+  /// iOS 12 when a navigation controller is presented: HBDNavigationBar pull request 191,
+  /// WRNavigationBar issue 153).
+  case fixed
+}
+
 /// The classic swizzle as a SwizzleKit plugin: ETNavBarTransparent and EMNavigationBarTransition.
 ///
 /// Methods with the `et_` prefix are added to `UINavigationController` at run time and
@@ -47,11 +69,28 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
     try TransparentExchanges.exchange()
     do {
       try TransparentCategory.install()
+      // The fixed mode's answer to a bar that inserts its background again; the registry takes
+      // the hook off on uninstall, and off a failed install.
+      try UINavigationBar.hook(after: "insertSubview:atIndex:") {
+        (bar: UINavigationBar, view: UIView, _: Int) in
+        bar.transparentBackgroundInserted(view)
+      }
     } catch {
+      TransparentCategory.uninstall()
       TransparentExchanges.exchangeBack()
       throw error
     }
   }
+
+  /// The code path the plugin runs, ``TransparentMode/fixed`` until set. Any thread may set it;
+  /// it takes effect at the next call the plugin handles.
+  public static var mode: TransparentMode {
+    get { seedMode.load(ordering: .relaxed) ? .seed : .fixed }
+    set { seedMode.store(newValue == .seed, ordering: .relaxed) }
+  }
+
+  /// Whether the mode is ``TransparentMode/seed``.
+  private static let seedMode = Atomic<Bool>(false)
 
   /// How many release callbacks of swipe-backs have run in this process (one per swipe; ET's
   /// code registered one per update of the swipe), for tests and tools.
@@ -191,7 +230,9 @@ extension UINavigationController {
 
   /// Registers the release callback on `coordinator`, unless it was registered there already.
   internal func transparentRegisterRelease(on coordinator: UIViewControllerTransitionCoordinator) {
-    guard self[registeredKey]?.coordinator !== coordinator else { return }
+    // The seed registered on every update of the swipe, and at its shouldPopItem.
+    guard TransparentBarPlugin.mode == .seed || self[registeredKey]?.coordinator !== coordinator
+    else { return }
     self[registeredKey] = Registration(coordinator)
     coordinator.notifyWhenInteractionChanges { [weak self] context in
       self?.transparentDealInteractionChanges(context)

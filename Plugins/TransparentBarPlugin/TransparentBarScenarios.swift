@@ -17,7 +17,9 @@ public enum TransparentBarScenarios {
   static let plugin = TransparentBarPlugin().name
 
   /// Every scenario of the plugin.
-  public static let all: [Scenario] = [header, popToTransparent, swipeBack, besideBarLayer]
+  public static let all: [Scenario] = [
+    header, popToTransparent, swipeBack, besideBarLayer, presented,
+  ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
   static let fadeDistance: CGFloat = 136
@@ -80,6 +82,42 @@ public enum TransparentBarScenarios {
     VirtualRunLoop.main.runUntilIdle()
     context.mark("at the root")
     context.expectBar(clearBar, "clear at the root")
+  }
+
+  /// ET issue 33: a navigation controller presented over the app, whose root page sets
+  /// `navBarBgAlpha = 0` in `viewDidLoad`, in ``TransparentMode/seed`` and then in
+  /// ``TransparentMode/fixed``. On iOS 12 the presented bar gets its background only once in
+  /// the window (WRNavigationBar issue 153), so the seed's `subviews.first` is the content view:
+  /// the title fades and the background stays, as the reporter saw; the fixed mode sets the
+  /// alpha again when the bar inserts its background.
+  public static let presented = Scenario(
+    name: "transparent-presented",
+    summary: "ET #33: a presented navigation controller's page sets alpha 0; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    let before = TransparentBarPlugin.mode
+    defer { TransparentBarPlugin.mode = before }
+    for mode in TransparentMode.allCases {
+      TransparentBarPlugin.mode = mode
+      let session = context.start(root: opaquePage("Home"))
+      let presented = UINavigationController(rootViewController: ClearOnLoad())
+      session.navigationController.present(presented, animated: true)
+      VirtualRunLoop.main.runUntilIdle()
+      let seen = presented.navigationBar.appearance(over: scenarioBackdrop)
+      context.mark("\(mode): presented page", appearance: seen)
+      context.expect(
+        seen.backgroundOpacity == 0, "\(mode): the presented page's bar is clear",
+        seen: "background opacity \(seen.backgroundOpacity)",
+        failsOn: mode == .seed ? ["12"] : [])
+    }
+  }
+
+  /// A page that makes its bar clear in `viewDidLoad`, as ET #33's reporter's did.
+  private final class ClearOnLoad: UIViewController {
+    override func viewDidLoad() {
+      super.viewDidLoad()
+      navBarBgAlpha = 0
+    }
   }
 
   /// An opaque page over a transparent one: a swipe-back released at 30 % goes back to opaque,

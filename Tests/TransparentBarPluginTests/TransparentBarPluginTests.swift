@@ -225,8 +225,10 @@ struct TransparentBarPluginTests {
     #expect(class_getInstanceMethod(cls, "popToRootViewController") == nil)
   }
 
-  @Test("a bar whose background lacks the ivars: those steps are skipped and said once")
+  @Test("seed: a bar whose background lacks the ivars: those steps are skipped and said once")
   func missingIvar() throws {
+    TransparentBarPlugin.mode = .seed
+    defer { TransparentBarPlugin.mode = .fixed }
     let (navigation, _, _) = twoScreens()
     let bar = navigation.navigationBar
     // Something put a plain view first: it has neither `_shadowView` nor `_backgroundEffectView`.

@@ -48,11 +48,15 @@ extension UIViewController {
     presented.presentingViewController = presenter
     presented.isBeingPresented = true
     let bounds = window.bounds
+    // iOS 12: a presented navigation controller's bar gets its background once in the window.
+    let presentedBar = (presented as? UINavigationController)?.navigationBar
+    presentedBar?.takeBackgroundOutForPresentation()
     presented.loadViewIfNeeded()
     presented.view.frame = animated ? bounds.offsetBy(dx: 0, dy: bounds.height) : bounds
     for controller in presenter.appearanceTargets { controller.viewWillDisappear(animated) }
     for controller in presented.appearanceTargets { controller.viewWillAppear(animated) }
     window.addSubview(presented.view)
+    presentedBar?.putBackgroundBackForPresentation()
     window.statusBarAppearanceProvider = presented
     let finish = {
       presented.isBeingPresented = false

@@ -36,9 +36,11 @@ public struct IOSProfile: Sendable, Hashable, CustomStringConvertible {
   public static let ios11 = IOSProfile(
     name: "11", systemVersion: "11.0",
     changes: "the rebuilt bar: _UIBarBackground and _UINavigationBarContentView; no _titleView")
-  /// iOS 12: as 11 for the model.
+  /// iOS 12: a presented navigation controller's bar gets its background only once in the
+  /// window (WRNavigationBar issue 153).
   public static let ios12 = IOSProfile(
-    name: "12", systemVersion: "12.0", changes: "as 11 for the model")
+    name: "12", systemVersion: "12.0",
+    changes: "a presented navigation controller's bar gets _UIBarBackground once in the window")
   /// iOS 13: `navigationBar:shouldPopItem:` returning YES after a manual pop is an error;
   /// `UINavigationBarAppearance`.
   public static let ios13 = IOSProfile(
