@@ -26,9 +26,8 @@ extension UINavigationBar {
   /// 2. its `_shadowView` ivar, read with `class_getInstanceVariable` and `object_getIvar`, gets
   ///    the alpha, and is hidden at 0;
   /// 3. a translucent bar with no custom background image sets its `_backgroundEffectView`'s
-  ///    alpha, and stops there; the plugin also fades `_colorView`, which draws a bar tint
-  ///    colour (the seed did not: with `barTintColor` set its bar never turned clear, ET
-  ///    issue 14);
+  ///    alpha, and stops there, leaving `_colorView`, which draws a bar tint colour: with
+  ///    `barTintColor` set the bar never turned clear (ET issue 14);
   /// 4. otherwise the first subview takes the alpha: EM's iOS 11 variant sets every subview of
   ///    `_UIBarBackground` except the image views instead.
   ///
@@ -60,8 +59,8 @@ extension UINavigationBar {
     bar[backgroundViewKey]?.alpha = alpha
     if bar.isTranslucent, bar.backgroundImage(for: .default) == nil {
       if let effect = ivarView(named: "_backgroundEffectView", of: background) {
+        // The seed stopped here: a bar tint colour, drawn by `_colorView`, stayed (ET #14).
         effect.alpha = alpha
-        ivarView(named: "_colorView", of: background)?.alpha = alpha
         return
       }
     }

@@ -18,7 +18,7 @@ public enum TransparentBarScenarios {
 
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
-    header, popToTransparent, swipeBack, besideBarLayer, presented,
+    header, popToTransparent, swipeBack, besideBarLayer, presented, barTint,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
@@ -109,6 +109,33 @@ public enum TransparentBarScenarios {
         seen.backgroundOpacity == 0, "\(mode): the presented page's bar is clear",
         seen: "background opacity \(seen.backgroundOpacity)",
         failsOn: mode == .seed ? ["12"] : [])
+    }
+  }
+
+  /// ET issue 14: a transparent page in an app that set the bar's `barTintColor`, in
+  /// ``TransparentMode/seed`` and then ``TransparentMode/fixed``. The seed fades the effect view
+  /// alone and the tint, drawn by a view of its own, stays: the bar is red at 0.85, as the
+  /// reporter saw, up to iOS 14 (from iOS 15, for an app built with its SDK, a bar drawn from
+  /// legacy properties is clear at the top of a page anyway: the scroll-edge appearance).
+  public static let barTint = Scenario(
+    name: "transparent-bar-tint",
+    summary: "ET #14: a transparent page under a bar with barTintColor; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    let before = TransparentBarPlugin.mode
+    defer { TransparentBarPlugin.mode = before }
+    for mode in TransparentMode.allCases {
+      TransparentBarPlugin.mode = mode
+      let session = context.start(root: opaquePage("Home"))
+      session.navigationController.navigationBar.barTintColor = .red
+      session.navigationController.pushViewController(
+        transparentPage("Profile"), animated: false)
+      VirtualRunLoop.main.runUntilIdle()
+      context.mark("\(mode): transparent page")
+      context.expectBar(
+        clearBar, "\(mode): clear under a bar tint",
+        failsOn: mode == .seed
+          ? IOSProfile.everyName.subtracting(IOSProfile.names(linkedFrom: 15)) : [])
     }
   }
 

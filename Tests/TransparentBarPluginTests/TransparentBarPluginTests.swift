@@ -328,9 +328,19 @@ struct TransparentBarPluginTests {
   }
 
   @Test(
-    "ET #14: with a barTintColor set, alpha 0 still clears the bar (the tint's view fades too)",
+    "ET #14: with a barTintColor set, alpha 0 clears the bar in the fixed mode, not the seed's",
     .plugins(TransparentBarPlugin()))
   func barTintColorKeepsTransparency() throws {
+    TransparentBarPlugin.mode = .seed
+    for version in ["10.3", "13.0"] {
+      UIDevice.current.systemVersion = version
+      let (navigation, transparent, _) = twoScreens()
+      navigation.navigationBar.barTintColor = .red
+      navigation.popViewController(animated: false)
+      transparent.navBarBgAlpha = 0
+      #expect(abs(backgroundAlpha(navigation.navigationBar) - 0.85) < 0.01, "seed, iOS \(version)")
+    }
+    TransparentBarPlugin.mode = .fixed
     for version in ["10.3", "13.0"] {
       UIDevice.current.systemVersion = version
       let (navigation, transparent, _) = twoScreens()
