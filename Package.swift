@@ -275,7 +275,7 @@ let package = Package(
     // The docs tell the truth: code blocks compiled, generated sections checked.
     .testTarget(
       name: "DocsTests",
-      dependencies: ["SwizzleLab", "UIKitModel", "Hooks", "SwizzleKitTesting"],
+      dependencies: ["SwizzleLab", "UIKitModel", "Hooks", "Scenarios", "SwizzleKitTesting"],
       path: "Tests/DocsTests"
     ),
     .testTarget(

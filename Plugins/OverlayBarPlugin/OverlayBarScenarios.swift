@@ -6,9 +6,30 @@ import ObjCRuntime
 public import Scenarios
 public import UIKitModel
 
-extension OverlayBarPlugin: ScenarioPlugin {
+extension OverlayBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
   /// The seed's demo screens and the attempts its article made first.
   public var scenarios: [Scenario] { OverlayBarScenarios.all }
+
+  /// LTNavigationBar's reported breakages its scenarios reproduce.
+  public var breakages: [Breakage] {
+    [
+      Breakage(
+        name: "lt-62", library: "LTNavigationBar", report: "ltebean/LTNavigationBar issue 62",
+        reported: "on iOS 11, lt_setElementsAlpha crashes: NSUnknownKeyException for the key"
+          + " _titleView",
+        mechanism: "iOS 11 rebuilt the bar: the title and buttons moved into"
+          + " _UINavigationBarContentView, and UINavigationBar no longer answers the key-value"
+          + " coding keys _titleView, _leftViews and _rightViews the seed read",
+        scenario: "lt-scrolling", profile: .ios11),
+      Breakage(
+        name: "lt-73", library: "LTNavigationBar", report: "ltebean/LTNavigationBar issue 73",
+        reported: "on an iPhone X the bar is not fully shown: the overlay leaves a strip",
+        mechanism: "the seed's overlay is the bar's height plus 20 points, the status bar of the"
+          + " phones before the X; the notch's status bar is 44 (pull request 72 and issue 75"
+          + " size it from the device)",
+        scenario: "lt-background-color", device: .iPhoneX, profile: .ios11),
+    ]
+  }
 }
 
 /// The overlay plugin's scenarios. Each but the first runs its script in

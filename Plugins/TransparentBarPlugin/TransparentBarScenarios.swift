@@ -5,9 +5,30 @@ import Hooks
 public import Scenarios
 import UIKitModel
 
-extension TransparentBarPlugin: ScenarioPlugin {
+extension TransparentBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
   /// The seed's demo screens, in the order the lab lists them.
   public var scenarios: [Scenario] { TransparentBarScenarios.all }
+
+  /// ETNavBarTransparent's reported breakages its scenarios reproduce.
+  public var breakages: [Breakage] {
+    [
+      Breakage(
+        name: "et-14", library: "ETNavBarTransparent",
+        report: "bigL055/ETNavBarTransparent issue 14",
+        reported: "with barTintColor set, navBarBgAlpha = 0 no longer makes the bar transparent",
+        mechanism: "ET fades _backgroundEffectView, but a bar tint colour is drawn by a view of"
+          + " its own (_colorView), which stays",
+        scenario: "transparent-bar-tint", profile: .ios13),
+      Breakage(
+        name: "et-33", library: "ETNavBarTransparent",
+        report: "bigL055/ETNavBarTransparent issue 33",
+        reported: "in a presented navigation controller, navBarBgAlpha = 0 has no effect",
+        mechanism: "on iOS 12 a presented navigation controller's bar gets _UIBarBackground only"
+          + " once in the window (WRNavigationBar issue 153), after the page's viewDidLoad: ET's"
+          + " subviews.first is then the content view, whose title fades instead",
+        scenario: "transparent-presented", profile: .ios12),
+    ]
+  }
 }
 
 /// The transparent-bar plugin's scenarios, each meant for the plugin: a run installs it unless

@@ -126,6 +126,21 @@ enum Usage {
           -h, --help   Show help information.
 
         """
+    case "gallery":
+      return """
+        OVERVIEW: Breakages users reported against navigation-bar libraries, each reproduced by
+        a plugin's scenario: with no NAME, lists them with their sources; with one, tells its
+        story and runs its scenario on the device and iOS profile where it happened (the seed
+        half fails as the report says, the fixed half holds).
+
+        USAGE: swizzle-lab gallery [NAME] [--no-color] [--load PATH]
+
+        OPTIONS:
+          --no-color   Plain text even on a terminal (NO_COLOR is respected too).
+          --load PATH  Load a plugin library first (repeatable).
+          -h, --help   Show help information.
+
+        """
     case "list":
       return """
         OVERVIEW: Lists the scenarios, plugins and devices.
@@ -149,6 +164,7 @@ enum Usage {
           hooks              The hook map after installing plugins.
           render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
           matrix             Every scenario on every device and iOS profile, checked.
+          gallery [NAME]     Reported breakages, each run where it happened.
           methods CLASS      A class's methods, encodings, and the hooks on them.
           learn [NAME]       Lessons on swizzling that run: code, trace, result.
           load PATH          Load a plugin library and list what it brings.

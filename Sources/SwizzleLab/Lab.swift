@@ -75,6 +75,14 @@ public enum Lab {
         options.scenario = options.scenario ?? "tour"
         try options.validate()
         return try RunCommand.run(options, output: output, environment: environment)
+      case "gallery":
+        var arguments = arguments
+        let name = arguments.isEmpty || arguments[0].hasPrefix("-") ? nil : arguments.removeFirst()
+        let options = try Options.parse(
+          arguments, allowed: ["--no-color", "--load"], output: output)
+        try options.validate()
+        return try GalleryCommand.run(
+          name: name, options, output: output, environment: environment)
       case "list":
         let options = try Options.parse(arguments, allowed: ["--load"], output: output)
         try options.validate()

@@ -2,6 +2,7 @@
 // compiles, the generated sections of Docs/UIKitModel.md are what the model does now, and the
 // module table of Docs/Architecture.md is Package.swift's.
 import Foundation
+import Scenarios
 import SwizzleKitTesting
 import Testing
 import UIKitModel
@@ -42,6 +43,18 @@ func checkGenerated(_ generated: String, named name: String, in document: String
 
 @Suite("Docs", .uiKitModel)
 struct DocsTests {
+  @Test("the gallery's table in Docs/Gallery.md is the plugins' breakages")
+  func galleryTable() throws {
+    let rows = BreakageGallery.all().map { breakage in
+      "| `\(breakage.name)` | \(breakage.report) | \(breakage.device.rawValue), \(breakage.profile)"
+        + " | \(breakage.reported) | \(breakage.mechanism) | `\(breakage.scenario)` |"
+    }
+    let table =
+      (["| name | report | where | what users saw | why | scenario |", "|---|---|---|---|---|---|"]
+      + rows).joined(separator: "\n") + "\n"
+    try checkGenerated(table, named: "gallery", in: "Docs/Gallery.md")
+  }
+
   @Test("the table of hookable methods in Docs/UIKitModel.md is the model's tables")
   func methodsTable() throws {
     try checkGenerated(MethodsCommand.markdown(), named: "methods", in: "Docs/UIKitModel.md")
