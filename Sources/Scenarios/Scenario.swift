@@ -93,7 +93,7 @@ public struct ScenarioOptions: Sendable {
   /// The system version.
   public var systemVersion = "13.0"
   /// The SDK the application was built with (`"14.0"`), or nil for the system version's
-  /// (``UIDevice/linkedSDKVersion``).
+  /// (`UIDevice.current.linkedSDKVersion`).
   public var sdkVersion: String?
   /// The plugins to install for the run (short names or identifiers), in this order; nil means
   /// the plugin that brought the scenario, and an empty list means none.

@@ -24,7 +24,7 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
   public let device: DeviceProfile
   /// The system version the model is reset to.
   public let systemVersion: String
-  /// The SDK the application is taken to be built with (``UIDevice/linkedSDKVersion``); nil for
+  /// The SDK the application is taken to be built with (`UIDevice.current.linkedSDKVersion`); nil for
   /// the system version's.
   public var sdkVersion: String? = nil
 
