@@ -44,7 +44,6 @@ struct MethodCacheTests {
       }
     }
     fill()
-    var inSecondSlot = 0
     var previous: Selector?
     for (index, selector) in selectors.enumerated() {
       if cls.cachedMethod(for: selector) == nil {
@@ -58,11 +57,7 @@ struct MethodCacheTests {
       let cached = try #require(cls.cachedMethod(for: selector))
       #expect(cached === class_getInstanceMethod(cls, selector))
       #expect(sendInt(receiver, selector) == index % 7 + 1)
-      if cls.cacheProbeLength(for: selector) == 2 { inSecondSlot += 1 }
       previous = selector
-    }
-    if count >= 1_000 {
-      #expect(inSecondSlot > 0, "the second slots, and so the moves, were used")
     }
   }
 
