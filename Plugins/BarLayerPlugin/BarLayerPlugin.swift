@@ -2,6 +2,7 @@
 public import Foundation
 public import Hooks
 import ObjCRuntime
+import Synchronization
 public import UIKitModel
 
 /// The WRNavigationBar technique as a SwizzleKit plugin: one line per view controller sets its
@@ -44,12 +45,20 @@ public struct BarLayerPlugin: HookPlugin {
     try installTransitionHooks()
     try installAppearanceHooks()
     try installBarHooks()
+    BarLayerPlugin.isOn.store(true, ordering: .releasing)
   }
 
   /// Takes the plugin's views off the bars it changed; the registry removes the hooks.
   public func uninstall() {
+    BarLayerPlugin.isOn.store(false, ordering: .releasing)
     TouchedBars.restoreAll()
   }
+
+  /// Whether the plugin is installed: set at the end of a successful ``install()`` and at the
+  /// start of ``uninstall()``, so that the one-line API changes no bar while the plugin is off.
+  /// An atomic flag rather than the registry's answer, which takes its lock and hashes the
+  /// identifier on every appearance callback.
+  internal static let isOn = Atomic(false)
 
   // MARK: Transitions
 

@@ -1,7 +1,6 @@
 // The one-line API: each view controller's bar, stored as associated objects, with the
 // original's rules for when a change reaches the live bar.
 public import Foundation
-import Hooks
 import ObjCRuntime
 public import UIKitModel
 
@@ -169,11 +168,8 @@ extension UIViewController {
 
 /// Whether the plugin is on, and the black- and whitelists.
 internal enum BarLayerPluginRules {
-  /// Whether the plugin is installed (the registry answers, under its lock: the one-line API's
-  /// setters ask, not the frames).
-  static var isInstalled: Bool {
-    PluginRegistry.shared.isInstalled(BarLayerPlugin().identifier)
-  }
+  /// Whether the plugin is installed (``BarLayerPlugin``'s flag).
+  static var isInstalled: Bool { BarLayerPlugin.isOn.load(ordering: .acquiring) }
 
   static func manages(_ controller: UIViewController) -> Bool {
     let settings = BarLayer.settings

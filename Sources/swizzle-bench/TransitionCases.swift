@@ -55,7 +55,7 @@ enum TransitionCases {
 }
 
 /// What a matrix costs: one scenario run, averaged over every scenario of every plugin on every
-/// iOS profile (a launch, the plugin's installation and removal, the script).
+/// matrix profile (a launch, the plugin's installation and removal, the script).
 enum ScenarioCases {
   static let all: [BenchCase] = [
     BenchCase(
@@ -71,8 +71,8 @@ enum ScenarioCases {
     Stopwatch.time {
       for index in 0..<count {
         let scenario = scenarios[index % scenarios.count]
-        let profile = IOSProfile.all[(index / scenarios.count) % IOSProfile.all.count]
-        let options = ScenarioOptions(systemVersion: profile.systemVersion)
+        let profile = IOSProfile.matrix[(index / scenarios.count) % IOSProfile.matrix.count]
+        let options = ScenarioOptions(profile: profile)
         moments &+= (try? scenario.run(options: options).count) ?? 0
       }
     }
