@@ -28,6 +28,14 @@ extension OverlayBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
           + " phones before the X; the notch's status bar is 44 (pull request 72 and issue 75"
           + " size it from the device)",
         scenario: "lt-background-color", device: .iPhoneX, profile: .ios11),
+      Breakage(
+        name: "lt-10", library: "LTNavigationBar", report: "ltebean/LTNavigationBar issue 10",
+        reported: "lt_reset in viewWillDisappear does not reset the bar: it keeps the page's"
+          + " colour after the page is gone",
+        mechanism: "the page's scrollViewDidScroll is still called after its view disappears"
+          + " (the maintainer's finding), while the content decelerates, and paints the bar"
+          + " again; the fix of the time cleared the scroll view's delegate",
+        scenario: "lt-stale-scroll", profile: .ios10),
     ]
   }
 }
@@ -140,6 +148,17 @@ public enum OverlayBarScenarios {
       context.mark("\(mode): flicked")
       session.tapBack()
       context.mark("\(mode): back home")
+      // Home never painted the bar: what shows is its own (the system's translucent bar, or
+      // nothing at the scroll edge from iOS 15), not the popped page's opaque overlay, over the
+      // bar or (the seed's overlay being short under a notch) over the status bar's strip.
+      let seen = session.navigationController.navigationBar.appearance(over: scenarioBackdrop)
+      let painted =
+        seen.backgroundOpacity >= 0.9 || seen.statusBarAreaColor != seen.backgroundColor
+      context.expect(
+        !painted, "\(mode): home's own bar, not the popped page's colour",
+        seen: "background opacity \(seen.backgroundOpacity), status area"
+          + " \(seen.statusBarAreaColor.color.hexDescription)",
+        failsOn: mode == .seed ? IOSProfile.everyName : [])
     }
   }
 
