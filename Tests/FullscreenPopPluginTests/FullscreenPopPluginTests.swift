@@ -28,16 +28,19 @@ private func barImageAlpha(_ session: NavigationSession) -> CGFloat? {
   session.navigationController.navigationBar.subviews.first?.alpha
 }
 
-/// A finger down at mid-screen, moved to `fraction` of the width; the pans that began.
+/// A finger down at mid-screen, moved 12 points to the right (where a pan begins), then to
+/// `fraction` of the width; the pans that began.
 private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
   -> [UIPanGestureRecognizer]
 {
   guard let view = session.navigationController.view, let window = view.window else { return [] }
   let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
-  for pan in pans {
-    GestureDriver.move(pan, to: CGPoint(x: view.bounds.width * fraction, y: 0))
+  for translation in [12, view.bounds.width * fraction] {
+    for pan in pans where pan.isFollowingTouch {
+      GestureDriver.move(pan, to: CGPoint(x: translation, y: 0))
+    }
   }
-  return pans
+  return pans.filter { $0.state == .began || $0.state == .changed }
 }
 
 @Suite("Fullscreen-pop plugin", .uiKitModel, .plugins(FullscreenPopPlugin()))
@@ -148,10 +151,10 @@ struct FullscreenPopPluginTests {
           let (session, transparent) = articleStack()
           let window = try #require(session.navigationController.view.window)
           let pans = GestureDriver.touchDown(at: CGPoint(x: 100, y: 300), in: window)
-          for pan in pans {
-            GestureDriver.move(pan, to: CGPoint(x: distance, y: 0))
-            GestureDriver.end(pan)
+          for translation in [12, distance] {
+            for pan in pans { GestureDriver.move(pan, to: CGPoint(x: translation, y: 0)) }
           }
+          for pan in pans { GestureDriver.end(pan) }
           VirtualRunLoop.main.runUntilIdle()
           let top = session.navigationController.topViewController
           #expect((top === transparent) == finishes, "\(technique) at \(distance)")

@@ -205,6 +205,7 @@ extension UIKitModelTests.CustomTransitionTests {
     #expect(navigation.viewControllers == [screens[0]])
     #expect(driver.readTransitioning == [false])
     GestureDriver.swipe(pan, translation: CGPoint(x: 300, y: 0))
+    VirtualRunLoop.main.runUntilIdle()
     #expect(driver.readTransitioning == [false, false])
     #expect(pan.state == .possible, "refused to begin on a root-only stack")
   }

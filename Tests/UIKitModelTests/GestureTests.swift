@@ -22,6 +22,19 @@ final class TableGestureDelegate: ObjCObject, UIGestureRecognizerDelegate {
 }
 
 /// Counts the actions a recognizer sends.
+/// A delegate in Swift that lets a pan begin only to the right, as FDFullscreenPopGesture's
+/// does, and keeps the translations it was asked with.
+final class RightwardsOnly: UIGestureRecognizerDelegate {
+  var asked: [CGPoint] = []
+
+  func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool {
+    guard let pan = gestureRecognizer as? UIPanGestureRecognizer else { return false }
+    let translation = pan.translation(in: pan.view)
+    asked.append(translation)
+    return translation.x > 0
+  }
+}
+
 final class PanTarget: ObjCObject {
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(PanTarget.self) {
@@ -74,14 +87,74 @@ extension UIKitModelTests {
       pan.addTarget(target, action: "pan:")
       page.view.addGestureRecognizer(pan)
       let window = try #require(page.view.window)
-      let began = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
-      #expect(began.map { $0 === pan } == [true])
+      let following = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      #expect(following.map { $0 === pan } == [true])
+      GestureDriver.move(pan, to: CGPoint(x: 12, y: 0))
       GestureDriver.move(pan, to: CGPoint(x: 30, y: 0))
       #expect(pan.location(in: nil) == CGPoint(x: 230, y: 300))
       #expect(abs(pan.location(in: session.navigationController.navigationBar).y - 280) < 1e-9)
       #expect(pan.translation(in: page.view) == CGPoint(x: 30, y: 0))
       GestureDriver.end(pan)
       #expect(target.states == [.began, .changed, .ended])
+    }
+
+    // UIKit's UIPanGestureRecognizer reference: the gesture "begins when the user moves the
+    // minimum number of fingers allowed enough distance for recognition as a pan".
+    @Test("a pan begins once the finger has moved 10 points, not when it comes down")
+    func beginsAfterMovement() throws {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let target = PanTarget()
+      let pan = UIPanGestureRecognizer()
+      pan.addTarget(target, action: "pan:")
+      page.view.addGestureRecognizer(pan)
+      let window = try #require(page.view.window)
+      GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      #expect(pan.state == .possible && pan.isFollowingTouch)
+      GestureDriver.move(pan, to: CGPoint(x: 6, y: 0))
+      #expect(target.states.isEmpty, "6 points is not a pan yet")
+      GestureDriver.move(pan, to: CGPoint(x: 6, y: 8))
+      #expect(target.states == [.began], "10 points, in any direction")
+      #expect(pan.translation(in: nil) == CGPoint(x: 6, y: 8))
+      GestureDriver.end(pan)
+      #expect(target.states == [.began, .ended])
+    }
+
+    @Test("a finger lifted before it moved far enough: the pan fails quietly, nothing is sent")
+    func liftedTooSoon() throws {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let target = PanTarget()
+      let pan = UIPanGestureRecognizer()
+      pan.addTarget(target, action: "pan:")
+      page.view.addGestureRecognizer(pan)
+      let window = try #require(page.view.window)
+      GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      GestureDriver.move(pan, to: CGPoint(x: 3, y: 0))
+      GestureDriver.end(pan)
+      #expect(!UIKitModelIssues.all.contains { "\($0)".contains(pan.description) })
+      #expect(target.states.isEmpty)
+      #expect(!pan.isFollowingTouch && pan.state == .possible)
+    }
+
+    @Test("the delegate is asked when the finger has moved, with the translation known")
+    func delegateSeesTranslation() throws {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let pan = UIPanGestureRecognizer()
+      let delegate = RightwardsOnly()
+      pan.delegate = delegate
+      page.view.addGestureRecognizer(pan)
+      let window = try #require(page.view.window)
+      GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      #expect(delegate.asked.isEmpty, "not asked at touch-down")
+      GestureDriver.move(pan, to: CGPoint(x: -12, y: 0))
+      #expect(delegate.asked == [CGPoint(x: -12, y: 0)])
+      #expect(pan.state == .possible && !pan.isFollowingTouch, "a first move to the left fails")
+      GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      GestureDriver.move(pan, to: CGPoint(x: 12, y: 0))
+      #expect(pan.state == .began)
+      GestureDriver.end(pan, cancelled: true)
     }
 
     @Test("an edge pan takes a touch only within 20 points of its edge")
@@ -94,6 +167,8 @@ extension UIKitModelTests {
       let window = try #require(page.view.window)
       #expect(GestureDriver.touchDown(at: CGPoint(x: 100, y: 300), in: window).isEmpty)
       #expect(GestureDriver.touchDown(at: CGPoint(x: 10, y: 300), in: window).first === edge)
+      GestureDriver.move(edge, to: CGPoint(x: 20, y: 0))
+      #expect(edge.state == .began)
       GestureDriver.end(edge, cancelled: true)
     }
 
@@ -107,12 +182,15 @@ extension UIKitModelTests {
       page.view.addGestureRecognizer(inner)
       window.addGestureRecognizer(outer)
       let alone = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
-      #expect(alone.count == 1 && alone.first === inner)
+      #expect(alone.count == 2 && alone.first === inner, "both follow the finger, nearest first")
+      for pan in alone { GestureDriver.move(pan, to: CGPoint(x: 20, y: 0)) }
+      #expect(inner.state == .began && outer.state == .possible && !outer.isFollowingTouch)
       GestureDriver.end(inner, cancelled: true)
       let delegate = TableGestureDelegate()
       outer.delegate = delegate
       let both = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
-      #expect(both.count == 2)
+      for pan in both { GestureDriver.move(pan, to: CGPoint(x: 20, y: 0)) }
+      #expect(inner.state == .began && outer.state == .began)
       for pan in both { GestureDriver.end(pan, cancelled: true) }
     }
 
@@ -133,9 +211,10 @@ extension UIKitModelTests {
         return false
       }
       defer { token.remove() }
-      #expect(GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window).isEmpty)
+      #expect(GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window).first === pan)
+      GestureDriver.move(pan, to: CGPoint(x: 20, y: 0))
       #expect(asked.load(ordering: .relaxed) == 1)
-      #expect(pan.state == .possible)
+      #expect(pan.state == .possible && !pan.isFollowingTouch)
     }
 
     @Test("a touch at NaN is refused with an issue, nothing begins")

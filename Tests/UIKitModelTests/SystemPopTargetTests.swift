@@ -52,6 +52,7 @@ extension UIKitModelTests.GestureTests {
     // From the middle of the screen, not the edge.
     let began = GestureDriver.touchDown(at: CGPoint(x: 200, y: 400), in: window)
     #expect(began.count == 1 && began.first === fullScreen)
+    GestureDriver.move(fullScreen, to: CGPoint(x: 20, y: 0))
     GestureDriver.move(fullScreen, to: CGPoint(x: 150, y: 0))
     #expect(navigation.topViewController?.transitionCoordinator?.isInteractive == true)
     GestureDriver.move(fullScreen, to: CGPoint(x: 300, y: 0))

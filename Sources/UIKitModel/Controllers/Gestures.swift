@@ -92,9 +92,14 @@ open class UIGestureRecognizer: ObjCObject {
   /// The state.
   public internal(set) var state: State = .possible
   /// Whether the recognizer takes touches. Turning it off mid-gesture cancels the gesture, as
-  /// UIKit does.
+  /// UIKit does; one still waiting for the touch to move far enough fails.
   open var isEnabled = true {
-    didSet { if !isEnabled { cancelIfUnderWay() } }
+    didSet {
+      if !isEnabled {
+        cancelIfUnderWay()
+        (self as? UIPanGestureRecognizer)?.touch = nil
+      }
+    }
   }
   /// The delegate.
   open weak var delegate: (any UIGestureRecognizerDelegate)?
@@ -163,8 +168,10 @@ open class UIGestureRecognizer: ObjCObject {
   }
 
   /// Cancels the gesture if it is under way (its targets hear `cancelled`), ready for the next
-  /// touch: what UIKit does when a recognizer is disabled or leaves its view mid-gesture.
+  /// touch: what UIKit does when a recognizer is disabled or leaves its view mid-gesture. A pan
+  /// still waiting for the touch to move far enough stops following it.
   internal func cancelIfUnderWay() {
+    (self as? UIPanGestureRecognizer)?.touch = nil
     guard state == .began || state == .changed else { return }
     transition(to: .cancelled)
     state = .possible
@@ -186,13 +193,34 @@ open class UIGestureRecognizer: ObjCObject {
 }
 
 /// A pan: translation and velocity in a view's coordinates.
+///
+/// As UIKit documents, the gesture begins when the finger "has moved enough to be considered a
+/// pan", not when it comes down: until then the recognizer is in `possible` and follows the
+/// touch (``isFollowingTouch``), and its delegate's `gestureRecognizerShouldBegin:` is asked
+/// when the touch has moved ``recognitionDistance`` points, so `translation(in:)` and
+/// `location(in:)` already say where the finger went (FDFullscreenPopGesture refuses a first
+/// move to the left that way).
 open class UIPanGestureRecognizer: UIGestureRecognizer {
+  /// How far the finger moves before the gesture begins, in points. UIKit documents the rule
+  /// ("moved enough to be considered a pan") but no number; 10 points is the model's choice.
+  public static let recognitionDistance: CGFloat = 10
+
   /// The most touches it follows.
   open var maximumNumberOfTouches = Int.max
   internal var translationValue = CGPoint.zero
   internal var velocityValue = CGPoint.zero
   /// Where the touch began, in the window's coordinates.
   internal var startLocation = CGPoint.zero
+  /// The touch it follows before it began, shared with the other recognizers the same finger
+  /// came down on; nil when it follows none.
+  internal var touch: TouchSequence?
+
+  /// Whether a finger is down for this recognizer: waiting to move far enough (`possible`), or
+  /// under way (`began`, `changed`). ``GestureDriver/move(_:to:)`` and
+  /// ``GestureDriver/end(_:cancelled:)`` take such a recognizer.
+  public var isFollowingTouch: Bool {
+    state == .began || state == .changed || (state == .possible && touch != nil)
+  }
 
   /// The translation since the gesture began.
   open func translation(in view: UIView?) -> CGPoint { translationValue }
@@ -234,6 +262,29 @@ open class UIScreenEdgePanGestureRecognizer: UIPanGestureRecognizer {
   }
 }
 
+/// One finger down, and the pans it came down on, nearest first: the first of them to begin
+/// excludes the others unless they may recognize together.
+final class TouchSequence {
+  private struct Weak {
+    weak var recognizer: UIPanGestureRecognizer?
+  }
+
+  private var began: [Weak] = []
+
+  /// Whether `recognizer` may begin beside those that already did.
+  func admits(_ recognizer: UIPanGestureRecognizer) -> Bool {
+    began.allSatisfy { entry in
+      guard let other = entry.recognizer, other !== recognizer else { return true }
+      return recognizer.recognizesSimultaneously(with: other)
+    }
+  }
+
+  /// Notes that `recognizer` began.
+  func noteBegan(_ recognizer: UIPanGestureRecognizer) {
+    began.append(Weak(recognizer: recognizer))
+  }
+}
+
 /// The selectors a recognizer asks its delegate through the runtime.
 private enum GestureSelectors {
   static let shouldBegin: Selector = "gestureRecognizerShouldBegin:"
@@ -244,40 +295,64 @@ private enum GestureSelectors {
 /// Plays touch sequences on pan recognizers over virtual time, so tests and the lab can swipe at
 /// chosen speeds.
 public enum GestureDriver {
-  /// A swipe: begins, moves by `translation` in `steps` frames (one per frame), then ends, or is
-  /// cancelled when `cancelled`. The velocity at the release is the last step's. Returns at
-  /// once; the swipe happens as the run loop advances. A disabled recognizer, or one whose
-  /// delegate refuses to begin, fails and gets nothing more.
+  /// A swipe on `recognizer` alone: a finger down, moved by `translation` in `steps` frames (one
+  /// per frame), then lifted, or the gesture cancelled when `cancelled`. The gesture begins at
+  /// the first step that has moved ``UIPanGestureRecognizer/recognitionDistance`` points; the
+  /// velocity at the release is the last step's. Returns at once; the swipe happens as the run
+  /// loop advances. A disabled recognizer, one already under way, or one whose delegate refuses
+  /// to begin fails and gets nothing more.
   public static func swipe(
     _ recognizer: UIPanGestureRecognizer, translation: CGPoint, steps: Int = 10,
     cancelled: Bool = false
   ) {
-    guard begin(recognizer) else { return }
+    guard follow(recognizer, at: .zero, in: TouchSequence()) else { return }
     let steps = max(1, steps)
     var step = 0
     VirtualRunLoop.main.scheduledTimer(
       withTimeInterval: VirtualRunLoop.frameDuration, repeats: true, modes: [.common],
       keepsRunLoopBusy: true
     ) { timer in
+      guard recognizer.isFollowingTouch else {
+        timer.invalidate()
+        return
+      }
       step += 1
       let fraction = CGFloat(step) / CGFloat(steps)
       move(recognizer, to: CGPoint(x: translation.x * fraction, y: translation.y * fraction))
       if step >= steps {
         timer.invalidate()
-        end(recognizer, cancelled: cancelled)
+        if recognizer.isFollowingTouch { end(recognizer, cancelled: cancelled) }
       }
     }
   }
 
-  /// Begins a gesture now, with the touch at `location` (window coordinates); returns whether
-  /// it began. A disabled recognizer, one already under way, or one whose delegate refuses
-  /// does not.
+  /// Starts following a finger down at `location` on `recognizer`; false for a disabled
+  /// recognizer or one already following a finger (a gesture under way ignores another).
+  private static func follow(
+    _ recognizer: UIPanGestureRecognizer, at location: CGPoint, in touch: TouchSequence
+  ) -> Bool {
+    guard recognizer.isEnabled, recognizer.state == .possible, recognizer.touch == nil else {
+      return false
+    }
+    recognizer.translationValue = .zero
+    recognizer.velocityValue = .zero
+    recognizer.locationValue = location
+    recognizer.startLocation = location
+    recognizer.touch = touch
+    return true
+  }
+
+  /// Begins a gesture now, with the touch at `location` (window coordinates), as if the finger
+  /// had already moved far enough (the delegate is asked with a zero translation); returns
+  /// whether it began. A disabled recognizer, one already under way, or one whose delegate
+  /// refuses does not. ``touchDown(at:in:)`` and ``swipe(_:translation:steps:cancelled:)``
+  /// begin as a finger does, once it has moved.
   @discardableResult
   public static func begin(_ recognizer: UIPanGestureRecognizer, at location: CGPoint = .zero)
     -> Bool
   {
     // A gesture under way ignores another finger (it keeps its state).
-    guard recognizer.state == .possible else { return false }
+    guard recognizer.state == .possible, recognizer.touch == nil else { return false }
     guard recognizer.isEnabled, recognizer.delegateAllowsBegin() else {
       // Failed, then ready for the next touch.
       recognizer.state = .failed
@@ -292,12 +367,14 @@ public enum GestureDriver {
     return true
   }
 
-  /// A finger comes down at `point` of `window`: the pan recognizers on the view the hit test
-  /// finds and on its ancestors (the nearest view first; on one view, the one added last
-  /// first) are offered the touch. An edge pan takes
-  /// it only within 20 points of one of its edges. The first that begins wins; each other
-  /// begins too only if it may recognize simultaneously with those that did. Returns the
-  /// recognizers that began; move and end them with ``move(_:to:)`` and ``end(_:cancelled:)``.
+  /// A finger comes down at `point` of `window`: the enabled pan recognizers on the view the
+  /// hit test finds and on its ancestors (the nearest view first; on one view, the one added
+  /// last first) follow the touch. An edge pan takes it only within 20 points of one of its
+  /// edges. None begins yet: each is asked whether it may begin when the finger has moved
+  /// ``UIPanGestureRecognizer/recognitionDistance`` points (``move(_:to:)``, in the order
+  /// returned), and begins only if it may also recognize simultaneously with those that began
+  /// before it. Returns the recognizers following the touch; move and end them with
+  /// ``move(_:to:)`` and ``end(_:cancelled:)`` while ``UIPanGestureRecognizer/isFollowingTouch``.
   @discardableResult
   public static func touchDown(at point: CGPoint, in window: UIWindow) -> [UIPanGestureRecognizer] {
     guard point.x.isFinite, point.y.isFinite else {
@@ -318,19 +395,19 @@ public enum GestureDriver {
       }
       current = view.superview
     }
-    var began: [UIPanGestureRecognizer] = []
-    for pan in candidates {
-      guard began.allSatisfy({ pan.recognizesSimultaneously(with: $0) }) else { continue }
-      if begin(pan, at: point) { began.append(pan) }
-    }
-    return began
+    let touch = TouchSequence()
+    return candidates.filter { follow($0, at: point, in: touch) }
   }
 
-  /// Moves a began gesture to `translation` now; the velocity is the change over one frame. A
-  /// translation with a NaN or infinite component is refused with an issue (a touch is always
-  /// somewhere), and the gesture stays where it was.
+  /// Moves the finger of a recognizer that follows it to `translation` (from where it came
+  /// down) now; the velocity is the change over one frame. A gesture under way changes. One
+  /// waiting to begin begins once the finger is ``UIPanGestureRecognizer/recognitionDistance``
+  /// points away, if its delegate agrees and it may recognize beside those of the same finger
+  /// that began before it; otherwise it fails and stops following the finger. A translation
+  /// with a NaN or infinite component is refused with an issue (a touch is always somewhere),
+  /// and the gesture stays where it was.
   public static func move(_ recognizer: UIPanGestureRecognizer, to translation: CGPoint) {
-    guard recognizer.state == .began || recognizer.state == .changed else {
+    guard recognizer.isFollowingTouch else {
       UIKitModelIssues.report(.gestureNotBegun(recognizer.description))
       return
     }
@@ -347,13 +424,35 @@ public enum GestureDriver {
     recognizer.velocityValue = CGPoint(
       x: (translation.x - previous.x) / VirtualRunLoop.frameDuration,
       y: (translation.y - previous.y) / VirtualRunLoop.frameDuration)
-    recognizer.transition(to: .changed)
+    guard recognizer.state == .possible, let touch = recognizer.touch else {
+      recognizer.transition(to: .changed)
+      return
+    }
+    guard
+      (translation.x * translation.x + translation.y * translation.y).squareRoot()
+        >= UIPanGestureRecognizer.recognitionDistance
+    else { return }
+    recognizer.touch = nil
+    guard touch.admits(recognizer), recognizer.delegateAllowsBegin() else {
+      // Failed, then ready for the next touch.
+      recognizer.state = .failed
+      recognizer.state = .possible
+      return
+    }
+    touch.noteBegan(recognizer)
+    recognizer.transition(to: .began)
   }
 
-  /// Ends (or cancels) a began gesture now; a gesture that never began is refused.
+  /// Lifts the finger of a recognizer that follows it: a gesture under way ends (or is
+  /// cancelled); one that never moved far enough to begin fails quietly, as a pan does when the
+  /// finger lifts too soon. A recognizer following no finger is refused with an issue.
   public static func end(_ recognizer: UIPanGestureRecognizer, cancelled: Bool = false) {
-    guard recognizer.state == .began || recognizer.state == .changed else {
+    guard recognizer.isFollowingTouch else {
       UIKitModelIssues.report(.gestureNotBegun(recognizer.description))
+      return
+    }
+    guard recognizer.state != .possible else {
+      recognizer.touch = nil
       return
     }
     recognizer.transition(to: cancelled ? .cancelled : .ended)

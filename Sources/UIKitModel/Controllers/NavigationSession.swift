@@ -139,7 +139,9 @@ public final class NavigationSession {
 
   /// Swipes back from the left edge (or from `startX`, half way down: a full-screen pan takes a
   /// touch anywhere) by `fraction` of the width over `frames` frames, then releases as
-  /// `release` says, and runs until idle.
+  /// `release` says, and runs until idle. The pans under the finger begin once it has moved
+  /// far enough (``UIPanGestureRecognizer/recognitionDistance``); the step is "refused" when
+  /// none began.
   @discardableResult
   public func swipeBack(
     to fraction: CGFloat, release: SwipeRelease = .slow, frames: Int = 12, from startX: CGFloat = 5
@@ -155,7 +157,7 @@ public final class NavigationSession {
     let width = view.bounds.width
     let steps = max(1, frames)
     for step in 1...steps {
-      for pan in pans where pan.state == .began || pan.state == .changed {
+      for pan in pans where pan.isFollowingTouch {
         GestureDriver.move(
           pan, to: CGPoint(x: width * fraction * CGFloat(step) / CGFloat(steps), y: 0))
       }
@@ -170,10 +172,13 @@ public final class NavigationSession {
       case .velocity(let speed):
         speed.isFinite ? max(0, last + speed * CGFloat(VirtualRunLoop.frameDuration)) : last + 1
       }
-    for pan in pans where pan.state == .began || pan.state == .changed {
+    for pan in pans where pan.isFollowingTouch {
       GestureDriver.move(pan, to: CGPoint(x: releaseAt, y: 0))
-      GestureDriver.end(pan)
     }
+    // A pan that never moved far enough, or whose delegate refused, took no part.
+    let began = pans.filter { $0.state == .began || $0.state == .changed }
+    for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
+    guard !began.isEmpty else { return settle("swipe back (refused)") }
     return settle("swipe back to \(Int((fraction * 100).rounded())) % (\(release))")
   }
 

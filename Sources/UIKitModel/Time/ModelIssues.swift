@@ -75,7 +75,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
     case .transitionCompletedTwice(let controller):
       "the transition of \(controller) was completed twice; the second call was ignored"
     case .gestureNotBegun(let recognizer):
-      "\(recognizer) moved or ended without having begun; the touch was ignored"
+      "\(recognizer) moved or ended while following no finger (touch down first, and move"
+        + " only while isFollowingTouch); the touch was ignored"
     case .nilViewController(let method, let navigationController):
       "\(method) was sent to \(navigationController) with a nil view controller; nothing was"
         + " pushed or popped"
