@@ -22,8 +22,10 @@ public enum FullscreenPopError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The hijacking pan's delegate, FDFullscreenPopGesture's `_FDFullscreenPopGestureRecognizerDelegate`:
-/// no pop on the root controller, nor while a transition runs (`_isTransitioning`, read through
-/// key-value coding), nor when the top page disabled it.
+/// no pop on the root controller, nor when the top page disabled it, nor from farther than the
+/// page allows from the left edge, nor while a transition runs (`_isTransitioning`, read through
+/// key-value coding), nor when the finger's first move is to the left (asked once the finger
+/// has moved, so `translation(in:)` says where it went). The model's layout runs left to right.
 public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizerDelegate {
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(FullscreenPopGestureDelegate.self) {
@@ -43,14 +45,23 @@ public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizer
     super.init()
   }
 
-  private static let begin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
-    guard
-      let navigation = me.receiver(as: FullscreenPopGestureDelegate.self).navigationController,
-      navigation.viewControllers.count > 1,
-      navigation.topViewController?.fdInteractivePopDisabled != true
+  private static let begin: @convention(c) (id, SEL, id?) -> Bool = { me, _, sender in
+    let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer
+    return me.receiver(as: FullscreenPopGestureDelegate.self).shouldBegin(pan)
+  }
+
+  /// FDFullscreenPopGesture's `gestureRecognizerShouldBegin:`, check for check.
+  func shouldBegin(_ pan: UIPanGestureRecognizer?) -> Bool {
+    guard let navigation = navigationController, navigation.viewControllers.count > 1,
+      let top = navigation.viewControllers.last, !top.fdInteractivePopDisabled
     else { return false }
+    let beginning = pan?.location(in: pan?.view) ?? .zero
+    let maxDistance = top.fdInteractivePopMaxAllowedInitialDistanceToLeftEdge
+    if maxDistance > 0 && beginning.x > maxDistance { return false }
     let transitioning = (try? navigation.value(forKey: "_isTransitioning") as? Bool) ?? false
-    return transitioning != true
+    if transitioning == true { return false }
+    let translation = pan?.translation(in: pan?.view) ?? .zero
+    return translation.x > 0
   }
 }
 
@@ -66,6 +77,13 @@ extension UIViewController {
     get { self[disabledKey] }
     set { self[disabledKey] = newValue }
   }
+}
+
+extension UINavigationController {
+  /// The full-screen pan the hijack added (FDFullscreenPopGesture's
+  /// `fd_fullscreenPopGestureRecognizer`); nil until the hijack set this controller up, at its
+  /// first push.
+  public var fdFullscreenPopGestureRecognizer: UIPanGestureRecognizer? { self[hijackKey]?.pan }
 }
 
 /// Sets the hijack up on navigation controllers, and takes it off.

@@ -16,9 +16,16 @@ public enum PopTechnique: String, Sendable, CaseIterable {
   /// The article's technique with its bugs fixed: the flag is set only when the gesture
   /// begins (and reset however it ends), each transparent page keeps its own alpha.
   case article
-  /// FDFullscreenPopGesture's: a full-screen pan whose target is the system gesture's own
-  /// private target (read through `value(forKey: "targets")`), with the private action
-  /// `handleNavigationTransition:`. The system's transition runs, with its coordinator.
+  /// FDFullscreenPopGesture as written: a full-screen pan whose target is the system gesture's
+  /// own private target (read through `value(forKey: "targets")`), with the private action
+  /// `handleNavigationTransition:`, so the system's transition runs, with its coordinator; and
+  /// its per-page bar (`fdPrefersNavigationBarHidden`) with its bugs: the root's first
+  /// appearance is left alone (FDFullscreenPopGesture issue 129), and every page that never
+  /// said gets the bar shown, over the app's own `setNavigationBarHidden` (issue 5).
+  case hijackSeed = "hijack-seed"
+  /// FDFullscreenPopGesture's hijack with the per-page bar fixed: every page of the
+  /// controller is served, the root included, and a page that never set
+  /// `fdPrefersNavigationBarHidden` leaves the bar to the app (pull request 207).
   case hijack
 }
 
@@ -60,23 +67,33 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
 
   private static let currentTechnique = Atomic<Int>(1)
 
-  /// Hooks `-[UINavigationController viewDidLoad]` (the article's set-up) and
+  /// Hooks `-[UINavigationController viewDidLoad]` (the article's set-up),
   /// `-[UINavigationController pushViewController:animated:]` (the hijack's, before the push,
-  /// as FDFullscreenPopGesture swizzled it).
+  /// as FDFullscreenPopGesture swizzled it) and `-[UIViewController viewWillAppear:]` and
+  /// `viewWillDisappear:` (FDFullscreenPopGesture's per-page bar, after the originals).
   public func install() throws {
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in
       let technique = FullscreenPopPlugin.technique
-      guard technique != .hijack else { return }
+      guard technique == .article || technique == .articleSeed else { return }
       ArticlePop.setUp(navigation, fixed: technique == .article)
     }
     try UINavigationController.hook(before: "pushViewController:animated:") {
-      (navigation: UINavigationController, _: UIViewController?, _: Bool) in
-      guard FullscreenPopPlugin.technique == .hijack else { return }
+      (navigation: UINavigationController, page: UIViewController?, _: Bool) in
+      let technique = FullscreenPopPlugin.technique
+      guard technique == .hijack || technique == .hijackSeed else { return }
       do {
         try FullscreenHijack.setUp(navigation)
       } catch {
         Diagnostics.warn("fullscreen-pop: \(error)", kind: .plugin)
       }
+      FDBarAppearance.pushing(page, on: navigation)
+    }
+    try UIViewController.hook(after: "viewWillAppear:") {
+      (page: UIViewController, animated: Bool) in
+      FDBarAppearance.willAppear(page, animated: animated)
+    }
+    try UIViewController.hook(after: "viewWillDisappear:") { (page: UIViewController, _: Bool) in
+      FDBarAppearance.willDisappear(page)
     }
   }
 

@@ -6,10 +6,34 @@ import ObjCRuntime
 public import Scenarios
 public import UIKitModel
 
-extension FullscreenPopPlugin: ScenarioPlugin {
+extension FullscreenPopPlugin: ScenarioPlugin, BreakageGalleryPlugin {
   /// The article's swipe in each of its modes, and the hijack's, alone and beside the
-  /// bar-layer plugin.
+  /// bar-layer plugin, and FDFullscreenPopGesture's per-page bar as written and fixed.
   public var scenarios: [Scenario] { FullscreenPopScenarios.all }
+
+  /// FDFullscreenPopGesture's reported breakages its scenarios reproduce.
+  public var breakages: [Breakage] {
+    [
+      Breakage(
+        name: "fd-5", library: "FDFullscreenPopGesture",
+        report: "forkingdog/FDFullscreenPopGesture issue 5",
+        reported: "since 1.1, a page that hides the bar in its viewWillDisappear: (for the page"
+          + " it pushes) no longer hides it",
+        mechanism: "FD's swizzled viewWillAppear: sets the bar to the appearing page's"
+          + " fd_prefersNavigationBarHidden, NO for a page that never set it, after the app's"
+          + " own setNavigationBarHidden:animated: (pull request 207 leaves such pages alone)",
+        scenario: "fd-app-hides-bar", profile: .ios10),
+      Breakage(
+        name: "fd-129", library: "FDFullscreenPopGesture",
+        report: "forkingdog/FDFullscreenPopGesture issue 129",
+        reported: "the root page's fd_prefersNavigationBarHidden = YES does nothing at launch:"
+          + " the bar shows",
+        mechanism: "FD gives a page the block that applies its preference only in its swizzled"
+          + " push (to the pushed page and the one under it), so the root's first appearance,"
+          + " which no push precedes, is left alone",
+        scenario: "fd-root-hidden", profile: .ios10),
+    ]
+  }
 }
 
 /// The fullscreen-pop plugin's scenarios.
@@ -18,7 +42,9 @@ public enum FullscreenPopScenarios {
   static let plugin = FullscreenPopPlugin().name
 
   /// Every scenario of the plugin.
-  public static let all: [Scenario] = [articleSwipe, hijackSwipe, hijackBesideBarLayer]
+  public static let all: [Scenario] = [
+    articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
+  ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
   /// then the opaque page; a swipe back cancelled at 30 %, then one finished from 70 %. Run
@@ -95,6 +121,73 @@ public enum FullscreenPopScenarios {
     }
   }
 
+  /// FDFullscreenPopGesture issue 5: a page that shows the bar in its `viewDidLoad` and hides
+  /// it in its `viewWillDisappear:` (for the page it pushes), as the reporter's did, with no
+  /// page setting `fdPrefersNavigationBarHidden`. FD as written shows the bar on the pushed
+  /// page anyway (`hijack-seed: ...`, fails everywhere); fixed, pages that state no preference
+  /// leave the bar to the app (`hijack: ...`).
+  public static let appHidesBar = Scenario(
+    name: "fd-app-hides-bar",
+    summary: "FD issue 5: the app hides the bar in viewWillDisappear:; FD shows it again",
+    plugin: plugin
+  ) { context in
+    for technique in [PopTechnique.hijackSeed, .hijack] {
+      withTechnique(technique) {
+        let session = context.start(root: homePage())
+        session.push(BarHidingPage())
+        context.mark("\(technique.rawValue): the page that shows the bar")
+        session.push(opaquePage())
+        context.mark("\(technique.rawValue): the page it pushed")
+        let hidden = session.navigationController.isNavigationBarHidden
+        context.expect(
+          hidden, "\(technique.rawValue): the bar stays hidden, as the app asked",
+          seen: "the bar is shown",
+          failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
+      }
+    }
+  }
+
+  /// FDFullscreenPopGesture issue 129: the root page sets `fdPrefersNavigationBarHidden` and
+  /// the app launches. FD as written leaves the bar shown (`hijack-seed: ...`, fails
+  /// everywhere); fixed, the root is served too (`hijack: ...`). Then a page that wants the bar
+  /// is pushed and swiped back from: the bar shows there and hides again on the root, in both.
+  public static let rootPrefersHidden = Scenario(
+    name: "fd-root-hidden",
+    summary: "FD issue 129: the root prefers the bar hidden; FD shows it at launch",
+    plugin: plugin
+  ) { context in
+    for technique in [PopTechnique.hijackSeed, .hijack] {
+      withTechnique(technique) {
+        let root = homePage()
+        root.fdPrefersNavigationBarHidden = true
+        let session = context.start(root: root)
+        context.mark("\(technique.rawValue): launched")
+        expectBarHidden(
+          true, "\(technique.rawValue): no bar on the root at launch", context,
+          failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
+        let detail = opaquePage()
+        detail.fdPrefersNavigationBarHidden = false
+        session.push(detail)
+        context.mark("\(technique.rawValue): detail")
+        expectBarHidden(false, "\(technique.rawValue): the bar on the detail page", context)
+        session.swipeBack(to: 0.7, from: 200)
+        context.mark("\(technique.rawValue): swiped back")
+        expectTop("Home", "\(technique.rawValue): back on the root", context)
+        expectBarHidden(true, "\(technique.rawValue): no bar on the root again", context)
+      }
+    }
+  }
+
+  /// Checks whether the bar is hidden.
+  private static func expectBarHidden(
+    _ hidden: Bool, _ label: String, _ context: ScenarioContext, failsOn: Set<String> = []
+  ) {
+    let seen = context.session?.navigationController.isNavigationBarHidden ?? false
+    context.expect(
+      seen == hidden, label, seen: seen ? "the bar is hidden" : "the bar is shown",
+      failsOn: failsOn)
+  }
+
   /// Checks that the controller on top is titled `title`.
   private static func expectTop(_ title: String, _ label: String, _ context: ScenarioContext) {
     let stack = context.session?.navigationController.viewControllers ?? []
@@ -128,6 +221,26 @@ public enum FullscreenPopScenarios {
     let page = UIViewController()
     page.title = "Detail"
     return page
+  }
+}
+
+/// FDFullscreenPopGesture issue 5's middle page: it shows the bar in its `viewDidLoad` and hides
+/// it in its `viewWillDisappear:`, with the system's `setNavigationBarHidden(_:animated:)`.
+public final class BarHidingPage: UIViewController {
+  /// A page titled `Shows the bar`.
+  public override init() {
+    super.init()
+    title = "Shows the bar"
+  }
+
+  public override func viewDidLoad() {
+    super.viewDidLoad()
+    navigationController?.setNavigationBarHidden(false, animated: false)
+  }
+
+  public override func viewWillDisappear(_ animated: Bool) {
+    super.viewWillDisappear(animated)
+    navigationController?.setNavigationBarHidden(true, animated: animated)
   }
 }
 

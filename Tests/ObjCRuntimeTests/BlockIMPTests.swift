@@ -198,9 +198,10 @@ struct BlockIMPTests {
       total &+= function(thermometer.passUnretained(), Selector("f:").sel, 1)
       imp_removeBlock(imp)
     }
-    // Other suites make closures and stubs in parallel; a leak here would leave 100,000.
-    #expect(abs(ClosureIMPStatistics.live - before) < 1_000)
-    #expect(abs(ClosureIMPStatistics.liveTrampolines - stubsBefore) < 1_000)
+    // Other suites make closures and stubs in parallel (the matrix tests install and remove
+    // every plugin's hooks per cell: thousands at a time); a leak here would leave 100,000.
+    #expect(abs(ClosureIMPStatistics.live - before) < 10_000)
+    #expect(abs(ClosureIMPStatistics.liveTrampolines - stubsBefore) < 10_000)
     #expect(total == (1...100_000).reduce(0, +))
   }
 }
