@@ -35,14 +35,11 @@ extension UINavigationBar {
   ///   the top of its navigation controller is ignored (a scroll view still decelerating after
   ///   its page was popped would paint the next page's bar: the seed's issue 10).
   ///
-  /// A colour with a NaN component is refused, the bar unchanged.
+  /// A colour never has a NaN component: `UIColor` takes one as 0 and reports it.
   public func lt_setBackgroundColor(
     _ color: UIColor, from controller: UIViewController? = nil,
     mode: OverlayMode = OverlayBarPlugin.mode
   ) {
-    guard !color.hasNaNComponent else {
-      return refuse("lt_setBackgroundColor:", "a colour with a NaN component")
-    }
     guard !isStale(controller, mode: mode) else { return }
     if let overlay = lt_overlay {
       overlay.backgroundColor = color
@@ -203,12 +200,5 @@ extension UINavigationBar {
   private func refuse(_ method: String, _ value: String) {
     Diagnostics.warn(
       "-[UINavigationBar \(method)] refused \(value): the bar is unchanged", kind: .refusedValue)
-  }
-}
-
-extension UIColor {
-  /// Whether a component is NaN.
-  fileprivate var hasNaNComponent: Bool {
-    red.isNaN || green.isNaN || blue.isNaN || alpha.isNaN
   }
 }

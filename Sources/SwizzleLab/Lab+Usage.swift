@@ -22,7 +22,7 @@ enum Usage {
           --sdk VERSION     The SDK the app was built with (14 or 14.2), no newer than --ios;
                             default the running version's (iOS 15's look at the scroll edge
                             comes only with the iOS 15 SDK).
-          --speed SECONDS   Real seconds to wait between steps; default 0.
+          --speed SECONDS   Real seconds to wait between steps, 0 to 60; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
           --load PATH       Load a plugin library first (repeatable).
           -h, --help        Show help information.

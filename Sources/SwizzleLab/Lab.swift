@@ -320,8 +320,9 @@ struct Options {
           options.sdkVersion = version
         case "--speed":
           let text = try value(argument)
-          guard let speed = Double(text), speed >= 0 else {
-            throw .usage("--speed takes seconds, such as 0.5", topic: "")
+          // Waits are real time: a minute between steps is already more than anyone watches.
+          guard let speed = Double(text), speed >= 0, speed <= 60 else {
+            throw .usage("--speed takes seconds from 0 to 60, such as 0.5", topic: "")
           }
           options.speed = speed
         case "--filter": options.filter = try value(argument)

@@ -188,17 +188,20 @@ struct OverlayBarPluginTests {
     #expect(bar.lt_overlay != nil, "the seed applies whoever calls")
   }
 
-  @Test("bad input: NaN colours and translations refused, alpha clamped, the bar unchanged")
+  @Test("bad input: NaN translations refused, alpha clamped, the bar unchanged; NaN colours black")
   func badInput() throws {
     let bar = session(pushed: true).navigationController.navigationBar
     let before = bar.appearance()
-    bar.lt_setBackgroundColor(UIColor(red: .nan, green: 0, blue: 0, alpha: 1))
     bar.lt_setTranslationY(.nan)
     bar.lt_setTranslationY(.infinity)
     bar.lt_setTranslationY(-.infinity)
     try bar.lt_setElementsAlpha(.nan)
     #expect(bar.lt_overlay == nil)
     #expect(bar.appearance() == before)
+    // The model's UIColor takes a NaN component as 0 (an invalidColor issue): the overlay is
+    // black, never NaN.
+    bar.lt_setBackgroundColor(UIColor(red: .nan, green: 0, blue: 0, alpha: 1))
+    #expect(bar.lt_overlay?.backgroundColor == UIColor(red: 0, green: 0, blue: 0, alpha: 1))
     try bar.lt_setElementsAlpha(7)
     #expect(bar.appearance().titleColor.alpha == 1)
     try bar.lt_setElementsAlpha(-3)

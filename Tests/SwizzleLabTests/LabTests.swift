@@ -199,7 +199,9 @@ struct LabTests {
       ["bogus"], ["run"], ["run", "nope"], ["run", "push", "--plugin", "nope"],
       ["run", "push", "--device", "Nokia"], ["run", "push", "--wat"], ["render", "push"],
       ["trace", "push", "--speed"], ["run", "push", "--ios", "14"],
-      ["run", "push", "--ios", "x.1"],
+      ["run", "push", "--ios", "x.1"], ["trace", "push", "--speed", "5000"],
+      ["trace", "push", "--speed", "inf"], ["trace", "push", "--speed", "nan"],
+      ["trace", "push", "--speed", "-1"],
     ] {
       let (code, output) = lab(arguments)
       #expect(code == .usage, "\(arguments)")

@@ -17,12 +17,19 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   /// The components.
   public let red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat
 
-  /// A colour from its sRGB components, each from 0 to 1; an alpha outside 0...1 is clamped.
+  /// A colour from its sRGB components, each from 0 to 1; an alpha outside 0...1 is clamped. A
+  /// NaN or infinite component, which names no colour, is taken as 0 and reported
+  /// (``UIKitModelIssue/invalidColor(_:)``), so it never reaches what tests compare.
   public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
-    self.red = red
-    self.green = green
-    self.blue = blue
-    self.alpha = max(0, min(1, alpha))
+    let given = [red, green, blue, alpha]
+    if !given.allSatisfy(\.isFinite) {
+      UIKitModelIssues.report(.invalidColor(given.map { "\($0)" }.joined(separator: ", ")))
+    }
+    func finite(_ value: CGFloat) -> CGFloat { value.isFinite ? value : 0 }
+    self.red = finite(red)
+    self.green = finite(green)
+    self.blue = finite(blue)
+    self.alpha = max(0, min(1, finite(alpha)))
     super.init()
   }
 

@@ -151,6 +151,15 @@ public final class NavigationSession {
     guard let view = navigationController.view, let window = view.window else {
       return settle("swipe back (refused)")
     }
+    guard fraction.isFinite, startX.isFinite else {
+      UIKitModelIssues.report(
+        .invalidGeometry(view: view.description, value: "swipe to \(fraction) from \(startX)"))
+      return settle("swipe back (refused)")
+    }
+    guard frames <= VirtualRunLoop.maximumFrames else {
+      UIKitModelIssues.report(.advanceRefused("a swipe of \(frames) frames"))
+      return settle("swipe back (refused)")
+    }
     let start = CGPoint(x: startX, y: view.bounds.midY)
     let pans = GestureDriver.touchDown(at: start, in: window)
     guard !pans.isEmpty else { return settle("swipe back (refused)") }

@@ -27,8 +27,20 @@ public final class NSUserDefaults {
 
   private init() {}
 
-  /// Stores `value` for `key`; nil removes it.
+  /// Stores `value` for `key`; nil removes it. Only property-list values are kept, as
+  /// Foundation keeps only them: strings, numbers (integers of any width, floating point,
+  /// Booleans), `Data`, `Date`, and arrays and string-keyed dictionaries of them. Anything else
+  /// is refused with ``UIKitModelIssue/nonPropertyListValue(key:type:)`` (Foundation raises) and
+  /// the previous value kept.
   public func set(_ value: Any?, forKey key: String) {
+    guard let value else {
+      values[key] = nil
+      return
+    }
+    guard NSUserDefaults.isPropertyList(value) else {
+      UIKitModelIssues.report(.nonPropertyListValue(key: key, type: "\(type(of: value))"))
+      return
+    }
     values[key] = value
   }
 
@@ -38,44 +50,96 @@ public final class NSUserDefaults {
   public func set(_ value: Double, forKey key: String) { values[key] = value }
   /// Stores a number.
   public func set(_ value: Float, forKey key: String) { values[key] = Double(value) }
-  /// Stores a number.
+  /// Stores a number, exactly (an `Int` reads back as itself, 2⁵³ + 1 and `Int.max` included).
   public func set(_ value: Int, forKey key: String) { values[key] = value }
 
   /// The value for `key`, if any.
   public func object(forKey key: String) -> Any? { values[key] }
 
-  /// The Boolean for `key`: a stored Boolean, or a number other than 0; false when absent.
+  /// The Boolean for `key`, as Foundation coerces it: a Boolean; a number other than 0; the
+  /// strings "YES", "true" and "1" (any case; "NO", "false", "0" and anything else are false);
+  /// false when absent.
   public func bool(forKey key: String) -> Bool {
-    switch values[key] {
-    case let value as Bool: value
-    case let value as Double: value != 0
-    case let value as Float: value != 0
-    case let value as Int: value != 0
-    case let value as NSNumber: value.boolValue
-    default: false
+    switch NSUserDefaults.number(values[key]) {
+    case .integer(let value): return value != 0
+    case .floating(let value): return value != 0 && !value.isNaN
+    case .none:
+      guard let text = values[key] as? String else { return false }
+      return ["yes", "true"].contains(text.lowercased())
     }
   }
 
-  /// The number for `key` as a `Double`; 0 when absent or not a number.
+  /// The number for `key` as a `Double`: a number, or a string that reads as one ("1.5",
+  /// " 42"); 0 when absent or not a number.
   public func double(forKey key: String) -> Double {
-    switch values[key] {
-    case let value as Double: value
-    case let value as Float: Double(value)
-    case let value as Int: Double(value)
-    case let value as Bool: value ? 1 : 0
-    case let value as CGFloat: Double(value)
-    case let value as NSNumber: value.doubleValue
-    default: 0
+    switch NSUserDefaults.number(values[key]) {
+    case .integer(let value): Double(value)
+    case .floating(let value): value
+    case .none: 0
     }
   }
 
   /// The number for `key` as a `Float`; 0 when absent.
   public func float(forKey key: String) -> Float { Float(double(forKey: key)) }
 
-  /// The number for `key` as an `Int` (truncated); 0 when absent.
+  /// The number for `key` as an `Int`: an integer exactly, a floating-point number truncated
+  /// towards zero and held to `Int.min...Int.max` (NaN is 0), a string that reads as a number
+  /// the same way ("42", "1.5" is 1); 0 when absent. Never traps.
   public func integer(forKey key: String) -> Int {
-    let value = double(forKey: key)
-    return value.isFinite ? Int(value) : 0
+    switch NSUserDefaults.number(values[key]) {
+    case .integer(let value): value
+    case .floating(let value): NSUserDefaults.clampedInteger(value)
+    case .none: 0
+    }
+  }
+
+  /// `value` truncated towards zero, held to `Int`'s range; NaN is 0.
+  static func clampedInteger(_ value: Double) -> Int {
+    if value.isNaN { return 0 }
+    if value >= 9_223_372_036_854_775_807 { return .max }
+    if value <= -9_223_372_036_854_775_808 { return .min }
+    return Int(value)
+  }
+
+  /// A stored number, read as an integer when it is one and fits, else as floating point.
+  private enum Number {
+    case integer(Int)
+    case floating(Double)
+  }
+
+  private static func number(_ value: Any?) -> Number? {
+    switch value {
+    case let value as Bool: return .integer(value ? 1 : 0)
+    case let value as Int: return .integer(value)
+    case let value as any BinaryInteger:
+      if let exact = Int(exactly: value) { return .integer(exact) }
+      return .floating(Double(value))
+    case let value as Double: return .floating(value)
+    case let value as Float: return .floating(Double(value))
+    case let value as CGFloat: return .floating(Double(value))
+    case let value as NSNumber: return .floating(value.doubleValue)
+    case let text as String:
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      if let exact = Int(trimmed) { return .integer(exact) }
+      if let floating = Double(trimmed) { return .floating(floating) }
+      return nil
+    default: return nil
+    }
+  }
+
+  /// Whether `value` is a property-list value (what Foundation's defaults store).
+  static func isPropertyList(_ value: Any) -> Bool {
+    switch value {
+    case is String, is Bool, is any BinaryInteger, is Double, is Float, is CGFloat, is NSNumber,
+      is Data, is Date:
+      return true
+    case let array as [Any]:
+      return array.allSatisfy(isPropertyList)
+    case let dictionary as [String: Any]:
+      return dictionary.values.allSatisfy(isPropertyList)
+    default:
+      return false
+    }
   }
 
   /// Removes the value for `key`.

@@ -48,10 +48,29 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// A layer animation of a key path the model does not draw (it animates `opacity`,
   /// `shadowOpacity`, `shadowRadius` and `cornerRadius`).
   case unsupportedAnimation(layer: String, keyPath: String)
+  /// The run loop was asked to advance by more than
+  /// ``VirtualRunLoop/maximumAdvance`` at once, or by NaN: nothing was run.
+  case advanceRefused(String)
+  /// A value that is not a property-list type given to `NSUserDefaults` (Foundation raises
+  /// NSInvalidArgumentException: "Attempt to insert non-property list object").
+  case nonPropertyListValue(key: String, type: String)
+  /// A colour given a NaN or infinite component (its components, in order).
+  case invalidColor(String)
 
   /// What was refused and why.
   public var description: String {
     switch self {
+    case .advanceRefused(let amount):
+      "the run loop was asked to advance by \(amount); it advances at most"
+        + " \(Int(VirtualRunLoop.maximumAdvance)) s (\(VirtualRunLoop.maximumFrames) frames) at a"
+        + " time. Nothing was run: advance in smaller steps"
+    case .nonPropertyListValue(let key, let type):
+      "NSUserDefaults was given a \(type) for \"\(key)\", which is not a property-list type"
+        + " (strings, numbers, Data, Date, and arrays and dictionaries of them); the previous"
+        + " value was kept"
+    case .invalidColor(let components):
+      "a colour was given the components (\(components)); a NaN or infinite one names no colour"
+        + " and was taken as 0"
     case .viewCycle(let view, let into):
       "cannot insert \(view) into \(into): a view cannot be its own ancestor"
     case .indexOutOfRange(let view, let index, let count):

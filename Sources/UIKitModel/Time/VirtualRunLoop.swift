@@ -74,8 +74,20 @@ public final class VirtualRunLoop {
 
   // MARK: Advancing time
 
-  /// Runs everything due in the next `interval` seconds of virtual time, in time order.
+  /// The most virtual time one advance may cover: a day, so that a number typed by mistake
+  /// (`.infinity`, 1e300, `Int.max` frames) is refused at once instead of running for ever.
+  public static let maximumAdvance: TimeInterval = 24 * 60 * 60
+  /// ``maximumAdvance`` in frames: 5,184,000.
+  public static let maximumFrames = Int(maximumAdvance * 60)
+
+  /// Runs everything due in the next `interval` seconds of virtual time, in time order. A
+  /// negative interval runs nothing; more than ``maximumAdvance``, or NaN, is refused with an
+  /// issue (``UIKitModelIssue/advanceRefused(_:)``) and runs nothing.
   public func advance(by interval: TimeInterval) {
+    guard !interval.isNaN, interval <= VirtualRunLoop.maximumAdvance else {
+      UIKitModelIssues.report(.advanceRefused("\(interval) s"))
+      return
+    }
     let target = currentTime + max(0, interval)
     while true {
       let nextFrame = Double(frameCount + 1) * VirtualRunLoop.frameDuration
@@ -94,19 +106,24 @@ public final class VirtualRunLoop {
     currentTime = max(currentTime, target)
   }
 
-  /// Runs `count` frames.
+  /// Runs `count` frames; more than ``maximumFrames`` is refused with an issue and runs nothing.
   public func advance(frames count: Int) {
     guard count > 0 else { return }
+    guard count <= VirtualRunLoop.maximumFrames else {
+      UIKitModelIssues.report(.advanceRefused("\(count) frames"))
+      return
+    }
     let target = Double(frameCount + count) * VirtualRunLoop.frameDuration
     advance(by: target - currentTime)
   }
 
   /// Advances frame by frame until no timer, perform-after, animation or transaction completion
   /// is pending (display links keep ticking meanwhile, but do not keep the run loop busy), or
-  /// until `limit` seconds of virtual time went by. Returns whether it became idle.
+  /// until `limit` seconds of virtual time went by (at most ``maximumAdvance``; NaN is 0).
+  /// Returns whether it became idle.
   @discardableResult
   public func runUntilIdle(limit: TimeInterval = 60) -> Bool {
-    let deadline = currentTime + limit
+    let deadline = currentTime + min(VirtualRunLoop.maximumAdvance, limit.isNaN ? 0 : limit)
     while !isIdle {
       guard currentTime < deadline else { return false }
       advance(frames: 1)

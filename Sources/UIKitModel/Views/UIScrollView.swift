@@ -142,6 +142,10 @@ open class UIScrollView: UIView {
       UIKitModelIssues.report(.invalidGeometry(view: description, value: "drag \(translation)"))
       return
     }
+    guard duration <= VirtualRunLoop.maximumAdvance else {
+      UIKitModelIssues.report(.advanceRefused("a drag of \(duration) s"))
+      return
+    }
     stopDecelerating()
     isDragging = true
     delegate?.scrollViewWillBeginDragging(self)
