@@ -177,6 +177,17 @@ let package = Package(
       path: "Sources/swizzle-lab",
       linkerSettings: [.unsafeFlags(hostLinkerFlags)]
     ),
+    // The lab's command line under random input (issue #30): CI runs 10,000 invocations.
+    .executableTarget(
+      name: "lab-fuzz",
+      dependencies: [
+        "SwizzleLab", "Scenarios", "Hooks", "BarLayerPlugin", "TransparentBarPlugin",
+        "OverlayBarPlugin",
+        "AnimatorTransitionPlugin", "FullscreenPopPlugin",
+      ],
+      path: "Sources/lab-fuzz",
+      linkerSettings: [.unsafeFlags(hostLinkerFlags)]
+    ),
     .executableTarget(
       name: "swizzle-bench",
       dependencies: [

@@ -53,6 +53,9 @@ public struct LibraryReport: Sendable {
   public let plugins: [String]
   /// The plugins it brought that were refused (a name or identifier already taken), with why.
   public let refused: [PluginError]
+  /// The plugins of the library that the registry knew before this load (short names): the
+  /// library was loaded before, under this path or another.
+  public let alreadyLoaded: [String]
 }
 
 /// The plugins of the process: registers each once per identifier and name, installs each
@@ -162,7 +165,7 @@ public final class PluginRegistry: Sendable {
   public func loadLibrary(at path: String) throws(DiscoveryError) -> LibraryReport {
     _ = try discover()
     let before = Set(state.withLock { $0.order })
-    let (awake, images) = try SelfAwareDiscovery.load(path)
+    let (awake, images, library) = try SelfAwareDiscovery.load(path)
     let refused = try discover()
     // The plugins registered since whose types the library holds: another thread may register
     // plugins of its own meanwhile. A type whose metadata is made at run time (a generic one)
@@ -172,7 +175,12 @@ public final class PluginRegistry: Sendable {
     }
     .filter { plugin in SwiftImages.base(holding: type(of: plugin)).map(images.contains) ?? true }
     .map(\.name)
-    return LibraryReport(awake: awake, plugins: added, refused: refused)
+    let known = state.withLock { state in
+      state.order.filter(before.contains).compactMap { state.records[$0]?.plugin }
+    }
+    .filter { plugin in SwiftImages.base(holding: type(of: plugin)) == library }
+    .map(\.name)
+    return LibraryReport(awake: awake, plugins: added, refused: refused, alreadyLoaded: known)
   }
 
   // MARK: Installing

@@ -328,6 +328,11 @@ enum LoadCommand {
     for refusal in library.refused {
       output.err("warning: \(refusal)\n")
     }
+    guard library.alreadyLoaded.isEmpty || !library.plugins.isEmpty else {
+      report(
+        "\(path) was loaded before; plugins: \(library.alreadyLoaded.joined(separator: ", "))\n")
+      return
+    }
     guard !library.plugins.isEmpty else {
       throw .failure(
         "\(path) brings no plugin (no DiscoverablePlugin type, and none registered at awake)")

@@ -2,6 +2,10 @@
 
 /// The help texts.
 enum Usage {
+  /// The commands, as the overview lists them.
+  static let commands =
+    "list, run, trace, hooks, render, matrix, gallery, methods, learn, load"
+
   static func text(for topic: String) -> String {
     switch topic {
     case "run":

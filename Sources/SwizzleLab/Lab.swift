@@ -62,6 +62,10 @@ public enum Lab {
     _ arguments: [String], output: LabOutput, environment: [String: String] = [:]
   ) -> LabExit {
     var arguments = arguments
+    if arguments.first == "" {
+      output.err("error: an empty word where a command goes; commands: \(Usage.commands)\n")
+      return .usage
+    }
     let command = arguments.isEmpty || arguments[0].hasPrefix("-") ? "" : arguments.removeFirst()
     if arguments.contains("--help") || arguments.contains("-h") || command == "help" {
       let topic = command == "help" ? arguments.first ?? "" : command
@@ -79,12 +83,13 @@ public enum Lab {
         var arguments = arguments
         let name = arguments.isEmpty || arguments[0].hasPrefix("-") ? nil : arguments.removeFirst()
         let options = try Options.parse(
-          arguments, allowed: ["--no-color", "--load"], output: output)
+          arguments, allowed: ["--no-color", "--load"], positional: false, output: output)
         try options.validate()
         return try GalleryCommand.run(
           name: name, options, output: output, environment: environment)
       case "list":
-        let options = try Options.parse(arguments, allowed: ["--load"], output: output)
+        let options = try Options.parse(
+          arguments, allowed: ["--load"], positional: false, output: output)
         try options.validate()
         output.out(listText())
         return .ok
@@ -101,7 +106,7 @@ public enum Lab {
         return try TraceCommand.run(options, output: output)
       case "hooks":
         let options = try Options.parse(
-          arguments, allowed: ["--plugin", "--load"], output: output)
+          arguments, allowed: ["--plugin", "--load"], positional: false, output: output)
         try options.validate()
         return try HooksCommand.run(options, output: output)
       case "render":
@@ -112,14 +117,14 @@ public enum Lab {
       case "matrix":
         let options = try Options.parse(
           arguments, allowed: ["--plugin", "--scenario", "--device", "--out", "--load"],
-          output: output)
+          positional: false, output: output)
         try options.validate()
         return try MatrixCommand.run(options, output: output)
       case "methods":
         var arguments = arguments
         let name = arguments.isEmpty || arguments[0].hasPrefix("-") ? nil : arguments.removeFirst()
         let options = try Options.parse(
-          arguments, allowed: ["--plugin", "--load"], output: output)
+          arguments, allowed: ["--plugin", "--load"], positional: false, output: output)
         try options.validate()
         guard let name else {
           throw LabError.usage(
@@ -137,7 +142,7 @@ public enum Lab {
         var html: String?
         while !rest.isEmpty {
           let flag = rest.removeFirst()
-          guard flag == "--html", !rest.isEmpty, !rest[0].hasPrefix("-") else {
+          guard flag == "--html", !rest.isEmpty, !rest[0].hasPrefix("-"), !rest[0].isEmpty else {
             throw LabError.usage(
               flag == "--html" ? "--html takes a FILE" : "unknown option '\(flag)'",
               topic: "learn")
@@ -250,18 +255,30 @@ struct Options {
   /// The devices named with `--device`, in order (the last is `device`).
   var devices: [DeviceProfile] = []
 
-  /// Parses `arguments`: options among `allowed` and at most one positional SCENARIO; then
-  /// loads the libraries of `--load`, writing what they brought to `output`, so that their
-  /// plugins and scenarios can be named. Names are checked by ``validate()``.
+  /// Parses `arguments`: options among `allowed` and, when `positional`, at most one SCENARIO;
+  /// then loads the libraries of `--load`, writing what they brought to `output`, so that their
+  /// plugins and scenarios can be named. Names are checked by ``validate()``. An empty value, a
+  /// name given twice and a word the command does not take are refused, each with what is wrong.
   static func parse(
-    _ arguments: [String], allowed: [String], needsScenario: Bool = false, output: LabOutput
+    _ arguments: [String], allowed: [String], needsScenario: Bool = false,
+    positional: Bool = true, output: LabOutput
   ) throws(LabError) -> Options {
     var options = Options()
     var index = 0
     func value(_ flag: String) throws(LabError) -> String {
       index += 1
       guard index < arguments.count else { throw .usage("\(flag) needs a value", topic: "") }
+      guard !arguments[index].trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw .usage("\(flag) needs a value, not an empty one", topic: "")
+      }
       return arguments[index]
+    }
+    func once<Name: Equatable>(_ flag: String, _ name: Name, among names: [Name])
+      throws(LabError)
+    {
+      guard !names.contains(name) else {
+        throw .usage("\(flag) names '\(name)' twice", topic: "")
+      }
     }
     while index < arguments.count {
       let argument = arguments[index]
@@ -278,8 +295,14 @@ struct Options {
           guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw .usage("--plugin takes NAME or NAME,NAME...", topic: "")
           }
-          options.plugins += names
-        case "--load": options.libraries.append(try value(argument))
+          for name in names {
+            try once(argument, name, among: options.plugins)
+            options.plugins.append(name)
+          }
+        case "--load":
+          let path = try value(argument)
+          try once(argument, path, among: options.libraries)
+          options.libraries.append(path)
         case "--device":
           let name = try value(argument)
           guard let device = DeviceProfile.named(name) else {
@@ -287,11 +310,18 @@ struct Options {
               "no device '\(name)'; devices: "
                 + DeviceProfile.allCases.map(\.rawValue).joined(separator: ", "), topic: "")
           }
+          try once(argument, device.rawValue, among: options.devices.map(\.rawValue))
           options.device = device
           options.devices.append(device)
         case "--scenario":
-          options.scenarios += try value(argument).split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
+          let names = try value(argument).split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+          guard !names.contains(where: \.isEmpty) else {
+            throw .usage("--scenario takes NAME or NAME,NAME...", topic: "")
+          }
+          for name in names {
+            try once(argument, name, among: options.scenarios)
+            options.scenarios.append(name)
           }
         case "--ios":
           // A profile by its name (`15`), or an exact system version (`14.2`); a bare number
@@ -330,8 +360,15 @@ struct Options {
         default: break
         }
       } else {
+        guard positional else {
+          throw .usage(
+            "unexpected argument '\(argument)': this command takes no SCENARIO", topic: "")
+        }
         guard options.scenario == nil else {
           throw .usage("unexpected argument '\(argument)'", topic: "")
+        }
+        guard !argument.trimmingCharacters(in: .whitespaces).isEmpty else {
+          throw .usage("an empty SCENARIO names nothing (see 'swizzle-lab list')", topic: "")
         }
         options.scenario = argument
       }

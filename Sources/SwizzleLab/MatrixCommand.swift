@@ -85,7 +85,12 @@ enum MatrixCommand {
       try writeHTML(cells, scenarios: scenarios, devices: devices, to: directory)
       output.out("wrote \(directory)/matrix.html and a report per cell\n")
     }
-    return cells.values.contains { $0.outcome.isFailure } ? .failure : .ok
+    let failed = cells.values.filter { $0.outcome.isFailure }.count
+    guard failed == 0 else {
+      output.err("error: \(failed) of \(cells.count) runs were not as expected (see the table)\n")
+      return .failure
+    }
+    return .ok
   }
 
   /// The scenarios named with `--scenario`, else those of the plugins named with `--plugin`,

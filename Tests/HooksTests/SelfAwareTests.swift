@@ -86,9 +86,15 @@ struct SelfAwareTests {
     #expect(first.awake.awoken.contains { $0.hasSuffix("LatePluginStartup") })
     #expect(first.plugins == ["late-plugin"])
     #expect(PluginRegistry.shared.isInstalled("test.late-plugin"))
-    let second = try PluginRegistry.shared.loadLibrary(at: library)
+    #expect(first.alreadyLoaded.isEmpty)
+    // Again, under another path to the same file: nothing new, and the report says whose.
+    let other =
+      (library as NSString).deletingLastPathComponent + "/./"
+      + (library as NSString).lastPathComponent
+    let second = try PluginRegistry.shared.loadLibrary(at: other)
     #expect(second.awake.awoken.isEmpty)
     #expect(second.plugins.isEmpty)
+    #expect(second.alreadyLoaded == ["late-plugin"])
     #expect(PluginRegistry.shared.installationCount(of: "test.late-plugin") == 1)
   }
 

@@ -201,7 +201,12 @@ struct LabTests {
       ["trace", "push", "--speed"], ["run", "push", "--ios", "14"],
       ["run", "push", "--ios", "x.1"], ["trace", "push", "--speed", "5000"],
       ["trace", "push", "--speed", "inf"], ["trace", "push", "--speed", "nan"],
-      ["trace", "push", "--speed", "-1"],
+      ["trace", "push", "--speed", "-1"], ["list", "extra"], ["hooks", "x"],
+      ["matrix", "--plugin", "bar-layer,bar-layer"], ["matrix", "--scenario", "push,push"],
+      ["matrix", "--scenario", ","], ["matrix", "--device", "iPhone 8", "--device", "iPhone 8"],
+      ["run", "push", "--load", "a.so", "--load", "a.so"], ["trace", "push", "--filter", ""],
+      ["trace", "push", "--filter", " "], ["run", " "], ["render", "push", "--out", ""],
+      ["run", "push", "--device", ""], ["matrix", "--out", ""],
     ] {
       let (code, output) = lab(arguments)
       #expect(code == .usage, "\(arguments)")
@@ -213,6 +218,14 @@ struct LabTests {
     let (code, output) = lab(["run", "nope"])
     #expect(
       code == .usage && output.standardError.contains("ant-forest"), "lists the valid names")
+    // Each says what is wrong, not something else.
+    #expect(lab(["list", "extra"]).1.standardError.hasPrefix("error: unexpected argument 'extra'"))
+    #expect(
+      lab(["matrix", "--plugin", "bar-layer,bar-layer"]).1.standardError.hasPrefix(
+        "error: --plugin names 'bar-layer' twice"))
+    let (empty, emptyOutput) = lab([""])
+    #expect(empty == .usage)
+    #expect(emptyOutput.standardError.hasPrefix("error: an empty word where a command goes;"))
     #expect(lab(["load", "/nonexistent/libNothing.so"]).0 == .failure)
     let (_, profile) = lab(["run", "push", "--ios", "14"])
     #expect(

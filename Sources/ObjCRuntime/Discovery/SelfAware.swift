@@ -149,11 +149,12 @@ public enum SelfAwareDiscovery {
   }
 
   /// ``loadLibrary(at:)``, returning also the base addresses of the images the library brought
-  /// (none when it was loaded before), by which the plugin registry tells its plugins.
+  /// (none when it was loaded before) and of the library's own image (new or not), by which the
+  /// plugin registry tells its plugins.
   package static func load(
     _ path: String
-  ) throws(DiscoveryError) -> (report: AwakeReport, images: Set<UInt>) {
-    let brought = try LibraryLoader.load(path)
+  ) throws(DiscoveryError) -> (report: AwakeReport, images: Set<UInt>, library: UInt) {
+    let (brought, library) = try LibraryLoader.load(path)
     let pass = try awakeAll()
     // Between the dlopen and this pass, a pass on another thread may have claimed the library's
     // images: name the classes the library brought, whichever pass awoke them.
@@ -168,7 +169,7 @@ public enum SelfAwareDiscovery {
     let report = AwakeReport(
       awoken: names, imagesScanned: pass.imagesScanned, imagesSkipped: pass.imagesSkipped,
       classesExamined: pass.classesExamined)
-    return (report, brought)
+    return (report, brought, library)
   }
 }
 
@@ -176,11 +177,13 @@ public enum SelfAwareDiscovery {
 /// carry a second copy of SwizzleKit, then globally.
 package enum LibraryLoader {
   /// Loads the library at `path` and returns the base addresses of the images it brought (none
-  /// when it was loaded before); throws if it cannot be opened or carries a second copy of
-  /// SwizzleKit (which then stays loaded, its symbols local, and ignored by discovery: a Swift
-  /// image cannot be unloaded once its metadata is registered).
+  /// when it was loaded before) and of its own image; throws if it cannot be opened or carries
+  /// a second copy of SwizzleKit (which then stays loaded, its symbols local, and ignored by
+  /// discovery: a Swift image cannot be unloaded once its metadata is registered).
   @discardableResult
-  package static func load(_ path: String) throws(DiscoveryError) -> Set<UInt> {
+  package static func load(_ path: String) throws(DiscoveryError) -> (
+    images: Set<UInt>, library: UInt
+  ) {
     guard !path.isEmpty else {
       throw .loadFailed(
         path: path, reason: "an empty path names no library (dlopen would return the program)")
@@ -188,7 +191,7 @@ package enum LibraryLoader {
     // One load at a time, so that the images new since `before` are this library's. Nothing
     // under the lock can ask for another load: a Swift library has no static initializers, and
     // its image's constructors only register its metadata with the Swift runtime.
-    return try loading.withLock { loads throws(DiscoveryError) -> Set<UInt> in
+    return try loading.withLock { loads throws(DiscoveryError) -> (Set<UInt>, UInt) in
       loads += 1
       return try loadAlone(path)
     }
@@ -200,7 +203,7 @@ package enum LibraryLoader {
   /// drew a false race report (whose symbolization, during a `dlopen`, could hang TSan).
   private static let loading = RuntimeLock(0)
 
-  private static func loadAlone(_ path: String) throws(DiscoveryError) -> Set<UInt> {
+  private static func loadAlone(_ path: String) throws(DiscoveryError) -> (Set<UInt>, UInt) {
     let before = Set(try SwiftImages.all().map(\.base))
     let base = try SwiftImages.loadLocally(path)
     // The library itself (new, or loaded before under this or another path) and whatever it
@@ -212,6 +215,6 @@ package enum LibraryLoader {
       }
     }
     try SwiftImages.promote(path)
-    return Set(try SwiftImages.all().map(\.base)).subtracting(before)
+    return (Set(try SwiftImages.all().map(\.base)).subtracting(before), base)
   }
 }
