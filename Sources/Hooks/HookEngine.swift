@@ -104,7 +104,22 @@ internal enum HookEngine {
   /// Adds a hook for `object` alone: the object gets our dynamic subclass of its class (made
   /// once per class, shared by every hooked object of that class), and the hook goes on that
   /// subclass's site, filtered by object.
+  ///
+  /// Under the object's class-change lock (`ClassChangeLock`), so that key-value observing on
+  /// another thread does not change the object's class between our read and our write.
   static func install(
+    on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
+    check: (MethodSignature) throws(HookError) -> Void,
+    body: @escaping @Sendable (HookInvocation) -> Void
+  ) throws(HookError) -> HookEntry {
+    HookEngine.settles
+    return try ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () throws(HookError) in
+      try installLocked(
+        on: object, selector, position: position, options: options, check: check, body: body)
+    }
+  }
+
+  private static func installLocked(
     on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
     body: @escaping @Sendable (HookInvocation) -> Void
@@ -124,7 +139,8 @@ internal enum HookEngine {
         let current = object_getClass(object)!
         let dynamic = try dynamicSubclass(of: current, for: object, &state)
         do {
-          try object.setClass(dynamic)
+          // Our own layer going on: nothing to settle (`IsaLayers`).
+          _ = try object.setClassUnsettled(dynamic)
         } catch {
           throw .cannotSubclass(
             object: object.description, className: current.name, reason: "\(error)")
@@ -245,8 +261,7 @@ internal enum HookEngine {
       let classIMP = try imp_implementationWithBlock { (me: ObjCObject) -> Class in
         let answer: Class? = try? objc_msgSendSuper(
           ObjCSuper(receiver: me, superclass: cls), "class")
-        guard let answer, answer !== dynamic, answer !== object_getClass(me) else { return cls }
-        return answer
+        return cls.shownClass(answer: answer)
       }
       try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in
         _ = try dynamic.addMethod("class", implementation: classIMP, types: "#@:")
@@ -255,6 +270,7 @@ internal enum HookEngine {
       objc_disposeClassPair(dynamic)
       throw .runtime(error)
     }
+    dynamic.markIsaLayer()
     objc_registerClassPair(dynamic)
     state.dynamicSubclasses[ObjectIdentifier(cls)] = dynamic
     state.ourClasses.insert(ObjectIdentifier(dynamic))
@@ -263,6 +279,12 @@ internal enum HookEngine {
 
   /// Removes a hook; idempotent.
   static func remove(_ entry: HookEntry) {
+    // An object's hook: under its class-change lock, as installing is.
+    guard let key = entry.objectKey else { return removeLocked(entry) }
+    ClassChangeLock.withLock(for: key) { removeLocked(entry) }
+  }
+
+  private static func removeLocked(_ entry: HookEntry) {
     var restore: (ObjCObject, Class)?
     var warning: String?
     state.withLock { state in
@@ -282,9 +304,13 @@ internal enum HookEngine {
         }
         if let record = state.hookedObjects[key] {
           record.entries.removeAll { $0 === entry }
-          if record.entries.isEmpty {
+          // The record stays while our class is still on the object (an orphan, when another
+          // layer sits on top): a new hook uses the class again, and the object passes on to
+          // its original class when it comes back to ours (`settle`).
+          if record.entries.isEmpty, let object = entry.object {
+            restore = (object, record.originalClass)
+          } else if record.entries.isEmpty {
             state.hookedObjects[key] = nil
-            if let object = entry.object { restore = (object, record.originalClass) }
           }
         }
       } else {
@@ -324,19 +350,52 @@ internal enum HookEngine {
   }
 
   /// Gives an object its class back after its last hook went, if it still has ours; if someone
-  /// isa-swizzled it on top of us, their class stays and ours passes calls through.
+  /// isa-swizzled it on top of us, their class stays and ours passes calls through, its record
+  /// kept as an orphan until the object comes back to it (``settle(_:arrivedAt:)``).
   private static func restoreClass(of object: ObjCObject, to original: Class) {
+    let key = ObjectIdentifier(object)
     let current = object_getClass(object)!
-    let ours = state.withLock { $0.ourClasses.contains(ObjectIdentifier(current)) }
-    guard ours, current.superclass === original else { return }
+    let ours = state.withLock { state -> Bool in
+      guard let record = state.hookedObjects[key], record.entries.isEmpty,
+        record.dynamicClass === current
+      else { return false }
+      state.hookedObjects[key] = nil
+      return true
+    }
+    guard ours else { return }
+    // Settled: the original may be a key-value observing class nobody needs any more.
     _ = try? object.setClass(original)
     objc_setAssociatedObject(object, deathWatchKey, nil, .OBJC_ASSOCIATION_RETAIN)
+  }
+
+  /// An object came back to one of our classes through someone else's `object_setClass` (a
+  /// key-value observer taking its class off): if its hooks are all gone, on to its original
+  /// class. Registered with the runtime's `IsaLayers` at the first per-object hook.
+  static func settle(_ object: ObjCObject, arrivedAt cls: Class) {
+    let key = ObjectIdentifier(object)
+    let original = state.withLock { state -> Class? in
+      guard let record = state.hookedObjects[key], record.entries.isEmpty,
+        record.dynamicClass === cls
+      else { return nil }
+      state.hookedObjects[key] = nil
+      return record.originalClass
+    }
+    guard let original else { return }
+    _ = try? object.setClass(original)
+    objc_setAssociatedObject(object, deathWatchKey, nil, .OBJC_ASSOCIATION_RETAIN)
+  }
+
+  /// Registers ``settle(_:arrivedAt:)`` with the runtime, once.
+  static let settles: Void = IsaLayers.register { object, cls in
+    HookEngine.settle(object, arrivedAt: cls)
   }
 
   /// An object with hooks died: its hooks go with it.
   static func objectDied(_ key: ObjectIdentifier) {
     let entries = state.withLock { state -> [HookEntry] in
       guard let record = state.hookedObjects[key] else { return [] }
+      // An orphan record (no hook left, our class under someone else's) goes with the object.
+      if record.entries.isEmpty { state.hookedObjects[key] = nil }
       return record.entries
     }
     for entry in entries { remove(entry) }

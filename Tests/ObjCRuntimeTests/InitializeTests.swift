@@ -74,6 +74,51 @@ private final class Slow: ObjCObject {
   }
 }
 
+/// Answers whether its `+initialize` had run when the method ran.
+private final class PerformedFirst: ObjCObject {
+  static let done = Atomic(false)
+  static let check: @convention(c) (id, SEL) -> id? = { _, _ in
+    (PerformedFirst.done.load(ordering: .acquiring) ? PerformedFirst() : nil)?.passRetained()
+  }
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(PerformedFirst.self) {
+      ObjCMethodDeclaration("initializedWhenRun", PerformedFirst.check)
+    }
+  }
+  override class func initialize() { done.store(true, ordering: .releasing) }
+}
+
+/// Two classes whose `+initialize` each message the other, once both have started: on two
+/// threads, each waits for the other's.
+private enum Crossing {
+  static let started = Atomic(0)
+  static func meet() {
+    started.add(1, ordering: .acquiringAndReleasing)
+    let deadline = Date().addingTimeInterval(5)
+    while started.load(ordering: .acquiring) < 2, Date() < deadline { sched_yield() }
+  }
+}
+
+private final class CrossingA: ObjCObject {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(CrossingA.self) { ObjCMethodDeclaration.classMethod("ping", nothing) }
+  }
+  override class func initialize() {
+    Crossing.meet()
+    try? objc_msgSend(CrossingB.runtimeClass, "ping") as Void
+  }
+}
+
+private final class CrossingB: ObjCObject {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(CrossingB.self) { ObjCMethodDeclaration.classMethod("ping", nothing) }
+  }
+  override class func initialize() {
+    Crossing.meet()
+    try? objc_msgSend(CrossingA.runtimeClass, "ping") as Void
+  }
+}
+
 @Suite("+initialize", .serialized)
 struct InitializeTests {
   @Test("lazy: nothing before the first message; then superclass first, once per class")
@@ -163,5 +208,37 @@ struct InitializeTests {
     let own = warnings.filter { $0.message.contains("InitializeOfOtherTypes") }
     #expect(own.count == 1 && own.first?.message.contains("initialize") == true)
     #expect(cls.isInitialized)
+  }
+
+  @Test("a first message through perform runs +initialize first, and later sends do not skip it")
+  func performFirst() throws {
+    let answer = try PerformedFirst().perform("initializedWhenRun")
+    #expect(answer != nil, "the method ran after +initialize")
+    #expect(PerformedFirst.runtimeClass.isInitialized)
+  }
+
+  // objc4 deadlocks when two classes' +initialize message each other from two threads; the
+  // runtime sees the cycle, says so, and lets the messages go on (Docs/Reliability.md, 5).
+  @Test("two +initialize messaging each other from two threads: reported, no hang")
+  func crossingInitializers() throws {
+    let (_, warnings) = try Diagnostics.collecting {
+      let group = DispatchGroup()
+      for cls in [CrossingA.runtimeClass, CrossingB.runtimeClass] {
+        group.enter()
+        Thread {
+          try? objc_msgSend(cls, "ping") as Void
+          group.leave()
+        }.start()
+      }
+      #expect(group.wait(timeout: .now() + 10) == .success, "both sends returned")
+    }
+    let deadlock = warnings.filter { $0.kind == .initializeDeadlock }
+    #expect(deadlock.count >= 1)
+    #expect(
+      deadlock.allSatisfy {
+        $0.message.contains("+[CrossingA initialize]") && $0.message.contains("+[CrossingB initialize]")
+          && $0.message.contains("objc4 would hang here")
+      })
+    #expect(CrossingA.runtimeClass.isInitialized && CrossingB.runtimeClass.isInitialized)
   }
 }

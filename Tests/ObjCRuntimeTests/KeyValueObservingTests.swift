@@ -1,6 +1,7 @@
 // Key-value observing as Foundation does it: an isa-swizzled hidden subclass whose setter
 // notifies around the original, a `-class` that lies, the options, manual notifications, the
 // class given back, and bad input refused with the object unchanged.
+import Foundation
 import ObjCRuntime
 import Synchronization
 import Testing
@@ -185,5 +186,106 @@ struct KeyValueObservingTests {
     #expect(recorder.all == [.init(key: "temperature", old: nil, new: 20, prior: false)])
     try thermostat.removeObserver(recorder, forKeyPath: "temperature")
     #expect(object_getClass(thermostat) === cls)
+  }
+}
+
+/// An observer that stops observing in its `deinit`, as Foundation's users write it.
+private final class LeavingObserver: ObjCObject {
+  let target: KVOThermostat
+  init(_ target: KVOThermostat) throws {
+    self.target = target
+    super.init()
+    try target.addObserver(self, forKeyPath: "temperature", options: .new)
+  }
+  deinit { try? target.removeObserver(self, forKeyPath: "temperature") }
+}
+
+@Suite("Key-value observing at the edges")
+struct KeyValueObservingEdgeTests {
+  @Test("an observer that removes itself in its deinit is removed; the object's class comes back")
+  func removesInDeinit() throws {
+    let thermostat = KVOThermostat()
+    do {
+      let observer = try LeavingObserver(thermostat)
+      #expect(object_getClass(thermostat)?.name == "NSKVONotifying_KVOThermostat")
+      _ = observer
+    }
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
+    try set(thermostat, 30)
+    #expect(thermostat.temperature == 30)
+  }
+
+  @Test("a class object is refused, and its instances keep the hidden-class name")
+  func classObjectRefused() throws {
+    let cls = KVOThermostat.runtimeClass
+    #expect(throws: ObjCRuntimeError.self) {
+      try cls.addObserver(Recorder(), forKeyPath: "temperature")
+    }
+    let thermostat = KVOThermostat()
+    let recorder = Recorder()
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    #expect(object_getClass(thermostat)?.superclass === cls)
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+  }
+
+  // Foundation keeps the changes under way per thread: each didChange pairs with its own
+  // thread's willChange.
+  @Test("willChange and didChange on two threads keep each their own old value")
+  func pendingPerThread() throws {
+    let thermostat = KVOThermostat()
+    let recorder = Recorder()
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: [.old, .new])
+    // Thread A begins a change at 20; thread B begins one at 30 and ends it at 40; A ends at 50.
+    let stepA = DispatchSemaphore(value: 0)
+    let stepB = DispatchSemaphore(value: 0)
+    // nonisolated(unsafe): the two threads take turns, ordered by the semaphores.
+    nonisolated(unsafe) let shared = thermostat
+    let a = Thread {
+      shared.willChangeValue(forKey: "temperature")
+      stepA.signal()
+      stepB.wait()
+      shared.temperature = 50
+      shared.didChangeValue(forKey: "temperature")
+      stepA.signal()
+    }
+    a.start()
+    stepA.wait()
+    let b = Thread {
+      shared.temperature = 30
+      shared.willChangeValue(forKey: "temperature")
+      shared.temperature = 40
+      shared.didChangeValue(forKey: "temperature")
+      stepB.signal()
+    }
+    b.start()
+    stepA.wait()
+    #expect(
+      recorder.all == [
+        .init(key: "temperature", old: 30, new: 40, prior: false),
+        .init(key: "temperature", old: 20, new: 50, prior: false),
+      ])
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+  }
+
+  @Test("an observer added during a change is not told of it; one removed during it is not")
+  func changeSnapshot() throws {
+    let thermostat = KVOThermostat()
+    let early = Recorder()
+    let late = Recorder()
+    try thermostat.addObserver(early, forKeyPath: "temperature", options: [.old, .new])
+    thermostat.willChangeValue(forKey: "temperature")
+    try thermostat.addObserver(late, forKeyPath: "temperature", options: [.old, .new])
+    thermostat.temperature = 25
+    thermostat.didChangeValue(forKey: "temperature")
+    #expect(early.all == [.init(key: "temperature", old: 20, new: 25, prior: false)])
+    #expect(late.all.isEmpty, "it never had the old value")
+    thermostat.willChangeValue(forKey: "temperature")
+    try thermostat.removeObserver(early, forKeyPath: "temperature")
+    thermostat.temperature = 26
+    thermostat.didChangeValue(forKey: "temperature")
+    #expect(early.all.count == 1, "gone before the change ended")
+    #expect(late.all == [.init(key: "temperature", old: 25, new: 26, prior: false)])
+    try thermostat.removeObserver(late, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
   }
 }

@@ -127,6 +127,18 @@ extension ObjCObject {
   public func setClass(_ cls: Class, fileID: String = #fileID, line: Int = #line)
     throws(ObjCRuntimeError) -> Class
   {
+    let old = try setClassUnsettled(cls, fileID: fileID, line: line)
+    // Back on an isa-swizzler's layer that nobody needs any more (a hook library taking its
+    // class off an object whose last observer went meanwhile): on to the class below.
+    if cls.isIsaLayer { IsaLayers.arrived(self, at: cls) }
+    return old
+  }
+
+  /// ``setClass(_:fileID:line:)`` without telling the layer's owner (``IsaLayers``): what an
+  /// isa-swizzler uses to put its own layer on, or to take it off under its own lock.
+  package func setClassUnsettled(
+    _ cls: Class, fileID: String = #fileID, line: Int = #line
+  ) throws(ObjCRuntimeError) -> Class {
     guard isSwiftClass(type(of: self), inheritingFrom: cls.storageType) else {
       throw .incompatibleClass(
         objectType: _typeName(type(of: self), qualified: false), targetClass: cls.name,

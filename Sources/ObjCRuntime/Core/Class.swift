@@ -59,6 +59,9 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// Whether `+initialize` was sent to the class and returned (set with release, read with
   /// acquire by ``Initialization``).
   internal let initialized = Atomic<Bool>(false)
+  /// Whether an isa-swizzler made the class to sit between objects and their class
+  /// (``isIsaLayer``).
+  internal let isaLayer = Atomic<Bool>(false)
 
   /// Whether the class has received `+initialize` (before its first message, or one to its
   /// instances): objc4 answers the same question with the private `_class_isInitialized`.

@@ -95,9 +95,12 @@ internal enum RootMethods {
     me.takeUnretainedObject().forwardInvocation(invocation)
   }
 
-  /// `-class`: the isa. Objects are returned retained (+1).
+  /// `-class`: the isa, or the class below it when it is an isa layer (`Class.isIsaLayer`).
+  /// Objects are returned retained (+1).
   static let instanceClass: @convention(c) (id, SEL) -> id = { me, _ in
-    me.takeUnretainedObject().isa.takeUnretainedValue().passRetained()
+    // Never an isa layer: a layer answers `-class` itself, but a send that found this root
+    // method just before an observer or a hook put its layer on would read the layer here.
+    me.takeUnretainedObject().isa.takeUnretainedValue().shownClass(answer: nil).passRetained()
   }
 
   /// `+class`: the class itself, not its metaclass.

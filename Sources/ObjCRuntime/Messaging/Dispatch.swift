@@ -152,7 +152,10 @@ internal enum PerformDispatch {
     _ receiver: ObjCObject, _ selector: Selector, argument: ObjCObject?, argumentCount: Int
   ) throws(ObjCRuntimeError) -> ObjCObject? {
     let cls = receiver.isa.takeUnretainedValue()
-    guard let method = Dispatch.lookUp(cls, selector, .send) else {
+    // The send's slow path, +initialize and the resolver included: a first message through
+    // perform must not run the method before +initialize, nor cache it so that later sends
+    // skip +initialize too.
+    guard let method = Dispatch.lookUpResolving(cls, selector, .send, for: receiver) else {
       throw .unrecognizedSelector(MethodReference(owner: cls, selector: selector))
     }
     let returnsVoid =

@@ -9,10 +9,33 @@ import Glibc
 internal enum Initialization {
   private enum Claim {
     case done, reentered, wait, mine
+    /// Waiting would never end: the thread initializing the class waits, through a chain of
+    /// threads, for a class this thread is initializing (the names, in order).
+    case deadlock([String])
   }
 
-  /// The classes being initialized, and the thread each is initialized on.
-  private static let initializing = RuntimeLock<[ObjectIdentifier: UInt]>([:])
+  private struct State {
+    /// The classes being initialized, and the thread each is initialized on.
+    var owners: [ObjectIdentifier: (thread: UInt, name: String)] = [:]
+    /// The class each waiting thread waits for.
+    var waiting: [UInt: ObjectIdentifier] = [:]
+
+    /// The chain from the owner of `key` back to `me`, if waiting for it would close a cycle.
+    func cycle(waitingFor key: ObjectIdentifier, me: UInt) -> [String]? {
+      var names: [String] = []
+      var current = key
+      var seen: Set<ObjectIdentifier> = []
+      while let owner = owners[current], seen.insert(current).inserted {
+        names.append(owner.name)
+        if owner.thread == me { return names }
+        guard let next = waiting[owner.thread] else { return nil }
+        current = next
+      }
+      return nil
+    }
+  }
+
+  private static let initializing = RuntimeLock(State())
 
   /// Initializes the class of `receiver` (the receiver itself when it is a class) unless it is.
   @inline(__always)
@@ -34,14 +57,36 @@ internal enum Initialization {
     let me = swk_thread_id()
     let key = ObjectIdentifier(cls)
     while true {
-      let claim = initializing.withLock { table -> Claim in
-        if cls.isInitialized { return .done }
-        if let owner = table[key] { return owner == me ? .reentered : .wait }
-        table[key] = me
+      let claim = initializing.withLock { state -> Claim in
+        if cls.isInitialized {
+          state.waiting[me] = nil
+          return .done
+        }
+        if let owner = state.owners[key] {
+          if owner.thread == me { return .reentered }
+          if let cycle = state.cycle(waitingFor: key, me: me) {
+            state.waiting[me] = nil
+            return .deadlock(cycle)
+          }
+          state.waiting[me] = key
+          return .wait
+        }
+        state.waiting[me] = nil
+        state.owners[key] = (me, cls.name)
         return .mine
       }
       switch claim {
       case .done, .reentered:
+        return
+      case .deadlock(let cycle):
+        // objc4 deadlocks here for good. The message goes on before the class's +initialize
+        // has finished, as a reentrant one would, and the cycle is said once per occurrence.
+        Diagnostics.warn(
+          "+initialize deadlock: "
+            + (cycle + [cls.name]).map { "+[\($0) initialize]" }.joined(separator: " waits for ")
+            + " on another thread; objc4 would hang here. The message to \(cls.name) goes on"
+            + " before its +initialize returned: break the cycle (one +initialize must not"
+            + " message the other class)", kind: .initializeDeadlock)
         return
       case .wait:
         sched_yield()
@@ -54,7 +99,7 @@ internal enum Initialization {
           Diagnostics.warn("+[\(cls.name) initialize]", refused: error)
         }
         cls.initialized.store(true, ordering: .releasing)
-        initializing.withLock { $0[key] = nil }
+        initializing.withLock { $0.owners[key] = nil }
         return
       }
     }

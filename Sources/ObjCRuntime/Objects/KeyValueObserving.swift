@@ -78,16 +78,47 @@ extension ObjCObject {
 private final class ObservationTable: Sendable {
   struct Registration {
     weak var observer: ObjCObject?
+    /// Who the observer is, known even while it is being deinitialized (when its weak
+    /// reference already reads nil), so that it may remove itself in its `deinit`.
+    let identity: ObjectIdentifier
     let key: String
     let options: KeyValueObservingOptions
     let context: UInt
+    /// The registration's number in its table (one observer may register a key twice).
+    let number: Int
+
+    /// Whether this is `observer`'s registration: the same object, or one whose weak reference
+    /// is gone (it is being deinitialized) at the same identity.
+    func belongs(to observer: ObjCObject) -> Bool {
+      identity == ObjectIdentifier(observer) && (self.observer == nil || self.observer === observer)
+    }
+  }
+
+  /// A change under way: the value before it, and the registrations that observed it when it
+  /// began (their numbers).
+  struct PendingChange {
+    let old: Any?
+    let observers: [Int]
+  }
+
+  /// A change under way on one thread, whose value before it waits for its `didChange`.
+  struct PendingKey: Hashable {
+    let key: String
+    let thread: UInt
   }
 
   struct State {
     var registrations: [Registration] = []
-    /// The values before each change under way, by key (a stack, for nested changes).
-    var pending: [String: [Any?]] = [:]
+    /// The values before each change under way, by key and thread (a stack, for nested
+    /// changes), as Foundation keeps the pending changes per thread: two threads changing one
+    /// key at once each get their own old value.
+    var pending: [PendingKey: [PendingChange]] = [:]
+    /// The number the next registration gets.
+    var nextNumber = 0
     /// The class the object had before it was observed, and the hidden class it was given.
+    /// Kept after the last observer went while someone else's class was on top of the hidden
+    /// one: when the object comes back to the hidden class, it goes on to the original
+    /// (``KeyValueObserving/settle(_:arrivedAt:)``).
     var original: Class?
     var hidden: Class?
   }
@@ -115,14 +146,15 @@ internal enum KeyValueObserving {
         className: shown.name, key: key,
         reason: "observe one key (\"contentOffset\"); for a path, observe each object on it")
     }
-    let setter = setterSelector(for: key)
-    let current = object.isa.takeUnretainedValue()
-    guard let method = current.instanceMethod(for: setter), method.implementation != nil else {
+    guard !object.isa.takeUnretainedValue().isMetaClass else {
       throw .notObservable(
         className: shown.name, key: key,
-        reason: "it has no setter \(setter) in its method tables; declare one, or notify "
-          + "with willChangeValue(forKey:) and didChangeValue(forKey:)")
+        reason: "it is a class object, whose class is a metaclass: its instances' hidden class"
+          + " \(prefix)\(shown.name) cannot serve it. Observe an instance, or keep the value in"
+          + " an object")
     }
+    let setter = setterSelector(for: key)
+    let types = try setterTypes(object, setter, key: key)
     // Made under the lock, so that two first observers on two threads share one table.
     let table = classes.withLock { _ in
       if let table = object[tableKey] { return table }
@@ -130,29 +162,12 @@ internal enum KeyValueObserving {
       object[tableKey] = made
       return made
     }
-    // The hidden class: the one the object has, or one made (or found) for its class now.
-    let known = table.state.withLock { state in state.hidden.flatMap { current === $0 ? $0 : nil } }
-    // Made under the global lock: two objects of one class observed at once share one class.
-    let hidden: Class
-    if let known {
-      hidden = known
-    } else {
-      hidden = try classes.withLock { _ throws(ObjCRuntimeError) -> Class in
-        try hiddenClass(below: current)
-      }
-    }
-    try addNotifyingSetter(setter, key: key, types: method.typeEncoding, to: hidden)
-    let swizzled = table.state.withLock { state -> Bool in
-      state.registrations.append(
-        ObservationTable.Registration(
-          observer: observer, key: key, options: options, context: context))
-      guard state.hidden !== hidden || current !== hidden else { return false }
-      state.original = current
-      state.hidden = hidden
-      return true
-    }
-    if swizzled, current !== hidden {
-      object_setClass(object, hidden)
+    // The whole change under the table's lock, the isa included: a removal on another thread
+    // sees the registration and the class together, never one without the other. And under
+    // the object's class-change lock: a hook engine on another thread does not change its
+    // class meanwhile.
+    try ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () throws(ObjCRuntimeError) in
+      try register(object, table, observer, key, setter, types, options, context)
     }
     if options.contains(.initial) {
       let value = options.contains(.new) ? read(object, key) : nil
@@ -163,34 +178,114 @@ internal enum KeyValueObserving {
     }
   }
 
+  /// The registration and the class change of ``observe(_:by:key:options:context:)``, under
+  /// the locks.
+  private static func register(
+    _ object: ObjCObject, _ table: ObservationTable, _ observer: ObjCObject, _ key: String,
+    _ setter: Selector, _ types: String, _ options: KeyValueObservingOptions, _ context: UInt
+  ) throws(ObjCRuntimeError) {
+    try table.state.withLock { state throws(ObjCRuntimeError) in
+      let current = object.isa.takeUnretainedValue()
+      // The hidden class: the one the object has, or one made (or found) for its class now,
+      // under the global lock: two objects of one class observed at once share one class.
+      // A hidden class of ours still in the object's chain (someone's layer on top of it) is
+      // used again: its setters still notify. A new one on top would notify twice.
+      let hidden: Class
+      if let known = state.hidden, known === current || current.inherits(from: known) {
+        hidden = known
+      } else {
+        hidden = try classes.withLock { _ throws(ObjCRuntimeError) -> Class in
+          try hiddenClass(below: current)
+        }
+      }
+      try addNotifyingSetter(setter, key: key, types: types, to: hidden)
+      state.nextNumber += 1
+      state.registrations.append(
+        ObservationTable.Registration(
+          observer: observer, identity: ObjectIdentifier(observer), key: key, options: options,
+          context: context, number: state.nextNumber))
+      if state.hidden !== hidden {
+        state.original = current
+        state.hidden = hidden
+        _ = try? object.setClassUnsettled(hidden)
+      }
+    }
+  }
+
+  /// The type encoding of `object`'s setter for `key`.
+  private static func setterTypes(_ object: ObjCObject, _ setter: Selector, key: String)
+    throws(ObjCRuntimeError) -> String
+  {
+    let current = object.isa.takeUnretainedValue()
+    guard let method = current.instanceMethod(for: setter), method.implementation != nil else {
+      throw .notObservable(
+        className: object.objcClass.name, key: key,
+        reason: "it has no setter \(setter) in its method tables; declare one, or notify "
+          + "with willChangeValue(forKey:) and didChangeValue(forKey:)")
+    }
+    return method.typeEncoding
+  }
+
   static func stopObserving(
     _ object: ObjCObject, by observer: ObjCObject, key: String, context: UInt?
   ) throws(ObjCRuntimeError) {
     guard let table = object[tableKey] else {
       throw .observerNotRegistered(className: object.objcClass.name, keyPath: key)
     }
-    let restore = try table.state.withLock { state throws(ObjCRuntimeError) -> (Class, Class)? in
+    try ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () throws(ObjCRuntimeError) in
+      try unregister(object, table, observer, key, context)
+    }
+  }
+
+  /// The removal and the class change of ``stopObserving(_:by:key:context:)``, under the locks.
+  private static func unregister(
+    _ object: ObjCObject, _ table: ObservationTable, _ observer: ObjCObject, _ key: String,
+    _ context: UInt?
+  ) throws(ObjCRuntimeError) {
+    let restored = try table.state.withLock { state throws(ObjCRuntimeError) -> Class? in
       guard
         let index = state.registrations.lastIndex(where: {
-          $0.observer === observer && $0.key == key && (context == nil || $0.context == context)
+          $0.belongs(to: observer) && $0.key == key && (context == nil || $0.context == context)
         })
       else {
         throw .observerNotRegistered(className: object.objcClass.name, keyPath: key)
       }
       state.registrations.remove(at: index)
-      state.registrations.removeAll { $0.observer == nil }
+      state.registrations.removeAll {
+        $0.observer == nil && $0.identity != ObjectIdentifier(observer)
+      }
       guard state.registrations.isEmpty, let original = state.original,
         let hidden = state.hidden
       else { return nil }
+      // The object gets its class back only if it still has ours: someone who isa-swizzled it
+      // on top keeps theirs, and ours stays under it, notifying nobody, until the object comes
+      // back to it (then it goes on to the original: `settle`).
+      guard object.isa.takeUnretainedValue() === hidden else { return nil }
       state.original = nil
       state.hidden = nil
-      return (original, hidden)
+      _ = try? object.setClassUnsettled(original)
+      return original
     }
-    // The object gets its class back only if it still has ours: someone who isa-swizzled it on
-    // top keeps theirs, and ours stays under it, notifying nobody.
-    if let (original, hidden) = restore, object.isa.takeUnretainedValue() === hidden {
-      object_setClass(object, original)
+    // The class below may be a layer its owner no longer needs either.
+    if let restored, restored.isIsaLayer { IsaLayers.arrived(object, at: restored) }
+  }
+
+  /// An object was just given `cls`, one of the hidden classes, by someone else (a hook
+  /// library taking its own class off): if nobody observes it any more, it goes on to the
+  /// class it had before it was observed, so no hidden class is left behind.
+  static func settle(_ object: ObjCObject, arrivedAt cls: Class) {
+    guard let table = object[tableKey] else { return }
+    let restored = table.state.withLock { state -> Class? in
+      guard state.hidden === cls, let original = state.original,
+        !state.registrations.contains(where: { $0.observer != nil })
+      else { return nil }
+      state.registrations.removeAll()
+      state.original = nil
+      state.hidden = nil
+      _ = try? object.setClassUnsettled(original)
+      return original
     }
+    if let restored, restored.isIsaLayer { IsaLayers.arrived(object, at: restored) }
   }
 
   static func willChange(_ object: ObjCObject, key: String) {
@@ -199,9 +294,15 @@ internal enum KeyValueObserving {
       let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
       return (observers, observers.contains { !$0.options.isDisjoint(with: [.old, .prior]) })
     }
-    guard !observers.isEmpty else { return }
     let old = wantsOld ? read(object, key) : nil
-    table.state.withLock { $0.pending[key, default: []].append(old) }
+    // The change remembers who observed it when it began: an observer added before its
+    // didChange is not told about a change whose old value it never had, and one removed
+    // meanwhile is not told at all.
+    let pending = ObservationTable.PendingKey(key: key, thread: currentThread())
+    table.state.withLock {
+      $0.pending[pending, default: []].append(
+        ObservationTable.PendingChange(old: old, observers: observers.map(\.number)))
+    }
     for registration in observers where registration.options.contains(.prior) {
       registration.observer?.observeValue(
         forKeyPath: key, of: object,
@@ -214,10 +315,16 @@ internal enum KeyValueObserving {
 
   static func didChange(_ object: ObjCObject, key: String) {
     guard let table = object[tableKey] else { return }
+    let pending = ObservationTable.PendingKey(key: key, thread: currentThread())
     let (observers, old) = table.state.withLock {
-      state -> ([ObservationTable.Registration], Any??) in
-      let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
-      return (observers, state.pending[key]?.popLast())
+      state -> ([ObservationTable.Registration], Any?) in
+      let change = state.pending[pending]?.popLast()
+      if state.pending[pending]?.isEmpty == true { state.pending[pending] = nil }
+      let observers = state.registrations.filter { registration in
+        registration.key == key && registration.observer != nil
+          && (change?.observers.contains(registration.number) ?? true)
+      }
+      return (observers, change?.old ?? nil)
     }
     guard !observers.isEmpty else { return }
     let new = observers.contains { $0.options.contains(.new) } ? read(object, key) : nil
@@ -225,11 +332,14 @@ internal enum KeyValueObserving {
       registration.observer?.observeValue(
         forKeyPath: key, of: object,
         change: KeyValueChange(
-          oldValue: registration.options.contains(.old) ? (old ?? nil) : nil,
+          oldValue: registration.options.contains(.old) ? old : nil,
           newValue: registration.options.contains(.new) ? new : nil, isPrior: false),
         context: UnsafeMutableRawPointer(bitPattern: registration.context))
     }
   }
+
+  /// The calling thread, as a number.
+  private static func currentThread() -> UInt { UInt(swk_thread_id()) }
 
   /// `setContentOffset:` for `contentOffset`.
   static func setterSelector(for key: String) -> Selector {
@@ -255,12 +365,10 @@ internal enum KeyValueObserving {
     let showsClass = try imp_implementationWithBlock { (me: ObjCObject) -> Class in
       let answer: Class? = try? objc_msgSendSuper(
         ObjCSuper(receiver: me, superclass: base), "class")
-      guard let answer, answer !== hidden, answer !== me.isa.takeUnretainedValue() else {
-        return base
-      }
-      return answer
+      return base.shownClass(answer: answer)
     }
     _ = try hidden.addMethod("class", implementation: showsClass, types: "#@:")
+    hidden.markIsaLayer()
     objc_registerClassPair(hidden)
     return hidden
   }

@@ -32,6 +32,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     case model
     /// A value was refused (NaN, infinite, out of range) and the previous one kept.
     case refusedValue
+    /// Two classes' `+initialize` waited for each other on two threads (objc4 deadlocks).
+    case initializeDeadlock
     /// Anything else.
     case general
   }

@@ -23,8 +23,10 @@ extension Lessons {
     moral: [
       "object_getClass tells the truth (the isa); -class tells what the object wants to "
         + "show. Two isa-swizzlers coexist when each subclasses the current isa and restores "
-        + "only its own: the observer, removed under the hook, left its class in place, and "
-        + "the hook gave the object back the observer's class, which now notifies nobody."
+        + "only its own: the observer, removed under the hook, left its class in place; the "
+        + "hook gave the object back the observer's class, and the runtime, told that nobody "
+        + "needs that class any more, passed the object on to Gauge (objc4 leaves it there, "
+        + "notifying nobody)."
     ]
   ) {
     // lesson code: isaSwizzlingAndKVO
