@@ -263,6 +263,16 @@ public struct Scenario: Sendable {
       if try registry.install(named: name) { installed.append(name) }
     }
     let context = ScenarioContext(options: options)
+    // A version that does not parse would run on the model's previous version under this
+    // run's label: the script does not run, and a failed check says why.
+    for (what, version) in [("system version", options.systemVersion), ("SDK", options.sdkVersion)]
+    {
+      guard let version, !UIDevice.isSystemVersion(version) else { continue }
+      context.expect(
+        false, "the options' \(what) is a version number",
+        seen: "\"\(version)\" is not a version number such as 15.0; the script did not run")
+      return context
+    }
     script(context)
     return context
   }

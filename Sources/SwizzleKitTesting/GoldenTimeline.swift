@@ -67,12 +67,19 @@ public enum GoldenTimeline {
     _ text: String, named name: String, filePath: String = #filePath,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
-    let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-      .appendingPathComponent("Golden")
-    let file = directory.appendingPathComponent("\(name).txt")
     func fail(_ message: String) {
       Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
+    // A name is a file name in the Golden folder: it may not climb out of it or name nothing.
+    guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0")
+    else {
+      return fail(
+        "the golden name \"\(name)\" is not a file name: give a name with no '/', not empty,"
+          + " not '.' or '..' (the file is Golden/NAME.txt next to the test)")
+    }
+    let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+      .appendingPathComponent("Golden")
+    let file = directory.appendingPathComponent("\(name).txt")
     func write() -> Bool {
       do {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -86,6 +93,14 @@ public enum GoldenTimeline {
     if ProcessInfo.processInfo.environment["SWIZZLEKIT_UPDATE_GOLDEN"] != nil {
       _ = write()
       return
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      return fail(
+        "\(name): the golden path \(file.path) is a directory, not a file; move it away, then"
+          + " run again to write the golden file")
     }
     guard FileManager.default.fileExists(atPath: file.path) else {
       if write() {
@@ -110,14 +125,17 @@ public enum GoldenTimeline {
   }
 
   /// The first line where `expected` and `seen` differ (1-based), with both lines; nil when they
-  /// are equal.
+  /// are equal. Lines end at any line break: a golden file checked out with CRLF line ends (as
+  /// Git does on Windows with `core.autocrlf`) reads as the same lines.
   public static func firstDifference(_ expected: String, _ seen: String)
     -> (line: Int, expected: String, seen: String)?
   {
     func lines(_ text: String) -> [Substring] {
-      // A final newline ends the last line; it starts no empty one.
-      let body = text.hasSuffix("\n") ? text.dropLast() : Substring(text)
-      return body.isEmpty ? [] : body.split(separator: "\n", omittingEmptySubsequences: false)
+      // A final line break ends the last line; it starts no empty one. ("\r\n" is one
+      // Character in Swift, so splitting on "\n" alone would keep a CRLF file in one line.)
+      let body = text.last?.isNewline == true ? text.dropLast() : Substring(text)
+      return body.isEmpty
+        ? [] : body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
     let wanted = lines(expected)
     let got = lines(seen)

@@ -31,6 +31,16 @@ public func expectScenario(
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> ScenarioReport? {
   let cell = "\(scenario.name) on \(options.device.rawValue), iOS \(options.profileName)"
+  // A version that does not parse would run on the model's previous one under this label.
+  for (what, version) in [("system version", options.systemVersion), ("SDK", options.sdkVersion)] {
+    guard let version, !UIDevice.isSystemVersion(version) else { continue }
+    Issue.record(
+      Comment(
+        rawValue: "\(scenario.name): the \(what) \"\(version)\" is not a version number such"
+          + " as 15.0 or 10.3.1 (IOSProfile names the profiles); the scenario did not run"),
+      sourceLocation: sourceLocation)
+    return nil
+  }
   let report: ScenarioReport
   let sends: [String]
   do {

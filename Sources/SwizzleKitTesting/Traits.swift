@@ -40,6 +40,15 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
+    // A version that does not parse would leave the test on another version than it says.
+    for (what, version) in [("systemVersion", systemVersion), ("sdkVersion", sdkVersion)] {
+      guard let version, !UIDevice.isSystemVersion(version) else { continue }
+      Issue.record(
+        Comment(
+          rawValue: "the trait's \(what) \"\(version)\" is not a version number such as 15.0;"
+            + " the test did not run"))
+      return
+    }
     try await ModelGate.shared.holding {
       UIApplication.resetModel(device: device, systemVersion: systemVersion)
       UIDevice.current.linkedSDKVersion = sdkVersion

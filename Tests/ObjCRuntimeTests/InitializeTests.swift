@@ -236,7 +236,8 @@ struct InitializeTests {
     #expect(deadlock.count >= 1)
     #expect(
       deadlock.allSatisfy {
-        $0.message.contains("+[CrossingA initialize]") && $0.message.contains("+[CrossingB initialize]")
+        $0.message.contains("+[CrossingA initialize]")
+          && $0.message.contains("+[CrossingB initialize]")
           && $0.message.contains("objc4 would hang here")
       })
     #expect(CrossingA.runtimeClass.isInitialized && CrossingB.runtimeClass.isInitialized)

@@ -2,6 +2,7 @@
 import Foundation
 import Scenarios
 import SwizzleKitTesting
+import Synchronization
 import Testing
 import UIKitModel
 
@@ -47,6 +48,44 @@ extension UIKitModelTests {
       #expect(changed?.line == 2 && changed?.expected == "b" && changed?.seen == "B")
       let shorter = GoldenTimeline.firstDifference("a\nb\n", "a\n")
       #expect(shorter?.line == 2 && shorter?.seen == "(end of text)")
+    }
+
+    @Test("a golden with CRLF line ends reads as the same lines, and a difference names its line")
+    func crlf() {
+      #expect(GoldenTimeline.firstDifference("a\r\nb\r\n", "a\nb\n") == nil)
+      let changed = GoldenTimeline.firstDifference("a\r\nb\r\nc\r\n", "a\nB\nc\n")
+      #expect(changed?.line == 2 && changed?.expected == "b" && changed?.seen == "B")
+    }
+
+    @Test("a golden name that climbs out, is empty or holds a slash is refused; nothing written")
+    func badNames() throws {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("golden-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let source = directory.appendingPathComponent("Inner/FakeTests.swift").path
+      for name in ["", ".", "..", "../escape", "a/b", "nul\0"] {
+        withKnownIssue {
+          GoldenTimeline.check("one\n", named: name, filePath: source)
+        } matching: { issue in
+          issue.comments.contains { $0.rawValue.contains("is not a file name") }
+        }
+      }
+      #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing was written")
+    }
+
+    @Test("a golden path that is a directory says so")
+    func directoryGolden() throws {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("golden-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: directory) }
+      try FileManager.default.createDirectory(
+        at: directory.appendingPathComponent("Golden/taken.txt"), withIntermediateDirectories: true)
+      let source = directory.appendingPathComponent("FakeTests.swift").path
+      withKnownIssue {
+        GoldenTimeline.check("one\n", named: "taken", filePath: source)
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains("is a directory, not a file") }
+      }
     }
 
     @Test("a missing golden file is written and fails; an unreadable one fails and is kept")
@@ -121,6 +160,38 @@ extension UIKitModelTests {
             && $0.rawValue.contains("held, though the scenario says it fails here")
         }
       }
+    }
+
+    @Test("a system version or SDK that does not parse is an issue; the scenario does not run")
+    func badVersions() throws {
+      for options in [
+        ScenarioOptions(systemVersion: "thirteen", plugins: []),
+        ScenarioOptions(systemVersion: "15.0", sdkVersion: "14.x", plugins: []),
+      ] {
+        withKnownIssue {
+          #expect(expectScenario(Self.promising, options: options) == nil)
+        } matching: { issue in
+          issue.comments.contains { $0.rawValue.contains("is not a version number") }
+        }
+        // Run without the testing library: a failed check says why, and no moment was marked.
+        let report = try Self.promising.check(options: options)
+        #expect(report.moments.isEmpty)
+        #expect(report.checks.map(\.held) == [false])
+        #expect(report.checks.first?.differences.first?.contains("the script did not run") == true)
+      }
+    }
+
+    @Test("a trait with a version that does not parse is an issue, and the test body does not run")
+    func badTraitVersion() async throws {
+      let test = try #require(Test.current)
+      let trait = UIKitModelTrait.uiKitModel(device: .iPhone8, systemVersion: "1e3")
+      let ran = Mutex(false)
+      try await withKnownIssue {
+        try await trait.provideScope(for: test, testCase: nil) { ran.withLock { $0 = true } }
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains("\"1e3\" is not a version number") }
+      }
+      #expect(!ran.withLock { $0 })
     }
 
     @Test("a plugin that does not exist is an issue naming the cell, and no report")
