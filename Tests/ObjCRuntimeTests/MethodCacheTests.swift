@@ -43,21 +43,20 @@ struct MethodCacheTests {
         #expect(sendInt(receiver, selector) == index % 7 + 1)
       }
     }
+    var flushes = Class.cacheFlushCount
     fill()
-    var previous: Selector?
     for (index, selector) in selectors.enumerated() {
       if cls.cachedMethod(for: selector) == nil {
-        // Other tests flush every cache now and then (turning tracing on does): the cache is
-        // then empty, and the selector sent just before is gone too. A Method the cache itself
-        // lost would leave that one cached.
-        let flushed = previous.map { cls.cachedMethod(for: $0) == nil } ?? true
-        #expect(flushed, "\(selector) was lost from a cache that kept \(previous?.name ?? "")")
+        // Other tests flush every cache now and then (turning tracing on does): then fill
+        // again. With no flush since the last fill, the cache itself lost the Method.
+        let flushed = Class.cacheFlushCount != flushes
+        #expect(flushed, "\(selector) was lost from the cache, with no flush since it was filled")
+        flushes = Class.cacheFlushCount
         fill()
       }
       let cached = try #require(cls.cachedMethod(for: selector))
       #expect(cached === class_getInstanceMethod(cls, selector))
       #expect(sendInt(receiver, selector) == index % 7 + 1)
-      previous = selector
     }
   }
 

@@ -78,4 +78,37 @@ struct PropertyTests {
     }
     objc_disposeClassPair(cls)
   }
+
+  @Test("attribute names of one character, values without the separator, each name once")
+  func attributeShapes() throws {
+    let cls = try #require(objc_allocateClassPair(ObjCObject.runtimeClass, "PropertyShapes", 0))
+    objc_registerClassPair(cls)
+    defer { objc_disposeClassPair(cls) }
+    let type = objc_property_attribute_t(name: "T", value: "d")
+    for (attributes, why) in [
+      ([type, .init(name: "NC")], "a name of two letters"),
+      ([type, .init(name: "é")], "a name that is not ASCII"),
+      ([type, .init(name: ",")], "the separator as a name"),
+      ([type, .init(name: " ")], "a blank name"),
+      ([type, .init(name: "V", value: "_a,N")], "a value holding the separator"),
+      ([type, .init(name: "V", value: "_a\0b")], "a value holding a NUL"),
+      ([type, .init(name: "N"), .init(name: "N")], "a name given twice"),
+    ] {
+      #expect(!class_addProperty(cls, "depth", attributes), "\(why)")
+    }
+    #expect(class_copyPropertyList(cls).isEmpty, "nothing was added")
+    #expect(
+      class_addProperty(cls, "depth", [type, .init(name: "&"), .init(name: "V", value: "_d")]))
+    #expect(class_getProperty(cls, "depth")?.attributeString == "Td,&,V_d")
+  }
+
+  @Test("a disposed class takes no new property")
+  func disposedClass() throws {
+    let cls = try #require(objc_allocateClassPair(ObjCObject.runtimeClass, "PropertyGone", 0))
+    objc_registerClassPair(cls)
+    objc_disposeClassPair(cls)
+    #expect(throws: ObjCRuntimeError.classDisposed(className: "PropertyGone")) {
+      try cls.addProperty("late", attributes: [.init(name: "T", value: "q")])
+    }
+  }
 }

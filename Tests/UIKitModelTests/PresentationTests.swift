@@ -114,5 +114,79 @@ extension UIKitModelTests {
       UIViewController().dismiss(animated: true) { ran = true }
       #expect(ran, "dismissing with nothing presented just runs the completion, as UIKit does")
     }
+
+    // UIKit raises for these: "Application tried to present modally a view controller that is
+    // already being presented", "... an active controller"; and warns "Attempt to present ...
+    // while a presentation is in progress".
+    @Test("a cycle, an active controller, and a presenter still being presented: refused")
+    func moreRefusals() {
+      let (navigation, _, _) = scene()
+      let sheet = UIViewController()
+      navigation.present(sheet, animated: true)
+      UIKitModelIssues.removeAll()
+      sheet.present(UIViewController(), animated: false)
+      #expect(sheet.presentedViewController == nil, "still being presented")
+      VirtualRunLoop.main.runUntilIdle()
+      sheet.present(navigation, animated: false)
+      #expect(sheet.presentedViewController == nil, "a cycle")
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      let onScreen = UIViewController()
+      window.rootViewController = onScreen
+      window.makeKeyAndVisible()
+      sheet.present(onScreen, animated: false)
+      #expect(sheet.presentedViewController == nil, "active elsewhere")
+      let reasons = UIKitModelIssues.all.map(\.description)
+      #expect(reasons.count == 3)
+      #expect(reasons[0].contains("while a presentation or dismissal is in progress"))
+      #expect(reasons[1].contains("a presentation cycle"))
+      #expect(reasons[2].contains("which is active"))
+    }
+
+    @Test("presenting during a push is refused: the pushed page's callbacks stay balanced")
+    func duringPush() {
+      let (navigation, _, log) = scene()
+      navigation.pushViewController(LoggedScreen("B", log: log), animated: true)
+      UIKitModelIssues.removeAll()
+      navigation.present(LoggedScreen("S", log: log), animated: false)
+      #expect(navigation.presentedViewController == nil)
+      #expect(
+        UIKitModelIssues.all.first?.description.contains("push or pop is in progress") == true)
+      VirtualRunLoop.main.runUntilIdle()
+      let b = log.take().filter { $0.hasPrefix("B.") && !$0.hasSuffix("viewDidLoad") }
+      #expect(b == ["B.willAppear", "B.didAppear"])
+    }
+
+    // Apple: dismissing from lower in a stack of presentations "dismisses its immediate child
+    // view controller and all view controllers above that child on the stack".
+    @Test("dismissing from the bottom of three presentations dismisses all; only the top animates")
+    func dismissChain() {
+      let (navigation, _, log) = scene()
+      let first = LoggedScreen("P1", log: log)
+      let second = LoggedScreen("P2", log: log)
+      let third = LoggedScreen("P3", log: log)
+      navigation.present(first, animated: false)
+      first.present(second, animated: false)
+      second.present(third, animated: false)
+      _ = log.take()
+      var done = false
+      navigation.dismiss(animated: true) { done = true }
+      #expect(log.take() == ["P3.willDisappear", "A.willAppear"])
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(log.take() == ["A.didAppear", "P3.didDisappear"])
+      #expect(done)
+      for controller in [first, second, third] {
+        #expect(controller.presentingViewController == nil && controller.view.superview == nil)
+        #expect(controller.presentedViewController == nil)
+      }
+      #expect(navigation.presentedViewController == nil)
+      // The middle of the stack dismisses what is above it only.
+      navigation.present(first, animated: false)
+      first.present(second, animated: false)
+      second.present(third, animated: false)
+      second.dismiss(animated: false)
+      #expect(second.presentedViewController == nil && first.presentedViewController === second)
+      first.dismiss(animated: false)
+      #expect(first.presentedViewController == nil && navigation.presentedViewController === first)
+    }
   }
 }

@@ -57,6 +57,10 @@ extension Class {
     sendCache.probeLength(selector)
   }
 
+  /// How many method caches the process flushed so far, any class's: a test that finds an
+  /// entry gone tells a flush (this changed) from an entry the cache lost (it did not).
+  package static var cacheFlushCount: Int { MethodCache.flushes.load(ordering: .relaxed) }
+
   /// The IMP the method tables hold for `selector`, or ``IMP/forward`` when there is none.
   ///
   /// A Swift entry point in front of the table is not returned: calling the result from a

@@ -48,6 +48,9 @@ internal enum ClassRealizer {
         return (known, false)
       }
       let cls = build(type, superclass: superclass, members: members, tables: &tables)
+      // Recorded before the class is published: a thread that finds it realized finds its
+      // problems recorded too (they are printed below, outside the lock).
+      DeclarationProblems.record(members.problems)
       realized.insert(
         unsafeBitCast(type, to: UnsafeRawPointer.self),
         UnsafeRawPointer(Unmanaged.passUnretained(cls).toOpaque()))
@@ -56,7 +59,7 @@ internal enum ClassRealizer {
     if result.isNew {
       InternalChecks.checkShape(of: result.0)
       for problem in members.problems {
-        DeclarationProblems.report(problem)
+        Diagnostics.warn("\(problem)", kind: .declaration)
       }
       Tracing.emit(.classRealized(result.0))
     }

@@ -207,8 +207,9 @@ public enum DeclarationProblems {
     recorded.withLock { $0 }
   }
 
-  internal static func report(_ problem: ObjCRuntimeError) {
-    recorded.withLock { $0.append(problem) }
-    Diagnostics.warn("\(problem)", kind: .declaration)
+  /// Keeps `problems` without printing them (the caller prints them once it may).
+  internal static func record(_ problems: [ObjCRuntimeError]) {
+    guard !problems.isEmpty else { return }
+    recorded.withLock { $0.append(contentsOf: problems) }
   }
 }

@@ -22,6 +22,10 @@ internal struct MethodCache: ~Copyable, Sendable {
     bufferWord = Atomic(UInt(bitPattern: swk_cache_empty_buffer()))
   }
 
+  /// How many caches were flushed in the process so far (for the tests that tell a flush from
+  /// a lost entry).
+  static let flushes = Atomic<Int>(0)
+
   /// The method cached for `selector`, unretained; lock-free.
   @inlinable @inline(__always)
   internal func lookup(_ selector: Selector) -> UnsafeRawPointer? {
@@ -52,6 +56,7 @@ internal struct MethodCache: ~Copyable, Sendable {
   /// Empties the cache; call with the runtime lock held. Returns whether anything was dropped.
   @discardableResult
   func flush() -> Bool {
+    MethodCache.flushes.add(1, ordering: .relaxed)
     let old = buffer
     bufferWord.store(UInt(bitPattern: swk_cache_empty_buffer()), ordering: .releasing)
     return swk_cache_retire(old) != 0

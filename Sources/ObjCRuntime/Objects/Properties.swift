@@ -156,6 +156,33 @@ extension Class {
         className: self.name,
         reason: "property '\(name)': the first attribute must be the type (T), each a letter")
     }
+    // The attribute string is each name followed by its value, joined by commas
+    // (`T@,C,N,V_title`): a name of more than one character, or a value holding a comma,
+    // would read back as other attributes.
+    if let bad = attributes.first(where: { attribute in
+      attribute.name.unicodeScalars.count != 1
+        || !attribute.name.unicodeScalars.allSatisfy(\.isASCII)
+        || attribute.name == "," || attribute.name.unicodeScalars.first?.value ?? 0 < 0x21
+    }) {
+      throw .invalidDeclaration(
+        className: self.name,
+        reason: "property '\(name)': the attribute name '\(bad.name)' is not one character"
+          + " (objc4's are T, R, C, &, N, D, W, P, G, S and V)")
+    }
+    if let bad = attributes.first(where: { $0.value.contains(",") || $0.value.contains("\0") }) {
+      throw .invalidDeclaration(
+        className: self.name,
+        reason: "property '\(name)': the value of \(bad.name) holds a comma or a NUL, which"
+          + " would split the attribute string")
+    }
+    let names = attributes.map(\.name)
+    if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+      throw .invalidDeclaration(
+        className: self.name, reason: "property '\(name)': the attribute \(twice) is given twice")
+    }
+    guard !isDisposed.load(ordering: .sequentiallyConsistent) else {
+      throw .classDisposed(className: self.name)
+    }
     let property = Property(name: name, attributes: attributes)
     try Runtime.state.withLock { _ throws(ObjCRuntimeError) in
       if let index = propertyList.firstIndex(where: { $0.name == name }) {

@@ -36,10 +36,28 @@ extension UIViewController {
     if let current = presenter.presentedViewController {
       return refuse("which is already presenting \(current)")
     }
+    if presenter.isBeingPresented || presenter.isBeingDismissed {
+      return refuse("while a presentation or dismissal is in progress")
+    }
     if presented.presentingViewController != nil || presented.parent != nil
       || presented === presenter
     {
       return refuse("which is already presented or is in a hierarchy")
+    }
+    // UIKit raises: "Application tried to present modally a view controller that is already
+    // being presented" (a cycle), or "an active controller" (one whose view is on screen).
+    if presenter.presentationChain.contains(where: { $0 === presented }) {
+      return refuse("which presents the presenter: a presentation cycle")
+    }
+    if presented.isViewLoaded, presented.view.window != nil {
+      return refuse("which is active: its view is already in a window")
+    }
+    // The model's choice (no source gives UIKit's order here): a presentation while the
+    // presenter's stack pushes or pops would give the arriving page a disappearance before its
+    // appearance ended, as UIKit's "Unbalanced calls to begin/end appearance transitions"
+    // warns; it is refused instead, and nothing changes.
+    if let navigation = presenter as? UINavigationController, navigation.isTransitioning {
+      return refuse("while its push or pop is in progress")
     }
     guard presenter.isViewLoaded, let window = presenter.view.window else {
       return refuse("whose view is not in the window hierarchy")
@@ -71,46 +89,72 @@ extension UIViewController {
   }
 
   /// Dismisses the controller this one presents, or, when it presents none, this controller
-  /// from its presenter (UIKit asks the presenter either way). Callbacks in UIKit's order: the
-  /// presented controller's `viewWillDisappear:`, the presenter's `viewWillAppear:`, then, after
-  /// the slide down, the presenter's `viewDidAppear:`, the presented controller's
-  /// `viewDidDisappear:`, then `completion`. Nothing presented: nothing happens and `completion`
-  /// runs, as in UIKit. Refused (an issue) while the presentation or another dismissal runs.
+  /// from its presenter (UIKit asks the presenter either way), and every controller presented
+  /// above it: as Apple documents `dismiss(animated:completion:)`, dismissing from lower in a
+  /// stack of presentations "dismisses its immediate child view controller and all view
+  /// controllers above that child", and "only the top-most view is dismissed in an animated
+  /// fashion; any intermediate view controllers are simply removed". Callbacks in UIKit's
+  /// order: the top-most controller's `viewWillDisappear:`, the presenter's `viewWillAppear:`,
+  /// then, after the slide down, the presenter's `viewDidAppear:`, the top-most controller's
+  /// `viewDidDisappear:`, then `completion`; the intermediate ones, already hidden under the
+  /// top-most, hear nothing (the model's reading). Nothing presented: nothing happens and
+  /// `completion` runs, as in UIKit. Refused (an issue) while a presentation or dismissal in
+  /// the stack runs.
   public func dismiss(animated: Bool, completion: (() -> Void)? = nil) {
     let presenter =
       presentedViewController != nil ? presentationRoot : (presentingViewController ?? self)
-    guard let presented = presenter.presentedViewController else {
+    guard presenter.presentedViewController != nil else {
       completion?()
       return
     }
-    guard !presented.isBeingPresented, !presented.isBeingDismissed else {
+    // The stack above the presenter, lowest first.
+    var stack: [UIViewController] = []
+    var next = presenter.presentedViewController
+    while let controller = next {
+      stack.append(controller)
+      next = controller.presentedViewController
+    }
+    if let busy = stack.first(where: { $0.isBeingPresented || $0.isBeingDismissed }) {
       UIKitModelIssues.report(
         .presentationRefused(
-          presenter: presenter.description, presented: presented.description,
+          presenter: presenter.description, presented: busy.description,
           reason: "while a presentation or dismissal is in progress"))
       return
     }
-    presented.isBeingDismissed = true
-    for controller in presented.appearanceTargets { controller.viewWillDisappear(animated) }
+    guard let top = stack.last else { return }
+    for controller in stack { controller.isBeingDismissed = true }
+    for controller in top.appearanceTargets { controller.viewWillDisappear(animated) }
     for controller in presenter.appearanceTargets { controller.viewWillAppear(animated) }
-    let window = presented.view.window
+    let window = top.view.window
     let finish = {
-      presented.view.removeFromSuperview()
-      presenter.presentedViewController = nil
-      presented.presentingViewController = nil
-      presented.isBeingDismissed = false
-      if let window, window.statusBarAppearanceProvider === presented {
+      for controller in stack.reversed() {
+        controller.view.removeFromSuperview()
+        controller.presentingViewController?.presentedViewController = nil
+        controller.presentingViewController = nil
+        controller.isBeingDismissed = false
+      }
+      if let window, stack.contains(where: { window.statusBarAppearanceProvider === $0 }) {
         window.statusBarAppearanceProvider = presenter
       }
       for controller in presenter.appearanceTargets { controller.viewDidAppear(animated) }
-      for controller in presented.appearanceTargets { controller.viewDidDisappear(animated) }
+      for controller in top.appearanceTargets { controller.viewDidDisappear(animated) }
       completion?()
     }
     guard animated, let window else { return finish() }
     let below = window.bounds.offsetBy(dx: 0, dy: window.bounds.height)
     UIView.animate(
       withDuration: UIViewController.presentationDuration, delay: 0, options: .curveEaseInOut,
-      animations: { presented.view.frame = below }, completion: { _ in finish() })
+      animations: { top.view.frame = below }, completion: { _ in finish() })
+  }
+
+  /// This controller's root and the controllers that present it, down to the window's.
+  private var presentationChain: [UIViewController] {
+    var chain: [UIViewController] = [presentationRoot]
+    while let below = chain.last?.presentingViewController, !chain.contains(where: { $0 === below })
+    {
+      chain.append(below.presentationRoot)
+    }
+    return chain
   }
 
   /// The root of this controller's hierarchy of children: who presents for it.
