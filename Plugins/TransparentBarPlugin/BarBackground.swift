@@ -6,6 +6,8 @@ import ObjCRuntime
 public import UIKitModel
 
 private let backgroundViewKey = AssociatedKey<UIView?>()
+/// The scroll-edge appearance the fixed mode gave a bar, so that uninstalling takes it back.
+private let scrollEdgeKey = AssociatedKey<UINavigationBarAppearance?>()
 
 /// The profiles on which a step of the seed's alpha path found nothing to change, each said once.
 private let skippedSteps = RuntimeLock<Set<String>>([])
@@ -40,6 +42,7 @@ extension UINavigationBar {
   public func transparentSetBackgroundAlpha(_ alpha: CGFloat) {
     let bar = self
     if TransparentBarPlugin.mode == .fixed {
+      keepBackgroundAtScrollEdge()
       guard let background = subviews.first(where: UINavigationBar.isBackground) else { return }
       if UIDevice.current.majorSystemVersion >= 11 {
         for view in background.subviews { view.alpha = alpha }
@@ -71,6 +74,48 @@ extension UINavigationBar {
     } else {
       background.alpha = alpha
     }
+  }
+
+  /// iOS 15 draws every navigation bar's `scrollEdgeAppearance` while the page's content is at
+  /// its top, transparent when unset, for an app built with the iOS 15 SDK: a bar styled only
+  /// with the legacy properties, as ET styles it, turns clear there (infinum/ios-loggie issue
+  /// 22; RTRootNavigationController issue 299). The fixed mode gives such a bar a scroll-edge
+  /// appearance with its legacy look, as issue 299's maintainer advises: the default background
+  /// with the bar tint, or the legacy background image (none for an empty one: another plugin's
+  /// own view draws the bar then); the fade then works on it as on the legacy look. An
+  /// appearance the app set is left alone.
+  private func keepBackgroundAtScrollEdge() {
+    guard UIDevice.current.linkedMajorVersion >= 15 else { return }
+    let given = self[scrollEdgeKey]
+    guard scrollEdgeAppearance == nil || (given != nil && scrollEdgeAppearance === given) else {
+      return
+    }
+    let appearance = standardAppearance?.copy() ?? legacyLook()
+    guard given.map({ !$0.looksLike(appearance) }) ?? true else { return }
+    scrollEdgeAppearance = appearance
+    self[scrollEdgeKey] = scrollEdgeAppearance
+  }
+
+  /// The bar's legacy properties as an appearance.
+  private func legacyLook() -> UINavigationBarAppearance {
+    let appearance = UINavigationBarAppearance()
+    if let image = backgroundImage(for: .default) {
+      appearance.configureWithTransparentBackground()
+      appearance.backgroundImage = image.isEmpty ? nil : image
+    } else {
+      appearance.configureWithDefaultBackground()
+      appearance.backgroundColor = barTintColor
+    }
+    if let shadow = shadowImage { appearance.shadowImage = shadow }
+    appearance.titleTextAttributes = titleTextAttributes ?? [:]
+    return appearance
+  }
+
+  /// After the bar's legacy background image changed: the scroll-edge look the fixed mode gave
+  /// follows it.
+  internal func transparentFollowLegacyLook() {
+    guard TransparentBarPlugin.mode == .fixed, self[scrollEdgeKey] != nil else { return }
+    keepBackgroundAtScrollEdge()
   }
 
   /// Whether `view` is a bar's background container, by its class's name, as an app finds it.
@@ -154,5 +199,20 @@ extension UINavigationBar {
     self[backgroundViewKey] = nil
     setBackgroundImage(nil, for: .default)
     transparentSetBackgroundAlpha(1)
+    // The scroll-edge appearance the fixed mode gave, unless the app replaced it since.
+    if let given = self[scrollEdgeKey], scrollEdgeAppearance === given {
+      scrollEdgeAppearance = nil
+    }
+    self[scrollEdgeKey] = nil
+  }
+}
+
+extension UINavigationBarAppearance {
+  /// Whether the two draw the same bar.
+  fileprivate func looksLike(_ other: UINavigationBarAppearance) -> Bool {
+    hasBackgroundEffect == other.hasBackgroundEffect && backgroundColor == other.backgroundColor
+      && backgroundImage === other.backgroundImage && shadowColor == other.shadowColor
+      && shadowImage === other.shadowImage
+      && titleTextAttributes.foregroundColor == other.titleTextAttributes.foregroundColor
   }
 }

@@ -75,6 +75,12 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
         (bar: UINavigationBar, view: UIView, _: Int) in
         bar.transparentBackgroundInserted(view)
       }
+      // The fixed mode's scroll-edge look follows the bar's legacy background image, whoever
+      // sets it (another plugin, the app).
+      try UINavigationBar.hook(after: "setBackgroundImage:forBarMetrics:") {
+        (bar: UINavigationBar, _: UIImage?, _: Int) in
+        bar.transparentFollowLegacyLook()
+      }
     } catch {
       TransparentCategory.uninstall()
       TransparentExchanges.exchangeBack()

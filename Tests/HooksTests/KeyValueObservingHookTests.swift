@@ -132,6 +132,11 @@ private final class PairWatcher: ObjCObject {
     }
     pairs.withLock { $0[ObjectIdentifier(object), default: []].append((old, new)) }
   }
+
+  /// How many changes of `object` it was told of.
+  func told(about object: ObjCObject) -> Int {
+    pairs.withLock { $0[ObjectIdentifier(object)]?.count ?? 0 }
+  }
 }
 
 @Suite("Key-value observing under threads")
@@ -180,6 +185,15 @@ struct KeyValueObservingStressTests {
           let dial = shared[round % shared.count]
           do {
             try dial.addObserver(watcher, forKeyPath: "level", options: [.old, .new])
+            // Registered for a few changes (a slow run, under ThreadSanitizer, might else see
+            // none), then gone.
+            let start = watcher.told(about: dial)
+            let deadline = Date().addingTimeInterval(0.05)
+            while watcher.told(about: dial) < start + 2, Date() < deadline,
+              !stop.load(ordering: .relaxed)
+            {
+              sched_yield()
+            }
             try dial.removeObserver(watcher, forKeyPath: "level")
           } catch {
             failures.withLock { $0.append("observe: \(error)") }
