@@ -273,6 +273,14 @@ public struct Scenario: Sendable {
         seen: "\"\(version)\" is not a version number such as 15.0; the script did not run")
       return context
     }
+    if let sdk = options.sdkVersion,
+      UIDevice.isVersion(sdk, newerThan: options.systemVersion)
+    {
+      context.expect(
+        false, "the options' SDK is no newer than the system",
+        seen: "the SDK \(sdk) is newer than iOS \(options.systemVersion); the script did not run")
+      return context
+    }
     script(context)
     return context
   }

@@ -41,6 +41,26 @@ public func expectScenario(
       sourceLocation: sourceLocation)
     return nil
   }
+  if let sdk = options.sdkVersion, UIDevice.isSystemVersion(sdk),
+    UIDevice.isSystemVersion(options.systemVersion),
+    UIDevice.isVersion(sdk, newerThan: options.systemVersion)
+  {
+    Issue.record(
+      Comment(
+        rawValue: "\(scenario.name): the SDK \(sdk) is newer than the running iOS"
+          + " \(options.systemVersion) (an app cannot be built with a newer SDK than it runs on;"
+          + " see Docs/Testing.md); the scenario did not run"),
+      sourceLocation: sourceLocation)
+    return nil
+  }
+  if let plugins = options.plugins,
+    let twice = plugins.first(where: { name in plugins.filter { $0 == name }.count > 1 })
+  {
+    Issue.record(
+      Comment(rawValue: "\(scenario.name): the plugin \(twice) is named twice; the scenario did not run"),
+      sourceLocation: sourceLocation)
+    return nil
+  }
   let report: ScenarioReport
   let sends: [String]
   do {

@@ -280,18 +280,25 @@ struct Options {
         throw .usage("\(flag) names '\(name)' twice", topic: "")
       }
     }
+    // Options that take one value: a second one is refused rather than silently winning.
+    var given: Set<String> = []
+    let repeatable: Set<String> = ["--plugin", "--load", "--scenario", "--no-color"]
     while index < arguments.count {
       let argument = arguments[index]
       if argument.hasPrefix("-") {
         guard allowed.contains(argument) else {
           throw .usage("unknown option '\(argument)'", topic: "")
         }
+        // `matrix` takes several devices; the other commands one.
+        let several = argument == "--device" && allowed.contains("--scenario")
+        guard repeatable.contains(argument) || several || given.insert(argument).inserted else {
+          throw .usage("\(argument) is given twice; give it once", topic: "")
+        }
         switch argument {
         case "--no-color": options.noColor = true
         case "--plugin":
-          let names = try value(argument).split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-          }
+          let names = try value(argument).split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
           guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw .usage("--plugin takes NAME or NAME,NAME...", topic: "")
           }
@@ -377,7 +384,7 @@ struct Options {
     if needsScenario, options.scenario == nil {
       throw .usage("a SCENARIO is needed (see 'swizzle-lab list')", topic: "")
     }
-    if let sdk = options.sdkVersion, Options.isNewer(sdk, than: options.systemVersion) {
+    if let sdk = options.sdkVersion, UIDevice.isVersion(sdk, newerThan: options.systemVersion) {
       throw .usage("--sdk \(sdk) is newer than the running iOS \(options.systemVersion)", topic: "")
     }
     for path in options.libraries {
@@ -386,16 +393,7 @@ struct Options {
     return options
   }
 
-  /// Whether version `first` is newer than `second`, number by number (`14.2` > `14.0`).
-  static func isNewer(_ first: String, than second: String) -> Bool {
-    let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
-    let (a, b) = (numbers(first), numbers(second))
-    for index in 0..<max(a.count, b.count) {
-      let (x, y) = (index < a.count ? a[index] : 0, index < b.count ? b[index] : 0)
-      if x != y { return x > y }
-    }
-    return false
-  }
+
 
   /// Checks the plugin and scenario names against what discovery found (after `--load`).
   func validate() throws(LabError) {

@@ -243,3 +243,45 @@ struct InitializeTests {
     #expect(CrossingA.runtimeClass.isInitialized && CrossingB.runtimeClass.isInitialized)
   }
 }
+
+/// Counts its own `+initialize` runs (with `self` the Swift class, as Swift gives it).
+private final class ObservedFirst: ObjCObject {
+  static let runs = Atomic(0)
+  var level = 0
+  static let setLevel: @convention(c) (id, SEL, Int) -> Void = { me, _, value in
+    me.takeUnretainedObject(as: ObservedFirst.self)?.level = value
+  }
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(ObservedFirst.self) {
+      ObjCMethodDeclaration("setLevel:", ObservedFirst.setLevel)
+      ObjCIvarDeclaration("_level", \ObservedFirst.level)
+    }
+  }
+  override class func initialize() {
+    guard self == ObservedFirst.self else { return }
+    runs.add(1, ordering: .relaxed)
+  }
+}
+
+private final class Silent: ObjCObject {
+  override func observeValue(
+    forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
+    context: UnsafeMutableRawPointer?
+  ) {}
+}
+
+@Suite("+initialize through isa layers")
+struct InitializeLayerTests {
+  // An observer's hidden class is not a class of the program: its superclass's +initialize,
+  // inherited, must not run again for it (`self` there is the Swift class: the guard cannot
+  // tell them apart).
+  @Test("a class first touched by an observer runs its +initialize once, not again for the layer")
+  func observedFirst() throws {
+    let object = ObservedFirst()
+    let observer = Silent()
+    try object.addObserver(observer, forKeyPath: "level", options: .new)
+    try objc_msgSend(object, "setLevel:", 2) as Void
+    #expect(ObservedFirst.runs.load(ordering: .relaxed) == 1)
+    try object.removeObserver(observer, forKeyPath: "level")
+  }
+}

@@ -12,8 +12,11 @@ private final class KVOThermostat: ObjCObject {
     me.takeUnretainedObject(as: KVOThermostat.self)?.temperature = value
   }
   static let mode: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
+  /// A setter with no getter and no ivar to read.
+  static let setSecret: @convention(c) (id, SEL, Int) -> Void = { _, _, _ in }
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(KVOThermostat.self) {
+      ObjCMethodDeclaration("setSecret:", KVOThermostat.setSecret)
       ObjCMethodDeclaration("setTemperature:", KVOThermostat.setTemperature)
       ObjCMethodDeclaration("mode", KVOThermostat.mode)
       ObjCIvarDeclaration("_temperature", \KVOThermostat.temperature)
@@ -287,5 +290,46 @@ struct KeyValueObservingEdgeTests {
     #expect(late.all == [.init(key: "temperature", old: 25, new: 26, prior: false)])
     try thermostat.removeObserver(late, forKeyPath: "temperature")
     #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
+  }
+
+  @Test("observed again after someone else's class came and went: notified again")
+  func observedAgainAfterOwnClass() throws {
+    let thermostat = KVOThermostat()
+    let recorder = Recorder()
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    let mine = try #require(
+      objc_allocateClassPair(try #require(object_getClass(thermostat)), "MineOverKVO", 0))
+    objc_registerClassPair(mine)
+    object_setClass(thermostat, mine)
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat) === mine, "someone else's class stays on top")
+    object_setClass(thermostat, KVOThermostat.runtimeClass)
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    try set(thermostat, 6)
+    #expect(recorder.all == [.init(key: "temperature", old: nil, new: 6, prior: false)])
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
+  }
+
+  @Test("a key with a setter and no getter: observable without values, refused with them")
+  func setterWithoutGetter() throws {
+    let thermostat = KVOThermostat()
+    let recorder = Recorder()
+    #expect(throws: ObjCRuntimeError.self) {
+      try thermostat.addObserver(recorder, forKeyPath: "secret", options: .new)
+    }
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass, "unchanged")
+  }
+
+  @Test("an observer that died without removing itself: the object gets its class back")
+  func deadObserver() throws {
+    let thermostat = KVOThermostat()
+    do {
+      let recorder = Recorder()
+      try thermostat.addObserver(recorder, forKeyPath: "temperature", options: .new)
+    }
+    try set(thermostat, 31)
+    #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
+    #expect(thermostat.temperature == 31)
   }
 }

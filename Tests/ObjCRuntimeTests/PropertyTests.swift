@@ -23,6 +23,7 @@ private final class RoundBadge: Badge {
       ObjCPropertyDeclaration("radius", \RoundBadge.radius)
       ObjCPropertyDeclaration("broken", attributes: "N,C")
       ObjCPropertyDeclaration("radius", attributes: "Td")
+      ObjCPropertyDeclaration("twice", attributes: "Tq,Td")
     }
   }
 }
@@ -57,6 +58,8 @@ struct PropertyTests {
     let problems = DeclarationProblems.all.map(\.description)
     #expect(problems.contains { $0.contains("'broken'") && $0.contains("write the type first") })
     #expect(problems.contains { $0.contains("property 'radius' is declared twice") })
+    #expect(problems.contains { $0.contains("property 'twice': the attribute T is given twice") })
+    #expect(class_getProperty(RoundBadge.runtimeClass, "twice") == nil)
   }
 
   @Test("class_addProperty adds once; class_replaceProperty replaces; bad input changes nothing")
@@ -93,9 +96,11 @@ struct PropertyTests {
       ([type, .init(name: "V", value: "_a,N")], "a value holding the separator"),
       ([type, .init(name: "V", value: "_a\0b")], "a value holding a NUL"),
       ([type, .init(name: "N"), .init(name: "N")], "a name given twice"),
+      ([type, .init(name: "T", value: "q")], "the type given twice"),
     ] {
       #expect(!class_addProperty(cls, "depth", attributes), "\(why)")
     }
+    #expect(!class_addProperty(cls, "a\0b", [type]), "a NUL in the name")
     #expect(class_copyPropertyList(cls).isEmpty, "nothing was added")
     #expect(
       class_addProperty(cls, "depth", [type, .init(name: "&"), .init(name: "V", value: "_d")]))

@@ -207,6 +207,10 @@ struct LabTests {
       ["run", "push", "--load", "a.so", "--load", "a.so"], ["trace", "push", "--filter", ""],
       ["trace", "push", "--filter", " "], ["run", " "], ["render", "push", "--out", ""],
       ["run", "push", "--device", ""], ["matrix", "--out", ""],
+      ["run", "push", "--ios", "15", "--ios", "17"],
+      ["trace", "push", "--speed", "0", "--speed", "0"],
+      ["render", "push", "--out", "a", "--out", "b"], ["run", "push", "--plugin", "bar-layer,"],
+      ["run", "push", "--device", "iPhone X", "--device", "iPad Air"],
     ] {
       let (code, output) = lab(arguments)
       #expect(code == .usage, "\(arguments)")

@@ -71,11 +71,12 @@ extension UIKitModelTests {
       session.swipeBack(to: .nan)
       session.swipeBack(to: .infinity)
       session.swipeBack(to: 0.5, frames: .max)
+      session.swipeBack(to: 1e19)
       #expect(session.navigationController.viewControllers.count == 2)
       session.tapBack()
       session.scroll(scrollView, by: 10, duration: 1e300)
       #expect(scrollView.contentOffset == .zero)
-      #expect(UIKitModelIssues.all.count == 4)
+      #expect(UIKitModelIssues.all.count == 5)
       #expect(reported("a drag of 1e+300 s"))
     }
   }
@@ -146,6 +147,21 @@ extension UIKitModelTests {
       #expect(defaults.object(forKey: "plist") != nil)
       defaults.set(nil, forKey: "plist")
       #expect(defaults.object(forKey: "plist") == nil)
+    }
+
+    @Test("arrays nested 512 deep are kept; 20,000 deep are refused at once, not a stack overflow")
+    func deepNesting() {
+      let defaults = NSUserDefaults.standard
+      func nested(_ depth: Int) -> Any {
+        var value: Any = 1
+        for _ in 0..<depth { value = [value] }
+        return value
+      }
+      UIKitModelIssues.removeAll()
+      defaults.set(nested(512), forKey: "deep")
+      #expect(defaults.object(forKey: "deep") != nil)
+      defaults.set(nested(20_000), forKey: "deep")
+      #expect(UIKitModelIssues.all.count == 1, "refused, the 512-deep value kept")
     }
   }
 

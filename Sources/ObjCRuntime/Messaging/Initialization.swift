@@ -54,6 +54,13 @@ internal enum Initialization {
     if let superclass = cls.superclass, !superclass.isInitialized {
       initialize(superclass)
     }
+    // An isa layer (an observer's hidden class, a hook's per-object class) is not a class of
+    // the program's: its superclass's +initialize ran, and must not run again for it (in Swift
+    // `self` in that +initialize is the Swift class, so `guard self == C.self` cannot tell).
+    if cls.isIsaLayer {
+      cls.initialized.store(true, ordering: .releasing)
+      return
+    }
     let me = swk_thread_id()
     let key = ObjectIdentifier(cls)
     while true {

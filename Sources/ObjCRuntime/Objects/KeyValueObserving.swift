@@ -155,6 +155,17 @@ internal enum KeyValueObserving {
     }
     let setter = setterSelector(for: key)
     let types = try setterTypes(object, setter, key: key)
+    // Values asked for must be readable: Foundation raises on the first change otherwise.
+    if !options.isDisjoint(with: [.old, .new, .initial]) {
+      do {
+        _ = try object.value(forKey: key)
+      } catch {
+        throw .notObservable(
+          className: shown.name, key: key,
+          reason: "its value cannot be read (\(error)); declare a getter, or observe without"
+            + " .old, .new and .initial")
+      }
+    }
     // Made under the lock, so that two first observers on two threads share one table.
     let table = classes.withLock { _ in
       if let table = object[tableKey] { return table }
@@ -204,7 +215,9 @@ internal enum KeyValueObserving {
         ObservationTable.Registration(
           observer: observer, identity: ObjectIdentifier(observer), key: key, options: options,
           context: context, number: state.nextNumber))
-      if state.hidden !== hidden {
+      // Not on the hidden class (or a class above it): put it there. The hidden class may be
+      // known already (the object was given its class back by someone else meanwhile).
+      if current !== hidden, !current.inherits(from: hidden) {
         state.original = current
         state.hidden = hidden
         _ = try? object.setClassUnsettled(hidden)
@@ -326,7 +339,10 @@ internal enum KeyValueObserving {
       }
       return (observers, change?.old ?? nil)
     }
-    guard !observers.isEmpty else { return }
+    guard !observers.isEmpty else {
+      pruneDeadObservers(object, table)
+      return
+    }
     let new = observers.contains { $0.options.contains(.new) } ? read(object, key) : nil
     for registration in observers {
       registration.observer?.observeValue(
@@ -336,6 +352,30 @@ internal enum KeyValueObserving {
           newValue: registration.options.contains(.new) ? new : nil, isPrior: false),
         context: UnsafeMutableRawPointer(bitPattern: registration.context))
     }
+  }
+
+  /// Observers that died without removing themselves (Foundation's would be left dangling)
+  /// are forgotten, and when none is left the object gets its class back, as when the last
+  /// observer is removed.
+  private static func pruneDeadObservers(_ object: ObjCObject, _ table: ObservationTable) {
+    let allDead = table.state.withLock { state in
+      !state.registrations.isEmpty && state.registrations.allSatisfy { $0.observer == nil }
+    }
+    guard allDead else { return }
+    let restored = ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () -> Class? in
+      table.state.withLock { state -> Class? in
+        guard state.registrations.allSatisfy({ $0.observer == nil }) else { return nil }
+        state.registrations.removeAll()
+        guard let original = state.original, let hidden = state.hidden,
+          object.isa.takeUnretainedValue() === hidden, state.pending.isEmpty
+        else { return nil }
+        state.original = nil
+        state.hidden = nil
+        _ = try? object.setClassUnsettled(original)
+        return original
+      }
+    }
+    if let restored, restored.isIsaLayer { IsaLayers.arrived(object, at: restored) }
   }
 
   /// The calling thread, as a number.

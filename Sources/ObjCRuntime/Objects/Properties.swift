@@ -81,13 +81,51 @@ public struct ObjCPropertyDeclaration {
   /// The attributes, or the problem with them.
   internal let attributes: Result<[objc_property_attribute_t], ObjCRuntimeError>
 
+  /// What is wrong with `attributes` for a property `property`, or nil: the type (T) first and
+  /// not empty; each name one ASCII character other than the comma; no value holding a comma
+  /// or a NUL; each name once. The attribute string is each name followed by its value, joined
+  /// by commas (`T@,C,N,V_title`): anything else would read back as other attributes.
+  static func problem(
+    with attributes: [objc_property_attribute_t], property: String, className: String
+  ) -> ObjCRuntimeError? {
+    func problem(_ reason: String) -> ObjCRuntimeError {
+      .invalidDeclaration(className: className, reason: "property '\(property)': \(reason)")
+    }
+    guard attributes.first?.name == "T", attributes.first?.value.isEmpty == false,
+      attributes.allSatisfy({ !$0.name.isEmpty })
+    else { return problem("the first attribute must be the type (T), each a letter") }
+    if let bad = attributes.first(where: { attribute in
+      let scalars = attribute.name.unicodeScalars
+      return scalars.count != 1 || !scalars.allSatisfy(\.isASCII) || attribute.name == ","
+        || (scalars.first?.value ?? 0) < 0x21
+    }) {
+      return problem(
+        "the attribute name '\(bad.name)' is not one character (objc4's are T, R, C, &, N, D,"
+          + " W, P, G, S and V)")
+    }
+    if let bad = attributes.first(where: { $0.value.contains(",") || $0.value.contains("\0") }) {
+      return problem(
+        "the value of \(bad.name) holds a comma or a NUL, which would split the attribute string")
+    }
+    let names = attributes.map(\.name)
+    if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+      return problem("the attribute \(twice) is given twice")
+    }
+    return nil
+  }
+
   /// A property with the attribute string `attributes`, as objc4's `property_getAttributes`
   /// would return it; a string that does not start with the type (`T...`) is reported when the
   /// class is declared, and the property left out.
   public init(_ name: String, attributes: String) {
     self.name = name
     if let parsed = Property.attributes(parsing: attributes), !name.isEmpty {
-      self.attributes = .success(parsed)
+      // The same rules as class_addProperty's (a name once, one character each...).
+      if let problem = ObjCPropertyDeclaration.problem(with: parsed, property: name, className: "?") {
+        self.attributes = .failure(problem)
+      } else {
+        self.attributes = .success(parsed)
+      }
     } else {
       self.attributes = .failure(
         .invalidDeclaration(
@@ -149,36 +187,12 @@ extension Class {
     guard !name.isEmpty else {
       throw .invalidDeclaration(className: self.name, reason: "a property needs a name")
     }
-    guard attributes.first?.name == "T", attributes.first?.value.isEmpty == false,
-      attributes.allSatisfy({ !$0.name.isEmpty })
-    else {
+    guard !name.contains("\0") else {
       throw .invalidDeclaration(
-        className: self.name,
-        reason: "property '\(name)': the first attribute must be the type (T), each a letter")
+        className: self.name, reason: "a property name holds a NUL, which would cut it short")
     }
-    // The attribute string is each name followed by its value, joined by commas
-    // (`T@,C,N,V_title`): a name of more than one character, or a value holding a comma,
-    // would read back as other attributes.
-    if let bad = attributes.first(where: { attribute in
-      attribute.name.unicodeScalars.count != 1
-        || !attribute.name.unicodeScalars.allSatisfy(\.isASCII)
-        || attribute.name == "," || attribute.name.unicodeScalars.first?.value ?? 0 < 0x21
-    }) {
-      throw .invalidDeclaration(
-        className: self.name,
-        reason: "property '\(name)': the attribute name '\(bad.name)' is not one character"
-          + " (objc4's are T, R, C, &, N, D, W, P, G, S and V)")
-    }
-    if let bad = attributes.first(where: { $0.value.contains(",") || $0.value.contains("\0") }) {
-      throw .invalidDeclaration(
-        className: self.name,
-        reason: "property '\(name)': the value of \(bad.name) holds a comma or a NUL, which"
-          + " would split the attribute string")
-    }
-    let names = attributes.map(\.name)
-    if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
-      throw .invalidDeclaration(
-        className: self.name, reason: "property '\(name)': the attribute \(twice) is given twice")
+    if let problem = ObjCPropertyDeclaration.problem(with: attributes, property: name, className: self.name) {
+      throw problem
     }
     guard !isDisposed.load(ordering: .sequentiallyConsistent) else {
       throw .classDisposed(className: self.name)

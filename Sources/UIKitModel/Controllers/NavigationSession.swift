@@ -151,7 +151,9 @@ public final class NavigationSession {
     guard let view = navigationController.view, let window = view.window else {
       return settle("swipe back (refused)")
     }
-    guard fraction.isFinite, startX.isFinite else {
+    // A finger stays within a few screens of where it came down: beyond that a number was
+    // mistyped (and would overflow the step's label).
+    guard fraction.isFinite, startX.isFinite, abs(fraction) <= 10, abs(startX) <= 100_000 else {
       UIKitModelIssues.report(
         .invalidGeometry(view: view.description, value: "swipe to \(fraction) from \(startX)"))
       return settle("swipe back (refused)")

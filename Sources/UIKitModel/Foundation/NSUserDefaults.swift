@@ -127,20 +127,32 @@ public final class NSUserDefaults {
     }
   }
 
-  /// Whether `value` is a property-list value (what Foundation's defaults store).
+  /// Whether `value` is a property-list value (what Foundation's defaults store), nested at
+  /// most ``maximumDepth`` levels. Read without bridging to Foundation's classes (which would
+  /// convert a nested array level by level, deeper than the stack goes), one level at a time.
   static func isPropertyList(_ value: Any) -> Bool {
-    switch value {
-    case is String, is Bool, is any BinaryInteger, is Double, is Float, is CGFloat, is NSNumber,
-      is Data, is Date:
-      return true
-    case let array as [Any]:
-      return array.allSatisfy(isPropertyList)
-    case let dictionary as [String: Any]:
-      return dictionary.values.allSatisfy(isPropertyList)
-    default:
-      return false
+    var pending: [(Any, depth: Int)] = [(value, 0)]
+    while let (item, depth) = pending.popLast() {
+      guard depth <= maximumDepth else { return false }
+      switch item {
+      case is String, is Bool, is any BinaryInteger, is Double, is Float, is CGFloat, is Data,
+        is Date:
+        continue
+      case let array as [Any]:
+        pending.append(contentsOf: array.map { ($0, depth + 1) })
+      case let dictionary as [String: Any]:
+        pending.append(contentsOf: dictionary.values.map { ($0, depth + 1) })
+      default:
+        // A Foundation number as itself, not an array bridged into one.
+        guard type(of: item) is NSNumber.Type else { return false }
+      }
     }
+    return true
   }
+
+  /// How deep arrays and dictionaries may nest in a value: 512 levels.
+  static let maximumDepth = 512
+
 
   /// Removes the value for `key`.
   public func removeObject(forKey key: String) { values[key] = nil }

@@ -120,6 +120,18 @@ public final class UIDevice {
       majorSystemVersion, sdkVersion.map(UIDevice.majorVersion(of:)) ?? majorSystemVersion)
   }
 
+  /// Whether version `first` is newer than `second`, number by number (`14.2` is newer than
+  /// `14.0`, `14` and `14.0` are the same); a part that is not a number counts as 0.
+  public static func isVersion(_ first: String, newerThan second: String) -> Bool {
+    let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
+    let (a, b) = (numbers(first), numbers(second))
+    for index in 0..<max(a.count, b.count) {
+      let (x, y) = (index < a.count ? a[index] : 0, index < b.count ? b[index] : 0)
+      if x != y { return x > y }
+    }
+    return false
+  }
+
   /// Whether `text` reads as a system version.
   public static func isSystemVersion(_ text: String) -> Bool {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
