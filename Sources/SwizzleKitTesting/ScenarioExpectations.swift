@@ -57,7 +57,8 @@ public func expectScenario(
     let twice = plugins.first(where: { name in plugins.filter { $0 == name }.count > 1 })
   {
     Issue.record(
-      Comment(rawValue: "\(scenario.name): the plugin \(twice) is named twice; the scenario did not run"),
+      Comment(
+        rawValue: "\(scenario.name): the plugin \(twice) is named twice; the scenario did not run"),
       sourceLocation: sourceLocation)
     return nil
   }

@@ -393,8 +393,6 @@ struct Options {
     return options
   }
 
-
-
   /// Checks the plugin and scenario names against what discovery found (after `--load`).
   func validate() throws(LabError) {
     let known = Lab.plugins.map(\.name)

@@ -121,7 +121,8 @@ public struct ObjCPropertyDeclaration {
     self.name = name
     if let parsed = Property.attributes(parsing: attributes), !name.isEmpty {
       // The same rules as class_addProperty's (a name once, one character each...).
-      if let problem = ObjCPropertyDeclaration.problem(with: parsed, property: name, className: "?") {
+      if let problem = ObjCPropertyDeclaration.problem(with: parsed, property: name, className: "?")
+      {
         self.attributes = .failure(problem)
       } else {
         self.attributes = .success(parsed)
@@ -191,7 +192,9 @@ extension Class {
       throw .invalidDeclaration(
         className: self.name, reason: "a property name holds a NUL, which would cut it short")
     }
-    if let problem = ObjCPropertyDeclaration.problem(with: attributes, property: name, className: self.name) {
+    if let problem = ObjCPropertyDeclaration.problem(
+      with: attributes, property: name, className: self.name)
+    {
       throw problem
     }
     guard !isDisposed.load(ordering: .sequentiallyConsistent) else {
