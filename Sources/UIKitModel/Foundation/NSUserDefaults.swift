@@ -153,7 +153,6 @@ public final class NSUserDefaults {
   /// How deep arrays and dictionaries may nest in a value: 512 levels.
   static let maximumDepth = 512
 
-
   /// Removes the value for `key`.
   public func removeObject(forKey key: String) { values[key] = nil }
 
