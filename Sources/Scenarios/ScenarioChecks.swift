@@ -62,7 +62,12 @@ extension ScenarioContext {
     _ expected: BarSnapshot, _ label: String, failsOn profiles: Set<String> = [],
     onDevices devices: Set<DeviceProfile> = [], tolerance: CGFloat = 0.01
   ) {
-    let bar = session?.navigationController.navigationBar ?? UINavigationBar()
+    guard let bar = session?.navigationController.navigationBar else {
+      // No session: there is no bar to compare, and a stand-in's would say something untrue.
+      return record(
+        label, ["no session: the scenario calls start(root:) before it checks the bar"],
+        failsOn: profiles, onDevices: devices)
+    }
     let differences = expected.differences(
       from: bar.appearance(over: scenarioBackdrop), height: bar.barHeight, tolerance: tolerance)
     record(label, differences, failsOn: profiles, onDevices: devices)

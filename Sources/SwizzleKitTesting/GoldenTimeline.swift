@@ -71,11 +71,13 @@ public enum GoldenTimeline {
       Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
     // A name is a file name in the Golden folder: it may not climb out of it or name nothing.
-    guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0")
+    guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name != ".", name != "..",
+      !name.contains("/"),
+      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else {
       return fail(
-        "the golden name \"\(name)\" is not a file name: give a name with no '/', not empty,"
-          + " not '.' or '..' (the file is Golden/NAME.txt next to the test)")
+        "the golden name \"\(name)\" is not a file name: give a name with no '/' and no control"
+          + " character, not blank, not '.' or '..' (the file is Golden/NAME.txt next to the test)")
     }
     let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
       .appendingPathComponent("Golden")

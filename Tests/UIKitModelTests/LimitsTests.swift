@@ -75,8 +75,11 @@ extension UIKitModelTests {
       #expect(session.navigationController.viewControllers.count == 2)
       session.tapBack()
       session.scroll(scrollView, by: 10, duration: 1e300)
+      session.scroll(scrollView, to: 1e300)
+      session.scroll(scrollView, by: 10, duration: -1)
       #expect(scrollView.contentOffset == .zero)
-      #expect(UIKitModelIssues.all.count == 5)
+      #expect(reported("a drag lasting -1.0 s"))
+      #expect(UIKitModelIssues.all.count == 7)
       #expect(reported("a drag of 1e+300 s"))
     }
   }

@@ -63,7 +63,7 @@ extension UIKitModelTests {
         .appendingPathComponent("golden-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: directory) }
       let source = directory.appendingPathComponent("Inner/FakeTests.swift").path
-      for name in ["", ".", "..", "../escape", "a/b", "nul\0"] {
+      for name in ["", " ", ".", "..", "../escape", "a/b", "nul\0", "\n", "a\rb"] {
         withKnownIssue {
           GoldenTimeline.check("one\n", named: name, filePath: source)
         } matching: { issue in
@@ -202,6 +202,19 @@ extension UIKitModelTests {
         issue.comments.contains { $0.rawValue.contains("\"1e3\" is not a version number") }
       }
       #expect(!ran.withLock { $0 })
+    }
+
+    @Test("a bar checked before the scenario started a session fails, saying so")
+    func noSession() throws {
+      let early = Scenario(name: "early", summary: "") { context in
+        context.expectBar(BarSnapshot(backgroundAlpha: 1), "the bar")
+      }
+      let report = try early.check(options: ScenarioOptions(plugins: []))
+      #expect(report.checks.map(\.held) == [false])
+      #expect(
+        report.checks.first?.differences == [
+          "no session: the scenario calls start(root:) before it checks the bar"
+        ])
     }
 
     @Test("a plugin that does not exist is an issue naming the cell, and no report")

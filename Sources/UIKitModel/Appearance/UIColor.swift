@@ -81,6 +81,8 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   /// The colour `fraction` of the way from `self` to `other`, component by component (what the
   /// seeds' colour interpolation computes).
   public func interpolated(to other: UIColor, fraction: CGFloat) -> UIColor {
+    // NaN or an infinity is no point between the two: the colour stays as it is.
+    guard fraction.isFinite else { return self }
     func lerp(_ from: CGFloat, _ to: CGFloat) -> CGFloat { from + (to - from) * fraction }
     return UIColor(
       red: lerp(red, other.red), green: lerp(green, other.green), blue: lerp(blue, other.blue),

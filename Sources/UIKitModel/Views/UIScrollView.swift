@@ -136,10 +136,19 @@ open class UIScrollView: UIView {
   open func simulateDrag(
     by translation: CGPoint, duration: TimeInterval, releaseVelocity: CGFloat = 0
   ) {
-    guard translation.x.isFinite, translation.y.isFinite, duration.isFinite,
-      releaseVelocity.isFinite
+    // A finger moves a few thousand points at most: beyond a million, a number was mistyped.
+    guard translation.x.isFinite, translation.y.isFinite, releaseVelocity.isFinite,
+      abs(translation.x) <= 1_000_000, abs(translation.y) <= 1_000_000
     else {
-      UIKitModelIssues.report(.invalidGeometry(view: description, value: "drag \(translation)"))
+      UIKitModelIssues.report(
+        .invalidGeometry(
+          view: description,
+          value: "a drag by (\(translation.x), \(translation.y)) released at \(releaseVelocity)"))
+      return
+    }
+    guard duration.isFinite, duration >= 0 else {
+      UIKitModelIssues.report(
+        .invalidGeometry(view: description, value: "a drag lasting \(duration) s"))
       return
     }
     guard duration <= VirtualRunLoop.maximumAdvance else {
