@@ -75,6 +75,16 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
     pan.maximumNumberOfTouches = 1
   }
 
+  /// The article's `initWithViewController:`: takes the navigation controller's delegate.
+  static func made(for navigation: UINavigationController, fixed: Bool)
+    -> NavigationInteractiveTransition
+  {
+    let transition = NavigationInteractiveTransition(navigation, fixed: fixed)
+    transition.previousDelegate = navigation.delegateObject
+    navigation.delegate = transition
+    return transition
+  }
+
   private static func me(_ me: id) -> NavigationInteractiveTransition {
     me.receiver(as: NavigationInteractiveTransition.self)
   }
@@ -200,8 +210,77 @@ extension UIViewController {
 
 private let articleKey = AssociatedKey<NavigationInteractiveTransition?>()
 
+/// The article's page B, the page with the ordinary bar that the article's swipe pops: in
+/// ``PopTechnique/articleSeed`` its `viewDidLoad` does what the article's does, with the page as
+/// the pan's delegate: it turns the system's swipe-back off, adds a `UIPanGestureRecognizer` of
+/// its own to the gesture's view, makes a ``NavigationInteractiveTransition`` (which takes the
+/// navigation controller's delegate) the pan's target, and keeps it. Its
+/// `gestureRecognizerShouldBegin:` is the article's: `isGesturePop` set first, then no pop on
+/// the root nor during a transition. So every B pushed adds one more pan, and the pan of a B
+/// that was popped stays on the view. In the other techniques it is a plain page (the
+/// plugin's fixed article technique sets up once per navigation controller instead).
+public final class ArticlePopPage: UIViewController, UIGestureRecognizerDelegate {
+  public override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(ArticlePopPage.self) {
+      ObjCMethodDeclaration("gestureRecognizerShouldBegin:", ArticlePopPage.shouldBegin)
+    }
+  }
+
+  /// The article's `navT`, held by the page.
+  public private(set) var navT: NavigationInteractiveTransition?
+  /// The pan the page added, once its view loaded in the seed technique.
+  public private(set) var popRecognizer: UIPanGestureRecognizer?
+
+  public override func viewDidLoad() {
+    super.viewDidLoad()
+    guard FullscreenPopPlugin.technique == .articleSeed, FullscreenPopPlugin.isOn,
+      let navigation = navigationController
+    else { return }
+    let gesture = navigation.interactivePopGestureRecognizer
+    ArticlePop.adopt(navigation, systemPanWasEnabled: gesture?.isEnabled ?? true)
+    gesture?.isEnabled = false
+    let gestureView = gesture?.view ?? navigation.view
+    let popRecognizer = UIPanGestureRecognizer()
+    popRecognizer.delegate = self
+    popRecognizer.maximumNumberOfTouches = 1
+    gestureView?.addGestureRecognizer(popRecognizer)
+    let navT = NavigationInteractiveTransition.made(for: navigation, fixed: false)
+    popRecognizer.addTarget(navT, action: "handleControllerPop:")
+    ArticlePop.note(popRecognizer, on: navigation)
+    self.navT = navT
+    self.popRecognizer = popRecognizer
+  }
+
+  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
+    me.receiver(as: ArticlePopPage.self).articleShouldBegin()
+  }
+
+  /// The article's `gestureRecognizerShouldBegin:` of page B.
+  func articleShouldBegin() -> Bool {
+    ArticleDefaults.isGesturePop = true
+    guard let navigation = navigationController else { return false }
+    let transitioning = (try? navigation.value(forKey: "_isTransitioning") as? Bool) ?? false
+    return navigation.viewControllers.count != 1 && transitioning != true
+  }
+}
+
+private let pagePansKey = AssociatedKey<[UIPanGestureRecognizer]>(default: [])
+private let systemPanKey = AssociatedKey<Bool?>()
+
 /// Sets the article's machinery up on navigation controllers, and takes it off.
 enum ArticlePop {
+  /// A navigation controller whose page B set the article up (the seed technique): noted, with
+  /// whether its system swipe-back was on before the first B turned it off.
+  static func adopt(_ navigation: UINavigationController, systemPanWasEnabled: Bool) {
+    if navigation[systemPanKey] == nil { navigation[systemPanKey] = systemPanWasEnabled }
+    adopted.add(navigation)
+  }
+
+  /// A pan a page B added to `navigation`'s gesture view.
+  static func note(_ pan: UIPanGestureRecognizer, on navigation: UINavigationController) {
+    navigation[pagePansKey] = navigation[pagePansKey] + [pan]
+  }
+
   /// The controllers set up, held weakly.
   private static let adopted = AdoptedControllers()
 
@@ -227,6 +306,16 @@ enum ArticlePop {
   /// Takes the pans off, turns the system's swipe-back on and gives the delegates back.
   static func releaseAll() {
     for navigation in adopted.drain() {
+      // The seed's: the pans its pages B added, and the delegate their transitions took.
+      for pan in navigation[pagePansKey] { pan.view?.removeGestureRecognizer(pan) }
+      navigation[pagePansKey] = []
+      if let wasEnabled = navigation[systemPanKey] {
+        navigation.interactivePopGestureRecognizer?.isEnabled = wasEnabled
+        navigation[systemPanKey] = nil
+        if navigation.delegateObject is NavigationInteractiveTransition {
+          try? objc_msgSend(navigation, "setDelegate:", nil as ObjCObject?) as Void
+        }
+      }
       guard let transition = navigation[articleKey] else { continue }
       transition.pan.view?.removeGestureRecognizer(transition.pan)
       navigation.interactivePopGestureRecognizer?.isEnabled = transition.systemPanWasEnabled

@@ -72,10 +72,11 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
   /// as FDFullscreenPopGesture swizzled it) and `-[UIViewController viewWillAppear:]` and
   /// `viewWillDisappear:` (FDFullscreenPopGesture's per-page bar, after the originals).
   public func install() throws {
+    // The fixed article technique sets up once per navigation controller; the seed's page B
+    // (`ArticlePopPage`) sets up in its own viewDidLoad, as the article's does.
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in
-      let technique = FullscreenPopPlugin.technique
-      guard technique == .article || technique == .articleSeed else { return }
-      ArticlePop.setUp(navigation, fixed: technique == .article)
+      guard FullscreenPopPlugin.technique == .article else { return }
+      ArticlePop.setUp(navigation, fixed: true)
     }
     try UINavigationController.hook(before: "pushViewController:animated:") {
       (navigation: UINavigationController, page: UIViewController?, _: Bool) in
@@ -95,10 +96,17 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
     try UIViewController.hook(after: "viewWillDisappear:") { (page: UIViewController, _: Bool) in
       FDBarAppearance.willDisappear(page)
     }
+    FullscreenPopPlugin.on.store(true, ordering: .releasing)
   }
+
+  /// Whether the plugin is installed (set by its install and uninstall): a page B does the
+  /// article's set-up only then.
+  public static var isOn: Bool { on.load(ordering: .acquiring) }
+  private static let on = Atomic(false)
 
   /// Takes the plugin's pans off and gives back the system's swipe-back and the delegates.
   public func uninstall() {
+    FullscreenPopPlugin.on.store(false, ordering: .releasing)
     ArticlePop.releaseAll()
     FullscreenHijack.releaseAll()
   }

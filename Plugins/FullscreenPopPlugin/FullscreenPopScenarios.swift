@@ -216,9 +216,10 @@ public enum FullscreenPopScenarios {
     return page
   }
 
-  /// The article's page B: a plain opaque page.
+  /// The article's page B: an opaque page, which sets the article's swipe up in its own
+  /// `viewDidLoad` in the seed technique (``ArticlePopPage``).
   public static func opaquePage() -> UIViewController {
-    let page = UIViewController()
+    let page = ArticlePopPage()
     page.title = "Detail"
     return page
   }

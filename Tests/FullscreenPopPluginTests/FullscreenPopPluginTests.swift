@@ -45,6 +45,44 @@ private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
 
 @Suite("Fullscreen-pop plugin", .uiKitModel, .plugins(FullscreenPopPlugin()))
 struct FullscreenPopPluginTests {
+  @Test("article seed: page B sets the swipe up in its viewDidLoad, itself the pan's delegate")
+  func articleSeedPageSetUp() throws {
+    try FullscreenPopScenarios.withTechnique(.articleSeed) {
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      let navigation = session.navigationController
+      #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true, "no B yet")
+      let first = try #require(FullscreenPopScenarios.opaquePage() as? ArticlePopPage)
+      session.push(first)
+      let pan = try #require(first.popRecognizer)
+      #expect(pan.delegate === first)
+      #expect(navigation.view.gestureRecognizers?.contains { $0 === pan } == true)
+      #expect(navigation.delegateObject === first.navT)
+      #expect(navigation.interactivePopGestureRecognizer?.isEnabled == false)
+      // Each B pushed sets it up again: one more pan, one more transition taking the delegate.
+      let second = try #require(FullscreenPopScenarios.opaquePage() as? ArticlePopPage)
+      session.push(second)
+      let article = navigation.view.gestureRecognizers?.filter {
+        $0 !== navigation.interactivePopGestureRecognizer
+      }
+      #expect(article?.count == 2)
+      #expect(navigation.delegateObject === second.navT)
+    }
+  }
+
+  @Test("article fixed: one set-up per navigation controller, however many pages are pushed")
+  func articleFixedOnce() throws {
+    try FullscreenPopScenarios.withTechnique(.article) {
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      let navigation = session.navigationController
+      let article = navigation.view.gestureRecognizers?.filter {
+        $0 !== navigation.interactivePopGestureRecognizer
+      }
+      #expect(article?.count == 1)
+    }
+  }
+
   @Test("article: the system swipe off, a pan on the controller's view, the delegate taken")
   func articleMachinery() throws {
     try FullscreenPopScenarios.withTechnique(.article) {
@@ -334,6 +372,24 @@ struct FullscreenPopUninstallTests {
     #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true)
     #expect(navigation.delegateObject == nil)
     #expect(navigation.view.gestureRecognizers?.count == 1)
+  }
+
+  @Test("uninstalled after the seed's pages set up: their pans off, the system swipe back on")
+  func uninstallArticleSeed() throws {
+    let registry = PluginRegistry.shared
+    #expect(try registry.install(FullscreenPopPlugin()))
+    let session = FullscreenPopScenarios.withTechnique(.articleSeed) { () -> NavigationSession in
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      session.push(FullscreenPopScenarios.opaquePage())
+      return session
+    }
+    let navigation = session.navigationController
+    #expect(navigation.view.gestureRecognizers?.count == 3)
+    registry.uninstall(FullscreenPopPlugin().identifier)
+    #expect(navigation.view.gestureRecognizers?.count == 1)
+    #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true)
+    #expect(navigation.delegateObject == nil)
   }
 
   @Test("uninstalled: the hijack's pan off, the system swipe as it was before")
