@@ -28,6 +28,33 @@ final class FadeAnimator: UIViewControllerAnimatedTransitioning {
   func animationEnded(_ transitionCompleted: Bool) { ended.append(transitionCompleted) }
 }
 
+/// Fades the incoming view in and, as KJNavigationController's pop does, animates a shadow on
+/// the leaving view's layer and on the navigation bar's (outside the transition's container).
+final class ShadowAnimator: UIViewControllerAnimatedTransitioning {
+  weak var bar: UINavigationBar?
+  var stopped: [String] = []
+
+  func transitionDuration(using transitionContext: (any UIViewControllerContextTransitioning)?)
+    -> TimeInterval
+  { 0.5 }
+
+  func animateTransition(using context: any UIViewControllerContextTransitioning) {
+    guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to)
+    else { return }
+    for layer in [fromView.layer, bar?.layer].compactMap({ $0 }) {
+      let shadow = CABasicAnimation(keyPath: "shadowOpacity")
+      shadow.fromValue = 0
+      shadow.toValue = 1
+      shadow.duration = 0.5
+      layer.add(shadow, forKey: "shadow")
+    }
+    toView.alpha = 0
+    UIView.animate(
+      withDuration: 0.5, delay: 0, options: .curveLinear, animations: { toView.alpha = 1 },
+      completion: { _ in context.completeTransition(!context.transitionWasCancelled) })
+  }
+}
+
 /// Hands out the fade animator, and a percent-driven interaction controller when asked to.
 final class TransitionDelegate: UINavigationControllerDelegate {
   let animator = FadeAnimator()
@@ -118,6 +145,56 @@ extension UIKitModelTests {
           ])
         #expect(navigation.navigationBar.items.count == 2)
       }
+    }
+
+    // UIKit pauses the container view's layer: its layer animations follow the percent too
+    // (AWPercentDrivenInteractiveTransition drives containerView.layer's speed and timeOffset).
+    @Test(
+      "a percent-driven pop scrubs the layer animations in its container, not the bar's",
+      arguments: [false, true])
+    func layerAnimationsScrubbed(finishing: Bool) throws {
+      let (navigation, screens, _, delegate) = stack()
+      let animator = ShadowAnimator()
+      animator.bar = navigation.navigationBar
+      final class Handing: UINavigationControllerDelegate {
+        let animator: ShadowAnimator
+        let interaction: UIPercentDrivenInteractiveTransition
+        init(_ animator: ShadowAnimator, _ interaction: UIPercentDrivenInteractiveTransition) {
+          self.animator = animator
+          self.interaction = interaction
+        }
+        func navigationController(
+          _ navigationController: UINavigationController,
+          animationControllerFor operation: UINavigationControllerOperation,
+          from fromVC: UIViewController, to toVC: UIViewController
+        ) -> (any UIViewControllerAnimatedTransitioning)? { animator }
+        func navigationController(
+          _ navigationController: UINavigationController,
+          interactionControllerFor animationController: any UIViewControllerAnimatedTransitioning
+        ) -> (any UIViewControllerInteractiveTransitioning)? { interaction }
+      }
+      _ = delegate
+      let interaction = UIPercentDrivenInteractiveTransition()
+      let handing = Handing(animator, interaction)
+      navigation.delegate = handing
+      navigation.popViewController(animated: true)
+      interaction.update(0.4)
+      VirtualRunLoop.main.advance(by: 0.2)
+      let leaving = screens[1].view.layer
+      #expect(abs((leaving.presentation()?.shadowOpacity ?? -1) - 0.4) < 1e-6, "held at 40 %")
+      let bar = navigation.navigationBar.layer
+      #expect(abs((bar.presentation()?.shadowOpacity ?? -1) - 0.4) < 1e-6, "the bar's runs on")
+      VirtualRunLoop.main.advance(by: 1)
+      #expect(abs((leaving.presentation()?.shadowOpacity ?? -1) - 0.4) < 1e-6, "still held")
+      if finishing { interaction.finish() } else { interaction.cancel() }
+      VirtualRunLoop.main.advance(by: finishing ? 0.15 : 0.1)
+      // 40 % to 100 % over the remaining 0.3 s, or back to 0 over 0.2 s: half way of either
+      // (the completion curve, ease-in-out, is at one half there too).
+      let expected: Float = finishing ? 0.7 : 0.2
+      #expect(abs((leaving.presentation()?.shadowOpacity ?? -1) - expected) < 1e-6)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(leaving.animation(forKey: "shadow") == nil, "removed once it ended")
+      withExtendedLifetime(handing) {}
     }
 
     @Test("completing a transition twice is refused")

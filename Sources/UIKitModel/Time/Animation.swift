@@ -221,11 +221,17 @@ internal final class AnimationEngine {
   /// Stops capturing and returns what was captured.
   func endCapture() -> [RunningAnimation] { captures.popLast()?.animations ?? [] }
 
-  func add(_ animation: RunningAnimation) {
-    if let capture = captures.last, let view = animation.target as? UIView,
-      view.isDescendant(of: capture.scope),
-      !capture.excluded.contains(where: { view.isDescendant(of: $0) })
-    {
+  /// Whether an animation of `view` made now would be captured.
+  func wouldCapture(_ view: UIView) -> Bool {
+    guard let capture = captures.last else { return false }
+    return view.isDescendant(of: capture.scope)
+      && !capture.excluded.contains(where: { view.isDescendant(of: $0) })
+  }
+
+  /// Adds `animation`, of `scope` (its target, when that is a view): captured when it is made
+  /// inside a capture.
+  func add(_ animation: RunningAnimation, scope: UIView? = nil) {
+    if let view = scope ?? (animation.target as? UIView), wouldCapture(view) {
       animation.scrub = 0
       captures[captures.count - 1].animations.append(animation)
     }

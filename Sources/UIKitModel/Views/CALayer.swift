@@ -132,7 +132,15 @@ public final class CALayer: ObjCObject {
     /// The order it was added in: of two animations of one key path, the later draws.
     let sequence: Int
     let timer: VirtualRunLoop.Timer?
+    /// The clock of an animation a percent-driven transition holds (made while it started, in
+    /// its container): the engine runs it, scrubs it and ends it; nil for one on the timer.
+    let clock: RunningAnimation?
+    /// The clock's target, held here (the engine holds targets weakly).
+    let clockTarget: AnyObject?
     var ended = false
+    /// Where an ended animation stays: its end, or its start when a cancelled transition ran
+    /// it back.
+    var endFraction: CGFloat = 1
   }
 
   private var running: [String: Running] = [:]
@@ -187,13 +195,27 @@ public final class CALayer: ObjCObject {
     let copy = animation.copy()
     added += 1
     let runLoop = VirtualRunLoop.main
-    let timer = runLoop.scheduledTimer(
-      withTimeInterval: copy.effectiveDuration, repeats: false, modes: [.common],
-      keepsRunLoopBusy: true
-    ) { [weak self] _ in self?.animationEnded(name) }
-    running[name] = Running(
-      animation: copy, from: from, to: to, start: runLoop.currentTime, sequence: added,
-      timer: timer)
+    // Made in a percent-driven transition's container while it starts: the transition holds it
+    // and drives it with its percent, as UIKit pauses the container's layer (section 8).
+    if let view, runLoop.animations.wouldCapture(view) {
+      let target = LayerClock(layer: self, key: name)
+      let clock = RunningAnimation(
+        target: target, key: keyPath, from: .scalar(0), to: .scalar(1),
+        start: runLoop.currentTime, duration: copy.effectiveDuration, curve: .linear,
+        group: AnimationGroup(completion: nil), transactions: [])
+      running[name] = Running(
+        animation: copy, from: from, to: to, start: runLoop.currentTime, sequence: added,
+        timer: nil, clock: clock, clockTarget: target)
+      runLoop.animations.add(clock, scope: view)
+    } else {
+      let timer = runLoop.scheduledTimer(
+        withTimeInterval: copy.effectiveDuration, repeats: false, modes: [.common],
+        keepsRunLoopBusy: true
+      ) { [weak self] _ in self?.animationEnded(name) }
+      running[name] = Running(
+        animation: copy, from: from, to: to, start: runLoop.currentTime, sequence: added,
+        timer: timer, clock: nil, clockTarget: nil)
+    }
     copy.delegate?.animationDidStart(copy)
   }
 
@@ -210,6 +232,7 @@ public final class CALayer: ObjCObject {
   public func removeAnimation(forKey key: String) {
     guard let entry = running.removeValue(forKey: key) else { return }
     entry.timer?.invalidate()
+    if let clock = entry.clock { VirtualRunLoop.main.animations.interrupt(clock) }
     if !entry.ended { entry.animation.tellStopped(finished: false) }
   }
 
@@ -218,9 +241,10 @@ public final class CALayer: ObjCObject {
     for key in running.keys.sorted() { removeAnimation(forKey: key) }
   }
 
-  private func animationEnded(_ key: String) {
+  fileprivate func animationEnded(_ key: String, reversed: Bool = false) {
     guard var entry = running[key] else { return }
     entry.ended = true
+    entry.endFraction = reversed ? 0 : 1
     if entry.animation.isRemovedOnCompletion {
       running[key] = nil
     } else {
@@ -259,9 +283,16 @@ public final class CALayer: ObjCObject {
     let now = VirtualRunLoop.main.currentTime
     let entries = running.values.filter { $0.animation.keyPath == keyPath }
     guard let entry = entries.max(by: { $0.sequence < $1.sequence }) else { return nil }
-    let fraction =
-      entry.ended ? 1 : min(1, max(0, (now - entry.start) / entry.animation.effectiveDuration))
-    return entry.from + (entry.to - entry.from) * CGFloat(fraction)
+    let fraction: CGFloat
+    if entry.ended {
+      fraction = entry.endFraction
+    } else if let clock = entry.clock, case .scalar(let held) = clock.value(at: now) {
+      fraction = held
+    } else {
+      fraction = CGFloat(
+        min(1, max(0, (now - entry.start) / entry.animation.effectiveDuration)))
+    }
+    return entry.from + (entry.to - entry.from) * fraction
   }
 
   private func value(of keyPath: String) -> CGFloat {
@@ -278,4 +309,23 @@ public final class CALayer: ObjCObject {
 /// The selectors a layer's animation sends through the runtime.
 private enum LayerSelectors {
   static let animationDidStop: Selector = "animationDidStop:finished:"
+}
+
+/// The engine's side of a layer animation a percent-driven transition holds: its end tells the
+/// layer, which tells the animation's delegate.
+private final class LayerClock: AnimationTarget {
+  weak var layer: CALayer?
+  let key: String
+
+  init(layer: CALayer, key: String) {
+    self.layer = layer
+    self.key = key
+  }
+
+  func animationEnded(_ animation: RunningAnimation) {
+    layer?.animationEnded(key, reversed: animation.isReversed)
+  }
+
+  /// A layer animation changes no model value.
+  func restore(_ key: String, to value: AnimatableValue) {}
 }
