@@ -266,13 +266,24 @@ public final class ArticlePopPage: UIViewController, UIGestureRecognizerDelegate
 
 private let pagePansKey = AssociatedKey<[UIPanGestureRecognizer]>(default: [])
 private let systemPanKey = AssociatedKey<Bool?>()
+/// The delegate the navigation controller had before the first page B took it (weakly).
+private let appDelegateKey = AssociatedKey<WeakDelegate?>()
+
+/// A delegate held weakly, as a navigation controller holds its own.
+private final class WeakDelegate {
+  weak var delegate: AnyObject?
+  init(_ delegate: AnyObject?) { self.delegate = delegate }
+}
 
 /// Sets the article's machinery up on navigation controllers, and takes it off.
 enum ArticlePop {
   /// A navigation controller whose page B set the article up (the seed technique): noted, with
   /// whether its system swipe-back was on before the first B turned it off.
   static func adopt(_ navigation: UINavigationController, systemPanWasEnabled: Bool) {
-    if navigation[systemPanKey] == nil { navigation[systemPanKey] = systemPanWasEnabled }
+    if navigation[systemPanKey] == nil {
+      navigation[systemPanKey] = systemPanWasEnabled
+      navigation[appDelegateKey] = WeakDelegate(navigation.delegateObject)
+    }
     adopted.add(navigation)
   }
 
@@ -313,8 +324,11 @@ enum ArticlePop {
         navigation.interactivePopGestureRecognizer?.isEnabled = wasEnabled
         navigation[systemPanKey] = nil
         if navigation.delegateObject is NavigationInteractiveTransition {
-          try? objc_msgSend(navigation, "setDelegate:", nil as ObjCObject?) as Void
+          // The app's delegate from before the first page B, as the fixed technique gives it.
+          let previous = navigation[appDelegateKey]?.delegate.map { SwiftObjectBox.wrap($0) }
+          try? objc_msgSend(navigation, "setDelegate:", previous) as Void
         }
+        navigation[appDelegateKey] = nil
       }
       guard let transition = navigation[articleKey] else { continue }
       transition.pan.view?.removeGestureRecognizer(transition.pan)

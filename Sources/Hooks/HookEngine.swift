@@ -279,9 +279,15 @@ internal enum HookEngine {
 
   /// Removes a hook; idempotent.
   static func remove(_ entry: HookEntry) {
-    // An object's hook: under its class-change lock, as installing is.
+    // An object's hook: under its class-change lock, as installing is. The object is held
+    // until the lock is released: were it freed under the lock, its associated objects' hooks
+    // would be taken off under another object's lock, and two threads doing so in opposite
+    // orders would wait for each other.
     guard let key = entry.objectKey else { return removeLocked(entry) }
-    ClassChangeLock.withLock(for: key) { removeLocked(entry) }
+    let object = entry.object
+    withExtendedLifetime(object) {
+      ClassChangeLock.withLock(for: key) { removeLocked(entry) }
+    }
   }
 
   private static func removeLocked(_ entry: HookEntry) {
@@ -372,6 +378,12 @@ internal enum HookEngine {
   /// key-value observer taking its class off): if its hooks are all gone, on to its original
   /// class. Registered with the runtime's `IsaLayers` at the first per-object hook.
   static func settle(_ object: ObjCObject, arrivedAt cls: Class) {
+    // Under the object's class-change lock (the caller may hold it already: it is reentrant),
+    // so that a hook installed meanwhile on another thread does not see the record half gone.
+    ClassChangeLock.withLock(for: ObjectIdentifier(object)) { settleLocked(object, arrivedAt: cls) }
+  }
+
+  private static func settleLocked(_ object: ObjCObject, arrivedAt cls: Class) {
     let key = ObjectIdentifier(object)
     let original = state.withLock { state -> Class? in
       guard let record = state.hookedObjects[key], record.entries.isEmpty,

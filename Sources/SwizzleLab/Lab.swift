@@ -142,7 +142,9 @@ public enum Lab {
         var html: String?
         while !rest.isEmpty {
           let flag = rest.removeFirst()
-          guard flag == "--html", !rest.isEmpty, !rest[0].hasPrefix("-"), !rest[0].isEmpty else {
+          guard flag == "--html", !rest.isEmpty, !rest[0].hasPrefix("-"),
+            !rest[0].trimmingCharacters(in: .whitespaces).isEmpty
+          else {
             throw LabError.usage(
               flag == "--html" ? "--html takes a FILE" : "unknown option '\(flag)'",
               topic: "learn")

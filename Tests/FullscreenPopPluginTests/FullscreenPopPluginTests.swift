@@ -389,7 +389,25 @@ struct FullscreenPopUninstallTests {
     registry.uninstall(FullscreenPopPlugin().identifier)
     #expect(navigation.view.gestureRecognizers?.count == 1)
     #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true)
-    #expect(navigation.delegateObject == nil)
+    #expect(navigation.delegateObject == nil, "it had none")
+  }
+
+  @Test("uninstalled after the seed's pages set up: the app's own delegate comes back")
+  func uninstallArticleSeedDelegate() throws {
+    final class AppDelegate: UINavigationControllerDelegate {}
+    let registry = PluginRegistry.shared
+    #expect(try registry.install(FullscreenPopPlugin()))
+    let app = AppDelegate()
+    let session = FullscreenPopScenarios.withTechnique(.articleSeed) { () -> NavigationSession in
+      let session = NavigationSession(root: FullscreenPopScenarios.homePage())
+      session.navigationController.delegate = app
+      session.push(FullscreenPopScenarios.opaquePage())
+      return session
+    }
+    let navigation = session.navigationController
+    #expect(navigation.delegateObject !== app, "taken by the page's transition")
+    registry.uninstall(FullscreenPopPlugin().identifier)
+    #expect(navigation.delegate === app)
   }
 
   @Test("uninstalled: the hijack's pan off, the system swipe as it was before")

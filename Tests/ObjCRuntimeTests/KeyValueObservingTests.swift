@@ -270,6 +270,20 @@ struct KeyValueObservingEdgeTests {
     try thermostat.removeObserver(recorder, forKeyPath: "temperature")
   }
 
+  @Test("the first observer, added between willChange and didChange, is not told of that change")
+  func firstObserverMidChange() throws {
+    let thermostat = KVOThermostat()
+    let recorder = Recorder()
+    thermostat.willChangeValue(forKey: "temperature")
+    try thermostat.addObserver(recorder, forKeyPath: "temperature", options: [.old, .new])
+    thermostat.temperature = 22
+    thermostat.didChangeValue(forKey: "temperature")
+    #expect(recorder.all.isEmpty)
+    try set(thermostat, 23)
+    #expect(recorder.all == [.init(key: "temperature", old: 22, new: 23, prior: false)])
+    try thermostat.removeObserver(recorder, forKeyPath: "temperature")
+  }
+
   @Test("an observer added during a change is not told of it; one removed during it is not")
   func changeSnapshot() throws {
     let thermostat = KVOThermostat()

@@ -171,6 +171,9 @@ extension UIKitModelTests {
       var done = false
       navigation.dismiss(animated: true) { done = true }
       #expect(log.take() == ["P3.willDisappear", "A.willAppear"])
+      // The intermediate ones are gone at once: the top-most slides down over the presenter.
+      #expect(first.view.superview == nil && second.view.superview == nil)
+      #expect(third.view.superview != nil)
       VirtualRunLoop.main.runUntilIdle()
       #expect(log.take() == ["A.didAppear", "P3.didDisappear"])
       #expect(done)

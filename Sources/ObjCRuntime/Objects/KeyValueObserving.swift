@@ -210,18 +210,25 @@ internal enum KeyValueObserving {
         }
       }
       try addNotifyingSetter(setter, key: key, types: types, to: hidden)
+      // Not on the hidden class (or a class above it): put it there, first: if the object
+      // cannot take it, nothing is registered. The hidden class may be known already (the
+      // object was given its class back by someone else meanwhile).
+      if current !== hidden, !current.inherits(from: hidden) {
+        do {
+          _ = try object.setClassUnsettled(hidden)
+        } catch {
+          throw .notObservable(
+            className: object.objcClass.name, key: key,
+            reason: "its class cannot be changed (\(error))")
+        }
+        state.original = current
+        state.hidden = hidden
+      }
       state.nextNumber += 1
       state.registrations.append(
         ObservationTable.Registration(
           observer: observer, identity: ObjectIdentifier(observer), key: key, options: options,
           context: context, number: state.nextNumber))
-      // Not on the hidden class (or a class above it): put it there. The hidden class may be
-      // known already (the object was given its class back by someone else meanwhile).
-      if current !== hidden, !current.inherits(from: hidden) {
-        state.original = current
-        state.hidden = hidden
-        _ = try? object.setClassUnsettled(hidden)
-      }
     }
   }
 
@@ -288,6 +295,14 @@ internal enum KeyValueObserving {
   /// class it had before it was observed, so no hidden class is left behind.
   static func settle(_ object: ObjCObject, arrivedAt cls: Class) {
     guard let table = object[tableKey] else { return }
+    ClassChangeLock.withLock(for: ObjectIdentifier(object)) {
+      settleLocked(object, table, arrivedAt: cls)
+    }
+  }
+
+  private static func settleLocked(
+    _ object: ObjCObject, _ table: ObservationTable, arrivedAt cls: Class
+  ) {
     let restored = table.state.withLock { state -> Class? in
       guard state.hidden === cls, let original = state.original,
         !state.registrations.contains(where: { $0.observer != nil })
@@ -302,7 +317,14 @@ internal enum KeyValueObserving {
   }
 
   static func willChange(_ object: ObjCObject, key: String) {
-    guard let table = object[tableKey] else { return }
+    // A table even for an object nobody observes yet: an observer added before the matching
+    // didChange must find the change recorded, and not be told of it.
+    let table = classes.withLock { _ in
+      if let table = object[tableKey] { return table }
+      let made = ObservationTable()
+      object[tableKey] = made
+      return made
+    }
     let (observers, wantsOld) = table.state.withLock { state in
       let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
       return (observers, observers.contains { !$0.options.isDisjoint(with: [.old, .prior]) })
@@ -362,8 +384,8 @@ internal enum KeyValueObserving {
       !state.registrations.isEmpty && state.registrations.allSatisfy { $0.observer == nil }
     }
     guard allDead else { return }
-    let restored = ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () -> Class? in
-      table.state.withLock { state -> Class? in
+    ClassChangeLock.withLock(for: ObjectIdentifier(object)) {
+      let restored = table.state.withLock { state -> Class? in
         guard state.registrations.allSatisfy({ $0.observer == nil }) else { return nil }
         state.registrations.removeAll()
         guard let original = state.original, let hidden = state.hidden,
@@ -374,8 +396,10 @@ internal enum KeyValueObserving {
         _ = try? object.setClassUnsettled(original)
         return original
       }
+      // Still under the object's lock: a hook installed on another thread meanwhile would see
+      // the layer below half settled.
+      if let restored, restored.isIsaLayer { IsaLayers.arrived(object, at: restored) }
     }
-    if let restored, restored.isIsaLayer { IsaLayers.arrived(object, at: restored) }
   }
 
   /// The calling thread, as a number.

@@ -19,9 +19,11 @@ extension UIViewController {
   /// status bar meanwhile.
   ///
   /// Refused, with ``UIKitModelIssue/presentationRefused(presenter:presented:reason:)`` and
-  /// nothing changed, as UIKit refuses with a console warning: when the presenter already
-  /// presents a controller, when its view is not in a window, or when
-  /// `viewControllerToPresent` is already presented or is in the presenter's hierarchy.
+  /// nothing changed, as UIKit refuses with a console warning or raises: when the presenter
+  /// already presents a controller, is itself being presented or dismissed, or its view is not
+  /// in a window; when `viewControllerToPresent` is already presented, is in the presenter's
+  /// hierarchy, is active (its view in a window) or presents the presenter (a cycle); and, the
+  /// model's choice, while the presenter's navigation controller pushes or pops.
   public func present(
     _ viewControllerToPresent: UIViewController, animated: Bool,
     completion: (() -> Void)? = nil
@@ -123,6 +125,10 @@ extension UIViewController {
     }
     guard let top = stack.last else { return }
     for controller in stack { controller.isBeingDismissed = true }
+    // The intermediate ones are "simply removed": the top-most slides down over the presenter.
+    for controller in stack.dropLast() where controller.isViewLoaded {
+      controller.view.removeFromSuperview()
+    }
     for controller in top.appearanceTargets { controller.viewWillDisappear(animated) }
     for controller in presenter.appearanceTargets { controller.viewWillAppear(animated) }
     let window = top.view.window

@@ -57,20 +57,22 @@ public final class NSUserDefaults {
   public func object(forKey key: String) -> Any? { values[key] }
 
   /// The Boolean for `key`, as Foundation coerces it: a Boolean; a number other than 0; the
-  /// strings "YES", "true" and "1" (any case; "NO", "false", "0" and anything else are false);
-  /// false when absent.
+  /// strings "YES" and "true" (any case) and one whose leading integer is not 0 ("1");
+  /// "NO", "false", "0" and anything else are false; false when absent.
   public func bool(forKey key: String) -> Bool {
+    if let text = values[key] as? String {
+      let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+      return ["yes", "true"].contains(word) || (text as NSString).integerValue != 0
+    }
     switch NSUserDefaults.number(values[key]) {
     case .integer(let value): return value != 0
     case .floating(let value): return value != 0 && !value.isNaN
-    case .none:
-      guard let text = values[key] as? String else { return false }
-      return ["yes", "true"].contains(text.lowercased())
+    case .none: return false
     }
   }
 
-  /// The number for `key` as a `Double`: a number, or a string that reads as one ("1.5",
-  /// " 42"); 0 when absent or not a number.
+  /// The number for `key` as a `Double`: a number, or the leading number of a string ("1.5",
+  /// " 42", "1e300"), as NSString's `doubleValue` reads it; 0 when absent or not a number.
   public func double(forKey key: String) -> Double {
     switch NSUserDefaults.number(values[key]) {
     case .integer(let value): Double(value)
@@ -83,10 +85,11 @@ public final class NSUserDefaults {
   public func float(forKey key: String) -> Float { Float(double(forKey: key)) }
 
   /// The number for `key` as an `Int`: an integer exactly, a floating-point number truncated
-  /// towards zero and held to `Int.min...Int.max` (NaN is 0), a string that reads as a number
-  /// the same way ("42", "1.5" is 1); 0 when absent. Never traps.
+  /// towards zero and held to `Int.min...Int.max` (NaN is 0), the leading integer of a string
+  /// as NSString's `integerValue` reads it ("42", "42abc", "1.5" and "1e300" are 42, 42, 1
+  /// and 1); 0 when absent. Never traps.
   public func integer(forKey key: String) -> Int {
-    switch NSUserDefaults.number(values[key]) {
+    switch NSUserDefaults.number(values[key], wantsInteger: true) {
     case .integer(let value): value
     case .floating(let value): NSUserDefaults.clampedInteger(value)
     case .none: 0
@@ -107,7 +110,7 @@ public final class NSUserDefaults {
     case floating(Double)
   }
 
-  private static func number(_ value: Any?) -> Number? {
+  private static func number(_ value: Any?, wantsInteger: Bool = false) -> Number? {
     switch value {
     case let value as Bool: return .integer(value ? 1 : 0)
     case let value as Int: return .integer(value)
@@ -119,10 +122,11 @@ public final class NSUserDefaults {
     case let value as CGFloat: return .floating(Double(value))
     case let value as NSNumber: return .floating(value.doubleValue)
     case let text as String:
-      let trimmed = text.trimmingCharacters(in: .whitespaces)
-      if let exact = Int(trimmed) { return .integer(exact) }
-      if let floating = Double(trimmed) { return .floating(floating) }
-      return nil
+      // As Foundation's NSString reads a number: the leading part that is one ("42abc" is 42),
+      // 0 for none; an integer read gives `integerValue` ("1e300" is 1), a double
+      // `doubleValue` ("1e300" is 1e300).
+      let string = text as NSString
+      return wantsInteger ? .integer(string.integerValue) : .floating(string.doubleValue)
     default: return nil
     }
   }
