@@ -87,4 +87,33 @@ struct DocsTests {
         rows.contains { $0.contains("`\(name)`") }, "Docs/Architecture.md has no row for \(name)")
     }
   }
+
+  @Test("the README's layout table names every folder of the package, and only folders that exist")
+  func layoutTable() throws {
+    let readme = try read("README.md")
+    let section = readme.components(separatedBy: "## Layout").dropFirst().first ?? ""
+    let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    // The paths named in the first column of each row.
+    let named = rows.flatMap { row -> [String] in
+      let first = row.split(separator: "|").first ?? ""
+      return first.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map {
+        String($0.element)
+      }
+    }
+    #expect(!named.isEmpty)
+    let files = FileManager.default
+    for path in named {
+      #expect(
+        files.fileExists(atPath: packageRoot.appendingPathComponent(path).path), "\(path) is gone")
+    }
+    for folder in ["Sources", "Plugins", "Tests", "Examples"] {
+      let entries = try files.contentsOfDirectory(
+        atPath: packageRoot.appendingPathComponent(folder).path)
+      for entry in entries.sorted() where !entry.hasSuffix(".md") {
+        #expect(
+          named.contains("\(folder)/\(entry)"), "the layout table has no row for \(folder)/\(entry)"
+        )
+      }
+    }
+  }
 }
