@@ -166,13 +166,7 @@ internal enum KeyValueObserving {
             + " .old, .new and .initial")
       }
     }
-    // Made under the lock, so that two first observers on two threads share one table.
-    let table = classes.withLock { _ in
-      if let table = object[tableKey] { return table }
-      let made = ObservationTable()
-      object[tableKey] = made
-      return made
-    }
+    let table = makeTable(for: object)
     // The whole change under the table's lock, the isa included: a removal on another thread
     // sees the registration and the class together, never one without the other. And under
     // the object's class-change lock: a hook engine on another thread does not change its
@@ -318,13 +312,9 @@ internal enum KeyValueObserving {
 
   static func willChange(_ object: ObjCObject, key: String) {
     // A table even for an object nobody observes yet: an observer added before the matching
-    // didChange must find the change recorded, and not be told of it.
-    let table = classes.withLock { _ in
-      if let table = object[tableKey] { return table }
-      let made = ObservationTable()
-      object[tableKey] = made
-      return made
-    }
+    // didChange must find the change recorded, and not be told of it. Every notifying setter
+    // comes here: the global lock only when the object has no table yet.
+    let table = object[tableKey] ?? makeTable(for: object)
     let (observers, wantsOld) = table.state.withLock { state in
       let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
       return (observers, observers.contains { !$0.options.isDisjoint(with: [.old, .prior]) })
@@ -399,6 +389,17 @@ internal enum KeyValueObserving {
       // Still under the object's lock: a hook installed on another thread meanwhile would see
       // the layer below half settled.
       if let restored, restored.isIsaLayer { IsaLayers.arrived(object, at: restored) }
+    }
+  }
+
+  /// The object's observation table, made if it has none: under the lock, so that two first
+  /// observers (or a first observer and a change) on two threads share one table.
+  private static func makeTable(for object: ObjCObject) -> ObservationTable {
+    classes.withLock { _ in
+      if let table = object[tableKey] { return table }
+      let made = ObservationTable()
+      object[tableKey] = made
+      return made
     }
   }
 
