@@ -21,6 +21,10 @@ let package = Package(
     .library(name: "UIKitModel", targets: ["UIKitModel"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "SwizzleKitTesting", targets: ["SwizzleKitTesting"]),
+    // `import UIKit` and `import ObjectiveC` on Linux: the model and the runtime under the names
+    // iOS code imports them by (Docs/Porting.md).
+    .library(name: "UIKit", targets: ["UIKit"]),
+    .library(name: "ObjectiveC", targets: ["ObjectiveC"]),
     // The whole platform as one shared library, libSwizzleKit.so: what a loadable plugin links
     // against, so that it uses its host's one copy of SwizzleKit (the lab and the test binary
     // answer to that name; see Docs/Plugins.md). Use it or the separate products, not both.
@@ -28,7 +32,7 @@ let package = Package(
       name: "SwizzleKit", type: .dynamic,
       targets: [
         "ObjCRuntime", "ObjCRuntimeGeometry", "Hooks", "UIKitModel", "Scenarios",
-        "SwizzleKitTesting",
+        "SwizzleKitTesting", "UIKit", "ObjectiveC", "_Testing_UIKit",
       ]),
     .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
     .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
@@ -96,6 +100,26 @@ let package = Package(
       name: "UIKitModel",
       dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry"],
       path: "Sources/UIKitModel"
+    ),
+    // `import UIKit` on Linux: re-exports the model (which re-exports Foundation, the runtime
+    // and the geometry), so that a file written for iOS imports what it imports there.
+    .target(
+      name: "UIKit",
+      dependencies: ["UIKitModel", "_Testing_UIKit"],
+      path: "Sources/UIKit"
+    ),
+    // The cross-import overlay Swift Testing declares for UIKit: a file importing both makes the
+    // compiler import it. Empty here (Docs/Porting.md).
+    .target(
+      name: "_Testing_UIKit",
+      path: "Sources/_Testing_UIKit"
+    ),
+    // `import ObjectiveC` on Linux: re-exports the runtime, whose C-level API has the
+    // signatures of Apple's Swift overlay.
+    .target(
+      name: "ObjectiveC",
+      dependencies: ["ObjCRuntime"],
+      path: "Sources/ObjectiveC"
     ),
     // Scripted sessions on the model with the bar at named moments, whatever the plugin.
     .target(

@@ -121,7 +121,7 @@ public struct BarLayerPlugin: HookPlugin {
         return true
       }
       let controllers = navigation.viewControllers
-      let n = controllers.count >= bar.items.count ? 2 : 1
+      let n = controllers.count >= (bar.items?.count ?? 0) ? 2 : 1
       guard controllers.count >= n, controllers.count > 1 else { return original(bar, item) }
       navigation.popToViewController(controllers[controllers.count - n], animated: true)
       // iOS 13 raises if this returns YES after popping by hand (WR-S crashed there; WR-O fixed
@@ -284,7 +284,7 @@ extension UINavigationController {
   /// A released swipe-back: back to the from-controller's values over `duration x percent` on a
   /// cancel (at once with `instantCancel`), on to the to-controller's over
   /// `duration x (1 - percent)` on a finish.
-  func barLayerDealInteractionChanges(_ context: UIViewControllerTransitionCoordinator) {
+  func barLayerDealInteractionChanges(_ context: any UIViewControllerTransitionCoordinatorContext) {
     guard let from = context.viewController(forKey: .from),
       let to = context.viewController(forKey: .to)
     else { return }

@@ -112,7 +112,7 @@ internal enum TransparentCategory {
         return true
       }
       let controllers = navigation.viewControllers
-      let items = (bar.map { $0.takeUnretainedObject() } as? UINavigationBar)?.items.count ?? 0
+      let items = (bar.map { $0.takeUnretainedObject() } as? UINavigationBar)?.items?.count ?? 0
       let n = controllers.count >= items ? 2 : 1
       guard controllers.count >= n else { return true }
       let target = controllers[controllers.count - n]

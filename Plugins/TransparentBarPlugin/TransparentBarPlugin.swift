@@ -248,7 +248,7 @@ extension UINavigationController {
   /// A released swipe-back: back to the from-controller's values over `duration x percent`
   /// when cancelled, on to the to-controller's over `duration x (1 - percent)` when finished.
   internal func transparentDealInteractionChanges(
-    _ context: UIViewControllerTransitionCoordinator
+    _ context: any UIViewControllerTransitionCoordinatorContext
   ) {
     TransparentBarPlugin.releaseCount.add(1, ordering: .relaxed)
     let percent = Double(context.percentComplete)

@@ -1,6 +1,6 @@
 // The gallery: breakages users reported against navigation-bar libraries, each reproduced by a
 // scenario on the device and iOS profile where it happened.
-public import Hooks
+import Hooks
 public import UIKitModel
 
 /// A breakage that users reported against a navigation-bar library (a seed or one of its peers),

@@ -67,9 +67,10 @@ struct SelectorTests {
     #expect(try Selector(validating: "größe:") == Selector("größe:"))
   }
 
-  @Test("NSSelectorFromString answers nil for an empty name, as Foundation does")
+  @Test("NSSelectorFromString answers a selector for every name, the empty one too, as on iOS")
   func emptyFromString() {
-    #expect(NSSelectorFromString("") == nil)
+    #expect(NSSelectorFromString("") == Selector(""))
+    #expect(NSSelectorFromString("viewWillAppear:") == Selector("viewWillAppear:"))
   }
 
   @Test("a name is cut at its first NUL, as a C string would be")

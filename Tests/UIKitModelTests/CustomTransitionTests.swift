@@ -145,7 +145,7 @@ extension UIKitModelTests {
             "B.willDisappear", "A.willAppear", "A.willDisappear", "A.didDisappear", "B.willAppear",
             "B.didAppear",
           ])
-        #expect(navigation.navigationBar.items.count == 2)
+        #expect(navigation.navigationBar.items?.count == 2)
       }
     }
 

@@ -38,7 +38,7 @@ extension UIKitModelTests {
       VirtualRunLoop.main.runUntilIdle()
       #expect(log.take() == ["B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear"])
       #expect(navigation.viewControllers == [screens[0]])
-      #expect(navigation.navigationBar.items.count == 1)
+      #expect(navigation.navigationBar.items?.count == 1)
       #expect(screens[0].transitionCoordinator == nil)
     }
 
@@ -61,7 +61,7 @@ extension UIKitModelTests {
           "B.didAppear",
         ])
       #expect(navigation.viewControllers == screens)
-      #expect(navigation.navigationBar.items.count == 2)
+      #expect(navigation.navigationBar.items?.count == 2)
     }
 
     @Test("percentComplete keeps the percent of the release while the rest of the pop runs")

@@ -105,7 +105,7 @@ extension UIKitModelTests {
         log.take() == [
           "E.viewDidLoad", "A.willDisappear", "E.willAppear", "A.didDisappear", "E.didAppear",
         ])
-      #expect(navigation.navigationBar.items.count == navigation.viewControllers.count)
+      #expect(navigation.navigationBar.items?.count == navigation.viewControllers.count)
     }
 
     @Test("during an animated push the coordinator and _isTransitioning are there, then gone")

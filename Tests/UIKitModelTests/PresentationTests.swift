@@ -79,7 +79,7 @@ extension UIKitModelTests {
         log.take() == [
           "P.viewDidLoad", "A.willDisappear", "P.willAppear", "P.didAppear", "A.didDisappear",
         ])
-      #expect(presented.navigationBar.items.map(\.title) == ["P"])
+      #expect(presented.navigationBar.items?.map(\.title) == ["P"])
       #expect(presented.view.superview is UIWindow, "over the whole window")
     }
 

@@ -130,7 +130,7 @@ extension UIKitModelTests.CustomTransitionTests {
     // The watch keeps the run loop busy until it fires, like the transition it stands for.
     VirtualRunLoop.main.runUntilIdle()
     #expect(!navigation.isTransitioning && navigation.topViewController === next)
-    #expect(navigation.navigationBar.items.count == 2)
+    #expect(navigation.navigationBar.items?.count == 2)
     #expect(
       UIKitModelIssues.all.contains {
         if case .transitionNeverCompleted = $0 { true } else { false }

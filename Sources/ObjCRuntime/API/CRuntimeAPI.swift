@@ -24,10 +24,12 @@ public func sel_isEqual(_ lhs: Selector, _ rhs: Selector) -> Bool {
   lhs == rhs
 }
 
-/// The selector named `name`, or nil for an empty name. The corresponding Foundation function is
-/// `NSSelectorFromString`.
-public func NSSelectorFromString(_ name: String) -> Selector? {
-  name.isEmpty ? nil : Selector(name)
+/// The selector named `name`, registered if it was not: the same as ``sel_registerName(_:)``.
+/// The corresponding Foundation function is `NSSelectorFromString`, which Apple's Swift overlay
+/// declares with a non-optional result, as here (an empty name is the selector named "", which
+/// no method has; ``Selector/init(validating:)`` refuses names no method could have).
+public func NSSelectorFromString(_ name: String) -> Selector {
+  Selector(name)
 }
 
 /// The name of `selector`. The corresponding Foundation function is `NSStringFromSelector`.
@@ -92,8 +94,15 @@ public func objc_getMetaClass(_ name: String) -> Class? {
 }
 
 /// Writes up to `bufferCount` classes (never metaclasses) into `buffer` and returns the total
-/// number of classes, as objc4 does; pass nil to get the count alone. The corresponding objc4
-/// function is `objc_getClassList`.
+/// number of classes, as objc4 does. The corresponding objc4 function is `objc_getClassList`.
+///
+/// This form lists every class, those made at run time too, as runtime objects; the form Apple's
+/// Swift overlay has, with an `AutoreleasingUnsafeMutablePointer<AnyClass>`, lists the Swift
+/// classes as metatypes, and is the one a nil buffer selects (`objc_getClassList(nil, 0)` counts
+/// what that form writes; `objc_copyClassList().count` counts every class). The buffer is
+/// written without being read, as objc4's C function writes it, so it may be uninitialized; what
+/// was there is not released (classes live as long as the process).
+@_disfavoredOverload
 @discardableResult
 public func objc_getClassList(_ buffer: UnsafeMutablePointer<Class?>?, _ bufferCount: Int32)
   -> Int32
@@ -101,7 +110,7 @@ public func objc_getClassList(_ buffer: UnsafeMutablePointer<Class?>?, _ bufferC
   let classes = objc_copyClassList()
   if let buffer, bufferCount > 0 {
     for (index, cls) in classes.prefix(Int(bufferCount)).enumerated() {
-      buffer[index] = cls
+      (buffer + index).initialize(to: cls)
     }
   }
   return Int32(clamping: classes.count)

@@ -13,6 +13,11 @@ public enum UINavigationControllerOperation: Int, Sendable {
   case pop = 2
 }
 
+extension UINavigationController {
+  /// UIKit's name of the operations: `UINavigationController.Operation.push`.
+  public typealias Operation = UINavigationControllerOperation
+}
+
 /// What a navigation controller tells and asks its delegate (UIKit's
 /// `UINavigationControllerDelegate`).
 public protocol UINavigationControllerDelegate: AnyObject {

@@ -83,6 +83,9 @@ open class UIGestureRecognizer: ObjCObject {
     /// It failed.
     case failed
 
+    /// A discrete gesture was recognized: UIKit's alias of `ended`.
+    public static var recognized: State { .ended }
+
     /// The name.
     public var description: String {
       ["possible", "began", "changed", "ended", "cancelled", "failed"][rawValue]

@@ -24,7 +24,43 @@ public enum UITransitionContextViewKey: Sendable {
 ///
 /// It is an object of the runtime: `isCancelled`, `isInteractive` and `percentComplete` are in
 /// its table, and the Swift properties read them through it, so a hook sees every read.
-public final class UIViewControllerTransitionCoordinator: ObjCObject {
+/// What a transition tells the blocks a coordinator runs (UIKit's
+/// `UIViewControllerTransitionCoordinatorContext`, which the coordinator itself adopts): the
+/// controllers and views, whether it is animated, interactive or cancelled, and how far it is.
+///
+/// UIKit's `presentationStyle`, `isInterruptible` and `targetTransform` are not modelled
+/// (`Docs/UIKitModel.md`, the differences).
+public protocol UIViewControllerTransitionCoordinatorContext: AnyObject {
+  /// Whether the transition is animated.
+  var isAnimated: Bool { get }
+  /// Whether a gesture drove the transition from its start.
+  var initiallyInteractive: Bool { get }
+  /// Whether a gesture drives the transition now.
+  var isInteractive: Bool { get }
+  /// Whether the transition was cancelled.
+  var isCancelled: Bool { get }
+  /// The transition's duration in seconds.
+  var transitionDuration: TimeInterval { get }
+  /// How far the transition is, from 0 to 1.
+  var percentComplete: CGFloat { get }
+  /// The speed at which a released interactive transition completes.
+  var completionVelocity: CGFloat { get }
+  /// The curve a released interactive transition completes with.
+  var completionCurve: AnimationCurve { get }
+  /// The view the transition happens in.
+  var containerView: UIView { get }
+  /// The controller for `key`.
+  func viewController(forKey key: UITransitionContextViewControllerKey) -> UIViewController?
+  /// The view for `key`.
+  func view(forKey key: UITransitionContextViewKey) -> UIView?
+}
+
+/// A transition's coordinator: UIKit's `UIViewControllerTransitionCoordinator` protocol, here
+/// the one class that adopts it. Its blocks receive it as a
+/// ``UIViewControllerTransitionCoordinatorContext``, as UIKit's do.
+public final class UIViewControllerTransitionCoordinator: ObjCObject,
+  UIViewControllerTransitionCoordinatorContext
+{
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIViewControllerTransitionCoordinator.self) {
       ObjCMethodDeclaration("isCancelled", CoordinatorBase.isCancelled)
@@ -64,9 +100,10 @@ public final class UIViewControllerTransitionCoordinator: ObjCObject {
   internal let startTime: TimeInterval
   /// The percent set by an interactive update.
   internal var interactivePercent: CGFloat = 0
-  private var alongside: [(UIViewControllerTransitionCoordinator) -> Void] = []
-  private var completions: [(UIViewControllerTransitionCoordinator) -> Void] = []
-  private var interactionHandlers: [(UIViewControllerTransitionCoordinator) -> Void] = []
+  private var alongside: [(any UIViewControllerTransitionCoordinatorContext) -> Void] = []
+  private var completions: [(any UIViewControllerTransitionCoordinatorContext) -> Void] = []
+  private var interactionHandlers: [(any UIViewControllerTransitionCoordinatorContext) -> Void] =
+    []
 
   internal init(
     from: UIViewController?, to: UIViewController, container: UIView, animated: Bool,
@@ -118,8 +155,8 @@ public final class UIViewControllerTransitionCoordinator: ObjCObject {
   /// it is not animated).
   @discardableResult
   public func animate(
-    alongsideTransition animation: ((UIViewControllerTransitionCoordinator) -> Void)?,
-    completion: ((UIViewControllerTransitionCoordinator) -> Void)? = nil
+    alongsideTransition animation: ((any UIViewControllerTransitionCoordinatorContext) -> Void)?,
+    completion: ((any UIViewControllerTransitionCoordinatorContext) -> Void)? = nil
   ) -> Bool {
     if let animation { alongside.append(animation) }
     if let completion { completions.append(completion) }
@@ -129,7 +166,17 @@ public final class UIViewControllerTransitionCoordinator: ObjCObject {
   /// Calls `handler` when a gesture stops driving the transition (released: finishing or
   /// cancelling).
   public func notifyWhenInteractionChanges(
-    _ handler: @escaping (UIViewControllerTransitionCoordinator) -> Void
+    _ handler: @escaping (any UIViewControllerTransitionCoordinatorContext) -> Void
+  ) {
+    interactionHandlers.append(handler)
+  }
+
+  /// Calls `handler` when a gesture stops driving the transition: UIKit's older form of
+  /// ``notifyWhenInteractionChanges(_:)`` (iOS 7 to 9, deprecated in iOS 10), which UIKit still
+  /// calls at the same moment for a transition that cannot be interrupted, as every transition of
+  /// the model is.
+  public func notifyWhenInteractionEnds(
+    _ handler: @escaping (any UIViewControllerTransitionCoordinatorContext) -> Void
   ) {
     interactionHandlers.append(handler)
   }

@@ -67,8 +67,13 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// The context of the custom transition under way, held until it ends (an animator need not
   /// keep it).
   var activeContext: _UIViewControllerOneToOneTransitionContext?
-  /// Whether the bar is hidden.
-  public private(set) var isNavigationBarHidden = false
+  /// Whether the bar is hidden; setting it is `setNavigationBarHidden(_:animated:)` without
+  /// animation, as in UIKit.
+  open var isNavigationBarHidden: Bool {
+    get { barHidden }
+    set { setNavigationBarHidden(newValue, animated: false) }
+  }
+  private var barHidden = false
   /// The delegate: told of the controllers shown, and asked for custom animators
   /// (`UINavigationController+Delegate.swift`), held weakly. Setting it sends `setDelegate:`
   /// through the table, so a plugin can hook it to wrap the app's delegate; a delegate that is
@@ -190,7 +195,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
 
   /// Hides or shows the bar.
   open func setNavigationBarHidden(_ hidden: Bool, animated: Bool) {
-    isNavigationBarHidden = hidden
+    barHidden = hidden
     navigationBar.isHidden = hidden
   }
 

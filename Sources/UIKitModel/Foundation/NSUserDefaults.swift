@@ -99,8 +99,9 @@ public final class NSUserDefaults {
   /// `value` truncated towards zero, held to `Int`'s range; NaN is 0.
   static func clampedInteger(_ value: Double) -> Int {
     if value.isNaN { return 0 }
-    if value >= 9_223_372_036_854_775_807 { return .max }
-    if value <= -9_223_372_036_854_775_808 { return .min }
+    // 2^63, the first Double above Int.max (which Double cannot hold exactly).
+    if value >= 0x1p63 { return .max }
+    if value <= -0x1p63 { return .min }
     return Int(value)
   }
 

@@ -65,17 +65,17 @@ public struct UIColorComponents: Equatable, Sendable {
   public var color: UIColor { UIColor(red: red, green: green, blue: blue, alpha: alpha) }
 }
 
-/// A timing curve, as UIKit's `UIView.AnimationCurve`: the cubic Béziers of Core Animation's
-/// named timing functions.
-public enum AnimationCurve: Sendable, CaseIterable {
+/// A timing curve, as UIKit's `UIView.AnimationCurve` (which names this type too), with UIKit's
+/// raw values: the cubic Béziers of Core Animation's named timing functions.
+public enum AnimationCurve: Int, Sendable, CaseIterable {
   /// Constant speed.
-  case linear
+  case linear = 3
   /// Slow start: (0.42, 0, 1, 1).
-  case easeIn
+  case easeIn = 1
   /// Slow end: (0, 0, 0.58, 1).
-  case easeOut
+  case easeOut = 2
   /// Slow start and end: (0.42, 0, 0.58, 1), UIKit's default.
-  case easeInOut
+  case easeInOut = 0
 
   /// The progress at `time`, both from 0 to 1.
   public func progress(at time: Double) -> Double {
@@ -300,4 +300,9 @@ internal struct AnimationContext {
     guard !stack.isEmpty else { return nil }
     return stack.last ?? nil
   }
+}
+
+extension UIView {
+  /// UIKit's name of the timing curves: `UIView.AnimationCurve.easeOut`.
+  public typealias AnimationCurve = UIKitModel.AnimationCurve
 }

@@ -156,4 +156,18 @@ public final class UIDevice {
 
   /// `iOS`.
   public var systemName: String { "iOS" }
+
+  /// An identifier for the app's vendor on this device, as UIKit's `identifierForVendor`: the
+  /// same for every read, and the same in every run (the model is deterministic), one per device
+  /// profile. UIKit documents nil after a restart until the user unlocks the device, which the
+  /// model does not model.
+  public var identifierForVendor: UUID? {
+    let index = UInt8(DeviceProfile.allCases.firstIndex(of: UIScreen.main.profile) ?? 0)
+    // A version 4, variant 1 UUID whose last byte is the profile.
+    return UUID(
+      uuid: (
+        0x53, 0x57, 0x49, 0x5A, 0x5A, 0x4C, 0x40, 0x4B, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        index
+      ))
+  }
 }

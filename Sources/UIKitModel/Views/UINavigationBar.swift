@@ -88,8 +88,15 @@ open class UINavigationBar: UIView {
   /// The delegate (a navigation controller's bar has the controller).
   open weak var delegate: (any UINavigationBarDelegate)?
 
-  /// The items, bottom to top.
-  public private(set) var items: [UINavigationItem] = []
+  /// The items, bottom to top; nil while the bar has none, as UIKit's header declares it
+  /// (`nullable`). Setting it is `setItems(_:animated:)` without animation.
+  open var items: [UINavigationItem]? {
+    get { itemStack.isEmpty ? nil : itemStack }
+    set { setItems(newValue, animated: false) }
+  }
+
+  /// The items, bottom to top, as the model keeps them.
+  internal private(set) var itemStack: [UINavigationItem] = []
 
   /// A bar as wide as the screen, placed under the status bar of the current device.
   public convenience init() {
@@ -245,10 +252,12 @@ open class UINavigationBar: UIView {
   // MARK: Items
 
   /// The top item.
-  open var topItem: UINavigationItem? { items.last }
+  open var topItem: UINavigationItem? { itemStack.last }
 
   /// The item below the top one.
-  open var backItem: UINavigationItem? { items.count > 1 ? items[items.count - 2] : nil }
+  open var backItem: UINavigationItem? {
+    itemStack.count > 1 ? itemStack[itemStack.count - 2] : nil
+  }
 
   /// Pushes `item`, if the delegate agrees.
   open func pushItem(_ item: UINavigationItem, animated: Bool) {
@@ -256,7 +265,7 @@ open class UINavigationBar: UIView {
       askDelegate(
         "navigationBar:shouldPushItem:", item, swift: { $0.navigationBar(self, shouldPush: item) })
     else { return }
-    items.append(item)
+    itemStack.append(item)
     showTopItem()
     tellDelegate("navigationBar:didPushItem:", item) { $0.navigationBar(self, didPush: item) }
   }
@@ -272,11 +281,11 @@ open class UINavigationBar: UIView {
   /// Pops the top item, if the delegate agrees; returns it.
   @discardableResult
   open func popItem(animated: Bool) -> UINavigationItem? {
-    guard let item = items.last,
+    guard let item = itemStack.last,
       askDelegate(
         "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
     else { return nil }
-    items.removeLast()
+    itemStack.removeLast()
     showTopItem()
     tellDelegate("navigationBar:didPopItem:", item) { $0.navigationBar(self, didPop: item) }
     return item
@@ -288,26 +297,26 @@ open class UINavigationBar: UIView {
   /// still returned true, the bar pops nothing more, and on iOS 13 and later that is reported as
   /// the error UIKit raises (``UIKitModelIssue/shouldPopAfterManualPop(controller:)``).
   open func tapBackButton() {
-    guard let item = topItem, items.count > 1 else { return }
-    let countBefore = items.count
+    guard let item = topItem, itemStack.count > 1 else { return }
+    let countBefore = itemStack.count
     let allowed = askDelegate(
       "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
     guard allowed else { return }
-    guard items.count == countBefore, topItem === item else {
+    guard itemStack.count == countBefore, topItem === item else {
       if UIDevice.current.majorSystemVersion >= 13 {
         UIKitModelIssues.report(
           .shouldPopAfterManualPop(controller: delegate.map { "\($0)" } ?? "the delegate"))
       }
       return
     }
-    items.removeLast()
+    itemStack.removeLast()
     showTopItem()
     tellDelegate("navigationBar:didPopItem:", item) { $0.navigationBar(self, didPop: item) }
   }
 
   /// Replaces the items.
   open func setItems(_ items: [UINavigationItem]?, animated: Bool) {
-    self.items = items ?? []
+    itemStack = items ?? []
     showTopItem()
   }
 

@@ -53,12 +53,33 @@ open class UIBarButtonItem: ObjCObject {
   /// glass.
   open var hidesSharedBackground = false
 
+  /// The item's style, as UIKit's `UIBarButtonItem.Style`: the model draws both alike.
+  public enum Style: Int, Sendable {
+    /// The default.
+    case plain
+    /// Deprecated in iOS 8 in UIKit; the same as plain.
+    case bordered
+    /// A bold title, for a Done button.
+    case done
+  }
+
+  /// The style; the model keeps it and draws every style alike.
+  open var style: Style = .plain
+
   /// An item with a title.
   public init(title: String?, target: ObjCObject? = nil, action: Selector? = nil) {
     self.title = title
     self.target = target
     self.action = action
     super.init()
+  }
+
+  /// An item with a title and a style, as UIKit's designated form.
+  public convenience init(
+    title: String?, style: Style, target: ObjCObject?, action: Selector?
+  ) {
+    self.init(title: title, target: target, action: action)
+    self.style = style
   }
 
   /// An item showing `customView`.

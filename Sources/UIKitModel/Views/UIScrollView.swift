@@ -18,6 +18,8 @@ public protocol UIScrollViewDelegate: AnyObject {
 }
 
 extension UIScrollViewDelegate {
+  /// Does nothing: UIKit's requirements are all optional.
+  public func scrollViewDidScroll(_ scrollView: UIScrollView) {}
   /// Does nothing.
   public func scrollViewWillBeginDragging(_ scrollView: UIScrollView) {}
   /// Does nothing.
