@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output="${1:-.build/docs}"
-modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel Scenarios SwizzleKitTesting BarLayerPlugin
+modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC Scenarios SwizzleKitTesting BarLayerPlugin
   TransparentBarPlugin OverlayBarPlugin AnimatorTransitionPlugin FullscreenPopPlugin)
 
 swift package dump-symbol-graph --minimum-access-level public > /dev/null

@@ -25,6 +25,7 @@ let package = Package(
       dependencies: [
         "PageBarColors",
         .product(name: "UIKit", package: "SwizzleKit"),
+        .product(name: "Hooks", package: "SwizzleKit"),
         .product(name: "Scenarios", package: "SwizzleKit"),
         .product(name: "SwizzleKitTesting", package: "SwizzleKit"),
       ]

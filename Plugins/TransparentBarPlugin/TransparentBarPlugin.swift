@@ -180,22 +180,22 @@ package final class TransparentBarLaunch: SelfAware {
   /// `UINavigationController`'s, which its subclasses inherit, and a Swift cast to a protocol
   /// scans every conformance record of the process the first time it meets a type. Casting all
   /// of the classes, as the seed did, cost about 9 million instructions here (most of a launch's
-  /// installation); the superclass check costs a few per class.
+  /// installation); the cast to the navigation controller's class first walks only each class's
+  /// superclass chain.
   /// Returns how many classes it awoke (the benchmark measures the walk through it).
   @discardableResult
   package static func walkClassList() -> Int {
     var awoken = 0
-    let navigation = UINavigationController.runtimeClass
+    // The seed's buffer: optional metatypes, allocated and never initialized.
     let count = Int(objc_getClassList(nil, 0))
-    let classes = UnsafeMutablePointer<Class?>.allocate(capacity: count)
-    classes.initialize(repeating: nil, count: count)
-    defer { classes.deinitialize(count: count).deallocate() }
-    let filled = Int(objc_getClassList(classes, Int32(count)))
+    let types = UnsafeMutablePointer<AnyClass?>.allocate(capacity: count)
+    defer { types.deallocate() }
+    let filled = Int(
+      objc_getClassList(AutoreleasingUnsafeMutablePointer<AnyClass>(types), Int32(count)))
     for index in 0..<min(count, filled) {
-      guard let cls = classes[index], !cls.isMetaClass, cls.inherits(from: navigation) else {
-        continue
-      }
-      if let aware = cls.swiftClass as? any TransparentBarAware.Type {
+      // A class cast walks the superclass chain; the protocol cast, only for those.
+      guard let navigation = types[index] as? UINavigationController.Type else { continue }
+      if let aware = navigation as? any TransparentBarAware.Type {
         aware.awake()
         awoken += 1
       }

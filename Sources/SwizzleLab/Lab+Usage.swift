@@ -4,7 +4,7 @@
 enum Usage {
   /// The commands, as the overview lists them.
   static let commands =
-    "list, run, trace, hooks, render, matrix, gallery, methods, learn, load"
+    "list, run, trace, hooks, render, matrix, gallery, methods, shadows, learn, load"
 
   static func text(for topic: String) -> String {
     switch topic {
@@ -117,6 +117,20 @@ enum Usage {
           -h, --help      Show help information.
 
         """
+    case "shadows":
+      return """
+        OVERVIEW: Reads Swift files and lists the methods of their extensions that never run:
+        a method declared in an extension of a model class under the name of a method of the
+        runtime's tables (navigationBar(_:shouldPop:) for navigationBar:shouldPopItem:) is
+        what UIKit would call on iOS, and is never called here, where sends reach the table.
+        Hook or replace the selector instead (Docs/Porting.md). Exits with 1 when it finds one.
+
+        USAGE: swizzle-lab shadows FILE...
+
+        OPTIONS:
+          -h, --help  Show help information.
+
+        """
     case "learn":
       return """
         OVERVIEW: Lessons that run: a few lines on how swizzling works, the code (as the
@@ -170,6 +184,7 @@ enum Usage {
           matrix             Every scenario on every device and iOS profile, checked.
           gallery [NAME]     Reported breakages, each run where it happened.
           methods CLASS      A class's methods, encodings, and the hooks on them.
+          shadows FILE...    Swift methods of extensions that never run here.
           learn [NAME]       Lessons on swizzling that run: code, trace, result.
           load PATH          Load a plugin library and list what it brings.
 

@@ -152,6 +152,11 @@ public enum Lab {
           html = rest.removeFirst()
         }
         return try LearnCommand.run(name: name, html: html, output: output)
+      case "shadows":
+        if let option = arguments.first(where: { $0.hasPrefix("-") }) {
+          throw LabError.usage("unknown option '\(option)'", topic: "shadows")
+        }
+        return try ShadowsCommand.run(paths: arguments, output: output)
       case "load":
         guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
           throw LabError.usage("load takes one PATH", topic: "load")

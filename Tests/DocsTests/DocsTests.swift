@@ -116,4 +116,24 @@ struct DocsTests {
       }
     }
   }
+
+  @Test("Docs/Lab.md names every command of the lab's help, and every option each one takes")
+  func labCommands() throws {
+    let lab = try read("Docs/Lab.md")
+    let commands = Usage.commands.split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    #expect(commands.count >= 11)
+    for command in commands {
+      #expect(lab.contains("`swizzle-lab \(command)"), "Docs/Lab.md does not show \(command)")
+      // The options the command's help lists (`--plugin`, `--out`...).
+      let help = Usage.text(for: command)
+      let options = help.split(whereSeparator: { !$0.isLetter && $0 != "-" })
+        .filter { $0.hasPrefix("--") && $0.count > 2 }
+      for option in Set(options) where option != "--help" {
+        let named = ["`", "[", " "].contains { lab.contains("\($0)\(option)") }
+        #expect(named, "Docs/Lab.md does not name \(option) of \(command)")
+      }
+    }
+  }
 }

@@ -258,4 +258,43 @@ struct LabTests {
     #expect(output.standardOutput.contains("instead of hook [bar-layer]"))
     PluginRegistry.shared.uninstall("bar-layer")
   }
+
+  @Test("shadows lists the methods of a file's extensions that never run, and exits with 1")
+  func shadows() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("swizzlekit-shadows-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let seed = directory.appendingPathComponent("Seed.swift")
+    try """
+      import UIKit
+
+      extension UINavigationController {
+        public func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
+          -> Bool { true }
+        var navBarBgAlpha: CGFloat { 1 }
+      }
+      """.write(to: seed, atomically: true, encoding: .utf8)
+    let clean = directory.appendingPathComponent("Clean.swift")
+    try "extension UIView { func fadeOut() {} }\n".write(
+      to: clean, atomically: true, encoding: .utf8)
+
+    let (code, output) = lab(["shadows", seed.path, clean.path])
+    #expect(code == .failure)
+    #expect(
+      output.standardOutput == """
+        \(seed.path):4: UINavigationController.navigationBar(_:shouldPop:) never runs: sends of \
+        -[UINavigationController navigationBar:shouldPopItem:] reach the runtime's table, not \
+        this Swift method; hook or replace the selector instead (Docs/Porting.md, section 5)
+        1 Swift method of 2 files never run
+
+        """)
+    let (cleanCode, cleanOutput) = lab(["shadows", clean.path])
+    #expect(cleanCode == .ok)
+    #expect(cleanOutput.standardOutput.hasPrefix("no Swift method of 1 file shadows"))
+    #expect(lab(["shadows"]).0 == .usage)
+    #expect(lab(["shadows", "--plugin", "x"]).0 == .usage)
+    let (missing, missingOutput) = lab(["shadows", directory.appendingPathComponent("none").path])
+    #expect(missing == .failure && missingOutput.standardError.hasPrefix("error: cannot read"))
+  }
 }

@@ -8,8 +8,9 @@
 /// loaded image instead, so that conformers need not be runtime classes: every non-generic class
 /// is found, private and nested ones, conformances added in extensions, and subclasses that
 /// inherit the conformance (each gets its own `awake()`, as with `+load`). The seeds' own way,
-/// a walk of ``objc_getClassList(_:_:)`` casting ``Class/swiftClass`` to the protocol, works too
-/// for ``ObjCObject`` subclasses, because the class list holds every loaded class.
+/// a walk of `objc_getClassList` into an `AutoreleasingUnsafeMutablePointer<AnyClass>` casting
+/// each class to the protocol, works too for ``ObjCObject`` subclasses, because the class list
+/// holds every loaded class.
 ///
 /// ```swift
 /// final class Startup: SelfAware {

@@ -1,9 +1,8 @@
 // A per-controller bar tint, kept right through a push and a swipe-back: each controller says
 // which tint its bar's buttons have, and the plugin applies it when the controller appears.
 import Hooks
-import ObjCRuntime
 public import Scenarios
-public import UIKitModel
+public import UIKit
 
 /// Gives each view controller a bar tint of its own (`helloTint`), applied whenever it appears.
 public struct HelloPlugin: ScenarioPlugin {

@@ -4,7 +4,7 @@ import HelloPlugin
 import Scenarios
 import SwizzleKitTesting
 import Testing
-import UIKitModel
+import UIKit
 
 @Suite(.uiKitModel, .plugins(HelloPlugin()))
 struct HelloPluginTests {

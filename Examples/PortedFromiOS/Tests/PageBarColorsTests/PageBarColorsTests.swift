@@ -1,6 +1,7 @@
 // The file written for iOS, run on Linux: its own trigger installs it at the launch, its bar
 // colours show in the model, and the port changed only the lines Linux forces.
 import Foundation
+import Hooks
 import PageBarColors
 import Scenarios
 import SwizzleKitTesting
@@ -102,18 +103,30 @@ private func changedLines(from old: [String], to new: [String]) -> Int {
 
 @Suite("The port's changed lines")
 struct PortedLinesTests {
-  @Test("the port changed only the lines Linux forces: 22 of the iOS file's code lines")
+  @Test("the port changed only the lines Linux forces: 23 of the iOS file's code lines")
   func onlyForcedChanges() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     let iOS = try codeLines(of: root.appendingPathComponent("iOS/PageBarColors.swift").path)
     let port = try codeLines(
       of: root.appendingPathComponent("Sources/PageBarColors/PageBarColors.swift").path)
-    #expect(iOS.count > 120)
-    #expect(changedLines(from: iOS, to: port) == 22)
+    #expect(iOS.count == 132)
+    #expect(changedLines(from: iOS, to: port) == 23)
     // Every change is of a kind Docs/Porting.md names: no @objc, no #selector, no override in
     // an extension are left, and the original's calls of the swapped methods became sends.
     #expect(!port.contains { $0.contains("@objc") || $0.contains("#selector") })
     #expect(!port.contains { $0.contains("override var next") })
+  }
+
+  @Test("the iOS text's override of next would never run here; nothing of the port is shadowed")
+  func shadows() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let iOSPath = root.appendingPathComponent("iOS/PageBarColors.swift").path
+    let iOS = ShadowedMethods.find(
+      inSource: try String(contentsOfFile: iOSPath, encoding: .utf8), file: "PageBarColors.swift")
+    #expect(iOS.map(\.method) == ["-[UIApplication nextResponder]"])
+    expectNoShadowedMethods(
+      inFiles: [root.appendingPathComponent("Sources/PageBarColors/PageBarColors.swift").path])
   }
 }

@@ -1,0 +1,30 @@
+// Swift methods that never run, as a test: a plugin's or a port's files, read and checked for
+// methods of extensions named as methods of the runtime's tables (Docs/Porting.md, section 7).
+import Foundation
+import Hooks
+public import Testing
+
+/// Records an issue for each method of the extensions in `paths` that never runs because a
+/// method of the runtime's tables has its name (`navigationBar(_:shouldPop:)` in an extension
+/// of `UINavigationController`), and for each file that cannot be read.
+///
+/// ```swift
+/// @Test func nothingShadowed() {
+///   let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+///     .appendingPathComponent("../../Sources/MyPlugin")
+///   expectNoShadowedMethods(inFiles: [sources.appendingPathComponent("MyPlugin.swift").path])
+/// }
+/// ```
+public func expectNoShadowedMethods(
+  inFiles paths: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  for path in paths {
+    guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
+      Issue.record(Comment(rawValue: "cannot read \(path)"), sourceLocation: sourceLocation)
+      continue
+    }
+    for method in ShadowedMethods.find(inSource: source, file: path) {
+      Issue.record(Comment(rawValue: method.description), sourceLocation: sourceLocation)
+    }
+  }
+}
