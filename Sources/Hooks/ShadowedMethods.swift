@@ -181,8 +181,9 @@ struct SwiftSourceScan {
       } else if character.isLetter || character == "_" {
         var word = ""
         let start = line
-        while index < source.endIndex, source[index].isLetter || source[index].isNumber
-          || source[index] == "_"
+        while index < source.endIndex,
+          source[index].isLetter || source[index].isNumber
+            || source[index] == "_"
         {
           word.append(source[index])
           advance()

@@ -1,19 +1,24 @@
+import ObjCRuntime
+import Testing
+
 // The check for Swift methods that never run: members of extensions named as methods of the
 // runtime's tables.
 @testable import Hooks
-import ObjCRuntime
-import Testing
 
 /// A class whose table has methods named as UIKit names its own, added at run time.
 private final class ShadowKettle: ObjCObject {
   static let prepared: Void = {
     let nothing = try! imp_implementationWithBlock { (_: ShadowKettle) in }
-    let flag = try! imp_implementationWithBlock { (_: ShadowKettle, _: ObjCObject?, _: ObjCObject?) in true }
+    let flag = try! imp_implementationWithBlock {
+      (_: ShadowKettle, _: ObjCObject?, _: ObjCObject?) in true
+    }
     let object = try! imp_implementationWithBlock { (_: ShadowKettle) -> ObjCObject? in nil }
     class_addMethod(ShadowKettle.self, "boil", nothing, "v@:")
     class_addMethod(ShadowKettle.self, "kettle:shouldPourCup:", flag, "B@:@@")
     class_addMethod(ShadowKettle.self, "nextKettle", object, "@@:")
-    class_addMethod(ShadowKettle.self, "popKettleAnimated:", try! imp_implementationWithBlock { (_: ShadowKettle, _: Bool) in }, "v@:B")
+    class_addMethod(
+      ShadowKettle.self, "popKettleAnimated:",
+      try! imp_implementationWithBlock { (_: ShadowKettle, _: Bool) in }, "v@:B")
   }()
 }
 
@@ -86,28 +91,31 @@ struct ShadowedMethodsTests {
     #expect(ShadowedMethods.find(inSource: source, file: "F.swift").isEmpty)
   }
 
-  @Test("Swift names match selectors as UIKit's are imported", arguments: [
-    ("navigationBar", [nil, "shouldPop"], "navigationBar:shouldPopItem:", true),
-    ("popViewController", ["animated"], "popViewControllerAnimated:", true),
-    ("viewWillAppear", [nil], "viewWillAppear:", true),
-    ("next", [], "nextResponder", true),
-    ("pushViewController", [nil, "animated"], "pushViewController:animated:", true),
-    ("view", [], "viewWillAppear", false),
-    ("pop", [nil], "popViewControllerAnimated:", false),
-    ("push", [nil, "animated"], "pushViewController:", false),
-    ("navigationBar", [nil, "should"], "navigationBar:shouldPopItem:", false),
-    ("forwardingTarget", ["for"], "forwardingTargetForSelector:", true),
-    ("bar", [], "barTintColor", false),
-  ] as [(String, [String?], String, Bool)])
+  @Test(
+    "Swift names match selectors as UIKit's are imported",
+    arguments: [
+      ("navigationBar", [nil, "shouldPop"], "navigationBar:shouldPopItem:", true),
+      ("popViewController", ["animated"], "popViewControllerAnimated:", true),
+      ("viewWillAppear", [nil], "viewWillAppear:", true),
+      ("next", [], "nextResponder", true),
+      ("pushViewController", [nil, "animated"], "pushViewController:animated:", true),
+      ("view", [], "viewWillAppear", false),
+      ("pop", [nil], "popViewControllerAnimated:", false),
+      ("push", [nil, "animated"], "pushViewController:", false),
+      ("navigationBar", [nil, "should"], "navigationBar:shouldPopItem:", false),
+      ("forwardingTarget", ["for"], "forwardingTargetForSelector:", true),
+      ("bar", [], "barTintColor", false),
+    ] as [(String, [String?], String, Bool)])
   func nameMatching(base: String, labels: [String?], selector: String, expected: Bool) {
     #expect(ShadowedMethods.matches(base, labels, selector: selector) == expected)
   }
 
   @Test("bad input gives no members and never traps: empty, unbalanced, unterminated")
   func badInput() {
-    for source in ["", "extension", "extension ShadowKettle {", "}}}} extension {", "\"unterminated",
-      "/* open comment", "extension ShadowKettle { func boil(", "extension ShadowKettle { func <"]
-    {
+    for source in [
+      "", "extension", "extension ShadowKettle {", "}}}} extension {", "\"unterminated",
+      "/* open comment", "extension ShadowKettle { func boil(", "extension ShadowKettle { func <",
+    ] {
       #expect(ShadowedMethods.find(inSource: source, file: "F.swift").isEmpty)
     }
   }

@@ -267,14 +267,14 @@ struct LabTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let seed = directory.appendingPathComponent("Seed.swift")
     try """
-      import UIKit
+    import UIKit
 
-      extension UINavigationController {
-        public func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
-          -> Bool { true }
-        var navBarBgAlpha: CGFloat { 1 }
-      }
-      """.write(to: seed, atomically: true, encoding: .utf8)
+    extension UINavigationController {
+      public func navigationBar(_ navigationBar: UINavigationBar, shouldPop item: UINavigationItem)
+        -> Bool { true }
+      var navBarBgAlpha: CGFloat { 1 }
+    }
+    """.write(to: seed, atomically: true, encoding: .utf8)
     let clean = directory.appendingPathComponent("Clean.swift")
     try "extension UIView { func fadeOut() {} }\n".write(
       to: clean, atomically: true, encoding: .utf8)

@@ -9,6 +9,7 @@
 // list from `UIApplication.next`.
 // The methods carry the seeds' prefixes (pbc_), which the linter's naming rule would refuse.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import UIKit
 
 // MARK: - The values each page keeps

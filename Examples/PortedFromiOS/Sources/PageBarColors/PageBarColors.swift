@@ -9,6 +9,7 @@
 // list from `UIApplication.next`.
 // The methods carry the seeds' prefixes (pbc_), which the linter's naming rule would refuse.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import Hooks  // Linux: the hook that stands for the override of `next`
 import UIKit
 
