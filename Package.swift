@@ -252,7 +252,9 @@ let package = Package(
     ),
     .testTarget(
       name: "UIKitModelTests",
-      dependencies: ["UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting", "Scenarios"],
+      dependencies: [
+        "UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting", "Scenarios", "UIKit",
+      ],
       path: "Tests/UIKitModelTests",
       exclude: ["Golden"]
     ),

@@ -50,9 +50,13 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
       return
     }
     try await ModelGate.shared.holding {
-      UIApplication.resetModel(device: device, systemVersion: systemVersion)
-      UIDevice.current.linkedSDKVersion = sdkVersion
-      try await function()
+      // Deferred UI work (DispatchQueue.main.async, main-actor tasks) runs at the end of the
+      // model's turns, never beside it.
+      try await MainQueueHold.holding {
+        UIApplication.resetModel(device: device, systemVersion: systemVersion)
+        UIDevice.current.linkedSDKVersion = sdkVersion
+        try await function()
+      }
     }
   }
 }
@@ -104,22 +108,27 @@ public struct PluginTrait: TestTrait, SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     try await ModelGate.shared.holding {
-      let registry = PluginRegistry.shared
-      var installed: [String] = []
-      defer { for identifier in installed.reversed() { registry.uninstall(identifier) } }
-      switch source {
-      case .values(let plugins):
-        for plugin in plugins {
-          if try registry.install(plugin) { installed.append(plugin.identifier) }
-        }
-      case .names(let names):
-        try registry.discover()
-        for name in names {
-          if try registry.install(named: name) { installed.append(name) }
-        }
-      }
-      try await function()
+      try await MainQueueHold.holding { try await installing(function) }
     }
+  }
+
+  /// Installs the plugins, runs `function`, uninstalls them.
+  private func installing(_ function: @Sendable () async throws -> Void) async throws {
+    let registry = PluginRegistry.shared
+    var installed: [String] = []
+    defer { for identifier in installed.reversed() { registry.uninstall(identifier) } }
+    switch source {
+    case .values(let plugins):
+      for plugin in plugins {
+        if try registry.install(plugin) { installed.append(plugin.identifier) }
+      }
+    case .names(let names):
+      try registry.discover()
+      for name in names {
+        if try registry.install(named: name) { installed.append(name) }
+      }
+    }
+    try await function()
   }
 
   fileprivate init(values: [any HookPlugin]) { source = .values(values) }

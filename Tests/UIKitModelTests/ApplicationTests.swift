@@ -44,14 +44,13 @@ private final class EMUnreferenced: ObjCObject, EMSelfAware {
 /// `objc_getClassList`, cast each to the protocol and awake it.
 private enum NothingToSeeHere {
   static func harmlessFunction() {
+    // The seed's text as it is: a buffer never initialized, and Apple's signature.
     let typeCount = Int(objc_getClassList(nil, 0))
-    let types = UnsafeMutablePointer<Class?>.allocate(capacity: typeCount)
-    types.initialize(repeating: nil, count: typeCount)
-    defer { types.deinitialize(count: typeCount).deallocate() }
-    objc_getClassList(types, Int32(typeCount))
-    for index in 0..<typeCount {
-      (types[index]?.swiftClass as? any EMSelfAware.Type)?.awake()
-    }
+    let types = UnsafeMutablePointer<AnyClass?>.allocate(capacity: typeCount)
+    let autoreleasingTypes = AutoreleasingUnsafeMutablePointer<AnyClass>(types)
+    objc_getClassList(autoreleasingTypes, Int32(typeCount))
+    for index in 0..<typeCount { (types[index] as? EMSelfAware.Type)?.awake() }
+    types.deallocate()
   }
 }
 

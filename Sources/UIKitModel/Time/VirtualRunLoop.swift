@@ -192,6 +192,8 @@ public final class VirtualRunLoop {
     endOfTurn.removeAll()
     for item in work { item() }
     transactions.endOfTurn(animations: animations)
+    // The main queue's work sent before now, while the model waits (MainQueueHold).
+    MainQueueHold.endOfTurn()
   }
 
   /// Runs `block` at the end of the current turn.

@@ -1,0 +1,111 @@
+// Deferred UI work: Dispatch's main queue, held while a model test runs, lets its work through
+// at the end of each turn of the model's run loop, never beside the model (issue #31: the same
+// work raced the model and crashed 3 runs in 12 when the process's main thread drained the
+// queue whenever it liked).
+import Foundation
+import Testing
+import UIKit
+
+/// A model object carried into main-queue work. The model's classes are not `Sendable` (they are
+/// not main-actor isolated yet, as UIKit's are), so Swift 6 code names the fact: the work runs
+/// while the model waits for it.
+private struct WhileTheModelWaits<Value>: @unchecked Sendable {
+  let value: Value
+}
+
+/// A page that defers what it does to its bar, as UI code does in `viewDidLoad`.
+private final class DeferringPage: UIViewController {
+  let log = RuntimeLock<[String]>([])
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    let page = WhileTheModelWaits(value: self)
+    DispatchQueue.main.async {
+      page.value.navigationController?.navigationBar.barTintColor = .red
+      page.value.log.withLock { $0.append("async at \(VirtualRunLoop.main.currentTime)") }
+    }
+    Task { @MainActor in
+      page.value.log.withLock { $0.append("task at \(VirtualRunLoop.main.currentTime)") }
+    }
+  }
+}
+
+extension UIKitModelTests {
+  @Suite("The main queue")
+  struct MainQueueTests {
+    @Test("work a page defers in viewDidLoad runs at the end of the turn, not at once")
+    func deferredWorkRunsAtTheEndOfATurn() {
+      let page = DeferringPage()
+      let navigation = UINavigationController(rootViewController: UIViewController())
+      let session = NavigationSession(navigationController: navigation)
+      navigation.pushViewController(page, animated: true)
+      #expect(page.log.withLock { $0 }.isEmpty, "sent, not run: the turn has not ended")
+      #expect(navigation.navigationBar.barTintColor == nil)
+      session.advance(frames: 1)
+      let first = "\(VirtualRunLoop.frameDuration)"
+      #expect(page.log.withLock { $0 } == ["async at \(first)", "task at \(first)"])
+      #expect(navigation.navigationBar.barTintColor == .red)
+    }
+
+    @Test("work that the main queue's work sends waits for the next turn")
+    func workSentByWorkWaits() {
+      let turns = RuntimeLock<[Int]>([])
+      DispatchQueue.main.async {
+        turns.withLock { $0.append(VirtualRunLoop.main.frameCount) }
+        DispatchQueue.main.async { turns.withLock { $0.append(VirtualRunLoop.main.frameCount) } }
+      }
+      VirtualRunLoop.main.advance(frames: 1)
+      #expect(turns.withLock { $0 } == [1])
+      VirtualRunLoop.main.advance(frames: 1)
+      #expect(turns.withLock { $0 } == [1, 2])
+    }
+
+    @Test("work sent from other threads runs in order, at a turn's end, while the model waits")
+    func otherThreads() async {
+      let ran = RuntimeLock<[Int]>([])
+      await withTaskGroup(of: Void.self) { group in
+        for sender in 0..<4 {
+          group.addTask {
+            for index in 0..<50 {
+              DispatchQueue.main.async { ran.withLock { $0.append(sender * 100 + index) } }
+            }
+          }
+        }
+      }
+      #expect(ran.withLock { $0 }.isEmpty, "nothing ran before the model's turn ended")
+      VirtualRunLoop.main.advance(frames: 1)
+      let order = ran.withLock { $0 }
+      #expect(order.count == 200)
+      for sender in 0..<4 {
+        let sent = order.filter { $0 / 100 == sender }
+        #expect(sent == sent.sorted(), "each sender's work ran in the order it was sent")
+      }
+    }
+
+    @Test("asyncAfter reaches the queue by the real clock, then runs at the end of a turn")
+    func asyncAfterIsReal() async throws {
+      let ran = RuntimeLock(false)
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { ran.withLock { $0 = true } }
+      VirtualRunLoop.main.advance(frames: 1)
+      #expect(!ran.withLock { $0 }, "its deadline has not passed on the real clock")
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(!ran.withLock { $0 }, "held: it waits for a turn to end")
+      VirtualRunLoop.main.advance(frames: 1)
+      #expect(ran.withLock { $0 })
+    }
+
+    @Test("the same deferred work, run 12 times, gives the same timeline every time")
+    func deterministic() {
+      var traces: Set<[String]> = []
+      for _ in 1...12 {
+        UIApplication.resetModel()
+        let page = DeferringPage()
+        let session = NavigationSession(root: UIViewController())
+        session.push(page).swipeBack(to: 0.3).swipeBack(to: 0.8)
+        #expect(page.log.withLock { $0 }.count == 2)
+        traces.insert(session.trace + page.log.withLock { $0 })
+      }
+      #expect(traces.count == 1)
+    }
+  }
+}
