@@ -35,79 +35,117 @@ public enum ShadowedMethods {
   /// string literal (a file that hooks, exposes or replaces the selector deals with it). Members
   /// marked `@objc`, in a file written for iOS, are in the table under their own name there.
   ///
-  /// A Swift name matches a selector as UIKit's names are imported into Swift: the same number
-  /// of arguments; the base name (with the first argument label, capitalized, when there is one)
-  /// is the selector's first piece, and each further label its piece, or that piece without
-  /// the one word Swift leaves out where it repeats a type (`navigationBar(_:shouldPop:)` for
-  /// `navigationBar:shouldPopItem:`, `next` for `nextResponder`). Types that are not runtime
-  /// classes are skipped; so are initializers and subscripts.
+  /// A method's Swift name matches a selector as UIKit's methods are imported into Swift: the
+  /// same number of arguments; the base name (with the first argument label, capitalized, when
+  /// there is one) is the selector's first piece and each further label its piece, or that
+  /// piece without the word Swift leaves out where it repeats the argument's type
+  /// (`navigationBar(_:shouldPop:)` with a `UINavigationItem` for
+  /// `navigationBar:shouldPopItem:`). A property matches its getter's selector exactly, or the
+  /// one UIKit renames (`next` for `nextResponder`). Types that are not runtime classes are
+  /// skipped; so are initializers and subscripts.
   public static func find(inSource source: String, file: String) -> [ShadowedMethod] {
-    let scan = SwiftSourceScan(source)
+    find(inSources: [(source, file)])
+  }
+
+  /// The same for several files read together: a selector named in a string literal of any of
+  /// them (where a shared file exposes or hooks it) is dealt with.
+  public static func find(inSources sources: [(source: String, file: String)]) -> [ShadowedMethod] {
+    let scans = sources.map { (scan: SwiftSourceScan($0.source), file: $0.file) }
+    let literals = scans.reduce(into: Set<String>()) { $0.formUnion($1.scan.stringLiterals) }
     var found: [ShadowedMethod] = []
-    for member in scan.extensionMembers {
-      guard let cls = objc_getClass(member.typeName) else { continue }
-      let target = member.isStatic ? cls.metaclass : cls
-      var seen: Set<Selector> = []
-      var current: Class? = target
-      while let owner = current {
-        for method in class_copyMethodList(owner) where seen.insert(method.selector).inserted {
-          let selector = method.selector.name
-          guard !scan.stringLiterals.contains(selector),
-            matches(member.baseName, member.labels, selector: selector)
-          else { continue }
-          found.append(
-            ShadowedMethod(
-              file: file, line: member.line, typeName: member.typeName,
-              swiftName: member.swiftName,
-              method: "\(member.isStatic ? "+" : "-")[\(owner.name) \(selector)]"))
+    for (scan, file) in scans {
+      for member in scan.extensionMembers {
+        guard let cls = objc_getClass(member.typeName) else { continue }
+        var seen: Set<Selector> = []
+        var current: Class? = member.isStatic ? cls.metaclass : cls
+        // A class method is looked up in the metaclasses only (the root metaclass's
+        // superclass is the root class, whose instance methods are no class methods).
+        while let owner = current, owner.isMetaClass == member.isStatic {
+          for method in class_copyMethodList(owner) where seen.insert(method.selector).inserted {
+            let selector = method.selector.name
+            guard !literals.contains(selector), matches(member, selector: selector) else {
+              continue
+            }
+            found.append(
+              ShadowedMethod(
+                file: file, line: member.line, typeName: member.typeName,
+                swiftName: member.swiftName,
+                method: "\(member.isStatic ? "+" : "-")[\(owner.name) \(selector)]"))
+          }
+          current = owner.superclass
         }
-        current = owner.superclass
       }
     }
     return found
   }
 
-  /// Whether the Swift name `base(labels...)` is how Swift names `selector`.
-  static func matches(_ base: String, _ labels: [String?], selector: String) -> Bool {
+  /// UIKit's getters that Swift knows by another name.
+  private static let renamedGetters = ["next": "nextResponder"]
+
+  /// Whether `member` is how Swift names `selector`.
+  static func matches(_ member: SwiftSourceScan.Member, selector: String) -> Bool {
+    guard member.isFunction else {
+      return selector == member.baseName || renamedGetters[member.baseName] == selector
+    }
+    return matches(member.baseName, member.parameters, selector: selector)
+  }
+
+  /// Whether the Swift method `base(labels...)`, with parameters of these types, is how Swift
+  /// names `selector`.
+  static func matches(
+    _ base: String, _ parameters: [SwiftSourceScan.Parameter], selector: String
+  ) -> Bool {
     let colons = selector.reduce(0) { $0 + ($1 == ":" ? 1 : 0) }
-    guard colons == labels.count, !base.isEmpty else { return false }
-    if labels.isEmpty { return begins(selector, with: base) }
+    guard colons == parameters.count, !base.isEmpty else { return false }
+    if parameters.isEmpty { return selector == base }
     let pieces = selector.split(separator: ":", omittingEmptySubsequences: false).dropLast()
-    let first = labels[0].map { base + $0.prefix(1).uppercased() + $0.dropFirst() } ?? base
-    guard begins(String(pieces.first ?? ""), with: first) else { return false }
-    for (label, piece) in zip(labels.dropFirst(), pieces.dropFirst()) {
-      if let label, !begins(String(piece), with: label) { return false }
+    let head = parameters[0].label.map { base + $0.prefix(1).uppercased() + $0.dropFirst() } ?? base
+    guard piece(String(pieces.first ?? ""), is: head, of: parameters[0].type) else { return false }
+    for (parameter, piece) in zip(parameters.dropFirst(), pieces.dropFirst()) {
+      if let label = parameter.label, !self.piece(String(piece), is: label, of: parameter.type) {
+        return false
+      }
     }
     return true
   }
 
-  /// Whether `piece` is `word`, or `word` followed by the one word Swift drops when it repeats
-  /// the argument's type (`Item` of `shouldPopItem`, `Responder` of `nextResponder`): a capital
-  /// and lowercase letters.
-  private static func begins(_ piece: String, with word: String) -> Bool {
+  /// Whether a selector's `piece` is `word`, or `word` and the word Swift leaves out because it
+  /// repeats the argument's type: `Item` of `shouldPopItem` for a `UINavigationItem`, `Object`
+  /// for an `Any` or an object.
+  private static func piece(_ piece: String, is word: String, of type: String?) -> Bool {
     guard piece.hasPrefix(word) else { return false }
-    let rest = piece.dropFirst(word.count)
-    guard let capital = rest.first else { return true }
-    return capital.isUppercase && rest.dropFirst().allSatisfy(\.isLowercase)
+    let dropped = piece.dropFirst(word.count)
+    guard let capital = dropped.first else { return true }
+    guard capital.isUppercase, let type else { return false }
+    if dropped == "Object" {
+      return type == "Any" || type == "AnyObject" || type.hasSuffix("Object")
+    }
+    return type.hasSuffix(dropped)
   }
 }
 
 /// What the check reads of Swift source: the members declared in extensions, and the string
 /// literals. A small lexer, not a parser: comments and strings are skipped, braces counted.
 struct SwiftSourceScan {
+  /// A parameter of a method: its external label (nil for `_`) and the name of its type (the
+  /// type's first name, `UINavigationItem` of `UINavigationItem?`; nil for a function type).
+  struct Parameter {
+    let label: String?
+    let type: String?
+  }
+
   struct Member {
     let typeName: String
     let baseName: String
-    /// The external argument labels; nil for `_`.
-    let labels: [String?]
+    let parameters: [Parameter]
     let isStatic: Bool
     let line: Int
+    let isFunction: Bool
 
     var swiftName: String {
-      labels.isEmpty && !isFunction
-        ? baseName : "\(baseName)(\(labels.map { ($0 ?? "_") + ":" }.joined()))"
+      isFunction
+        ? "\(baseName)(\(parameters.map { ($0.label ?? "_") + ":" }.joined()))" : baseName
     }
-    let isFunction: Bool
   }
 
   private(set) var extensionMembers: [Member] = []
@@ -131,13 +169,14 @@ struct SwiftSourceScan {
       return cursor < source.endIndex ? source[cursor] : nil
     }
     func advance() {
-      if source[index] == "\n" { line += 1 }
+      // `\r\n` is one Character, a newline like `\n`.
+      if source[index].isNewline { line += 1 }
       index = source.index(after: index)
     }
     while index < source.endIndex {
       let character = source[index]
       if character == "/", peek(1) == "/" {
-        while index < source.endIndex, source[index] != "\n" { advance() }
+        while index < source.endIndex, !source[index].isNewline { advance() }
       } else if character == "/", peek(1) == "*" {
         var depth = 0
         repeat {
@@ -172,7 +211,7 @@ struct SwiftSourceScan {
               break
             }
           }
-          if !multiline, source[index] == "\n" { break }
+          if !multiline, source[index].isNewline { break }
           text.append(source[index])
           advance()
         }
@@ -190,6 +229,11 @@ struct SwiftSourceScan {
         }
         tokens.append((.word(word), start))
       } else if character == "`" {
+        advance()
+      } else if character == "-", peek(1) == ">" {
+        // `->` is one token: its `>` closes no `<`.
+        tokens.append((.symbol("→"), line))
+        advance()
         advance()
       } else {
         if !character.isWhitespace { tokens.append((.symbol(character), line)) }
@@ -250,13 +294,13 @@ struct SwiftSourceScan {
         if keyword == "var" {
           members.append(
             Member(
-              typeName: typeName, baseName: name, labels: [], isStatic: isStatic, line: line,
+              typeName: typeName, baseName: name, parameters: [], isStatic: isStatic, line: line,
               isFunction: false))
-        } else if let labels = labels(in: tokens, from: index + 2) {
+        } else if let parameters = parameters(in: tokens, from: index + 2) {
           members.append(
             Member(
-              typeName: typeName, baseName: name, labels: labels, isStatic: isStatic, line: line,
-              isFunction: true))
+              typeName: typeName, baseName: name, parameters: parameters, isStatic: isStatic,
+              line: line, isFunction: true))
         }
       default:
         break
@@ -266,9 +310,9 @@ struct SwiftSourceScan {
     return members
   }
 
-  /// The external labels of the parameter list that starts at `start` (after any generic
-  /// parameters): the first word of each parameter before its colon.
-  private static func labels(in tokens: [(Token, Int)], from start: Int) -> [String?]? {
+  /// The parameters of the list that starts at `start` (after any generic parameters): the
+  /// first word of each before its colon, and the first name of its type.
+  private static func parameters(in tokens: [(Token, Int)], from start: Int) -> [Parameter]? {
     var index = start
     if tokens[safe: index]?.0 == .symbol("<") {
       var angle = 0
@@ -280,25 +324,46 @@ struct SwiftSourceScan {
     }
     guard tokens[safe: index]?.0 == .symbol("(") else { return nil }
     index += 1
-    var labels: [String?] = []
+    var parameters: [Parameter] = []
     var nesting = 0
-    var words: [String] = []
+    var names: [String] = []
+    var type: String?
     var sawColon = false
+    var sawTypeStart = false
+    let modifiers: Set<String> = [
+      "inout", "some", "any", "borrowing", "consuming", "sending", "escaping", "autoclosure",
+      "Sendable",
+    ]
     while index < tokens.count {
       let token = tokens[index].0
       if nesting == 0, token == .symbol(")") || token == .symbol(",") {
-        if sawColon, let first = words.first { labels.append(first == "_" ? nil : first) }
-        (words, sawColon) = ([], false)
-        if token == .symbol(")") { return labels }
+        if sawColon, let first = names.first {
+          parameters.append(Parameter(label: first == "_" ? nil : first, type: type))
+        }
+        (names, type, sawColon, sawTypeStart) = ([], nil, false, false)
+        if token == .symbol(")") { return parameters }
       } else if token == .symbol("(") || token == .symbol("[") || token == .symbol("<") {
+        // A function, array, dictionary or generic type: its first name is no type name.
+        if sawColon, !sawTypeStart { sawTypeStart = true }
         nesting += 1
       } else if token == .symbol(")") || token == .symbol("]") || token == .symbol(">") {
         nesting -= 1
-      } else if nesting == 0, !sawColon {
-        if token == .symbol(":") {
-          sawColon = true
-        } else if case .word(let word) = token {
-          words.append(word)
+      } else if nesting == 0 {
+        if !sawColon {
+          if token == .symbol(":") {
+            sawColon = true
+          } else if case .word(let word) = token {
+            names.append(word)
+          }
+        } else if !sawTypeStart, case .word(let word) = token, !modifiers.contains(word) {
+          type = word
+          sawTypeStart = true
+        } else if type != nil, token == .symbol("."),
+          case .word(let member)? = tokens[safe: index + 1]?.0
+        {
+          // `Outer.Inner`: the last component names the type.
+          type = member
+          index += 1
         }
       }
       index += 1

@@ -18,13 +18,16 @@ public import Testing
 public func expectNoShadowedMethods(
   inFiles paths: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
+  var sources: [(source: String, file: String)] = []
   for path in paths {
     guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
       Issue.record(Comment(rawValue: "cannot read \(path)"), sourceLocation: sourceLocation)
       continue
     }
-    for method in ShadowedMethods.find(inSource: source, file: path) {
-      Issue.record(Comment(rawValue: method.description), sourceLocation: sourceLocation)
-    }
+    sources.append((source, path))
+  }
+  // Read together: a selector one file exposes or hooks is dealt with for all of them.
+  for method in ShadowedMethods.find(inSources: sources) {
+    Issue.record(Comment(rawValue: method.description), sourceLocation: sourceLocation)
   }
 }

@@ -17,6 +17,12 @@ public import UIKitModel
 /// }
 /// ```
 ///
+/// It also holds Dispatch's main queue (`MainQueueHold`): deferred UI work
+/// (`DispatchQueue.main.async`, `Task { @MainActor in }`) runs at the end of the model's frames,
+/// never beside the model. A test that waits for the main actor while the queue is held (one
+/// isolated to the main actor, an `await MainActor.run`) makes the hold give up after
+/// `MainQueueHold.patience`, which the test records as an issue.
+///
 /// A test that needs the model and does not use this trait (or ``PluginTrait``) races with the
 /// ones that do. Nested uses (a suite and its test) take the model once.
 public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
@@ -36,7 +42,7 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
     testCase == nil ? nil : self
   }
 
-  /// Takes the model, resets it, runs the test, gives the model back.
+  /// Takes the model and the main queue, resets the model, runs the test, gives both back.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
@@ -56,6 +62,8 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
         UIApplication.resetModel(device: device, systemVersion: systemVersion)
         UIDevice.current.linkedSDKVersion = sdkVersion
         try await function()
+      } givenUp: { reason in
+        Issue.record(Comment(rawValue: "deferred UI work: \(reason)"))
       }
     }
   }
@@ -81,7 +89,8 @@ extension Trait where Self == UIKitModelTrait {
 /// Installs plugins before each test and uninstalls them after it; an install that fails fails
 /// the test, naming the plugin and the hook that failed (nothing of the plugin stays installed).
 /// Installing hooks changes the model for every test that drives it, so this trait takes the
-/// model as ``UIKitModelTrait`` does (without resetting it: combine both for a fresh model).
+/// model and holds the main queue as ``UIKitModelTrait`` does (without resetting the model:
+/// combine both for a fresh model).
 ///
 /// ```swift
 /// @Suite(.uiKitModel, .plugins(BarLayerPlugin())) struct BarTests {}
@@ -108,7 +117,11 @@ public struct PluginTrait: TestTrait, SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     try await ModelGate.shared.holding {
-      try await MainQueueHold.holding { try await installing(function) }
+      try await MainQueueHold.holding {
+        try await installing(function)
+      } givenUp: { reason in
+        Issue.record(Comment(rawValue: "deferred UI work: \(reason)"))
+      }
     }
   }
 

@@ -18,30 +18,48 @@ enum ShadowsCommand {
     guard paths.count <= maximumFiles else {
       throw .usage("shadows takes at most \(maximumFiles) files", topic: "shadows")
     }
-    var found: [ShadowedMethod] = []
+    var sources: [(source: String, file: String)] = []
+    var unreadable = 0
     for path in paths {
-      let source: String
       do {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        if let size = attributes[.size] as? Int, size > maximumBytes {
-          throw LabError.failure("\(path): larger than \(maximumBytes / 1_000_000) MB")
-        }
-        source = try String(contentsOfFile: path, encoding: .utf8)
-      } catch let error as LabError {
-        throw error
+        sources.append((try read(path), path))
       } catch {
-        throw .failure("cannot read \(path): \(error.localizedDescription)")
+        output.err("error: \(error.message)\n")
+        unreadable += 1
       }
-      found += ShadowedMethods.find(inSource: source, file: path)
     }
+    let found = ShadowedMethods.find(inSources: sources)
     for method in found { output.out(method.description + "\n") }
-    let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
+    let files = sources.count == 1 ? "1 file" : "\(sources.count) files"
     if found.isEmpty {
       output.out("no Swift method of \(files) shadows a method of the runtime's tables\n")
-      return .ok
+    } else {
+      let methods = found.count == 1 ? "1 Swift method" : "\(found.count) Swift methods"
+      output.out("\(methods) of \(files) never run\(found.count == 1 ? "s" : "")\n")
     }
-    output.out(
-      "\(found.count) Swift method\(found.count == 1 ? "" : "s") of \(files) never run\n")
-    return .failure
+    return found.isEmpty && unreadable == 0 ? .ok : .failure
+  }
+
+  /// The text of a regular file of at most ``maximumBytes``.
+  private static func read(_ path: String) throws(LabError) -> String {
+    let attributes: [FileAttributeKey: Any]
+    do {
+      attributes = try FileManager.default.attributesOfItem(atPath: path)
+    } catch {
+      throw .failure("cannot read \(path): no such file")
+    }
+    // A FIFO or a device reports no size and may never end.
+    guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
+      throw .failure("cannot read \(path): not a regular file")
+    }
+    let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+    guard size <= maximumBytes else {
+      throw .failure("cannot read \(path): larger than \(maximumBytes / 1_000_000) MB")
+    }
+    do {
+      return try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw .failure("cannot read \(path): not UTF-8 text")
+    }
   }
 }

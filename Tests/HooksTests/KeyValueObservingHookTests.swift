@@ -21,7 +21,7 @@ private final class Dial: ObjCObject {
 }
 
 private final class Watcher: ObjCObject {
-  let seen = Mutex<[Int]>([])
+  let seen = RuntimeLock<[Int]>([])
   override func observeValue(
     forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
     context: UnsafeMutableRawPointer?
@@ -121,7 +121,7 @@ struct KeyValueObservingHookTests {
 
 /// Records (old, new) pairs for each object it observes.
 private final class PairWatcher: ObjCObject {
-  let pairs = Mutex<[ObjectIdentifier: [(old: Int, new: Int)]]>([:])
+  let pairs = RuntimeLock<[ObjectIdentifier: [(old: Int, new: Int)]]>([:])
   override func observeValue(
     forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
     context: UnsafeMutableRawPointer?
@@ -156,7 +156,7 @@ struct KeyValueObservingStressTests {
     let watchers = (0..<3).map { _ in PairWatcher() }
     nonisolated(unsafe) let sharedWatchers = watchers
     let stop = Atomic(false)
-    let failures = Mutex<[String]>([])
+    let failures = RuntimeLock<[String]>([])
     let group = DispatchGroup()
     func spawn(_ body: @escaping @Sendable () -> Void) {
       group.enter()

@@ -5,6 +5,8 @@ import Testing
 // runtime's tables.
 @testable import Hooks
 
+private final class ShadowCup: ObjCObject {}
+
 /// A class whose table has methods named as UIKit names its own, added at run time.
 private final class ShadowKettle: ObjCObject {
   static let prepared: Void = {
@@ -16,6 +18,7 @@ private final class ShadowKettle: ObjCObject {
     class_addMethod(ShadowKettle.self, "boil", nothing, "v@:")
     class_addMethod(ShadowKettle.self, "kettle:shouldPourCup:", flag, "B@:@@")
     class_addMethod(ShadowKettle.self, "nextKettle", object, "@@:")
+    class_addMethod(ShadowKettle.self, "pourCup:completion:", flag, "B@:@@")
     class_addMethod(
       ShadowKettle.self, "popKettleAnimated:",
       try! imp_implementationWithBlock { (_: ShadowKettle, _: Bool) in }, "v@:B")
@@ -33,8 +36,8 @@ struct ShadowedMethodsTests {
 
       extension ShadowKettle {
         // the seed's habit: an override of a delegate method in an extension
-        public func kettle(_ kettle: ShadowKettle, shouldPour cup: ObjCObject) -> Bool { false }
-        var next: ShadowKettle? { nil }
+        public func kettle(_ kettle: ShadowKettle, shouldPour cup: ShadowCup) -> Bool { false }
+        var boil: Int { 0 }
         func popKettle(animated: Bool) {}
         func brew() {}
       }
@@ -43,7 +46,7 @@ struct ShadowedMethodsTests {
     #expect(
       found.map { "\($0.line) \($0.swiftName) \($0.method)" } == [
         "5 kettle(_:shouldPour:) -[ShadowKettle kettle:shouldPourCup:]",
-        "6 next -[ShadowKettle nextKettle]",
+        "6 boil -[ShadowKettle boil]",
         "7 popKettle(animated:) -[ShadowKettle popKettleAnimated:]",
       ])
     #expect(
@@ -94,20 +97,65 @@ struct ShadowedMethodsTests {
   @Test(
     "Swift names match selectors as UIKit's are imported",
     arguments: [
-      ("navigationBar", [nil, "shouldPop"], "navigationBar:shouldPopItem:", true),
-      ("popViewController", ["animated"], "popViewControllerAnimated:", true),
-      ("viewWillAppear", [nil], "viewWillAppear:", true),
-      ("next", [], "nextResponder", true),
-      ("pushViewController", [nil, "animated"], "pushViewController:animated:", true),
-      ("view", [], "viewWillAppear", false),
-      ("pop", [nil], "popViewControllerAnimated:", false),
-      ("push", [nil, "animated"], "pushViewController:", false),
-      ("navigationBar", [nil, "should"], "navigationBar:shouldPopItem:", false),
-      ("forwardingTarget", ["for"], "forwardingTargetForSelector:", true),
-      ("bar", [], "barTintColor", false),
-    ] as [(String, [String?], String, Bool)])
-  func nameMatching(base: String, labels: [String?], selector: String, expected: Bool) {
-    #expect(ShadowedMethods.matches(base, labels, selector: selector) == expected)
+      (
+        "navigationBar", [nil, "shouldPop"], ["UINavigationBar", "UINavigationItem"],
+        "navigationBar:shouldPopItem:", true
+      ),
+      ("popViewController", ["animated"], ["Bool"], "popViewControllerAnimated:", true),
+      ("viewWillAppear", [nil], ["Bool"], "viewWillAppear:", true),
+      (
+        "pushViewController", [nil, "animated"], ["UIViewController", "Bool"],
+        "pushViewController:animated:", true
+      ),
+      ("forwardingTarget", ["for"], ["Selector"], "forwardingTargetForSelector:", true),
+      ("isKind", ["of"], ["AnyClass"], "isKindOfClass:", true),
+      ("perform", [nil, "with"], ["Selector", "Any"], "performSelector:withObject:", true),
+      ("pop", [nil], ["Bool"], "popViewControllerAnimated:", false),
+      ("push", [nil, "animated"], ["UIViewController", "Bool"], "pushViewController:", false),
+      (
+        "navigationBar", [nil, "should"], ["UINavigationBar", "UINavigationItem"],
+        "navigationBar:shouldPopItem:", false
+      ),
+      ("add", [nil], ["UIView"], "addSubview:", false),
+      ("insert", [nil, "at"], ["UIView", "Int"], "insertSubview:atIndex:", false),
+      ("set", [nil], ["CGFloat"], "setAlpha:", false),
+      ("layout", [], [], "layoutSubviews", false),
+    ] as [(String, [String?], [String], String, Bool)])
+  func nameMatching(
+    base: String, labels: [String?], types: [String], selector: String, expected: Bool
+  ) {
+    let parameters = zip(labels, types).map { SwiftSourceScan.Parameter(label: $0, type: $1) }
+    #expect(ShadowedMethods.matches(base, parameters, selector: selector) == expected)
+  }
+
+  @Test("properties match their getter exactly, or UIKit's renamed one")
+  func properties() {
+    let source = """
+      extension ShadowKettle {
+        var next: ShadowKettle? { nil }
+        var boil: Int { 0 }
+        var kettle: Int { 0 }
+      }
+      """
+    #expect(
+      ShadowedMethods.find(inSource: source, file: "F.swift").map(\.swiftName) == ["boil"])
+  }
+
+  @Test("closure parameters, CRLF line ends and selectors named in another file are read right")
+  func closuresLineEndsAndOtherFiles() {
+    let closures = """
+      extension ShadowKettle {
+        func pour(_ cup: ShadowCup, completion: @escaping () -> Void) {}
+      }
+      """
+    #expect(ShadowedMethods.find(inSource: closures, file: "F.swift").map(\.line) == [2])
+    let crlf =
+      "// a comment\r\nextension ShadowKettle {\r\n  func popKettle(animated: Bool) {}\r\n}\r\n"
+    #expect(ShadowedMethods.find(inSource: crlf, file: "F.swift").map(\.line) == [3])
+    let exposed = ShadowedMethods.find(inSources: [
+      (closures, "Cups.swift"), ("let s: Selector = \"pourCup:completion:\"", "Swizzles.swift"),
+    ])
+    #expect(exposed.isEmpty)
   }
 
   @Test("bad input gives no members and never traps: empty, unbalanced, unterminated")

@@ -100,7 +100,8 @@ struct AppleSignaturesTests {
     defer { raw.deallocate() }
     raw.initializeMemory(as: UInt.self, repeating: 0xdead_beef_0bad_f00d, count: count)
     let objects = raw.bindMemory(to: Class?.self, capacity: count)
-    #expect(objc_getClassList(objects, Int32(count)) == Int32(count))
+    // Other suites may make classes meanwhile: the total can only have grown.
+    #expect(objc_getClassList(objects, Int32(count)) >= Int32(count))
     #expect((0..<count).allSatisfy { objects[$0] != nil })
 
     raw.initializeMemory(as: UInt.self, repeating: 0xdead_beef_0bad_f00d, count: count)

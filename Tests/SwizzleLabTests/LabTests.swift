@@ -286,7 +286,7 @@ struct LabTests {
         \(seed.path):4: UINavigationController.navigationBar(_:shouldPop:) never runs: sends of \
         -[UINavigationController navigationBar:shouldPopItem:] reach the runtime's table, not \
         this Swift method; hook or replace the selector instead (Docs/Porting.md, section 5)
-        1 Swift method of 2 files never run
+        1 Swift method of 2 files never runs
 
         """)
     let (cleanCode, cleanOutput) = lab(["shadows", clean.path])
@@ -296,5 +296,10 @@ struct LabTests {
     #expect(lab(["shadows", "--plugin", "x"]).0 == .usage)
     let (missing, missingOutput) = lab(["shadows", directory.appendingPathComponent("none").path])
     #expect(missing == .failure && missingOutput.standardError.hasPrefix("error: cannot read"))
+    // A device is not a source file: refused, and the other files are still read.
+    let (device, deviceOutput) = lab(["shadows", "/dev/zero", clean.path])
+    #expect(device == .failure)
+    #expect(deviceOutput.standardError == "error: cannot read /dev/zero: not a regular file\n")
+    #expect(deviceOutput.standardOutput.hasPrefix("no Swift method of 1 file shadows"))
   }
 }

@@ -3,6 +3,7 @@
 // work raced the model and crashed 3 runs in 12 when the process's main thread drained the
 // queue whenever it liked).
 import Foundation
+import SwizzleKitTesting
 import Testing
 import UIKit
 
@@ -107,5 +108,46 @@ extension UIKitModelTests {
       }
       #expect(traces.count == 1)
     }
+  }
+}
+
+/// The hold itself, outside the trait (which holds the queue for each model test).
+@Suite("MainQueueHold")
+struct MainQueueHoldTests {
+  @Test("something that waits for the held queue makes the hold give up, saying why")
+  func givesUp() async {
+    let reasons = RuntimeLock<[String]>([])
+    await ModelGate.shared.holding {
+      await MainQueueHold.holding(patience: 0.2) {
+        // The model's thread waits for the queue, which waits for the model: after the
+        // patience, the block lets the queue go and the work runs.
+        let ran = DispatchQueue.main.sync { true }
+        #expect(ran)
+        VirtualRunLoop.main.advance(frames: 1)
+      } givenUp: { reason in
+        reasons.withLock { $0.append(reason) }
+      }
+    }
+    let said = reasons.withLock { $0 }
+    #expect(said.count == 1)
+    #expect(said.first?.hasPrefix("the main queue was held 0.2 s without a frame ending") == true)
+  }
+
+  @Test("a hold inside a hold, or beside one, runs its body alone; odd patience is clamped")
+  func nestedAndClamped() async {
+    let reasons = RuntimeLock<[String]>([])
+    await ModelGate.shared.holding {
+      await MainQueueHold.holding(patience: .infinity) {
+        await MainQueueHold.holding(patience: .nan) {
+          DispatchQueue.main.async { reasons.withLock { $0.append("ran") } }
+          VirtualRunLoop.main.advance(frames: 1)
+        } givenUp: { reason in
+          reasons.withLock { $0.append(reason) }
+        }
+      } givenUp: { reason in
+        reasons.withLock { $0.append(reason) }
+      }
+    }
+    #expect(reasons.withLock { $0 } == ["ran"])
   }
 }

@@ -8,8 +8,11 @@
 // of a Swift class that does not inherit from `ObjCObject` has no runtime class: the functions
 // answer as objc4 answers for Nil.
 //
-// The `AnyClass` overloads are disfavoured so that a `nil` argument keeps meaning the `Class?`
-// form, whose behaviour for nil is objc4's.
+// The `AnyClass` overloads are disfavoured so that a `nil` class keeps meaning the `Class?`
+// form, whose behaviour for nil is objc4's. `objc_getClassList` is the exception: there the
+// `Class?` form is disfavoured, so that `objc_getClassList(nil, 0)` counts what the seeds' walk
+// writes (the Swift classes); the `Class?` form counts every class, those made at run time too,
+// so size its buffer with `objc_copyClassList().count`.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
 extension ObjCObject {
@@ -131,7 +134,10 @@ public func class_isMetaClass(_ cls: AnyClass?) -> Bool {
 /// out-parameters; Linux Swift has no Objective-C interoperability and so no such type, and
 /// SwizzleKit provides it for the one function that takes it here. A write stores the new value
 /// without reading the old one (the memory may be uninitialized, as a fresh `allocate` leaves
-/// it); the caller owns the memory and deinitializes it as it would any buffer.
+/// it); the caller owns the memory and deinitializes it as it would any buffer. For a pointee
+/// that is an object, a write retains the new value and never releases the old one, so the
+/// caller deinitializes what was written; metatypes (`AnyClass`, all the runtime writes) need
+/// nothing.
 @frozen
 public struct AutoreleasingUnsafeMutablePointer<Pointee>: Equatable, Hashable {
   /// The memory, as a typed pointer.

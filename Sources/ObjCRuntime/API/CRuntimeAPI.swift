@@ -99,7 +99,8 @@ public func objc_getMetaClass(_ name: String) -> Class? {
 /// This form lists every class, those made at run time too, as runtime objects; the form Apple's
 /// Swift overlay has, with an `AutoreleasingUnsafeMutablePointer<AnyClass>`, lists the Swift
 /// classes as metatypes, and is the one a nil buffer selects (`objc_getClassList(nil, 0)` counts
-/// what that form writes; `objc_copyClassList().count` counts every class). The buffer is
+/// what that form writes: size this form's buffer with `objc_copyClassList().count`, which
+/// counts every class). The buffer is
 /// written without being read, as objc4's C function writes it, so it may be uninitialized; what
 /// was there is not released (classes live as long as the process).
 @_disfavoredOverload

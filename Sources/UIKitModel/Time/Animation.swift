@@ -291,7 +291,7 @@ internal struct AnimationContext {
   let beginFromCurrentState: Bool
 
   /// The innermost `animate` or `performWithoutAnimation` block running; nil outside one.
-  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop). Unchecked
+  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop). Unchecked
   // exclusivity: pushes and pops never overlap a read, and every property set asks for it.
   @exclusivity(unchecked) nonisolated(unsafe) static var stack: [AnimationContext?] = []
 

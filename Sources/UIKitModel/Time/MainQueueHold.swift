@@ -1,154 +1,225 @@
-// Dispatch's main queue, held while the model runs and let through at the end of each turn: the
-// deferred UI work of iOS code (`DispatchQueue.main.async`, `Task { @MainActor in ... }`) runs
-// between turns of the model's run loop, never beside it.
+// Dispatch's main queue, held while the model runs and let through at the end of each frame:
+// the deferred UI work of iOS code (`DispatchQueue.main.async`, `Task { @MainActor in ... }`)
+// runs between turns of the model's run loop, never beside it.
 //
 // On iOS the main queue is drained by the main thread, where UIKit runs, between turns of the
 // main run loop. In a Linux test the model runs on a test's thread and the process's main thread
 // drains the queue whenever it likes: the same code raced the model (issue #31). A hold puts a
 // block on the main queue that waits; the queue is serial, so nothing sent after it runs until
-// the model lets it go at the end of a turn, when the block moves itself to the back of the
+// the model lets it go at the end of a frame, when the block moves itself to the back of the
 // queue and the work sent before it runs.
 import Dispatch
 import Foundation
 import ObjCRuntime
 import Synchronization
 
-/// Holds Dispatch's main queue for the model: the `.uiKitModel` trait of the testing library
-/// holds it around each test, and the run loop lets the queue's work through at the end of
-/// each turn (``VirtualRunLoop``).
+/// Holds Dispatch's main queue for the model: the `.uiKitModel` and `.plugins` traits of the
+/// testing library hold it around each test, and the run loop lets the queue's work through at
+/// the end of each frame (``VirtualRunLoop``).
 ///
-/// Work sent to the main queue while the queue is held (`DispatchQueue.main.async`, and the main
+/// Work sent to the main queue while it is held (`DispatchQueue.main.async`, and the main
 /// actor's jobs, which Swift runs on the main queue on Linux) runs at the end of the run loop's
-/// next turn, in the order it was sent, while the model waits; work it sends in turn waits for
-/// the turn after. Work sent with `asyncAfter` reaches the queue when its deadline passes on the
-/// real clock, and then runs at the end of a turn.
+/// next frame, in the order it was sent, while the model waits; work it sends in turn waits for
+/// the frame after. Work sent with `asyncAfter` reaches the queue when its deadline passes on
+/// the real clock, and then runs at the end of a frame.
 ///
-/// A hold is not taken on the main thread itself (the lab's command line, a main-actor test):
-/// there the model is where the main queue's work runs, and the work runs when that thread
-/// gives the queue a turn, as on iOS.
+/// While the queue is held, nothing may wait for it but the model: a test isolated to the main
+/// actor, an `await MainActor.run`, or a `DispatchQueue.main.sync` from the model's thread waits
+/// until the hold gives up (``patience``), and the hold is then given up for the rest of the
+/// test, saying so.
 public enum MainQueueHold {
-  /// How long the model waits for the main queue: to be held, or to run the work sent before a
-  /// turn ended. Longer means work on the main queue is itself waiting (for the model's thread,
-  /// say); the hold is then given up and an issue reported.
-  public static let patience: DispatchTimeInterval = .seconds(10)
+  /// How long, by default, the queue is held without the model letting it through, and how long
+  /// the model waits for the queue (to be held, or to run the work sent before a frame ended).
+  /// Past it, something waits for the other side: the hold is given up.
+  public static let patience: TimeInterval = 10
 
   /// The hold of the current test, if any.
   private static let current = RuntimeLock<Hold?>(nil)
-  /// Whether a hold is taken: read without the lock at the end of every turn.
+  /// Whether a hold is taken: read without the lock at the end of every frame.
   private static let isHeld = Atomic<Bool>(false)
+  /// Whether a hold's block did not come within ``patience`` and has not come since: the queue
+  /// is stuck behind work that does not finish, and a new hold would wait in vain.
+  private static let isStuck = Atomic<Bool>(false)
   @TaskLocal private static var isHolding = false
 
   /// Runs `body` with Dispatch's main queue held, letting its work through at the end of each
-  /// turn of the run loop; afterwards runs what is left, and lets the queue go. Nested holds
-  /// (in the same task) hold once. On the main thread, runs `body` alone.
-  public static func holding<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-    if isHolding || Thread.isMainThread { return try await body() }
-    guard let hold = Hold.take() else { return try await body() }
+  /// frame of the run loop; afterwards runs what is left and lets the queue go. When the queue
+  /// could not be held or the hold was given up, `givenUp` is called with the reason once
+  /// `body` returned (on the caller's task: a test can record it). Nested holds, in one task
+  /// or while another hold is taken, run `body` alone.
+  ///
+  /// - Parameters:
+  ///   - patience: How long either side waits for the other before the hold is given up.
+  ///   - body: What runs with the queue held.
+  ///   - givenUp: Told why, when the hold was given up or could not be taken.
+  public static func holding<Result>(
+    patience: TimeInterval = MainQueueHold.patience, _ body: () async throws -> Result,
+    givenUp: (String) -> Void = { _ in }
+  ) async rethrows -> Result {
+    guard !isHolding,
+      isHeld.compareExchange(
+        expected: false, desired: true, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return try await body() }
+    var problem: String?
+    // At least a hundredth of a second, at most a day (a wait's deadline must be a number).
+    let patience = min(86_400, max(0.01, patience.isNaN ? MainQueueHold.patience : patience))
+    let hold = Hold.take(patience: patience, reporting: &problem)
     current.withLock { $0 = hold }
-    isHeld.store(true, ordering: .releasing)
     defer {
-      isHeld.store(false, ordering: .releasing)
       current.withLock { $0 = nil }
-      hold.letThrough()
-      hold.letGo()
+      if let hold {
+        hold.letThrough()
+        hold.letGo()
+        problem = problem ?? hold.problem
+      }
+      isHeld.store(false, ordering: .releasing)
+      if let problem { givenUp(problem) }
     }
     return try await $isHolding.withValue(true) { try await body() }
   }
 
   /// Lets the work sent to the main queue before now run, and waits for it: the run loop calls
-  /// this at the end of each turn. Nothing happens without a hold, or on the main thread.
-  static func endOfTurn() {
+  /// this at the end of each frame. Nothing happens without a hold, or on the main thread (where
+  /// the queue's work cannot run while the caller waits).
+  static func endOfFrame() {
     guard isHeld.load(ordering: .acquiring), !Thread.isMainThread,
       let hold = current.withLock({ $0 })
     else { return }
     hold.letThrough()
   }
 
-  /// One hold of the main queue: the block that waits on it, and the two signals between it and
-  /// the model.
+  /// One hold of the main queue: the block that waits on it, and the signals between it and the
+  /// model.
   private final class Hold: Sendable {
     private enum Phase {
-      /// The holding block is not on the queue's front yet.
+      /// The holding block is on its way to the front of the queue.
       case queued
-      /// It waits at the front of the queue.
+      /// It holds the queue, waiting for the model.
       case holding
-      /// The model gave up waiting for it: it must not hold when it comes.
-      case abandoned
-      /// The model let go: the block returns without going to the back again.
-      case released
+      /// It was let through: it is on its way to the front again, behind the work sent before.
+      case passing
+      /// Given up (a wait ran out of patience) or let go: a block that comes returns at once.
+      case over
     }
 
     private let phase = RuntimeLock(Phase.queued)
-    /// Taken by each side just before it signals and just after it wakes, so that
-    /// ThreadSanitizer, which does not see inside Dispatch's semaphores on Linux, sees the
-    /// model's writes before the queue's work and that work's before the model goes on.
-    private let handoff = RuntimeLock(0)
+    /// How long each side waits for the other.
+    private let patience: TimeInterval
+    /// Why the hold was given up, if it was.
+    private let reason = RuntimeLock<String?>(nil)
     /// Signalled by the block each time it holds the queue.
     private let holding = DispatchSemaphore(value: 0)
-    /// Signalled by the model to let the block go (to the back of the queue, or away).
+    /// Signalled by the model to let the block through (to the back of the queue, or away).
     private let go = DispatchSemaphore(value: 0)
-    /// Whether the hold still works (no wait timed out).
-    private let isWorking = Atomic<Bool>(true)
+    /// Taken by each side just before it signals and just after it wakes, so that
+    /// ThreadSanitizer, which does not see inside Dispatch's semaphores on Linux, sees the
+    /// model's writes before the queue's work, and that work's before the model goes on.
+    private let handoff = RuntimeLock(0)
 
-    /// Puts a holding block on the main queue and waits for it to hold; nil (and an issue) when
-    /// the queue does not come to it within ``MainQueueHold/patience``.
-    static func take() -> Hold? {
-      let hold = Hold()
-      Dispatch.DispatchQueue.main.async { hold.hold() }
-      defer { hold.handoff.withLock { _ in } }
-      guard hold.holding.wait(timeout: .now() + patience) == .success else {
-        let stillQueued = hold.phase.withLock { phase -> Bool in
-          guard phase == .queued else { return false }
-          phase = .abandoned
-          return true
-        }
-        if stillQueued {
-          UIKitModelIssues.report(.mainQueueUnavailable("the main queue did not come to the model"))
-          return nil
-        }
-        // It came just as the wait ended.
-        hold.holding.wait()
-        return hold
+    var problem: String? { reason.withLock { $0 } }
+
+    /// Puts a holding block on the main queue and waits for it to hold; nil, with the reason,
+    /// when the queue does not come to it.
+    static func take(patience: TimeInterval, reporting problem: inout String?) -> Hold? {
+      guard !MainQueueHold.isStuck.load(ordering: .acquiring) else {
+        problem =
+          "the main queue is still stuck behind work that did not finish (see the"
+          + " issue of an earlier test)"
+        return nil
+      }
+      let hold = Hold(patience: patience)
+      hold.send()
+      guard hold.waitForHold() else {
+        problem = hold.problem
+        return nil
       }
       return hold
     }
 
-    /// The block on the main queue: holds it until the model says go, then goes to the back
-    /// of the queue, behind the work sent meanwhile (or away, once the model let go).
+    private init(patience: TimeInterval) {
+      self.patience = patience
+    }
+
+    /// Sends the holding block to the back of the queue.
+    private func send() {
+      Dispatch.DispatchQueue.main.async { self.hold() }
+    }
+
+    /// The block on the main queue: holds it until the model lets it through, then goes to the
+    /// back of the queue, behind the work sent meanwhile; returns at once once the hold is over.
     private func hold() {
+      // The queue came: it is not stuck.
+      MainQueueHold.isStuck.store(false, ordering: .releasing)
       let holds = phase.withLock { phase -> Bool in
-        guard phase == .queued || phase == .holding else { return false }
+        guard phase == .queued || phase == .passing else { return false }
         phase = .holding
         return true
       }
       guard holds else { return }
       handoff.withLock { $0 += 1 }
       holding.signal()
-      go.wait()
+      if go.wait(timeout: .now() + patience) == .timedOut {
+        let seconds = patience.formatted()
+        giveUp(
+          "the main queue was held \(seconds) s without a frame ending:"
+            + " something waited for it (a test isolated to the main actor, MainActor.run,"
+            + " DispatchQueue.main.sync from the model's thread)")
+        return
+      }
       handoff.withLock { _ in }
-      let released = phase.withLock { $0 == .released }
-      if !released { Dispatch.DispatchQueue.main.async { self.hold() } }
+      let goesOn = phase.withLock { phase -> Bool in
+        guard phase == .holding else { return false }
+        phase = .passing
+        return true
+      }
+      if goesOn { send() }
+    }
+
+    /// Waits until the block holds the queue; false (the hold given up) when it does not come
+    /// within ``MainQueueHold/patience``.
+    private func waitForHold() -> Bool {
+      if holding.wait(timeout: .now() + patience) == .success {
+        handoff.withLock { _ in }
+        return true
+      }
+      MainQueueHold.isStuck.store(true, ordering: .releasing)
+      let seconds = patience.formatted()
+      giveUp(
+        "work on the main queue did not finish within \(seconds) s: it"
+          + " waited for the model's thread, or ran long")
+      // A block that holds after all finds the hold over when it wakes.
+      go.signal()
+      return false
     }
 
     /// Lets the work sent before now run, and waits until the block holds the queue again.
     func letThrough() {
-      guard isWorking.load(ordering: .acquiring) else { return }
+      guard phase.withLock({ $0 == .holding }) else { return }
       handoff.withLock { $0 += 1 }
       go.signal()
-      guard holding.wait(timeout: .now() + MainQueueHold.patience) == .success else {
-        isWorking.store(false, ordering: .releasing)
-        UIKitModelIssues.report(
-          .mainQueueUnavailable("work on the main queue did not finish"))
-        return
-      }
-      handoff.withLock { _ in }
+      _ = waitForHold()
     }
 
-    /// Lets the queue go for good (a block still on its way finds the hold released and
-    /// returns at once).
+    /// Lets the queue go for good.
     func letGo() {
-      phase.withLock { $0 = .released }
-      go.signal()
+      let wasHolding = phase.withLock { phase -> Bool in
+        defer { phase = .over }
+        return phase == .holding
+      }
+      if wasHolding { go.signal() }
+    }
+
+    /// Ends the hold, keeping the first reason; a block that comes later returns at once, and
+    /// the queue runs beside the model from then on.
+    private func giveUp(_ why: String) {
+      phase.withLock { $0 = .over }
+      let first = reason.withLock { reason -> Bool in
+        guard reason == nil else { return false }
+        reason = why
+        return true
+      }
+      if first { UIKitModelIssues.report(.mainQueueUnavailable(why)) }
     }
   }
 }

@@ -56,8 +56,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case nonPropertyListValue(key: String, type: String)
   /// A colour given a NaN or infinite component (its components, in order).
   case invalidColor(String)
-  /// The model could not hold Dispatch's main queue, or the main queue's work did not finish
-  /// within ``MainQueueHold/patience``: from then on the queue runs beside the model.
+  /// The model could not hold Dispatch's main queue, or gave the hold up after
+  /// ``MainQueueHold/patience``: from then on the queue runs beside the model.
   case mainQueueUnavailable(String)
 
   /// What was refused and why.
@@ -72,8 +72,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
         + " (strings, numbers, Data, Date, and arrays and dictionaries of them); the previous"
         + " value was kept"
     case .mainQueueUnavailable(let what):
-      "\(what) within \(MainQueueHold.patience); main-queue work now runs beside the model"
-        + " (is it waiting for the model's thread?)"
+      "\(what); the hold of the main queue was given up, and its work runs beside the model"
+        + " for the rest of the test"
     case .invalidColor(let components):
       "a colour was given the components (\(components)); a NaN or infinite one names no colour"
         + " and was taken as 0"

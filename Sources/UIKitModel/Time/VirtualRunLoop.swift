@@ -9,10 +9,13 @@ public import Foundation
 /// display links active in the current mode, advances the animations, and ends the turn's
 /// implicit `CATransaction`. Timers fire at their own times, between frames.
 ///
-/// Like UIKit's main run loop, it belongs to one thread: use the model from one thread (a test's,
-/// the lab's).
+/// Like UIKit's main run loop, it belongs to one thread at a time: use the model from one thread
+/// (a test's, the lab's). Under the testing library's trait, Dispatch's main queue is held, and
+/// its work runs at the end of each frame while the model waits for it (``MainQueueHold``): the
+/// hand-over is the only time another thread touches the model.
 public final class VirtualRunLoop {
-  // nonisolated(unsafe): the model is confined to one thread, as UIKit is to the main thread;
+  // nonisolated(unsafe): the model is used by one thread at a time, as UIKit by the main
+  // thread (main-queue work touches it only while the model waits, MainQueueHold);
   // `VirtualRunLoop` checks nothing across threads, and the docs say so.
   /// The main run loop, what `.main` means where UIKit code writes `RunLoop.main`.
   nonisolated(unsafe) public static let main = VirtualRunLoop()
@@ -145,6 +148,9 @@ public final class VirtualRunLoop {
     }
     animations.advance(to: currentTime)
     endTurn()
+    // The main queue's work sent before now, while the model waits (MainQueueHold): once a
+    // frame, not at every turn's end (`CATransaction.flush()` ends one in the middle of a push).
+    MainQueueHold.endOfFrame()
     for observer in frameObservers.values { observer(currentTime) }
   }
 
@@ -192,8 +198,6 @@ public final class VirtualRunLoop {
     endOfTurn.removeAll()
     for item in work { item() }
     transactions.endOfTurn(animations: animations)
-    // The main queue's work sent before now, while the model waits (MainQueueHold).
-    MainQueueHold.endOfTurn()
   }
 
   /// Runs `block` at the end of the current turn.

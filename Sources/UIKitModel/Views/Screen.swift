@@ -54,7 +54,8 @@ public enum DeviceProfile: String, CaseIterable, Sendable {
 
 /// The screen, as UIKit's `UIScreen.main`.
 public final class UIScreen {
-  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
+  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop; main-
+  // queue work touches it only while the model waits for it, MainQueueHold).
   /// The device's screen.
   nonisolated(unsafe) public static let main = UIScreen()
 
@@ -68,7 +69,8 @@ public final class UIScreen {
 /// The device, as UIKit's `UIDevice.current`: its system version is settable, because plugins
 /// branch on it (the bar hierarchy of iOS 10 differs from iOS 11's).
 public final class UIDevice {
-  // nonisolated(unsafe): the model is confined to one thread (see VirtualRunLoop).
+  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop; main-
+  // queue work touches it only while the model waits for it, MainQueueHold).
   /// The device the model runs as.
   nonisolated(unsafe) public static let current = UIDevice()
 
