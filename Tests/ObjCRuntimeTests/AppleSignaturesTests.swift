@@ -154,4 +154,22 @@ struct AppleSignaturesTests {
       try DeskLamp.exposeMethod("", DeskLamp.toggle)
     }
   }
+
+  @Test("class_addMethod answers false for an IMP of other types, and a warning says why")
+  func addMethodMismatchSaysWhy() throws {
+    let takesInt = try imp_implementationWithBlock { (_: Lamp, _: Int) in }
+    let (added, refused) = Diagnostics.collecting(kind: .refusedCall) {
+      class_addMethod(Lamp.self, "lampTests_dim:", takesInt, "v@:d")
+    }
+    #expect(!added)
+    #expect(refused.count == 1)
+    #expect(refused.first?.method?.description == "-[Lamp lampTests_dim:]")
+    #expect(refused.first?.message.hasPrefix("class_addMethod: ") == true)
+    // A selector the class has is objc4's plain NO, with nothing to say.
+    #expect(class_addMethod(Lamp.self, "lampTests_dim:", takesInt, "v@:q"))
+    let (again, quiet) = Diagnostics.collecting(kind: .refusedCall) {
+      class_addMethod(Lamp.self, "lampTests_dim:", takesInt, "v@:q")
+    }
+    #expect(!again && quiet.isEmpty)
+  }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Hooks
 import ObjCRuntime
+import Scenarios
 import SwizzleKitTesting
 import Synchronization
 import Testing
@@ -301,5 +302,29 @@ struct LabTests {
     #expect(device == .failure)
     #expect(deviceOutput.standardError == "error: cannot read /dev/zero: not a regular file\n")
     #expect(deviceOutput.standardOutput.hasPrefix("no Swift method of 1 file shadows"))
+  }
+
+  @Test("matrix counts an unexpected failure and an unexpected pass as failures, and exits 1")
+  func matrixSurprises() {
+    func scenario(_ name: String, holds: Bool, knownToFail: Bool) -> Scenario {
+      Scenario(name: name, summary: "a check that is \(holds ? "held" : "not held")") { context in
+        _ = context.start(root: UIViewController())
+        context.expect(holds, "the check", failsOn: knownToFail ? ["13"] : [])
+      }
+    }
+    let cases: [(Scenario, String)] = [
+      (scenario("holds", holds: true, knownToFail: false), "ok"),
+      (scenario("fails-as-known", holds: false, knownToFail: true), "xfail"),
+      (scenario("fails", holds: false, knownToFail: false), "FAIL"),
+      (scenario("passes-though-known-to-fail", holds: true, knownToFail: true), "FAIL"),
+    ]
+    for (scenario, mark) in cases {
+      UIApplication.resetModel()
+      let cell = MatrixCommand.run(
+        scenario, device: .iPhone8, profile: .ios13, Options(), sampling: false)
+      #expect(cell.outcome.mark == mark, "\(scenario.name)")
+      // The exit code is 1 exactly when a cell is a failure.
+      #expect(cell.outcome.isFailure == (mark == "FAIL"), "\(scenario.name)")
+    }
   }
 }

@@ -42,6 +42,23 @@ extension UIKitModelTests {
       #expect(screens[0].transitionCoordinator == nil)
     }
 
+    @Test(
+      "the release finishes past half way unless flicked back, or when flicked on: either side of each line",
+      arguments: [
+        (0.45, SwipeRelease.slow, false), (0.49, .slow, false), (0.51, .slow, true),
+        (0.55, .slow, true), (0.2, .velocity(290), false), (0.2, .velocity(310), true),
+        (0.6, .velocity(-290), true), (0.6, .velocity(-310), false),
+      ] as [(CGFloat, SwipeRelease, Bool)])
+    func releaseLines(fraction: CGFloat, release: SwipeRelease, finishes: Bool) {
+      // Docs/UIKitModel.md, section 7: finish when the velocity is over 300 points per second,
+      // or past half way while the finger is not flicking back (faster than 300 the other way).
+      freshModel()
+      let session = NavigationSession(root: UIViewController())
+      session.push(UIViewController())
+      session.swipeBack(to: fraction, release: release)
+      #expect(session.navigationController.viewControllers.count == (finishes ? 1 : 2))
+    }
+
     @Test("a short, slow swipe is cancelled: both controllers go back, the bar too")
     func cancels() throws {
       let (navigation, screens, log) = stack()

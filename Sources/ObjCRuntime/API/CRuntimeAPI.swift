@@ -159,14 +159,26 @@ public func class_getClassMethod(_ cls: Class?, _ name: Selector) -> Method? {
 /// Adds a method; returns false when the class itself already has `name` (an inherited method
 /// is overridden, and true returned), and for nil or bad input. The corresponding objc4
 /// function is `class_addMethod`.
+///
+/// objc4 answers NO only for a selector the class has; bad input (an empty selector, a malformed
+/// encoding, an IMP made for other types than `types` say) is refused here too, and a warning
+/// says why, since a false result alone does not (``Class/addMethod(_:implementation:types:fileID:line:)``
+/// throws the same reason).
 @discardableResult
 public func class_addMethod(
   _ cls: Class?, _ name: Selector, _ imp: IMP?, _ types: String?,
   fileID: String = #fileID, line: Int = #line
 ) -> Bool {
   guard let cls, let types else { return false }
-  return (try? cls.addMethod(name, implementation: imp, types: types, fileID: fileID, line: line))
-    != nil
+  do {
+    try cls.addMethod(name, implementation: imp, types: types, fileID: fileID, line: line)
+    return true
+  } catch .methodAlreadyExists {
+    return false
+  } catch {
+    Diagnostics.warn("class_addMethod", refused: error)
+    return false
+  }
 }
 
 /// Replaces the class's own implementation of `name` and returns the old one, or adds the method
