@@ -108,4 +108,42 @@ extension Cases {
     }
     return count
   }
+
+  /// `setLoop` with a key at an address, as the scaling cases' keys are.
+  @inline(never)
+  static func rawKeySetLoop(
+    _ holder: ObjCObject, _ key: UnsafeRawPointer, _ values: [ObjCObject], _ count: Int
+  ) -> Int {
+    Stopwatch.time {
+      for index in 0..<count {
+        objc_setAssociatedObject(holder, key, values[index & 1], .retain)
+      }
+    }
+    return count
+  }
+
+  /// Keys at distinct addresses, as many as the scaling cases use.
+  /// nonisolated(unsafe): the block is only used for its addresses, never read or written.
+  nonisolated(unsafe) static let manyKeys = UnsafeMutableRawPointer.allocate(
+    byteCount: 10_000, alignment: 16)
+
+  /// An object with `count` associations, added in order; the getters read the last.
+  static func holder(withAssociations count: Int) -> BenchTarget {
+    let holder = BenchTarget()
+    let value = BenchTarget()
+    for index in 0..<count {
+      objc_setAssociatedObject(holder, UnsafeRawPointer(manyKeys + index), value, .retain)
+    }
+    return holder
+  }
+
+  static func associatedGetAmong(_ keys: Int, _ count: Int) -> Int {
+    getLoop(holder(withAssociations: keys), UnsafeRawPointer(manyKeys + (keys - 1)), count)
+  }
+
+  static func associatedSetAmongThousand(count: Int) -> Int {
+    rawKeySetLoop(
+      holder(withAssociations: 1_000), UnsafeRawPointer(manyKeys + 999),
+      [BenchTarget(), BenchTarget()], count)
+  }
 }

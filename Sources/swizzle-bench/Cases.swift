@@ -123,6 +123,15 @@ enum Cases {
         name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
         body: associatedSet),
       BenchCase(
+        name: "associated-get-1000", target: "<= 130 (the last of 1,000 keys; issue #36)",
+        limit: 130, iterations: (100_000, 300_000), body: { associatedGetAmong(1_000, $0) }),
+      BenchCase(
+        name: "associated-get-10000", target: "report (the last of 10,000 keys)", limit: nil,
+        iterations: (100_000, 300_000), body: { associatedGetAmong(10_000, $0) }),
+      BenchCase(
+        name: "associated-set-1000", target: "report (replace among 1,000 keys; issue #36)",
+        limit: nil, iterations: (100_000, 300_000), body: associatedSetAmongThousand),
+      BenchCase(
         name: "association-memory-1", target: "<= 64 (libobjc2: 322)", limit: 64,
         iterations: (0, 1), body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(1) },
         unit: "B/association"),

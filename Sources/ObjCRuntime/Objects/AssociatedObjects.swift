@@ -89,6 +89,12 @@ internal struct AssociationEntry {
     self.tagged = UInt(bitPattern: Unmanaged.passRetained(payload).toOpaque()) | storage.rawValue
   }
 
+  /// An empty slot of a hash table: `emptyKey` and no payload.
+  init(emptyAt emptyKey: UnsafeRawPointer) {
+    self.key = emptyKey
+    self.tagged = 0
+  }
+
   var storage: AssociationStorage {
     AssociationStorage(rawValue: tagged & 0xF) ?? .object
   }
