@@ -133,6 +133,31 @@ struct MainQueueHoldTests {
     #expect(said.first?.hasPrefix("the main queue was held 0.2 s without a frame ending") == true)
   }
 
+  @Test("work that runs longer than the patience gives the hold up; the next hold works again")
+  func slowWorkThenRecovery() async throws {
+    let reasons = RuntimeLock<[String]>([])
+    let ran = RuntimeLock(false)
+    try await ModelGate.shared.holding {
+      await MainQueueHold.holding(patience: 0.2) {
+        DispatchQueue.main.async { usleep(400_000) }
+        VirtualRunLoop.main.advance(frames: 1)
+      } givenUp: { reason in
+        reasons.withLock { $0.append(reason) }
+      }
+      try await Task.sleep(for: .milliseconds(600))
+      await MainQueueHold.holding(patience: 0.2) {
+        DispatchQueue.main.async { ran.withLock { $0 = true } }
+        VirtualRunLoop.main.advance(frames: 1)
+      } givenUp: { reason in
+        reasons.withLock { $0.append(reason) }
+      }
+    }
+    let said = reasons.withLock { $0 }
+    #expect(said.count == 1)
+    #expect(said.first?.hasPrefix("work on the main queue did not finish within 0.2 s") == true)
+    #expect(ran.withLock { $0 }, "the queue came free, and the next hold held it")
+  }
+
   @Test("a hold inside a hold, or beside one, runs its body alone; odd patience is clamped")
   func nestedAndClamped() async {
     let reasons = RuntimeLock<[String]>([])

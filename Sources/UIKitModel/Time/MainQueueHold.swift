@@ -122,16 +122,17 @@ public enum MainQueueHold {
     /// Puts a holding block on the main queue and waits for it to hold; nil, with the reason,
     /// when the queue does not come to it.
     static func take(patience: TimeInterval, reporting problem: inout String?) -> Hold? {
-      guard !MainQueueHold.isStuck.load(ordering: .acquiring) else {
-        problem =
-          "the main queue is still stuck behind work that did not finish (see the"
-          + " issue of an earlier test)"
-        return nil
-      }
+      // After a queue that did not come, a new hold waits briefly: the queue may have come
+      // free since (its block then says so), or still be stuck, and each test should not wait
+      // the whole patience again.
+      let stuck = MainQueueHold.isStuck.load(ordering: .acquiring)
       let hold = Hold(patience: patience)
       hold.send()
-      guard hold.waitForHold() else {
-        problem = hold.problem
+      guard hold.waitForHold(within: stuck ? min(patience, 0.5) : patience) else {
+        problem =
+          stuck
+          ? "the main queue is still stuck behind work that did not finish (see the issue of an"
+            + " earlier test)" : hold.problem
         return nil
       }
       return hold
@@ -177,9 +178,9 @@ public enum MainQueueHold {
     }
 
     /// Waits until the block holds the queue; false (the hold given up) when it does not come
-    /// within ``MainQueueHold/patience``.
-    private func waitForHold() -> Bool {
-      if holding.wait(timeout: .now() + patience) == .success {
+    /// within `within` seconds (the hold's patience unless given).
+    private func waitForHold(within: TimeInterval? = nil) -> Bool {
+      if holding.wait(timeout: .now() + (within ?? patience)) == .success {
         handoff.withLock { _ in }
         return true
       }
