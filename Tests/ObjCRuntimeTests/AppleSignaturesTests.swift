@@ -161,15 +161,16 @@ struct AppleSignaturesTests {
     let (added, refused) = Diagnostics.collecting(kind: .refusedCall) {
       class_addMethod(Lamp.self, "lampTests_dim:", takesInt, "v@:d")
     }
+    // Diagnostics from every thread reach the observer: other suites' run meanwhile.
+    let ours = refused.filter { $0.method?.description == "-[Lamp lampTests_dim:]" }
     #expect(!added)
-    #expect(refused.count == 1)
-    #expect(refused.first?.method?.description == "-[Lamp lampTests_dim:]")
-    #expect(refused.first?.message.hasPrefix("class_addMethod: ") == true)
+    #expect(ours.count == 1)
+    #expect(ours.first?.message.hasPrefix("class_addMethod: ") == true)
     // A selector the class has is objc4's plain NO, with nothing to say.
     #expect(class_addMethod(Lamp.self, "lampTests_dim:", takesInt, "v@:q"))
     let (again, quiet) = Diagnostics.collecting(kind: .refusedCall) {
       class_addMethod(Lamp.self, "lampTests_dim:", takesInt, "v@:q")
     }
-    #expect(!again && quiet.isEmpty)
+    #expect(!again && !quiet.contains { $0.method?.description == "-[Lamp lampTests_dim:]" })
   }
 }
