@@ -87,8 +87,7 @@ extension UIKitModelTests {
     func asyncAfterIsReal() async throws {
       let ran = RuntimeLock(false)
       DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { ran.withLock { $0 = true } }
-      VirtualRunLoop.main.advance(frames: 1)
-      #expect(!ran.withLock { $0 }, "its deadline has not passed on the real clock")
+      // (Whether a frame now would run it depends on how fast this machine is: not asserted.)
       try await Task.sleep(for: .milliseconds(200))
       #expect(!ran.withLock { $0 }, "held: it waits for a turn to end")
       VirtualRunLoop.main.advance(frames: 1)
