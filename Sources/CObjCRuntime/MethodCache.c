@@ -214,8 +214,19 @@ swk_map_buffer *swk_map_insert(const swk_map_buffer *buffer, const void *key, co
   return grown;
 }
 
-uintptr_t swk_msgForward(id self, SEL _cmd) {
-  (void)self;
-  (void)_cmd;
-  return 0;
+static swk_forward_handler swk_forward_current_handler;
+
+void swk_msgForward_set_handler(swk_forward_handler handler) {
+  __atomic_store_n(&swk_forward_current_handler, handler, __ATOMIC_RELEASE);
+}
+
+uintptr_t swk_msgForward(id self, SEL _cmd, uintptr_t i0, uintptr_t i1, uintptr_t i2,
+                         uintptr_t i3, double f0, double f1, double f2, double f3, double f4,
+                         double f5, double f6, double f7) {
+  swk_forward_handler handler = __atomic_load_n(&swk_forward_current_handler, __ATOMIC_ACQUIRE);
+  if (handler == NULL) {
+    return 0;
+  }
+  swk_forward_frame frame = {{i0, i1, i2, i3}, {f0, f1, f2, f3, f4, f5, f6, f7}};
+  return handler(self, _cmd, &frame);
 }

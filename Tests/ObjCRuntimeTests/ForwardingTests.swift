@@ -202,6 +202,39 @@ struct ForwardingTests {
     class_replaceMethod(cls, "forwardInvocation:", try IMP(handler), "v@:@")
     #expect(sendTwice(object, "value") == [1001, 1001])
   }
+
+  @Test(
+    "_objc_msgForward called directly forwards, as objc4's does: a swizzle on top of Aspects reaches its handler"
+  )
+  func directForwardCall() throws {
+    let scaled: @convention(c) (id, SEL, Int, Double) -> Int = { _, _, count, factor in
+      Int(Double(count) * factor)
+    }
+    let cls = makeClass("DirectForwardTarget", methods: [])
+    class_addMethod(cls, "scaled:by:", try IMP(scaled), "q@:qd")
+    let method = try #require(class_getInstanceMethod(cls, "scaled:by:"))
+    // Aspects' step: the original under an alias, the method sent into forwarding.
+    class_addMethod(cls, "aspects__scaled:by:", method_getImplementation(method), "q@:qd")
+    method_setImplementation(method, IMP.forward)
+    let handler: @convention(c) (id, SEL, id?) -> Void = { me, _, invocation in
+      guard let invocation = invocation?.takeUnretainedObject(as: Invocation.self) else { return }
+      invocation.selector = "aspects__scaled:by:"
+      try? invocation.invoke(target: me.takeUnretainedObject())
+      let original = (try? invocation.returnValue(as: Int.self)) ?? 0
+      try? invocation.setReturnValue(original + 1000)
+    }
+    class_replaceMethod(cls, "forwardInvocation:", try IMP(handler), "v@:@")
+    // A swizzle after it keeps "the original", which is the forward IMP, and calls it.
+    let previous = method_getImplementation(method)
+    #expect(previous == IMP.forward)
+    typealias Scaled = @convention(c) (id, SEL, Int, Double) -> Int
+    let kept = unsafeBitCast(try #require(previous).rawValue, to: Scaled.self)
+    let object = instance(of: cls)
+    let result = withExtendedLifetime(object) {
+      kept(object.passUnretained(), Selector("scaled:by:").sel, 3, 2.5)
+    }
+    #expect(result == 1007, "the alias ran with both arguments, and the handler added 1000")
+  }
 }
 
 @Suite("Invocation")

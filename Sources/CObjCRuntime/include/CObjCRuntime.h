@@ -253,9 +253,28 @@ int swk_getenv_is_unset(const char *name);
 
 // MARK: - Forwarding
 
+/// The argument registers of a call that entered swk_msgForward directly: the integer ones after
+/// `self` and `_cmd`, and the floating-point ones (x86-64 System V and arm64 pass the two kinds in
+/// separate registers, so a C function that declares both receives every register argument).
+typedef struct swk_forward_frame {
+  uintptr_t integers[4];
+  double floats[8];
+} swk_forward_frame;
+
+/// The Swift side of a direct call of swk_msgForward: builds the invocation from `frame` and runs
+/// the forwarding chain; returns the integer result register.
+typedef uintptr_t (*swk_forward_handler)(id self, SEL _cmd, const swk_forward_frame *frame);
+
+/// Sets the handler swk_msgForward calls (once, when the runtime makes its forward IMP).
+void swk_msgForward_set_handler(swk_forward_handler handler);
+
 /// The IMP `class_getMethodImplementation` returns for a selector that has no implementation,
 /// objc4's `_objc_msgForward`. The runtime's sends recognize it and enter message forwarding
-/// instead of calling it; called directly from C it does nothing and returns zero.
-uintptr_t swk_msgForward(id self, SEL _cmd);
+/// without calling it. Called directly (a swizzle that kept it as "the original" and calls it,
+/// as objc4 allows), it hands its argument registers to the handler, which forwards the message;
+/// with no handler set it returns zero.
+uintptr_t swk_msgForward(id self, SEL _cmd, uintptr_t i0, uintptr_t i1, uintptr_t i2,
+                         uintptr_t i3, double f0, double f1, double f2, double f3, double f4,
+                         double f5, double f6, double f7);
 
 #endif

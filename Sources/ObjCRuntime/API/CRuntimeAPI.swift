@@ -219,10 +219,12 @@ public func method_getName(_ m: Method?) -> Selector? {
   m?.selector
 }
 
-/// The method's implementation; nil for nil or for a method added without one. The
-/// corresponding objc4 function is `method_getImplementation`.
+/// The method's implementation; nil for nil. A method whose implementation is objc4's
+/// `_objc_msgForward` (as Aspects sets it), or that was added without one, answers
+/// ``IMP/forward``, which forwards the message when called. The corresponding objc4 function is
+/// `method_getImplementation`.
 public func method_getImplementation(_ m: Method?) -> IMP? {
-  m?.implementation
+  m.map { $0.implementation ?? .forward }
 }
 
 /// Sets the method's implementation and returns the old one; nil and no change when either

@@ -3,7 +3,8 @@ import CObjCRuntime
 import Synchronization
 
 extension Method {
-  /// Sets the implementation and returns the previous one.
+  /// Sets the implementation and returns the previous one (``IMP/forward`` when the method had
+  /// none, as objc4 returns `_objc_msgForward`).
   ///
   /// Every class that dispatches to this method (its owner and the subclasses that do not
   /// override it) runs the new IMP from the next send on; caches hold methods, not IMPs, so
@@ -17,8 +18,10 @@ extension Method {
     _ implementation: IMP, fileID: String = #fileID, line: Int = #line
   ) throws(ObjCRuntimeError) -> IMP? {
     try IMPReceivers.check(implementation, for: self)
-    let old = Runtime.state.withLock { _ -> IMP? in
-      let old = self.implementation
+    // A method without an implementation forwards: "the old one" is then the forward IMP, as
+    // objc4 returns `_objc_msgForward`, so a swizzle that calls what it replaced forwards too.
+    let old = Runtime.state.withLock { _ -> IMP in
+      let old = self.implementation ?? .forward
       storeImplementation(implementation)
       return old
     }

@@ -54,10 +54,19 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   /// objc4's `_objc_msgForward`: the IMP `class_getMethodImplementation` returns for a selector
   /// nothing implements. Setting it as a method's implementation sends every call of that method
-  /// into message forwarding, as Aspects does.
-  public static let forward = IMP(
-    rawValue: unsafeBitCast(
-      swk_msgForward as @convention(c) (id?, SEL?) -> UInt, to: UnsafeRawPointer.self))
+  /// into message forwarding, as Aspects does. Called directly (a swizzle that kept it as "the
+  /// original" and calls it), it forwards the message too, as objc4's does, for methods whose
+  /// arguments travel in registers (up to four integer or object arguments and eight floating-point
+  /// ones) and whose result is void or an integer, pointer or object; other calls trap naming the
+  /// method.
+  public static let forward: IMP = {
+    swk_msgForward_set_handler(Forwarding.directCall)
+    typealias Entry = @convention(c) (
+      id?, SEL?, UInt, UInt, UInt, UInt, Double, Double, Double, Double, Double, Double, Double,
+      Double
+    ) -> UInt
+    return IMP(rawValue: unsafeBitCast(swk_msgForward as Entry, to: UnsafeRawPointer.self))
+  }()
 
   /// `0x…`, and the declared encoding when there is one.
   public var description: String {

@@ -66,6 +66,75 @@ internal enum Forwarding {
     try receiver.doesNotRecognizeSelector(selector)
   }
 
+  /// The handler of a direct call of ``IMP/forward`` (objc4's `_objc_msgForward` called as a
+  /// function, as a swizzle does when the implementation it kept as "the original" was the forward
+  /// IMP): reads the arguments from the registers the call arrived in, by the method's signature,
+  /// and runs the chain with an invocation. What objc4 raises (an unrecognized selector, a
+  /// signature the registers cannot hold) traps here, naming the method: a C call cannot throw.
+  static let directCall: swk_forward_handler = { me, cmd, frame in
+    // A message to nil answers zero, as a send does.
+    guard let me, let cmd, let frame else { return 0 }
+    let receiver = me.takeUnretainedObject()
+    let selector = Selector(cmd)
+    let method = MethodReference(owner: receiver.isa.takeUnretainedValue(), selector: selector)
+    do throws(ObjCRuntimeError) {
+      guard let signature = try directCallSignature(of: receiver, for: selector) else {
+        try receiver.doesNotRecognizeSelector(selector)
+      }
+      let words = try registerWords(of: frame.pointee, for: signature, method: method)
+      let invocation = try Invocation(
+        target: receiver, selector: selector, signature: signature, argumentWords: words)
+      try forward(invocation, to: receiver)
+      return UInt(invocation.returnWordForCaller())
+    } catch {
+      fatalError("\(error)")
+    }
+  }
+
+  /// The signature of a direct call: the method's own when the receiver's class has one (the
+  /// method whose implementation is the forward IMP), else what `methodSignatureForSelector:`
+  /// answers.
+  private static func directCallSignature(of receiver: ObjCObject, for selector: Selector)
+    throws(ObjCRuntimeError) -> MethodSignature?
+  {
+    if let method = class_getInstanceMethod(receiver.isa.takeUnretainedValue(), selector) {
+      return MethodSignature(method)
+    }
+    return try signature(of: receiver, for: selector)
+  }
+
+  /// The argument words of a direct call, in the signature's order, taken from the integer and
+  /// floating-point registers the call arrived in.
+  private static func registerWords(
+    of frame: swk_forward_frame, for signature: MethodSignature, method: MethodReference
+  ) throws(ObjCRuntimeError) -> [UInt64] {
+    let types = signature.encoding.argumentTypes.dropFirst(2)
+    let result = SignatureCode.code(of: signature.encoding.returnType)
+    guard result != nil, result != UInt8(ascii: "f"), result != UInt8(ascii: "d") else {
+      throw .invalidImplementation(
+        "\(method) was called through _objc_msgForward directly with a result of type "
+          + "\(signature.encoding.returnType), which this runtime forwards only through a send")
+    }
+    var integers = withUnsafeBytes(of: frame.integers) { Array($0.bindMemory(to: UInt.self)) }
+    var floats = withUnsafeBytes(of: frame.floats) { Array($0.bindMemory(to: Double.self)) }
+    var words: [UInt64] = []
+    for type in types {
+      let code = SignatureCode.code(of: type)
+      if code == UInt8(ascii: "f") || code == UInt8(ascii: "d"), !floats.isEmpty {
+        words.append(floats.removeFirst().bitPattern)
+      } else if code != nil, code != UInt8(ascii: "f"), code != UInt8(ascii: "d"),
+        !integers.isEmpty
+      {
+        words.append(UInt64(integers.removeFirst()))
+      } else {
+        throw .invalidImplementation(
+          "\(method) was called through _objc_msgForward directly with arguments that do not "
+            + "all travel in registers, which this runtime forwards only through a send")
+      }
+    }
+    return words
+  }
+
   /// Step 2: another object to re-send to, if the receiver names one other than itself.
   private static func forwardingTarget(of receiver: ObjCObject, for selector: Selector)
     throws(ObjCRuntimeError) -> ObjCObject?
