@@ -61,10 +61,11 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// method.
   public static let forward: IMP = {
     swk_msgForward_set_handler(Forwarding.directCall)
-    typealias Entry = @convention(c) (
-      id?, SEL?, UInt, UInt, UInt, UInt, Double, Double, Double, Double, Double, Double, Double,
-      Double
-    ) -> UInt
+    typealias Entry =
+      @convention(c) (
+        id?, SEL?, UInt, UInt, UInt, UInt, Double, Double, Double, Double, Double, Double, Double,
+        Double
+      ) -> UInt
     return IMP(rawValue: unsafeBitCast(swk_msgForward as Entry, to: UnsafeRawPointer.self))
   }()
 
