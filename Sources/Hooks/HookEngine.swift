@@ -66,7 +66,9 @@ internal enum HookEngine {
     if selector == "dealloc", position != .before {
       throw .deallocPosition(reference, position)
     }
-    guard let method = cls.instanceMethod(for: selector), method.implementation != nil else {
+    // A method whose implementation is the forward IMP (Aspects hooked it) can be hooked: the
+    // site's original is then the forward IMP, which forwards each call the hooks pass on.
+    guard let method = cls.instanceMethod(for: selector) else {
       throw .unknownSelector(reference)
     }
     let signature = try signature(of: method)
@@ -203,9 +205,7 @@ internal enum HookEngine {
     }
     let interceptor = site.interceptor.implementation
     if let own = site.cls.methods.first(where: { $0.selector == site.selector }) {
-      guard let original = own.implementation else {
-        throw .unknownSelector(site.method)
-      }
+      let original = own.implementation ?? .forward
       site.snapshot.withLock { $0 = $0.with(original: .some(original)) }
       do {
         // An interceptor is a closure of the runtime's: never refused for its receivers.

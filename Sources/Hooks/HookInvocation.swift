@@ -38,6 +38,10 @@ public struct HookInvocation {
   /// The hooked selector (the `_cmd` the method was called with can differ after an exchange).
   public var selector: Selector { site.selector }
 
+  /// The `_cmd` the method was called with: the hooked selector, unless an exchange renamed the
+  /// call on its way here.
+  public var calledSelector: Selector { call.selector }
+
   /// The method, as `-[Class selector]`.
   public var method: MethodReference { site.method }
 

@@ -4,7 +4,7 @@
 enum Usage {
   /// The commands, as the overview lists them.
   static let commands =
-    "list, run, trace, hooks, render, matrix, gallery, methods, shadows, learn, load"
+    "list, run, trace, hooks, render, matrix, gallery, methods, shadows, learn, coexist, load"
 
   static func text(for topic: String) -> String {
     switch topic {
@@ -144,6 +144,32 @@ enum Usage {
           -h, --help   Show help information.
 
         """
+    case "coexist":
+      return """
+        OVERVIEW: Pairs swizzling techniques on one method, each pair in both orders: installs
+        both, calls the method, reverts each (in both orders), and prints what ran, in which
+        order, with which _cmd, and what each revert left; then the same for a class and its
+        subclass. Each cell runs in a child process, so that a crash is a cell's result.
+        Techniques: exchange, safe, override, lookup, hook, object-hook, kvo, aspects, checker.
+
+        USAGE: swizzle-lab coexist [METHOD] [--technique NAME[,NAME...]] [--html FILE]
+               swizzle-lab coexist [METHOD] --cell FIRST,SECOND [--subclass]
+                                   [--revert first|second]
+
+        ARGUMENTS:
+          METHOD            setTag: (an integer; the default) or setText: (an object).
+
+        OPTIONS:
+          --technique NAMES  Pair these techniques only (at least two; repeatable).
+          --html FILE        Also write the tables as a page, each cell with its steps and
+                             the runtime's events.
+          --cell A,B         Run one cell here and print its steps and events: A installed
+                             first, then B (what each child process of the matrix runs).
+          --subclass         With --cell: A on the class Base, B on its subclass Sub.
+          --revert WHICH     With --cell: revert the first (default) or the second first.
+          -h, --help         Show help information.
+
+        """
     case "gallery":
       return """
         OVERVIEW: Breakages users reported against navigation-bar libraries, each reproduced by
@@ -186,6 +212,7 @@ enum Usage {
           methods CLASS      A class's methods, encodings, and the hooks on them.
           shadows FILE...    Swift methods of extensions that never run here.
           learn [NAME]       Lessons on swizzling that run: code, trace, result.
+          coexist [METHOD]   Swizzling techniques in pairs: what runs, _cmd, reverts.
           load PATH          Load a plugin library and list what it brings.
 
           See 'swizzle-lab COMMAND --help' for a command's options.

@@ -152,6 +152,8 @@ public enum Lab {
           html = rest.removeFirst()
         }
         return try LearnCommand.run(name: name, html: html, output: output)
+      case "coexist":
+        return try CoexistCommand.run(arguments, output: output, environment: environment)
       case "shadows":
         if let option = arguments.first(where: { $0.hasPrefix("-") }) {
           throw LabError.usage("unknown option '\(option)'", topic: "shadows")

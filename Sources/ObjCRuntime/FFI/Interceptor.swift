@@ -179,6 +179,17 @@ public struct InterceptedCall {
     }
   }
 
+  /// Calls `imp` with this call's arguments and `selector` as `_cmd`, then gives the call back its
+  /// own `_cmd`: what a swizzle's `[self xxx_method:…]` does once the runtime found `imp` for
+  /// `xxx_method:`.
+  public func forward(to imp: IMP, as selector: Selector) {
+    let slot = arguments[1].unsafelyUnwrapped
+    let own = slot.load(as: SEL.self)
+    slot.storeBytes(of: selector.sel, as: SEL.self)
+    defer { slot.storeBytes(of: own, as: SEL.self) }
+    forward(to: imp)
+  }
+
   private static func fits<T: ObjCTypeEncodable>(_ type: T.Type, _ expected: ObjCTypeDescriptor)
     -> Bool
   {

@@ -231,7 +231,9 @@ internal enum KeyValueObserving {
     throws(ObjCRuntimeError) -> String
   {
     let current = object.isa.takeUnretainedValue()
-    guard let method = current.instanceMethod(for: setter), method.implementation != nil else {
+    // A setter whose implementation is the forward IMP (Aspects hooked it) is a setter: its
+    // calls forward, and Foundation observes it as any other.
+    guard let method = current.instanceMethod(for: setter) else {
       throw .notObservable(
         className: object.objcClass.name, key: key,
         reason: "it has no setter \(setter) in its method tables; declare one, or notify "
