@@ -114,8 +114,8 @@ enum CoexistenceRunner {
     }
   }
 
-  /// Calls the method on `object` (with 7, or a new object) and renders what ran: the layers in order, each with the
-  /// `_cmd` it received in brackets when that was not the method's selector.
+  /// Calls the method on `object` (with 7, or a new object) and renders what ran: the layers in
+  /// order, each with the `_cmd` it received in brackets when that was not the method's selector.
   static func record(_ object: ObjCObject, _ method: CoexistenceMethod) -> String {
     var error: String?
     do {
