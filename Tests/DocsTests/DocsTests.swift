@@ -117,6 +117,19 @@ struct DocsTests {
     }
   }
 
+  @Test("Docs/Hooks.md shows the coexistence tables as the lab's golden output has them")
+  func coexistenceTables() throws {
+    let golden = try read("Tests/SwizzleLabTests/Golden/coexist.txt")
+    let start = try #require(golden.range(of: "ONE CLASS: the call"))
+    let end = try #require(golden.range(of: "Call: both ="))
+    let tables = golden[start.lowerBound..<end.lowerBound]
+      .trimmingCharacters(in: .newlines)
+    #expect(tables.contains("CLASS AND SUBCLASS: the reverts"))
+    #expect(
+      try read("Docs/Hooks.md").contains("```text\n\(tables)\n```"),
+      "Docs/Hooks.md, section 10, must show the tables of swizzle-lab coexist as they are")
+  }
+
   @Test("Docs/Lab.md names every command of the lab's help, and every option each one takes")
   func labCommands() throws {
     let lab = try read("Docs/Lab.md")
