@@ -20,6 +20,21 @@ public struct HookMap: Sendable, CustomStringConvertible {
     public let location: SourceLocation?
     /// Whether the layer is a hook (rather than a swizzle through the runtime API).
     public let isHook: Bool
+    /// For a hook, whether it ran at least once since it was installed; nil for a swizzle, whose
+    /// calls nobody counts.
+    public let hasFired: Bool?
+
+    /// A layer of the map.
+    public init(
+      kind: String, plugin: String?, location: SourceLocation?, isHook: Bool,
+      hasFired: Bool? = nil
+    ) {
+      self.kind = kind
+      self.plugin = plugin
+      self.location = location
+      self.isHook = isHook
+      self.hasFired = hasFired
+    }
 
     /// `before hook [plugin]`.
     public var description: String {
@@ -58,6 +73,15 @@ public struct HookMap: Sendable, CustomStringConvertible {
   public let entries: [Entry]
   /// The conflicts found.
   public let conflicts: [Conflict]
+
+  /// The hooks that never ran since they were installed, one line each (`-[A b]: before hook
+  /// [plugin]`): after a run, the hooks a call never reached, because nothing sent the method, or
+  /// because the calls bypassed the method table (a Swift method called directly).
+  public var hooksNeverFired: [String] {
+    entries.flatMap { entry in
+      entry.layers.filter { $0.hasFired == false }.map { "\(entry.method): \($0)" }
+    }
+  }
 
   /// The map as text: each method with its layers, then the conflicts.
   public var description: String {
@@ -123,7 +147,7 @@ public struct HookMap: Sendable, CustomStringConvertible {
             entry.sequence,
             Layer(
               kind: "\(entry.position) hook\(scope)", plugin: entry.owner, location: nil,
-              isHook: true)
+              isHook: true, hasFired: entry.hasRun.load(ordering: .relaxed))
           ))
         if let owner = entry.owner {
           hookOwners[site.method, default: []].insert(owner)

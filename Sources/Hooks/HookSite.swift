@@ -5,8 +5,8 @@ import Synchronization
 
 /// One installed hook: its position, options and body, and where it lives.
 ///
-/// `@unchecked Sendable`: every stored property is immutable except `fired` and `removed`, which
-/// are atomics; the object is held weakly and only read.
+/// `@unchecked Sendable`: every stored property is immutable except `fired`, `hasRun` and
+/// `removed`, which are atomics; the object is held weakly and only read.
 internal final class HookEntry: @unchecked Sendable {
   let position: HookPosition
   let once: Bool
@@ -20,6 +20,8 @@ internal final class HookEntry: @unchecked Sendable {
   let owner: String?
   /// Set by the one call that runs a `once` hook.
   let fired = Atomic<Bool>(false)
+  /// Set by the first call that runs any hook: the hook map tells hooks that never fired.
+  let hasRun = Atomic<Bool>(false)
   /// Set when the hook was removed.
   let removed = Atomic<Bool>(false)
   /// When the hook was made, relative to other hooks and runtime changes.
@@ -43,9 +45,12 @@ internal final class HookEntry: @unchecked Sendable {
   @inline(__always) @discardableResult
   func run(_ invocation: HookInvocation) -> Bool {
     guard once else {
+      // One load per call once set: a relaxed flag, not a counter.
+      if !hasRun.load(ordering: .relaxed) { hasRun.store(true, ordering: .relaxed) }
       body(invocation)
       return true
     }
+    hasRun.store(true, ordering: .relaxed)
     guard
       fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
         .exchanged

@@ -24,6 +24,9 @@ public final class HookToken: Sendable, CustomStringConvertible {
   /// hook, and after the death of the object of a per-object hook.
   public var isActive: Bool { !entry.removed.load(ordering: .acquiring) }
 
+  /// Whether the hook ran at least once since it was installed.
+  public var hasFired: Bool { entry.hasRun.load(ordering: .relaxed) }
+
   /// Removes the hook. Idempotent and safe from any thread; a call already running keeps the
   /// hook for its whole duration. When the last hook of a method goes, the method gets its
   /// implementation back, unless someone replaced it since (then the hook's implementation

@@ -243,6 +243,9 @@ enum TraceCommand {
 /// `hooks`: the hook map after installing plugins.
 enum HooksCommand {
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+    if let name = options.scenarios.first {
+      return try runScenario(name, options, output: output)
+    }
     let names = options.plugins.isEmpty ? Lab.plugins.map(\.name) : options.plugins
     for name in names where name != "none" {
       do {
@@ -268,6 +271,45 @@ enum HooksCommand {
       conflicts.isEmpty
         ? "\nno conflicts\n" : "\n" + conflicts.map(\.description).joined(separator: "\n") + "\n")
     output.out("\n" + navigationOwners().joined(separator: "\n") + "\n")
+    return .ok
+  }
+
+  /// `hooks --scenario NAME`: installs the scenario's plugins (or those of `--plugin`), runs it,
+  /// prints the hook map of the plugins' methods, and lists the hooks no call reached.
+  private static func runScenario(_ name: String, _ options: Options, output: LabOutput)
+    throws(LabError) -> LabExit
+  {
+    guard let scenario = ScenarioCatalog.named(name) else {
+      throw .usage("no scenario '\(name)'", topic: "hooks")
+    }
+    let registry = PluginRegistry.shared
+    let names =
+      options.plugins.isEmpty ? scenario.plugins(for: options.scenarioOptions) : options.plugins
+    var installed: [String] = []
+    defer { for identifier in installed.reversed() { registry.uninstall(identifier) } }
+    for name in names where name != "none" {
+      guard let plugin = registry.plugin(named: name) else { continue }
+      do {
+        if try registry.install(plugin) { installed.append(plugin.identifier) }
+      } catch {
+        throw .failure(error.description)
+      }
+    }
+    _ = try SwizzleLab.runScenario(scenario, options.scenarioOptions)
+    let map = registry.hookMap
+    let entries = map.entries.filter { entry in entry.layers.contains { $0.plugin != nil } }
+    output.out(
+      "ran \(scenario.name) with \(names.isEmpty ? "no plugin" : names.joined(separator: ", "))\n\n"
+        + (entries.isEmpty
+          ? "(no hooks or swizzles by a plugin)\n"
+          : entries.map(\.description).joined(separator: "\n") + "\n"))
+    let neverFired = map.hooksNeverFired.filter { line in
+      entries.contains { line.hasPrefix("\($0.method):") }
+    }
+    output.out(
+      neverFired.isEmpty
+        ? "\nevery hook fired\n"
+        : "\nnever fired in this run:\n" + neverFired.map { "  \($0)\n" }.joined())
     return .ok
   }
 

@@ -48,12 +48,16 @@ enum Usage {
         """
     case "hooks":
       return """
-        OVERVIEW: Installs plugins and prints the hook map, with conflicts.
+        OVERVIEW: Installs plugins and prints the hook map, with conflicts; with --scenario,
+        runs the scenario and lists the hooks that never fired in the run.
 
-        USAGE: swizzle-lab hooks [--plugin NAME[,NAME...]] [--load PATH]
+        USAGE: swizzle-lab hooks [--plugin NAME[,NAME...]] [--scenario NAME] [--load PATH]
 
         OPTIONS:
-          --plugin NAMES  The plugins to install, in order; default: every plugin.
+          --plugin NAMES  The plugins to install, in order; default: every plugin (with
+                          --scenario, the plugin that brings the scenario).
+          --scenario NAME Run this scenario with the plugins, then print the map and the
+                          hooks no call reached.
           --load PATH     Load a plugin library first (repeatable).
           -h, --help      Show help information.
 

@@ -106,7 +106,11 @@ public enum Lab {
         return try TraceCommand.run(options, output: output)
       case "hooks":
         let options = try Options.parse(
-          arguments, allowed: ["--plugin", "--load"], positional: false, output: output)
+          arguments, allowed: ["--plugin", "--scenario", "--load"], positional: false,
+          output: output)
+        if options.scenarios.count > 1 {
+          throw LabError.usage("hooks runs one --scenario", topic: "hooks")
+        }
         try options.validate()
         return try HooksCommand.run(options, output: output)
       case "render":

@@ -50,6 +50,20 @@ struct HookBehaviourTests {
     }
   }
 
+  @Test("a hook says whether it fired; the hook map lists the hooks that never did")
+  func neverFired() throws {
+    let cls = freshMeterClass()
+    let meter = meter(of: cls)
+    let token = try Meter.hook(before: "scaled:", in: cls) { (_, _: Int) in }
+    let method = "-[\(cls.name) scaled:]: before hook"
+    #expect(!token.hasFired)
+    #expect(PluginRegistry.shared.hookMap.hooksNeverFired.contains(method))
+    _ = meter.sendScaled(1)
+    #expect(token.hasFired)
+    #expect(!PluginRegistry.shared.hookMap.hooksNeverFired.contains(method))
+    token.remove()
+  }
+
   @Test("a once hook runs on the first call only, then removes itself")
   func once() throws {
     let cls = freshMeterClass()

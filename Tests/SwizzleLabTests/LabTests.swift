@@ -260,6 +260,21 @@ struct LabTests {
     PluginRegistry.shared.uninstall("bar-layer")
   }
 
+  @Test("hooks --scenario runs it and lists the hooks no call reached: the tour never pops")
+  func hooksNeverFired() {
+    let (code, output) = lab(["hooks", "--scenario", "tour"])
+    #expect(code == .ok)
+    let text = output.standardOutput
+    #expect(text.hasPrefix("ran tour with bar-layer\n"))
+    let never = text.components(separatedBy: "never fired in this run:\n").last ?? ""
+    #expect(
+      never.contains("-[UINavigationController popViewControllerAnimated:]: instead of hook"))
+    #expect(!never.contains("pushViewController:animated:"), "the tour pushes")
+    #expect(!PluginRegistry.shared.plugins.contains { $0.isInstalled }, "uninstalled after")
+    #expect(lab(["hooks", "--scenario", "tour,push"]).0 == .usage)
+    #expect(lab(["hooks", "--scenario", "nope"]).0 == .usage)
+  }
+
   @Test("shadows lists the methods of a file's extensions that never run, and exits with 1")
   func shadows() throws {
     let directory = FileManager.default.temporaryDirectory

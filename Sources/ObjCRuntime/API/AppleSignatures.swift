@@ -23,6 +23,14 @@ extension ObjCObject {
     (type as? ObjCObject.Type)?.runtimeClass
   }
 
+  /// The implementation a send of `selector` to the receiver would run now, to keep and call
+  /// directly: Foundation's `-methodForSelector:` (`method(for:)` in Apple's overlay), which is
+  /// `class_getMethodImplementation(object_getClass(self), selector)`. The forward IMP when no
+  /// method answers. A later swizzle does not change an IMP already taken.
+  public final func method(for selector: Selector) -> IMP {
+    class_getMethodImplementation(object_getClass(self), selector) ?? .forward
+  }
+
   /// Whether the receiver is an instance of `type` or of a subclass of it, judged from its class
   /// as `-class` reports it: Apple's `isKind(of: UIView.self)`. False for a metatype that has no
   /// runtime class.

@@ -204,7 +204,9 @@ struct Matrix {
             continue
           }
           let verdict = PairVerdict(runs)
-          let kind = verdict.isClean ? "clean" : verdict.call == "crash" ? "crash" : "issue"
+          let kind =
+            verdict.isClean
+            ? "clean" : [verdict.call, verdict.revert].contains("crash") ? "crash" : "issue"
           rows +=
             "<td class=\"\(kind)\"><a href=\"#\(anchor(first, second, subclass))\">"
             + "\(escape(verdict.call))<br>\(escape(verdict.revert))</a></td>"
