@@ -104,7 +104,8 @@ final class LessonLog: RuntimeTracer {
 enum Lessons {
   static let all: [Lesson] = [
     lookupAndCaches, inheritedMethod, cmdAfterExchange, swizzleTwice, isaSwizzlingAndKVO,
-    forwarding, initializeAndLoad, hooksVersusExchange,
+    forwarding, initializeAndLoad, hooksVersusExchange, methodForSelector, classMethods,
+    twoCategories, associatedObjects, dangers, cmdChecker, hookNeverFires,
   ]
 
   /// The lesson named `name`.

@@ -3,6 +3,81 @@
 
 /// The code of each lesson, by the name its `// lesson code:` line gives it.
 enum LessonSources {
+  /// The code of the lesson `associatedObjects`.
+  static let associatedObjects = #"""
+    final class Badge: ObjCObject, ObjCCopying {
+      var text: String
+      init(_ text: String) { self.text = text }
+      func copy() -> AnyObject { Badge(text) }
+      deinit { say("  a badge '\(text)' is freed") }
+    }
+    let card = new(try makeClass("Card"))
+    let kept = Selector("kept")
+    let copied = Selector("copied")
+    let assigned = Selector("assigned")
+
+    let badge = Badge("new")
+    let retain = objc_AssociationPolicy.OBJC_ASSOCIATION_RETAIN_NONATOMIC
+    let copy = objc_AssociationPolicy.OBJC_ASSOCIATION_COPY_NONATOMIC
+    objc_setAssociatedObject(card, kept, badge, retain)
+    objc_setAssociatedObject(card, copied, badge, copy)
+    badge.text = "changed"
+    func read(_ key: Selector) -> String {
+      (objc_getAssociatedObject(card, key) as? Badge)?.text ?? "nil"
+    }
+    say("retained: \(read(kept)), copied: \(read(copied))")
+
+    do {
+      let shortLived = Badge("short-lived")
+      let policy = objc_AssociationPolicy.OBJC_ASSOCIATION_ASSIGN
+      objc_setAssociatedObject(card, assigned, shortLived, policy)
+      withExtendedLifetime(shortLived) {
+        say("assigned, while it lives: \(read(assigned))")
+      }
+    }
+    say("assigned, after it died: \(read(assigned)) (objc4: dangling)")
+
+    // _cmd as a key: the getter reads under its own selector.
+    let getter: @convention(c) (id, SEL) -> Int = { me, cmd in
+      let object = me.takeUnretainedObject()
+      return objc_getAssociatedObject(object, Selector(cmd)) as? Int ?? 0
+    }
+    class_addMethod(object_getClass(card), "level", try IMP(getter), "q@:")
+    let level = Selector("level")
+    objc_setAssociatedObject(card, level, 3, retain)
+    say("level, read under _cmd: \(try objc_msgSend(card, "level") as Int)")
+    """#
+
+  /// The code of the lesson `classMethods`.
+  static let classMethods = #"""
+    let shared: @convention(c) (id, SEL) -> Int = { _, _ in
+      say("  +[Store shared] runs")
+      return 1
+    }
+    let loggingShared: @convention(c) (id, SEL) -> Int = { me, _ in
+      say("  the swizzled +shared logs, then sends swz_shared")
+      let store = me.takeUnretainedObject()
+      return (try? objc_msgSend(store, "swz_shared") as Int) ?? -1
+    }
+    let store = try makeClass("Store")
+    let meta = object_getClass(store)!  // the metaclass: +methods live here
+    class_addMethod(meta, "shared", try IMP(shared), "q@:")
+    class_addMethod(meta, "swz_shared", try IMP(loggingShared), "q@:")
+
+    let onClass = class_getInstanceMethod(store, "shared")
+    say("On the class: \(String(describing: onClass))")
+    method_exchangeImplementations(
+      class_getInstanceMethod(store, "shared"),
+      class_getInstanceMethod(store, "swz_shared"))  // nil and nil: nothing
+    _ = try objc_msgSend(store, "shared") as Int
+
+    say("On the metaclass: \(class_getClassMethod(store, "shared")!)")
+    method_exchangeImplementations(
+      class_getClassMethod(store, "shared"),
+      class_getClassMethod(store, "swz_shared"))
+    _ = try objc_msgSend(store, "shared") as Int
+    """#
+
   /// The code of the lesson `cmdAfterExchange`.
   static let cmdAfterExchange = #"""
     let tag: @convention(c) (id, SEL) -> Int = { me, cmd in
@@ -29,6 +104,110 @@ enum LessonSources {
       class_getInstanceMethod(label, "tag"),
       class_getInstanceMethod(label, "swz_tag"))
     say("after the exchange, tag is \(try objc_msgSend(view, "tag") as Int)")
+    """#
+
+  /// The code of the lesson `cmdChecker`.
+  static let cmdChecker = #"""
+    let tap: @convention(c) (id, SEL) -> Void = { _, cmd in
+      say("    the original tap (as \(Selector(cmd)))")
+    }
+    let loggingTap: @convention(c) (id, SEL) -> Void = { me, _ in
+      say("    the analytics SDK logs, then sends swz_tap")
+      try? objc_msgSend(me.takeUnretainedObject(), "swz_tap") as Void
+    }
+    // The profiler: one function for every method, its originals by selector
+    // (kept on the class: a C function has no state).
+    let checker: @convention(c) (id, SEL) -> Void = { me, cmd in
+      let object = me.takeUnretainedObject()
+      let table = objc_getAssociatedObject(object_getClass(object), "originals")
+      let originals = table as? [Selector: IMP] ?? [:]
+      guard let original = originals[Selector(cmd)] else {
+        return say("    the profiler: no original for \(Selector(cmd)): crash")
+      }
+      say("    the profiler times \(Selector(cmd))")
+      typealias Tap = @convention(c) (id, SEL) -> Void
+      unsafeBitCast(original.rawValue, to: Tap.self)(me, cmd)
+    }
+    func button(_ name: String) throws -> Class {
+      let cls = try makeClass(name)
+      class_addMethod(cls, "tap", try IMP(tap), "v@:")
+      class_addMethod(cls, "swz_tap", try IMP(loggingTap), "v@:")
+      return cls
+    }
+    func exchange(_ cls: Class) {
+      method_exchangeImplementations(
+        class_getInstanceMethod(cls, "tap"),
+        class_getInstanceMethod(cls, "swz_tap"))
+    }
+    func profile(_ cls: Class) throws {
+      let method = class_getInstanceMethod(cls, "tap")
+      let original = method_setImplementation(method, try IMP(checker))!
+      let originals: [Selector: IMP] = ["tap": original]
+      let policy = objc_AssociationPolicy.OBJC_ASSOCIATION_RETAIN
+      objc_setAssociatedObject(cls, "originals", originals, policy)
+    }
+
+    say("The exchange, then the profiler:")
+    let first = try button("Button")
+    exchange(first)
+    try profile(first)
+    try objc_msgSend(new(first), "tap") as Void
+
+    say("The profiler, then the exchange:")
+    let second = try button("OtherButton")
+    try profile(second)
+    exchange(second)
+    try objc_msgSend(new(second), "tap") as Void
+    """#
+
+  /// The code of the lesson `dangers`.
+  static let dangers = #"""
+    let title: @convention(c) (id, SEL) -> Void = { _, _ in
+      say("    the original title")
+    }
+    let loggingTitle: @convention(c) (id, SEL) -> Void = { me, _ in
+      // How deep the calls are, kept on the object (a C function has no state).
+      let object = me.takeUnretainedObject()
+      let policy = objc_AssociationPolicy.OBJC_ASSOCIATION_RETAIN_NONATOMIC
+      let turn = (objc_getAssociatedObject(object, "turn") as? Int ?? 0) + 1
+      objc_setAssociatedObject(object, "turn", turn, policy)
+      defer { objc_setAssociatedObject(object, "turn", turn - 1, policy) }
+      guard turn <= 3 else {
+        return say("    ... (stopped: it would go on forever)")
+      }
+      say("    swz_title (turn \(turn)), then [self swz_title]")
+      try? objc_msgSend(object, "swz_title") as Void
+    }
+
+    say("1. A call between the two steps of the safe pattern:")
+    let base = try makeClass("Base")
+    let view = try makeClass("View", superclass: base)
+    class_addMethod(base, "title", try IMP(title), "v@:")
+    class_addMethod(view, "swz_title", try IMP(loggingTitle), "v@:")
+    let original = class_getInstanceMethod(view, "title")!
+    class_addMethod(view, "title", try IMP(loggingTitle), "v@:")  // step 1
+    try objc_msgSend(new(view), "title") as Void  // another thread, now
+    let originalIMP = method_getImplementation(original)
+    class_replaceMethod(view, "swz_title", originalIMP, "v@:")  // step 2
+
+    say("2. Two libraries, one name:")
+    let label = try makeClass("Label")
+    class_addMethod(label, "title", try IMP(title), "v@:")
+    for library in ["first", "second"] {
+      let imp = try IMP(loggingTitle)
+      let added = class_addMethod(label, "swz_title", imp, "v@:")
+      say("  the \(library) library's class_addMethod: \(added)")
+      method_exchangeImplementations(
+        class_getInstanceMethod(label, "title"),
+        class_getInstanceMethod(label, "swz_title"))
+    }
+    try objc_msgSend(new(label), "title") as Void
+
+    say("3. swz_title sent before the exchange:")
+    let button = try makeClass("Button")
+    class_addMethod(button, "title", try IMP(title), "v@:")
+    class_addMethod(button, "swz_title", try IMP(loggingTitle), "v@:")
+    try objc_msgSend(new(button), "swz_title") as Void
     """#
 
   /// The code of the lesson `forwarding`.
@@ -83,6 +262,29 @@ enum LessonSources {
         say("  4. the end: \(error)")
       }
     }
+    """#
+
+  /// The code of the lesson `hookNeverFires`.
+  static let hookNeverFires = #"""
+    let refresh: @convention(c) (id, SEL) -> Void = { _, _ in
+      say("  refresh runs")
+    }
+    let feed = try makeClass("Feed")
+    class_addMethod(feed, "refresh", try IMP(refresh), "v@:")
+    let token = try Hooks.hook(feed, "refresh", position: .before) { _ in
+      say("  the hook fires")
+    }
+    let object = new(feed)
+
+    say("Called directly, as Swift calls a method that is not dynamic:")
+    refresh(object.passUnretained(), Selector("refresh").sel)
+    let unfired = PluginRegistry.shared.hookMap.hooksNeverFired
+    say("never fired: \(unfired.filter { $0.contains("Feed") })")
+
+    say("Sent:")
+    try objc_msgSend(object, "refresh") as Void
+    say("fired: \(token.hasFired)")
+    token.remove()
     """#
 
   /// The code of the lesson `hooksVersusExchange`.
@@ -264,6 +466,29 @@ enum LessonSources {
     try objc_msgSend(rex, "speak") as Void  // the cached method, new IMP
     """#
 
+  /// The code of the lesson `methodForSelector`.
+  static let methodForSelector = #"""
+    let count: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
+    let counted: @convention(c) (id, SEL) -> Int = { _, _ in 2 }
+    let odometer = try makeClass("Odometer")
+    class_addMethod(odometer, "count", try IMP(count), "q@:")
+    let object = new(odometer)
+
+    // Take the IMP once, as a hot loop does, and call it as a C function.
+    typealias Count = @convention(c) (id, SEL) -> Int
+    let kept = object.method(for: "count")
+    let direct = unsafeBitCast(kept.rawValue, to: Count.self)
+    func report(_ when: String) throws {
+      let sent = try objc_msgSend(object, "count") as Int
+      let called = direct(object.passUnretained(), Selector("count").sel)
+      say("\(when): sent \(sent), called through the kept IMP \(called)")
+    }
+    try report("before")
+    method_setImplementation(
+      class_getInstanceMethod(odometer, "count"), try IMP(counted))
+    try report("after the swizzle")
+    """#
+
   /// The code of the lesson `swizzleTwice`.
   static let swizzleTwice = #"""
     let run: @convention(c) (id, SEL) -> Void = { _, _ in
@@ -309,5 +534,38 @@ enum LessonSources {
     group.wait()
     say("after eight threads swizzled once, together:")
     try objc_msgSend(new(task), "run") as Void
+    """#
+
+  /// The code of the lesson `twoCategories`.
+  static let twoCategories = #"""
+    let title: @convention(c) (id, SEL) -> Void = { _, _ in
+      say("  the class's own title")
+    }
+    let analytics: @convention(c) (id, SEL) -> Void = { _, _ in
+      say("  the Analytics category's title")
+    }
+    let theme: @convention(c) (id, SEL) -> Void = { _, _ in
+      say("  the Theme category's title")
+    }
+    let page = try makeClass("Page")
+    class_addMethod(page, "title", try IMP(title), "v@:")
+    try objc_msgSend(new(page), "title") as Void
+
+    // Two libraries' images load; each brings a category on Page.
+    let fromAnalytics = CategoryMethod("title", try IMP(analytics), "v@:")
+    let fromTheme = CategoryMethod("title", try IMP(theme), "v@:")
+    try page.attachCategory("Analytics", methods: [fromAnalytics])
+    try page.attachCategory("Theme", methods: [fromTheme])
+    try objc_msgSend(new(page), "title") as Void
+
+    // The list has all three, newest first: only walking it reaches them.
+    let titles = class_copyMethodList(page).filter { $0.selector == "title" }
+    say("Page's list has \(titles.count) methods named title; the last one:")
+    typealias Title = @convention(c) (id, SEL) -> Void
+    let imp = titles.last!.implementation!
+    let original = unsafeBitCast(imp.rawValue, to: Title.self)
+    withExtendedLifetime(new(page)) { object in
+      original(object.passUnretained(), Selector("title").sel)
+    }
     """#
 }
