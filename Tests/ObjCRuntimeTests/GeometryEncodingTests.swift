@@ -32,6 +32,24 @@ struct GeometryEncodingTests {
     }
   }
 
+  @Test("a wrapper whose original is _objc_msgForward forwards a struct result as an invocation")
+  func structResultThroughForwarding() throws {
+    let types = "{CGRect={CGPoint=dd}{CGSize=dd}}@:"
+    let wrapper = try Interceptor(types: types) { call in call.forward(to: IMP.forward) }
+    let answer: @convention(c) (id, SEL, id?) -> Void = { _, _, argument in
+      let invocation = argument?.takeUnretainedObject(as: Invocation.self)
+      try? invocation?.setReturnValue(CGRect(x: 1, y: 2, width: 320, height: 44))
+    }
+    let cls = makeClass("ForwardedFrame")
+    class_addMethod(cls, "frame", wrapper.implementation, types)
+    class_addMethod(cls, "forwardInvocation:", try IMP(answer), "v@:@")
+    // What Aspects does to a method, with a wrapper that kept the forward IMP as its original.
+    let invocation = try Invocation(target: instance(of: cls), selector: "frame")
+    try invocation.invoke()
+    #expect(
+      try invocation.returnValue(as: CGRect.self) == CGRect(x: 1, y: 2, width: 320, height: 44))
+  }
+
   @Test("an AffineTransform is laid out as CGAffineTransform, six doubles")
   func affineTransform() throws {
     let signature = try MethodSignature(types: "v@:" + AffineTransform.objcTypeEncoding)

@@ -82,7 +82,8 @@ struct CoexistTests {
     #expect(lines[2] == "call: Base.aspects > original[aspects__setTag:]")
   }
 
-  @Test("RSSwizzle's lookup on a subclass sees a hook added to the superclass after it")
+  @Test(
+    "RSSwizzle's lookup on a subclass reaches the superclass's hook through its call-time lookup")
   func callTimeLookupOnSubclass() throws {
     let lines = try steps("hook", "lookup", subclass: true)
     #expect(lines.contains("call: Sub.lookup > Base.hook > original"))
@@ -122,6 +123,14 @@ struct CoexistTests {
     #expect(PairVerdict.callVerdict(["a", "…", "(loop)"], expected: ["a"]) == "loop")
   }
 
+  @Test("the matrix runs its cells in child processes of swizzle-lab, never of a test runner")
+  func matrixNeedsTheLab() {
+    let (code, output) = coexist([])
+    #expect(code == .failure)
+    #expect(output.standardError.contains("name it in SWIZZLEKIT_LAB_EXECUTABLE"))
+    #expect(output.standardOutput.isEmpty)
+  }
+
   @Test("bad input exits 64 with a line that says what to do")
   func badInput() {
     for (arguments, message) in [
@@ -130,6 +139,8 @@ struct CoexistTests {
       (["--technique", "hook"], "--technique names at least two techniques"),
       (["--cell", "hook"], "--cell takes two techniques, FIRST,SECOND"),
       (["--subclass"], "--subclass and --revert go with --cell"),
+      (["--revert", "first"], "--subclass and --revert go with --cell"),
+      (["--cell", "hook,hook"], "hook with itself needs --subclass"),
       (["--cell", "hook,kvo", "--subclass"], "kvo must both be class-wide"),
       (["--cell", "hook,kvo", "--html", "x.html"], "runs one cell; --html and --technique"),
       (["--cell", "hook,kvo", "--revert", "both"], "--revert takes first or second"),

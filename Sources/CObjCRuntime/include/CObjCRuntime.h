@@ -272,7 +272,8 @@ void swk_msgForward_set_handler(swk_forward_handler handler);
 /// objc4's `_objc_msgForward`. The runtime's sends recognize it and enter message forwarding
 /// without calling it. Called directly (a swizzle that kept it as "the original" and calls it,
 /// as objc4 allows), it hands its argument registers to the handler, which forwards the message;
-/// with no handler set it returns zero.
+/// with no handler set it returns zero. A method returning a struct through a hidden pointer
+/// cannot be called this way: the pointer arrives where `self` is expected.
 uintptr_t swk_msgForward(id self, SEL _cmd, uintptr_t i0, uintptr_t i1, uintptr_t i2,
                          uintptr_t i3, double f0, double f1, double f2, double f3, double f4,
                          double f5, double f6, double f7);

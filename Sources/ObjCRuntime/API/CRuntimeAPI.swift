@@ -220,9 +220,9 @@ public func method_getName(_ m: Method?) -> Selector? {
 }
 
 /// The method's implementation; nil for nil. A method whose implementation is objc4's
-/// `_objc_msgForward` (as Aspects sets it), or that was added without one, answers
-/// ``IMP/forward``, which forwards the message when called. The corresponding objc4 function is
-/// `method_getImplementation`.
+/// `_objc_msgForward` (as Aspects sets it) answers ``IMP/forward``, which forwards the message
+/// when called; so does a method added without one, which this runtime stores alike (objc4 would
+/// answer NULL for it). The corresponding objc4 function is `method_getImplementation`.
 public func method_getImplementation(_ m: Method?) -> IMP? {
   m.map { $0.implementation ?? .forward }
 }

@@ -3,8 +3,9 @@ import CObjCRuntime
 import Synchronization
 
 extension Method {
-  /// Sets the implementation and returns the previous one (``IMP/forward`` when the method had
-  /// none, as objc4 returns `_objc_msgForward`).
+  /// Sets the implementation and returns the previous one: ``IMP/forward`` when the method had
+  /// none (this runtime stores `_objc_msgForward` set by Aspects and a method added without an
+  /// implementation alike, as "none": both forward).
   ///
   /// Every class that dispatches to this method (its owner and the subclasses that do not
   /// override it) runs the new IMP from the next send on; caches hold methods, not IMPs, so
@@ -18,8 +19,8 @@ extension Method {
     _ implementation: IMP, fileID: String = #fileID, line: Int = #line
   ) throws(ObjCRuntimeError) -> IMP? {
     try IMPReceivers.check(implementation, for: self)
-    // A method without an implementation forwards: "the old one" is then the forward IMP, as
-    // objc4 returns `_objc_msgForward`, so a swizzle that calls what it replaced forwards too.
+    // A method without an implementation forwards: "the old one" is then the forward IMP (objc4
+    // returns the `_objc_msgForward` Aspects stored), so a swizzle that calls it forwards too.
     let old = Runtime.state.withLock { _ -> IMP in
       let old = self.implementation ?? .forward
       storeImplementation(implementation)

@@ -54,11 +54,14 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   /// objc4's `_objc_msgForward`: the IMP `class_getMethodImplementation` returns for a selector
   /// nothing implements. Setting it as a method's implementation sends every call of that method
-  /// into message forwarding, as Aspects does. Called directly (a swizzle that kept it as "the
-  /// original" and calls it), it forwards the message too, as objc4's does, for methods whose
+  /// into message forwarding, as Aspects does. Called directly from C (a swizzle that kept it as
+  /// "the original" and calls it), it forwards the message too, as objc4's does, for methods whose
   /// arguments travel in registers (up to four integer or object arguments and eight floating-point
   /// ones) and whose result is void or an integer, pointer or object; other calls trap naming the
-  /// method.
+  /// method, except that a method returning a large struct cannot be called this way at all (the
+  /// result's hidden pointer takes the place of `self`). Interceptors, hooks and key-value
+  /// observing never call it directly: ``InterceptedCall/forward(to:)`` sends a call whose
+  /// original is this IMP down the forwarding chain as an invocation, whatever its signature.
   public static let forward: IMP = {
     swk_msgForward_set_handler(Forwarding.directCall)
     typealias Entry =

@@ -169,13 +169,31 @@ public struct InterceptedCall {
   }
 
   /// Calls `imp` with this call's arguments (as they are now) and lets it fill the return slot:
-  /// how a hook calls the implementation it replaced.
+  /// how a hook calls the implementation it replaced. When `imp` is ``IMP/forward`` (the method
+  /// was sent into forwarding, as Aspects does), the call goes down the forwarding chain as an
+  /// invocation, whatever its signature.
   public func forward(to imp: IMP) {
+    if imp == IMP.forward { return forwardIntoForwarding() }
     if let registerShape = layout.registerShape {
       returnSlot.storeBytes(of: registerShape.call(imp.rawValue, arguments), as: UInt64.self)
     } else {
       layout.interface.unsafelyUnwrapped.call(
         imp.rawValue, returnSlot: returnSlot, arguments: arguments)
+    }
+  }
+
+  /// objc4's `_objc_msgForward` as the implementation: an invocation of this call goes down the
+  /// forwarding chain, and its return value comes back to the call's return slot. What objc4
+  /// raises (an unrecognized selector) traps here, naming the method.
+  private func forwardIntoForwarding() {
+    let target = receiver
+    do throws(ObjCRuntimeError) {
+      let invocation = try Invocation(
+        target: target, selector: selector, signature: signature, copying: arguments)
+      try Forwarding.forward(invocation, to: target)
+      invocation.copyReturnValue(to: returnSlot, capacity: layout.interface?.returnSlotSize ?? 8)
+    } catch {
+      fatalError("\(error)")
     }
   }
 

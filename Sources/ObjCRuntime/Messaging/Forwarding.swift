@@ -115,8 +115,10 @@ internal enum Forwarding {
         "\(method) was called through _objc_msgForward directly with a result of type "
           + "\(signature.encoding.returnType), which this runtime forwards only through a send")
     }
-    var integers = withUnsafeBytes(of: frame.integers) { Array($0.bindMemory(to: UInt.self)) }
-    var floats = withUnsafeBytes(of: frame.floats) { Array($0.bindMemory(to: Double.self)) }
+    let (i0, i1, i2, i3) = frame.integers
+    let (f0, f1, f2, f3, f4, f5, f6, f7) = frame.floats
+    var integers = [i0, i1, i2, i3]
+    var floats = [f0, f1, f2, f3, f4, f5, f6, f7]
     var words: [UInt64] = []
     for type in types {
       let code = SignatureCode.code(of: type)

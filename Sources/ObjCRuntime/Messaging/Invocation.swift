@@ -109,6 +109,37 @@ public final class Invocation: ObjCObject {
     }
   }
 
+  /// An invocation of a call an ``Interceptor`` caught, its arguments copied from the call's
+  /// slots (object arguments retained): how a call whose implementation is the forward IMP goes
+  /// down the forwarding chain, whatever its signature.
+  internal convenience init(
+    target: ObjCObject, selector: Selector, signature: MethodSignature,
+    copying slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) throws(ObjCRuntimeError) {
+    try self.init(methodSignature: signature)
+    self.target = target
+    self.selector = selector
+    for index in 2..<frame.count {
+      guard let source = slots[index] else { continue }
+      frame.slot(index).copyMemory(from: source, byteCount: frame.slotSize(index))
+      if SignatureCode.code(of: signature.encoding.argumentTypes[index]) == UInt8(ascii: "@"),
+        let address = frame.slot(index).load(as: UnsafeRawPointer?.self)
+      {
+        retainedArguments[index] = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
+      }
+    }
+  }
+
+  /// Copies the return value into `destination`, at most `capacity` bytes; an object result is
+  /// retained once for the caller, as IMPs return objects.
+  internal func copyReturnValue(to destination: UnsafeMutableRawPointer, capacity: Int) {
+    destination.copyMemory(
+      from: returnSlot, byteCount: min(capacity, frame.interface.returnSlotSize))
+    if returnsObject, let address = returnSlot.load(as: UnsafeRawPointer?.self) {
+      _ = Unmanaged<AnyObject>.fromOpaque(address).retain()
+    }
+  }
+
   /// Whether a `forwardInvocation(_:)` answered the invocation (the root implementation does not).
   internal var wasAnswered: Bool { !markedUnanswered }
 

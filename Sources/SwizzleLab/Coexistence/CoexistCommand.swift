@@ -151,7 +151,11 @@ enum CoexistCommand {
       }
       return .ok
     }
-    let executable = environment["SWIZZLEKIT_LAB_EXECUTABLE"] ?? "/proc/self/exe"
+    guard let executable = labExecutable(environment) else {
+      throw .failure(
+        "coexist runs each cell in a child process of swizzle-lab: run it from the "
+          + "swizzle-lab executable, or name it in SWIZZLEKIT_LAB_EXECUTABLE")
+    }
     let matrix = Matrix(
       method: options.method, techniques: options.techniques, executable: executable)
     output.out(matrix.text())
@@ -165,6 +169,14 @@ enum CoexistCommand {
       output.out("wrote \(html)\n")
     }
     return .ok
+  }
+
+  /// The lab's executable, for the child processes: `SWIZZLEKIT_LAB_EXECUTABLE`, or this
+  /// process's own when it is swizzle-lab (not a test runner that called the lab in-process).
+  static func labExecutable(_ environment: [String: String]) -> String? {
+    if let named = environment["SWIZZLEKIT_LAB_EXECUTABLE"], !named.isEmpty { return named }
+    let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return own.lastPathComponent == "swizzle-lab" ? own.path : nil
   }
 
   static func parse(_ arguments: [String]) throws(LabError) -> Options {
@@ -196,6 +208,7 @@ enum CoexistCommand {
       return names
     }
     var chosen: [String] = []
+    var revertGiven = false
     while !rest.isEmpty {
       let flag = rest.removeFirst()
       switch flag {
@@ -209,6 +222,7 @@ enum CoexistCommand {
         options.cell = (pair[0], pair[1])
       case "--subclass": options.subclass = true
       case "--revert":
+        revertGiven = true
         switch try value(flag) {
         case "first": options.revertsSecondFirst = false
         case "second": options.revertsSecondFirst = true
@@ -224,13 +238,18 @@ enum CoexistCommand {
       }
       options.techniques = Technique.all.filter { chosen.contains($0.name) }
     }
-    if options.cell == nil, options.subclass || options.revertsSecondFirst {
+    if options.cell == nil, options.subclass || revertGiven {
       throw .usage("--subclass and --revert go with --cell", topic: "coexist")
     }
     if let cell = options.cell, options.html != nil || !chosen.isEmpty {
       throw .usage(
         "--cell \(cell.first),\(cell.second) runs one cell; --html and --technique are for "
           + "the matrix", topic: "coexist")
+    }
+    if let cell = options.cell, !options.subclass, cell.first == cell.second {
+      throw .usage(
+        "--cell pairs two techniques on one class; \(cell.first) with itself needs --subclass "
+          + "(one on Base, one on Sub)", topic: "coexist")
     }
     if let cell = options.cell, options.subclass,
       [cell.first, cell.second].contains(where: { Technique.named($0)?.isPerObject == true })

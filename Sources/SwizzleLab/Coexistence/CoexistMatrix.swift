@@ -39,6 +39,9 @@ struct Matrix {
     runs = results.withLock { $0 }
   }
 
+  /// How long a cell may run before the lab stops it (a cell takes a few milliseconds).
+  static let cellPatience: Double = 30
+
   /// Runs `cell` in a child process of the lab.
   static func runChild(_ cell: CoexistenceCell, method: CoexistenceMethod, executable: String)
     -> CellRun
@@ -51,31 +54,57 @@ struct Matrix {
     // A crash is an expected result here: no half-second backtrace per crashing cell.
     environment["SWIFT_BACKTRACE"] = "enable=no"
     process.environment = environment
+    // Standard error goes to a file, so that a child that writes much there never blocks on a
+    // pipe nobody reads while the lab reads its standard output.
+    let errorFile = FileManager.default.temporaryDirectory
+      .appendingPathComponent("swizzle-lab-coexist-\(getpid())-\(UUID().uuidString).err")
+    guard FileManager.default.createFile(atPath: errorFile.path, contents: nil),
+      let errors = try? FileHandle(forWritingTo: errorFile)
+    else {
+      return CellRun(cell: cell, lines: [], crash: "could not write \(errorFile.path)")
+    }
+    defer {
+      try? errors.close()
+      try? FileManager.default.removeItem(at: errorFile)
+    }
     let out = Pipe()
-    let err = Pipe()
     process.standardOutput = out
-    process.standardError = err
+    process.standardError = errors
     do {
       try process.run()
     } catch {
       return CellRun(cell: cell, lines: [], crash: "could not start \(executable): \(error)")
     }
+    // A cell that hangs is stopped, and is a cell's result like a crash.
+    let timedOut = RuntimeLock(false)
+    let watchdog = DispatchWorkItem {
+      guard process.isRunning else { return }
+      timedOut.withLock { $0 = true }
+      process.terminate()
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + cellPatience, execute: watchdog)
     let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let complaints = String(
-      decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
+    watchdog.cancel()
+    let complaints = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
     var run = CellRun(
       cell: cell, lines: printed.split(separator: "\n").map(String.init), crash: nil)
-    if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
+    if timedOut.withLock({ $0 }) {
+      run.crash = "timeout: stopped after \(Int(cellPatience)) seconds"
+    } else if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
       let fatal = complaints.split(separator: "\n").last { $0.contains("Fatal error: ") }
       // The message's first sentence: what went wrong, not the advice after it.
       let message = fatal.map { line in
         let text = line[line.range(of: "Fatal error: ")!.upperBound...]
-        return String(text.prefix { $0 != "." }) + "."
+        let end = text.range(of: ". ")?.lowerBound ?? text.endIndex
+        let sentence = String(text[..<end])
+        return sentence.hasSuffix(".") ? sentence : sentence + "."
       }
+      // Swift traps with SIGILL on x86-64 and SIGTRAP on arm64: both are a trap.
+      let signal = process.terminationStatus
       let how =
-        process.terminationReason == .uncaughtSignal
-        ? "signal \(process.terminationStatus)" : "exit \(process.terminationStatus)"
+        process.terminationReason != .uncaughtSignal
+        ? "exit \(signal)" : signal == SIGILL || signal == SIGTRAP ? "trap" : "signal \(signal)"
       run.crash = message.map { "\($0) (\(how))" } ?? how
     }
     return run

@@ -55,7 +55,7 @@ private enum AspectsModel {
         current = klass.superclass
       }
       for (name, selectors) in tracked where selectors[selector] != nil && name != cls.name {
-        if let other = objc_getClass(name), inherits(other, from: cls) {
+        if let other = objc_getClass(name), other.inherits(from: cls) {
           throw TechniqueRefusal(
             description: "Aspects: \(selector) already hooked in subclass \(name). A method "
               + "can only be hooked once per class hierarchy.")
@@ -63,16 +63,6 @@ private enum AspectsModel {
       }
       tracked[cls.name, default: [:]][selector] = label
     }
-  }
-
-  /// Whether `cls` is `ancestor` or below it.
-  static func inherits(_ cls: Class, from ancestor: Class) -> Bool {
-    var current: Class? = cls
-    while let klass = current {
-      if klass === ancestor { return true }
-      current = klass.superclass
-    }
-    return false
   }
 
   /// `aspect_swizzleForwardInvocation`.
