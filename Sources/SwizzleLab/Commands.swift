@@ -134,7 +134,7 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
 
   func runtime(_ event: RuntimeEvent) {
     guard pthread_equal(pthread_self(), owner) != 0 else { return }
-    var line = event.description
+    var line = TraceRecorder.line(for: event)
     if case .messageSent(let cls, let selector, _) = event {
       // `send -[A x] -> -[B x]`, on two lines when the method found is another class's.
       let sent = MethodReference(owner: cls, selector: selector).description
@@ -149,6 +149,23 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
         + (chain.map(\.description) + ["original"]).joined(separator: "\n           -> ")
     }
     lines.append("\(Format.time(CACurrentMediaTime()))  \(line)")
+  }
+
+  /// The event as the trace shows it: method-table edits without the IMPs' addresses (which
+  /// differ from run to run), and the hook framework's own edits named as such rather than by
+  /// the engine's source line.
+  static func line(for event: RuntimeEvent) -> String {
+    func origin(_ location: SourceLocation) -> String {
+      location.fileID.hasPrefix("Hooks/") ? " (a hook's interceptor)" : " at \(location)"
+    }
+    switch event {
+    case .methodAdded(let method, let location):
+      return "add \(method)\(origin(location))"
+    case .implementationSet(let method, _, _, let location):
+      return "set \(method)\(origin(location))"
+    default:
+      return event.description
+    }
   }
 
   /// The hook-map layers a send of `selector` to `cls` goes through: those of the nearest class
@@ -194,6 +211,8 @@ enum TraceCommand {
     let registry = PluginRegistry.shared
     var installed: [String] = []
     defer { for name in installed.reversed() { registry.uninstall(name) } }
+    // Recording from before the installs: each plugin's swizzles and hooks show under its line.
+    Tracing.install(recorder, tracingSends: selectors)
     for name in scenario.plugins(for: options.scenarioOptions) {
       guard let plugin = registry.plugin(named: name) else { continue }
       recorder.lines.append("\(Format.time(0))  install plugin \(plugin.identifier)")

@@ -83,6 +83,13 @@ struct LabTests {
     #expect(all.standardOutput.contains("barLayerTick:"), "display-link ticks")
     #expect(all.standardOutput.contains("transition started"))
     #expect(all.standardOutput.contains("transition ended"))
+    // The plugin's hooks show under its install, without addresses that differ from run to run.
+    let lines = all.standardOutput.split(separator: "\n").map(String.init)
+    let install = try #require(
+      lines.firstIndex { $0.hasSuffix("install plugin swizzlekit.bar-layer") })
+    let push = "set -[UINavigationController pushViewController:animated:] (a hook's interceptor)"
+    #expect(lines[install...].contains { $0.hasSuffix(push) })
+    #expect(!all.standardOutput.contains("0x"))
   }
 
   @Test("a trace shows the events of the scenario's thread, not another thread's")
