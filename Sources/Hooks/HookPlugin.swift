@@ -79,8 +79,10 @@ public protocol DiscoverablePlugin: HookPlugin {
 /// Why the registry refused a plugin or its installation. Nothing was installed when one is
 /// thrown, and no hook of the plugin was left behind.
 public enum PluginError: Error, Sendable, CustomStringConvertible {
-  /// The plugin's ``HookPlugin/install()`` threw; the hooks it had installed were removed.
-  case installFailed(plugin: String, identifier: String, reason: String)
+  /// The plugin's ``HookPlugin/install()`` threw `underlying` (a ``HookError`` naming the hook
+  /// that failed, or the plugin's own error, to match on); the hooks it had installed were
+  /// removed.
+  case installFailed(plugin: String, identifier: String, underlying: any Error)
   /// Another plugin type already has this identifier (`existing` and `refused` are the two
   /// types, module-qualified).
   case duplicateIdentifier(String, existing: String, refused: String)
@@ -92,8 +94,8 @@ public enum PluginError: Error, Sendable, CustomStringConvertible {
   /// What went wrong and what to do.
   public var description: String {
     switch self {
-    case .installFailed(let plugin, let identifier, let reason):
-      "the plugin \(plugin) (\(identifier)) did not install: \(reason); the hooks it had"
+    case .installFailed(let plugin, let identifier, let underlying):
+      "the plugin \(plugin) (\(identifier)) did not install: \(underlying); the hooks it had"
         + " installed were removed"
     case .duplicateIdentifier(let identifier, let existing, let refused):
       "two plugins have the identifier \(identifier): \(existing) was registered first, so"

@@ -190,7 +190,7 @@ public final class PluginRegistry: Sendable {
   /// returns with the plugin installed. A plugin's ``HookPlugin/install()`` may install other
   /// plugins, but not itself.
   ///
-  /// - Throws: ``PluginError/installFailed(plugin:identifier:reason:)`` when
+  /// - Throws: ``PluginError/installFailed(plugin:identifier:underlying:)`` when
   ///   ``HookPlugin/install()`` throws (the hooks it made are removed and the plugin is not
   ///   installed), and the duplicate errors of ``register(_:)``.
   @discardableResult
@@ -213,8 +213,7 @@ public final class PluginRegistry: Sendable {
         return true
       case .failure(let error, let made):
         for token in made { token.remove() }
-        throw .installFailed(
-          plugin: plugin.name, identifier: identifier, reason: String(describing: error))
+        throw .installFailed(plugin: plugin.name, identifier: identifier, underlying: error)
       }
     }
   }

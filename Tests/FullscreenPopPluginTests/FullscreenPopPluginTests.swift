@@ -70,8 +70,8 @@ struct FullscreenPopPluginTests {
   }
 
   @Test("article fixed: one set-up per navigation controller, however many pages are pushed")
-  func articleFixedOnce() throws {
-    try FullscreenPopScenarios.withTechnique(.article) {
+  func articleFixedOnce() {
+    FullscreenPopScenarios.withTechnique(.article) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       session.push(FullscreenPopScenarios.opaquePage())

@@ -130,12 +130,14 @@ struct PluginRegistryTests {
       try PluginRegistry.shared.install(failing)
       Issue.record("the failing plugin installed")
     } catch {
-      guard case .installFailed(let plugin, let identifier, let reason) = error else {
+      guard case .installFailed(let plugin, let identifier, let underlying) = error else {
         Issue.record("\(error)")
         return
       }
       #expect(plugin == "failing" && identifier == "test.failing")
-      #expect(reason.contains("-[X y]"), "names the hook that failed")
+      #expect("\(underlying)".contains("-[X y]"), "names the hook that failed")
+      #expect(underlying is HookError, "the hook's own error, to match on")
+      #expect(error.description.contains("-[X y]"))
     }
     #expect(!PluginRegistry.shared.isInstalled("test.failing"))
     meter.sendRecord(2)

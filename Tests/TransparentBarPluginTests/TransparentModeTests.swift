@@ -91,8 +91,8 @@ struct TransparentModeTests {
   }
 
   @Test("seed: the article's shouldPopItem pops by hand and answers YES, an error on iOS 13")
-  func articleShouldPop() throws {
-    try inMode(.seed) {
+  func articleShouldPop() {
+    inMode(.seed) {
       let (navigation, _) = twoPages()
       UIKitModelIssues.removeAll()
       navigation.navigationBar.tapBackButton()
