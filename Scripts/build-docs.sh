@@ -6,7 +6,8 @@
 #
 # Each module's reference is checked with --analyze and --warnings-as-errors: a broken symbol
 # link, an undocumented parameter or an ambiguous reference fails the script (CI runs it). The
-# archives go to OUTPUT/MODULE.doccarchive; `docc preview` or any static host serves them.
+# archives go to OUTPUT/MODULE.doccarchive (`docc preview` serves one), and their static-hosting
+# forms to OUTPUT/site/MODULE, which any static web server serves (python3 -m http.server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,8 +15,20 @@ output="${1:-.build/docs}"
 modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC Scenarios SwizzleKitTesting BarLayerPlugin
   TransparentBarPlugin OverlayBarPlugin AnimatorTransitionPlugin FullscreenPopPlugin)
 
-swift package dump-symbol-graph --minimum-access-level public > /dev/null
+# dump-symbol-graph also asks for the test runner's generated modules, which exist only once the
+# tests were built: on a fresh clone those fail while every module's own graph is written. So its
+# status is not trusted either way; each module's graph is checked below.
+dump_log="$(mktemp)"
+swift package dump-symbol-graph --minimum-access-level public > "$dump_log" 2>&1 || true
 graphs="$(dirname "$(swift build --show-bin-path)")/symbolgraph"
+for module in "${modules[@]}"; do
+  if [ ! -f "$graphs/$module.symbols.json" ]; then
+    cat "$dump_log" >&2
+    echo "error: no symbol graph for $module (swift package dump-symbol-graph, above)" >&2
+    exit 1
+  fi
+done
+rm -f "$dump_log"
 rm -rf "$output" && mkdir -p "$output"
 for module in "${modules[@]}"; do
   work="$output/graphs/$module"
@@ -36,4 +49,13 @@ for module in "${modules[@]}"; do
     --analyze --warnings-as-errors
 done
 rm -rf "$output/graphs"
+# The same as static sites, one folder per module, for any static host (docc's own transform).
+for module in "${modules[@]}"; do
+  lower="$(echo "$module" | tr '[:upper:]' '[:lower:]')"
+  mkdir -p "$output/site/$module"
+  docc process-archive transform-for-static-hosting "$output/$module.doccarchive" \
+    --output-path "$output/site/$module" --hosting-base-path "$module" > /dev/null
+  test -f "$output/site/$module/documentation/$lower/index.html"
+done
 echo "API reference: $output/{$(IFS=,; echo "${modules[*]}")}.doccarchive"
+echo "Static sites: $output/site/MODULE (serve $output/site, then open /MODULE/documentation/...)"

@@ -2,6 +2,7 @@
 // set the seed's way (the shadow view read as an ivar, the effect view of a translucent bar, or
 // the first subview), a background view for EM's colour, the title colour and the hairline.
 public import Foundation
+import Hooks
 import ObjCRuntime
 public import UIKitModel
 

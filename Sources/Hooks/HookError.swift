@@ -84,3 +84,12 @@ public struct HookOptions: OptionSet, Sendable, Hashable {
   /// When calls race, exactly one of them runs the hook.
   public static let once = HookOptions(rawValue: 1)
 }
+
+extension Diagnostic.Kind {
+  /// A hook was skipped for one call (a nil object argument for a typed hook...).
+  public static let hookSkipped = Diagnostic.Kind(rawValue: "hookSkipped")
+  /// Removing a hook could not restore the method, which someone replaced since.
+  public static let restoreBlocked = Diagnostic.Kind(rawValue: "restoreBlocked")
+  /// A plugin was refused or did not install.
+  public static let plugin = Diagnostic.Kind(rawValue: "plugin")
+}

@@ -11,31 +11,36 @@
 ///
 /// Tests match on ``kind`` and ``method``, not on the text, which may be reworded.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-  /// The kinds of problems.
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  /// A kind of problem: the runtime's are declared here; each layer above declares its own in an
+  /// extension (the hook framework's `hookSkipped`, `restoreBlocked` and `plugin`, the UIKit
+  /// model's `model`), so that the runtime names no layer above it. Two kinds are the same when
+  /// their raw values are.
+  public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The kind's name, such as `refusedCall`.
+    public let rawValue: String
+
+    /// The kind named `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The kind's name.
+    public var description: String { rawValue }
+
     /// A class declaration had a bad line, which was skipped.
-    case declaration
+    public static let declaration = Kind(rawValue: "declaration")
     /// A C-level call refused its input and changed nothing (`objc_setAssociatedObject`,
     /// `method_setImplementation`, `method_exchangeImplementations`, `object_setIvar`...).
-    case refusedCall
-    /// A send the model makes could not reach its method (a broken swizzle), and did nothing.
-    case failedSend
+    public static let refusedCall = Kind(rawValue: "refusedCall")
+    /// A send made through a non-throwing door could not reach its method (a broken swizzle),
+    /// and did nothing.
+    public static let failedSend = Kind(rawValue: "failedSend")
     /// An IMP made from a closure was called on an object of another class, and returned zero.
-    case closureReceiver
-    /// A hook was skipped for one call (a nil object argument for a typed hook...).
-    case hookSkipped
-    /// Removing a hook could not restore the method, which someone replaced since.
-    case restoreBlocked
-    /// A plugin was refused or did not install.
-    case plugin
-    /// The UIKit model refused a call, as UIKit would raise (a `UIKitModelIssue`).
-    case model
+    public static let closureReceiver = Kind(rawValue: "closureReceiver")
     /// A value was refused (NaN, infinite, out of range) and the previous one kept.
-    case refusedValue
+    public static let refusedValue = Kind(rawValue: "refusedValue")
     /// Two classes' `+initialize` waited for each other on two threads (objc4 deadlocks).
-    case initializeDeadlock
+    public static let initializeDeadlock = Kind(rawValue: "initializeDeadlock")
     /// Anything else.
-    case general
+    public static let general = Kind(rawValue: "general")
   }
 
   /// What kind of problem.

@@ -143,3 +143,8 @@ public enum UIKitModelIssues {
   /// Forgets the issues so far.
   public static func removeAll() { recorded.withLock { $0.removeAll() } }
 }
+
+extension Diagnostic.Kind {
+  /// The UIKit model refused a call, as UIKit would raise (a ``UIKitModelIssue``).
+  public static let model = Diagnostic.Kind(rawValue: "model")
+}
