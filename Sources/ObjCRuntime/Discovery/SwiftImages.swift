@@ -55,11 +55,33 @@ package enum SwiftImages {
   /// appended, so later versions keep it, but we do not assume so).
   static let knownVersions: ClosedRange<UInt> = 1...10
 
-  /// The modules of SwizzleKit's library product: an image other than the host's that defines
-  /// types in one of them carries a second copy.
-  static let swizzleKitModules: Set<String> = [
-    "ObjCRuntime", "ObjCRuntimeGeometry", "Hooks", "UIKitModel", "Scenarios", "SwizzleKitTesting",
-  ]
+  /// The modules of the image that holds this runtime (the host's copy of SwizzleKit: the
+  /// executable that links it statically, or `libSwizzleKit.so`): an image other than that one
+  /// that defines types in one of them carries a second copy. Read from the image itself, once,
+  /// so that the runtime names no module above it; the compiler's modules of imported C types
+  /// (`__C`...), which every image has, are left out. Only `ObjCRuntime` when the image cannot
+  /// be read.
+  static func hostModules() -> Set<String> {
+    hostModuleNames.withLock { known in
+      if let known { return known }
+      var modules: Set<String> = ["ObjCRuntime"]
+      if let images = try? all(),
+        let host = images.first(where: { image in
+          classes(in: image).contains { ObjectIdentifier($0) == ObjectIdentifier(ObjCObject.self) }
+        })
+      {
+        for descriptor in typeDescriptors(in: host) {
+          if let module = moduleName(of: descriptor), !module.hasPrefix("__") {
+            modules.insert(module)
+          }
+        }
+      }
+      known = modules
+      return modules
+    }
+  }
+
+  private static let hostModuleNames = RuntimeLock<Set<String>?>(nil)
 
   /// A number that changes whenever a library is loaded into the process; reading it costs one
   /// call of `dl_iterate_phdr` that stops at the first object.
@@ -215,12 +237,13 @@ package enum SwiftImages {
     return nil
   }
 
-  /// The modules of SwizzleKit's product whose types `image` defines: not empty when the image
-  /// carries a copy of SwizzleKit (or is the host's own copy).
+  /// The host's modules (``hostModules()``) whose types `image` defines: not empty when the
+  /// image carries a copy of SwizzleKit (or is the host's own copy).
   package static func swizzleKitModules(in image: SwiftImage) -> [String] {
+    let host = hostModules()
     var found: Set<String> = []
     for descriptor in typeDescriptors(in: image) {
-      if let module = moduleName(of: descriptor), swizzleKitModules.contains(module) {
+      if let module = moduleName(of: descriptor), host.contains(module) {
         found.insert(module)
       }
     }
