@@ -1,0 +1,218 @@
+// What the typed hooks are made of: the original an `instead` hook calls, and the signature checks
+// and argument readers of a typed closure.
+import ObjCRuntime
+
+/// The original implementation, as an `instead` hook receives it: call it with the arguments
+/// you want the method to get, and it returns what the method returned. Not calling it skips the
+/// original (and any `instead` hook installed before yours).
+public struct HookOriginal<Result, each Arg> {
+  @usableFromInline internal let invocation: HookInvocation
+
+  @usableFromInline
+  internal init(_ invocation: HookInvocation) {
+    self.invocation = invocation
+  }
+
+  /// Calls the original with `arguments` and returns its result.
+  @inlinable
+  public func callAsFunction(_ arguments: repeat each Arg) -> Result {
+    var index = 2
+    repeat invocation.call.uncheckedSetArgument(
+      each arguments, at: TypedHook<ObjCObject>.next(&index))
+    invocation.invokeOriginal()
+    return invocation.takeResult(as: Result.self)
+  }
+}
+
+extension HookInvocation {
+  /// The result in the return slot as a Swift value that owns its reference: the slot's own
+  /// reference to an object result is dropped, so that writing a result back does not leak.
+  @inlinable
+  internal func takeResult<Result>(as type: Result.Type) -> Result {
+    let result = call.uncheckedReturnValue(as: Result.self)
+    releaseReturnedObject()
+    return result
+  }
+}
+
+/// Whether an object is a `T`, as a `Sendable` value (metatypes of generic parameters are not).
+@usableFromInline
+internal struct ObjectCheck<T: ObjCTypeEncodable>: Sendable {
+  @inlinable init() {}
+  @inlinable func matches(_ object: AnyObject) -> Bool { object is T }
+}
+
+/// The typed forms' machinery: checks a closure's types against the method once, and turns the
+/// closure into an untyped hook body that reads the call without checks.
+@usableFromInline
+internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
+  @usableFromInline let selector: Selector
+
+  @inlinable
+  init(_ selector: Selector) {
+    self.selector = selector
+  }
+
+  @inlinable @inline(__always)
+  static func next(_ index: inout Int) -> Int {
+    defer { index += 1 }
+    return index
+  }
+
+  /// The closure's argument encodings, in order.
+  @inlinable
+  var argumentEncodings: [String] {
+    var encodings: [String] = []
+    for type in repeat (each Arg).self { encodings.append(type.objcTypeEncoding) }
+    return encodings
+  }
+
+  /// A check of the method's signature against the closure's types: the same number of
+  /// arguments, each laid out the same, and the result too when `result` is given.
+  @inlinable
+  func check(result: Any.Type?) -> (MethodSignature) throws(HookError) -> Void {
+    let encodings = argumentEncodings
+    return { signature throws(HookError) in
+      var matches = signature.numberOfArguments == encodings.count + 2
+      if matches {
+        var index = 2
+        for type in repeat (each Arg).self {
+          matches = matches && signature.argument(at: TypedHook.next(&index), accepts: type)
+        }
+      }
+      var resultEncoding = signature.methodReturnType
+      if let result {
+        if result == Void.self {
+          resultEncoding = "v"
+          matches = matches && signature.returnDescriptor == .void
+        } else if let encodable = result as? any ObjCTypeEncodable.Type {
+          resultEncoding = encodable.objcTypeEncoding
+          matches = matches && Self.returnAccepts(signature, encodable)
+        } else {
+          resultEncoding = "?"
+          matches = false
+        }
+      }
+      guard matches else {
+        throw .signatureMismatch(
+          MethodReference(className: "\(Receiver.self)", selectorName: selector.name),
+          method: signature.typeEncoding, hook: resultEncoding + "@:" + encodings.joined())
+      }
+    }
+  }
+
+  @inlinable
+  static func returnAccepts<T: ObjCTypeEncodable>(
+    _ signature: MethodSignature, _ type: T.Type
+  ) -> Bool {
+    signature.returnType(accepts: type)
+  }
+
+  /// Checks of object arguments' classes, which encodings cannot tell apart (every object is
+  /// `@`): a call with an object of another class skips the hook with a warning rather than
+  /// hand the closure a wrong type.
+  @inlinable
+  var objectChecks: [(Int, @Sendable (AnyObject) -> Bool, Bool)] {
+    var checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)] = []
+    var index = 2
+    for type in repeat (each Arg).self {
+      let position = TypedHook.next(&index)
+      if let check = Self.objectCheck(type) {
+        checks.append((position, check, type is any ExpressibleByNilLiteral.Type))
+      }
+    }
+    return checks
+  }
+
+  @inlinable
+  static func objectCheck<T: ObjCTypeEncodable>(_ type: T.Type)
+    -> (@Sendable (AnyObject) -> Bool)?
+  {
+    guard T.objcTypeEncoding == "@" else { return nil }
+    let check = ObjectCheck<T>()
+    return { object in check.matches(object) }
+  }
+
+  /// Whether the call's object arguments have the closure's classes.
+  @usableFromInline
+  static func argumentsFit(
+    _ call: InterceptedCall, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
+    _ method: MethodReference
+  ) -> Bool {
+    for (index, check, nilAllowed) in checks {
+      guard let address = call.uncheckedArgument(at: index, as: UnsafeRawPointer?.self) else {
+        if nilAllowed { continue }
+        Diagnostics.warn(
+          "a hook of \(method) was skipped: argument \(index - 2) is nil", kind: .hookSkipped,
+          method: method)
+        return false
+      }
+      guard check(Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()) else {
+        Diagnostics.warn(
+          "a hook of \(method) was skipped: argument \(index - 2) is not of the hook's class",
+          kind: .hookSkipped, method: method)
+        return false
+      }
+    }
+    return true
+  }
+
+  /// A body for `before` and observing `after` hooks.
+  @inlinable
+  func observer(_ body: @escaping @Sendable (Receiver, repeat each Arg) -> Void)
+    -> @Sendable (HookInvocation) -> Void
+  {
+    let checks = objectChecks
+    return { invocation in
+      let call = invocation.call
+      if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
+      var index = 2
+      call.unmanagedReceiver._withUnsafeGuaranteedRef { receiver in
+        body(
+          unsafeDowncast(receiver, to: Receiver.self),
+          repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      }
+    }
+  }
+
+  /// A body for `after` hooks that see and replace the result.
+  @inlinable
+  func resultReplacer<Result>(
+    _ body: @escaping @Sendable (Receiver, Result, repeat each Arg) -> Result
+  ) -> @Sendable (HookInvocation) -> Void {
+    let checks = objectChecks
+    return { invocation in
+      let call = invocation.call
+      if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
+      var index = 2
+      let result = invocation.takeResult(as: Result.self)
+      let replaced = body(
+        unsafeDowncast(call.receiver, to: Receiver.self), result,
+        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      call.uncheckedSetReturnValue(replaced)
+    }
+  }
+
+  /// A body for `instead` hooks.
+  @inlinable
+  func replacement<Result>(
+    _ body:
+      @escaping @Sendable (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg)
+      -> Result
+  ) -> @Sendable (HookInvocation) -> Void {
+    let checks = objectChecks
+    return { invocation in
+      let call = invocation.call
+      if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) {
+        invocation.invokeOriginal()
+        return
+      }
+      var index = 2
+      let result = body(
+        HookOriginal(invocation), unsafeDowncast(call.receiver, to: Receiver.self),
+        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      invocation.releaseReturnedObject()
+      call.uncheckedSetReturnValue(result)
+    }
+  }
+}

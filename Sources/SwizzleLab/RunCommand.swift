@@ -1,0 +1,60 @@
+// `run`: a scenario's timeline, and running a scenario for any command.
+import Foundation
+import Hooks
+import ObjCRuntime
+import Scenarios
+import UIKitModel
+
+/// `run`: the timeline of a scenario.
+enum RunCommand {
+  static func run(_ options: Options, output: LabOutput, environment: [String: String])
+    throws(LabError) -> LabExit
+  {
+    guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
+      throw .usage("no scenario", topic: "run")
+    }
+    let color = output.isTerminal && !options.noColor && environment["NO_COLOR"] == nil
+    let plugins = scenario.plugins(for: options.scenarioOptions)
+    output.out(
+      Lab.wrap("\(scenario.name): \(scenario.summary)", width: 79).joined(separator: "\n") + "\n"
+        + "\(options.device.rawValue), iOS \(options.systemVersion),"
+        + (options.sdkVersion.map { " iOS \($0) SDK," } ?? "")
+        + " plugin\(plugins.count > 1 ? "s" : "")"
+        + " \(plugins.isEmpty ? "none" : plugins.joined(separator: ", "))\n\n")
+    let moments = try runScenario(scenario, options.scenarioOptions)
+    let title =
+      (UIApplication.shared.keyWindow?.rootViewController as? UINavigationController)?
+      .topViewController?.title ?? ""
+    for moment in moments {
+      let bar = moment.appearance
+      output.out("  \(Format.time(moment.time))  \(moment.name)\n")
+      output.out(
+        "          \(Format.strip(bar, title: title, color: color))"
+          + " bg \(Format.hex(bar.backgroundColor)) \(Format.number(bar.backgroundOpacity))"
+          + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
+          + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))"
+          + Format.exceptions(bar) + "\n")
+      if options.speed > 0 { usleep(useconds_t(options.speed * 1_000_000)) }
+    }
+    if let last = moments.last {
+      let summary =
+        "\(moments.count) steps over \(Format.time(last.time)) of virtual time; the bar ends"
+        + " \(Format.hex(last.appearance.backgroundColor)) at opacity"
+        + " \(Format.number(last.appearance.backgroundOpacity)), status bar"
+        + " \(Format.status(last.appearance.statusBarStyle))."
+      output.out("\n" + Lab.wrap(summary, width: 79).joined(separator: "\n") + "\n")
+    }
+    return .ok
+  }
+}
+
+/// Runs `scenario`, turning a plugin that fails to install into a failure of the command.
+func runScenario(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
+  -> [ScenarioMoment]
+{
+  do {
+    return try scenario.run(options: options)
+  } catch {
+    throw .failure(error.description)
+  }
+}
