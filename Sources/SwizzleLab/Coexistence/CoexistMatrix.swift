@@ -110,6 +110,32 @@ struct Matrix {
     return run
   }
 
+  /// One ordered pair the matrix ran: its techniques, where, its two runs and its verdicts.
+  struct Pair {
+    let first: Technique
+    let second: Technique
+    let subclass: Bool
+    let runs: [CellRun]
+    let verdict: PairVerdict
+  }
+
+  /// Every pair that ran, in the tables' order: one class, then a class and its subclass.
+  var pairs: [Pair] {
+    [false, true].flatMap { subclass in
+      let chosen = subclass ? classWide : techniques
+      return chosen.flatMap { first in
+        chosen.compactMap { second -> Pair? in
+          guard subclass || first.name != second.name else { return nil }
+          let runs = pair(first, second, subclass: subclass)
+          guard runs.count == 2 else { return nil }
+          return Pair(
+            first: first, second: second, subclass: subclass, runs: runs,
+            verdict: PairVerdict(runs))
+        }
+      }
+    }
+  }
+
   /// The two runs of a pair, reverted first-first then second-first.
   func pair(_ first: Technique, _ second: Technique, subclass: Bool) -> [CellRun] {
     [false, true].compactMap { reverse in
@@ -163,29 +189,19 @@ struct Matrix {
         + "never reverted: RSSwizzle offers no unswizzle.)", width: 79)
     lines.append("")
     lines.append("THE CELLS THAT ARE NOT both AND ok")
-    for subclass in [false, true] {
-      let chosen = subclass ? classWide : techniques
-      for first in chosen {
-        for second in chosen where subclass || first.name != second.name {
-          let runs = pair(first, second, subclass: subclass)
-          guard runs.count == 2 else { continue }
-          let verdict = PairVerdict(runs)
-          guard !verdict.isClean else { continue }
-          lines.append("")
-          let place =
-            subclass
-            ? "Base.\(first.name), Sub.\(second.name)"
-            : "\(first.name), "
-              + "then \(second.name)"
-          lines.append("\(place): call \(verdict.call), reverts \(verdict.revert)")
-          lines += runs[0].steps.filter { !$0.hasPrefix("setup") }.map { "  " + $0 }
-          if let start = runs[1].steps.firstIndex(where: { $0.hasPrefix("revert ") }) {
-            lines.append("  reverted the other way:")
-            lines += runs[1].steps[start...].map { "  " + $0 }
-          } else if let crash = runs[1].crash, runs[0].crash == nil {
-            lines.append("  reverted the other way: crash: \(crash)")
-          }
-        }
+    for pair in pairs where !pair.verdict.isClean {
+      let (first, second, runs, verdict) = (pair.first, pair.second, pair.runs, pair.verdict)
+      lines.append("")
+      let place =
+        pair.subclass
+        ? "Base.\(first.name), Sub.\(second.name)" : "\(first.name), then \(second.name)"
+      lines.append("\(place): call \(verdict.call), reverts \(verdict.revert)")
+      lines += runs[0].steps.filter { !$0.hasPrefix("setup") }.map { "  " + $0 }
+      if let start = runs[1].steps.firstIndex(where: { $0.hasPrefix("revert ") }) {
+        lines.append("  reverted the other way:")
+        lines += runs[1].steps[start...].map { "  " + $0 }
+      } else if let crash = runs[1].crash, runs[0].crash == nil {
+        lines.append("  reverted the other way: crash: \(crash)")
       }
     }
     return lines.joined(separator: "\n") + "\n"
@@ -245,32 +261,24 @@ struct Matrix {
       return "<h2>\(escape(title))</h2>\n<table>\n\(rows)</table>"
     }
     var sections = ""
-    for subclass in [false, true] {
-      let chosen = subclass ? classWide : techniques
-      for first in chosen {
-        for second in chosen where subclass || first.name != second.name {
-          let runs = pair(first, second, subclass: subclass)
-          guard runs.count == 2 else { continue }
-          let verdict = PairVerdict(runs)
-          let place =
-            subclass
-            ? "\(first.name) on Base, \(second.name) on Sub" : "\(first.name), then \(second.name)"
-          sections +=
-            "<section id=\"\(anchor(first, second, subclass))\"><h3>\(escape(place)): "
-            + "call \(escape(verdict.call)), reverts \(escape(verdict.revert))</h3>\n"
-          for run in runs {
-            let order =
-              run.cell.revertsSecondFirst ? "second reverted first" : "first reverted first"
-            var text = run.lines
-            if let crash = run.crash { text.append("crash: \(crash)") }
-            sections +=
-              "<p>\(escape(order)): <code>swizzle-lab coexist "
-              + "\(escape(run.cell.arguments(method: method).dropFirst().joined(separator: " ")))"
-              + "</code></p>\n<pre>\(text.map(escape).joined(separator: "\n"))</pre>\n"
-          }
-          sections += "</section>\n"
-        }
+    for pair in pairs {
+      let (first, second, runs, verdict) = (pair.first, pair.second, pair.runs, pair.verdict)
+      let place =
+        pair.subclass
+        ? "\(first.name) on Base, \(second.name) on Sub" : "\(first.name), then \(second.name)"
+      sections +=
+        "<section id=\"\(anchor(first, second, pair.subclass))\"><h3>\(escape(place)): "
+        + "call \(escape(verdict.call)), reverts \(escape(verdict.revert))</h3>\n"
+      for run in runs {
+        let order = run.cell.revertsSecondFirst ? "second reverted first" : "first reverted first"
+        var text = run.lines
+        if let crash = run.crash { text.append("crash: \(crash)") }
+        sections +=
+          "<p>\(escape(order)): <code>swizzle-lab coexist "
+          + "\(escape(run.cell.arguments(method: method).dropFirst().joined(separator: " ")))"
+          + "</code></p>\n<pre>\(text.map(escape).joined(separator: "\n"))</pre>\n"
       }
+      sections += "</section>\n"
     }
     let legend = techniques.map {
       "<li><b>\(escape($0.name))</b>: \(escape($0.summary))</li>"
