@@ -51,7 +51,7 @@ public struct BarLayerPlugin: HookPlugin {
   /// Takes the plugin's views off the bars it changed; the registry removes the hooks.
   public func uninstall() {
     BarLayerPlugin.isOn.store(false, ordering: .releasing)
-    TouchedBars.restoreAll()
+    TouchedBars.all.undoAll()
   }
 
   /// Whether the plugin is installed: set at the end of a successful ``install()`` and at the
@@ -304,25 +304,12 @@ extension UINavigationController {
   }
 }
 
-/// The bars the plugin changed, held weakly, so that uninstalling can give them back.
+/// The bars the plugin changed, held weakly, so that uninstalling can give them back: the
+/// plugin's views taken off, UIKit's background given back.
 enum TouchedBars {
-  private final class WeakBar {
-    weak var bar: UINavigationBar?
-    init(_ bar: UINavigationBar) { self.bar = bar }
-  }
-
-  private static let bars = RuntimeLock<[ObjectIdentifier: WeakBar]>([:])
+  static let all = PluginChanges<UINavigationBar>()
 
   static func note(_ bar: UINavigationBar) {
-    bars.withLock { $0[ObjectIdentifier(bar)] = WeakBar(bar) }
-  }
-
-  /// Takes the plugin's views off every bar it changed, and gives back UIKit's background.
-  static func restoreAll() {
-    let all = bars.withLock { bars in
-      defer { bars.removeAll() }
-      return bars.values.compactMap(\.bar)
-    }
-    for bar in all { bar.barLayerRemoveBackground() }
+    all.note(bar) { bar in bar.barLayerRemoveBackground() }
   }
 }

@@ -110,7 +110,7 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
   public func uninstall() {
     TransparentCategory.uninstall()
     TransparentExchanges.exchangeBack()
-    TransparentTouchedBars.restoreAll()
+    TransparentTouchedBars.all.undoAll()
   }
 }
 
@@ -276,23 +276,10 @@ extension UINavigationController {
 
 /// The bars the plugin changed, held weakly, so that uninstalling can give them back.
 internal enum TransparentTouchedBars {
-  private final class WeakBar {
-    weak var bar: UINavigationBar?
-    init(_ bar: UINavigationBar) { self.bar = bar }
-  }
-
-  private static let bars = RuntimeLock<[ObjectIdentifier: WeakBar]>([:])
+  static let all = PluginChanges<UINavigationBar>()
 
   static func note(_ bar: UINavigationBar) {
-    bars.withLock { $0[ObjectIdentifier(bar)] = WeakBar(bar) }
-  }
-
-  static func restoreAll() {
-    let all = bars.withLock { bars in
-      defer { bars.removeAll() }
-      return bars.values.compactMap(\.bar)
-    }
-    for bar in all { bar.transparentRemoveBackground() }
+    all.note(bar) { bar in bar.transparentRemoveBackground() }
   }
 }
 
