@@ -18,11 +18,13 @@ enum Format {
 
   static func time(_ value: TimeInterval) -> String { String(format: "%.3fs", value) }
 
+  /// The status bar style by UIKit's name for it, as the testing library's timelines write it
+  /// (`default` is not `darkContent`: from iOS 13 it follows the interface style).
   static func status(_ style: UIStatusBarStyle) -> String {
     switch style {
-    case .default: "dark"
-    case .darkContent: "dark"
-    case .lightContent: "light"
+    case .default: "default"
+    case .darkContent: "darkContent"
+    case .lightContent: "lightContent"
     }
   }
 

@@ -135,6 +135,14 @@ struct LabTests {
     #expect(html.components(separatedBy: " data-time=").count - 1 == data.samples.count)
     #expect(html.components(separatedBy: "<script").count - 1 == 1)
     #expect(!html.contains("<script src") && !html.contains("https://"))
+    // The status bar's ink follows its style: white over the transparent page (lightContent),
+    // black once the opaque page is up (default).
+    let first = try String(
+      contentsOf: directory.appendingPathComponent("frame-1.svg"), encoding: .utf8)
+    let last = try String(
+      contentsOf: directory.appendingPathComponent("frame-3.svg"), encoding: .utf8)
+    #expect(first.contains("fill=\"rgb(255,255,255)\" fill-opacity=\"1.000\">9:41"))
+    #expect(last.contains("fill=\"rgb(0,0,0)\" fill-opacity=\"1.000\">9:41"))
     // Mid-push, both pages are drawn: the transparent one leaving, the opaque one arriving.
     let midPush = try #require(data.moments.first { $0.name == "mid push" }?.views)
     #expect(midPush.count == 2 && midPush[0].x < 0 && midPush[1].x > 0)

@@ -63,7 +63,7 @@ extension RenderCommand {
           x: 0, y: offset, width: width, height: status, color: area, opacity: 1,
           outlined: false))
     }
-    let ink: [Double] = sample.statusBar == "light" ? [1, 1, 1, 1] : [0, 0, 0, 1]
+    let ink: [Double] = sample.statusBar == "lightContent" ? [1, 1, 1, 1] : [0, 0, 0, 1]
     let middle = offset + status + bar / 2 + 5
     shapes += [
       .text(x: 12, y: status - 5, size: 12, text: "9:41", color: ink, opacity: 1, centered: false),
