@@ -11,6 +11,6 @@ struct LatePlugin: HookPlugin {
 
 final class LatePluginStartup: SelfAware {
   static func awake() {
-    try? PluginRegistry.shared.install(LatePlugin())
+    _ = try? PluginRegistry.shared.install(LatePlugin())
   }
 }
