@@ -138,7 +138,8 @@ let package = Package(
       name: "BarLayerPlugin",
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/BarLayerPlugin",
-      exclude: ["README.md"]
+      exclude: ["README.md"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     // The ETNavBarTransparent / EMNavigationBarTransition technique: methods exchanged at run
     // time, installed once in a static let, woken by SelfAware.

@@ -2,6 +2,7 @@
 // moments: the bar-layer plugin brings them (`BarLayerPlugin.scenarios`), and the lab, the
 // benchmark and the tests run them.
 import Foundation
+import Hooks
 public import Scenarios
 import UIKitModel
 

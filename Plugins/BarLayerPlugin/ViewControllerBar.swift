@@ -2,6 +2,7 @@
 // original's rules for when a change reaches the live bar.
 public import Foundation
 import ObjCRuntime
+import Synchronization
 public import UIKitModel
 
 private enum Keys {
