@@ -24,7 +24,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
   private var systemPanWasEnabled = true
 
   // The proxies, held strongly here while the plugin is installed (a delegate is held weakly),
-  // behind the runtime's lock so that the table itself is never torn. The proxies and their
+  // behind a `RuntimeLock` of their own so that the table itself is never torn. The proxies and their
   // controllers are the model's, which runs on one thread at a time: install, use and
   // uninstall the plugin on that thread (the registry's calls do, in tests and the lab).
   private static let proxies = RuntimeLock<[ObjectIdentifier: TransitionDelegateProxy]>([:])

@@ -2,6 +2,7 @@
 // view, NavigationInteractiveTransition as the delegate returning PopAnimation, driven by a
 // percent-driven transition, and the bar's first subview faded by hand.
 import Foundation
+import Hooks
 import ObjCRuntime
 public import UIKitModel
 
@@ -284,7 +285,7 @@ enum ArticlePop {
       navigation[systemPanKey] = systemPanWasEnabled
       navigation[appDelegateKey] = WeakDelegate(navigation.delegateObject)
     }
-    adopted.add(navigation)
+    adopted.note(navigation, undo: release)
   }
 
   /// A pan a page B added to `navigation`'s gesture view.
@@ -292,8 +293,8 @@ enum ArticlePop {
     navigation[pagePansKey] = navigation[pagePansKey] + [pan]
   }
 
-  /// The controllers set up, held weakly.
-  private static let adopted = AdoptedControllers()
+  /// The controllers set up, held weakly, each with how to give it back.
+  private static let adopted = PluginChanges<UINavigationController>()
 
   /// The article's `viewDidLoad` of page B, for `navigation`: the system's swipe-back off, a
   /// pan on its view whose target and delegate is a `NavigationInteractiveTransition`, which
@@ -302,7 +303,7 @@ enum ArticlePop {
     guard navigation[articleKey] == nil else { return }
     let transition = NavigationInteractiveTransition(navigation, fixed: fixed)
     navigation[articleKey] = transition
-    adopted.add(navigation)
+    adopted.note(navigation, undo: release)
     let gesture = navigation.interactivePopGestureRecognizer
     transition.systemPanWasEnabled = gesture?.isEnabled ?? true
     gesture?.isEnabled = false
@@ -316,55 +317,31 @@ enum ArticlePop {
 
   /// Takes the pans off, turns the system's swipe-back on and gives the delegates back.
   static func releaseAll() {
-    for navigation in adopted.drain() {
-      // The seed's: the pans its pages B added, and the delegate their transitions took.
-      for pan in navigation[pagePansKey] { pan.view?.removeGestureRecognizer(pan) }
-      navigation[pagePansKey] = []
-      if let wasEnabled = navigation[systemPanKey] {
-        navigation.interactivePopGestureRecognizer?.isEnabled = wasEnabled
-        navigation[systemPanKey] = nil
-        if navigation.delegateObject is NavigationInteractiveTransition {
-          // The app's delegate from before the first page B, as the fixed technique gives it.
-          let previous = navigation[appDelegateKey]?.delegate.map { SwiftObjectBox.wrap($0) }
-          try? objc_msgSend(navigation, "setDelegate:", previous) as Void
-        }
-        navigation[appDelegateKey] = nil
-      }
-      guard let transition = navigation[articleKey] else { continue }
-      transition.pan.view?.removeGestureRecognizer(transition.pan)
-      navigation.interactivePopGestureRecognizer?.isEnabled = transition.systemPanWasEnabled
-      if navigation.delegateObject === transition {
-        let previous = transition.previousDelegate.map { SwiftObjectBox.wrap($0) }
+    adopted.undoAll()
+  }
+
+  /// Gives `navigation` back what the technique changed.
+  private static func release(_ navigation: UINavigationController) {
+    // The seed's: the pans its pages B added, and the delegate their transitions took.
+    for pan in navigation[pagePansKey] { pan.view?.removeGestureRecognizer(pan) }
+    navigation[pagePansKey] = []
+    if let wasEnabled = navigation[systemPanKey] {
+      navigation.interactivePopGestureRecognizer?.isEnabled = wasEnabled
+      navigation[systemPanKey] = nil
+      if navigation.delegateObject is NavigationInteractiveTransition {
+        // The app's delegate from before the first page B, as the fixed technique gives it.
+        let previous = navigation[appDelegateKey]?.delegate.map { SwiftObjectBox.wrap($0) }
         try? objc_msgSend(navigation, "setDelegate:", previous) as Void
       }
-      navigation[articleKey] = nil
+      navigation[appDelegateKey] = nil
     }
-  }
-}
-
-/// The navigation controllers a technique set up, held weakly, for its uninstall.
-final class AdoptedControllers: Sendable {
-  private struct Weak {
-    weak var navigation: UINavigationController?
-  }
-
-  // The list is touched only under the runtime's lock; the controllers are the model's, used on
-  // its thread.
-  private let list = RuntimeLock<[Weak]>([])
-
-  /// Adds `navigation`, dropping the controllers that are gone.
-  func add(_ navigation: UINavigationController) {
-    list.withLock { list in
-      list.removeAll { $0.navigation == nil }
-      list.append(Weak(navigation: navigation))
+    guard let transition = navigation[articleKey] else { return }
+    transition.pan.view?.removeGestureRecognizer(transition.pan)
+    navigation.interactivePopGestureRecognizer?.isEnabled = transition.systemPanWasEnabled
+    if navigation.delegateObject === transition {
+      let previous = transition.previousDelegate.map { SwiftObjectBox.wrap($0) }
+      try? objc_msgSend(navigation, "setDelegate:", previous) as Void
     }
-  }
-
-  /// The controllers still alive, and an empty list.
-  func drain() -> [UINavigationController] {
-    list.withLock { list in
-      defer { list.removeAll() }
-      return list.compactMap(\.navigation)
-    }
+    navigation[articleKey] = nil
   }
 }

@@ -1,6 +1,7 @@
 // FDFullscreenPopGesture's hijack: a full-screen pan aimed at the system gesture's own private
 // target, so that the system's interactive pop runs from anywhere on the screen.
 import Foundation
+import Hooks
 import ObjCRuntime
 public import UIKitModel
 
@@ -88,7 +89,7 @@ extension UINavigationController {
 
 /// Sets the hijack up on navigation controllers, and takes it off.
 enum FullscreenHijack {
-  private static let adopted = AdoptedControllers()
+  private static let adopted = PluginChanges<UINavigationController>()
 
   /// FDFullscreenPopGesture's swizzled push, before the original: once per controller, a pan on
   /// the system gesture's view whose target is the system gesture's own first target (read with
@@ -110,7 +111,7 @@ enum FullscreenHijack {
     }
     let delegate = FullscreenPopGestureDelegate(navigation)
     navigation[hijackKey] = delegate
-    adopted.add(navigation)
+    adopted.note(navigation, undo: release)
     delegate.systemPanWasEnabled = system.isEnabled
     delegate.pan.delegate = delegate
     delegate.pan.maximumNumberOfTouches = 1
@@ -121,11 +122,14 @@ enum FullscreenHijack {
 
   /// Takes the pans off and turns the system's swipe-back on.
   static func releaseAll() {
-    for navigation in adopted.drain() {
-      guard let delegate = navigation[hijackKey] else { continue }
-      delegate.pan.view?.removeGestureRecognizer(delegate.pan)
-      navigation.interactivePopGestureRecognizer?.isEnabled = delegate.systemPanWasEnabled
-      navigation[hijackKey] = nil
-    }
+    adopted.undoAll()
+  }
+
+  /// Takes `navigation`'s pan off and turns its system swipe-back back on.
+  private static func release(_ navigation: UINavigationController) {
+    guard let delegate = navigation[hijackKey] else { return }
+    delegate.pan.view?.removeGestureRecognizer(delegate.pan)
+    navigation.interactivePopGestureRecognizer?.isEnabled = delegate.systemPanWasEnabled
+    navigation[hijackKey] = nil
   }
 }

@@ -47,7 +47,7 @@ extension HookPlugin {
   /// The identifier's last dot-separated part: `bar-layer` for `swizzlekit.bar-layer`.
   public var name: String {
     // Without `split`'s array when the identifier does not end in a dot: the registry asks on
-    // every install and uninstall, and a matrix cell does both (2 % of a cell with `split`).
+    // every install and uninstall, and a matrix cell does both (0.9 % of a cell with `split`).
     guard let dot = identifier.lastIndex(of: "."), identifier.last != "." else {
       return identifier.split(separator: ".").last.map(String.init) ?? identifier
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// root metaclass. Classes live as long as the process.
 ///
 /// Swift subclasses of ``ObjCObject`` get their class on first use; classes can also be made at
-/// run time (`objc_allocateClassPair`, in a later part of the runtime).
+/// run time (`objc_allocateClassPair`, `API/ClassPairs.swift`).
 public final class Class: ObjCObject, @unchecked Sendable {
   // @unchecked Sendable: `name`, `superclass`, `isMetaClass` and `storageType` never change after
   // init; the method tables, entries and subclass list are read and written only under the
