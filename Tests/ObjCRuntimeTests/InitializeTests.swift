@@ -234,11 +234,11 @@ struct InitializeTests {
     }
     let deadlock = warnings.filter { $0.kind == .initializeDeadlock }
     #expect(deadlock.count >= 1)
+    // It names both methods (the wording around them is free to change).
     #expect(
       deadlock.allSatisfy {
         $0.message.contains("+[CrossingA initialize]")
           && $0.message.contains("+[CrossingB initialize]")
-          && $0.message.contains("objc4 would hang here")
       })
     #expect(CrossingA.runtimeClass.isInitialized && CrossingB.runtimeClass.isInitialized)
   }
