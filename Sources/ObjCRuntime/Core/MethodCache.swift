@@ -45,6 +45,7 @@ internal struct MethodCache: ~Copyable, Sendable {
 
   /// Caches `method` for `selector`; call with the runtime lock held.
   func insert(_ selector: Selector, _ method: Method) {
+    Runtime.state.assertHeld()
     let value = UnsafeRawPointer(Unmanaged.passUnretained(method).toOpaque())
     // The C side reads the selector from the Method itself, at a fixed offset.
     MethodCache.checkSelectorOffset(value, selector)
@@ -56,6 +57,7 @@ internal struct MethodCache: ~Copyable, Sendable {
   /// Empties the cache; call with the runtime lock held. Returns whether anything was dropped.
   @discardableResult
   func flush() -> Bool {
+    Runtime.state.assertHeld()
     MethodCache.flushes.add(1, ordering: .relaxed)
     let old = buffer
     bufferWord.store(UInt(bitPattern: swk_cache_empty_buffer()), ordering: .releasing)
@@ -107,6 +109,7 @@ internal struct AddressMap: ~Copyable, Sendable {
 
   /// Adds `key -> value` (a key already there keeps its value); call with the runtime lock held.
   func insert(_ key: UnsafeRawPointer, _ value: UnsafeRawPointer) {
+    Runtime.state.assertHeld()
     // Failing to grow leaves the map as it was; the next lookup misses and takes the slow path.
     guard let next = swk_map_insert(buffer, key, value) else { return }
     bufferWord.store(UInt(bitPattern: next), ordering: .releasing)

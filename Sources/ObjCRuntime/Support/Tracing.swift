@@ -156,7 +156,8 @@ public enum Tracing {
     for observer in observers { observer.runtime(event) }
   }
 
-  /// Whether sends of `selector` are traced; call with the runtime lock held.
+  /// Whether sends of `selector` are traced; the tables it reads are only had under the runtime
+  /// lock, so the signature holds the rule.
   internal static func traces(_ selector: Selector, in tables: borrowing RuntimeTables) -> Bool {
     tables.tracers.values.contains { $0.tracedSelectors.contains(selector) }
   }
