@@ -32,7 +32,7 @@ def call_function(n):
     params = "".join(f", _ k{i}: ObjCRegisterKind, _ b{i}: UInt64" for i in range(n))
     lines = [
         "@inlinable @inline(__always)",
-        f"internal func _callIMP{n}(",
+        f"internal func callIMP{n}(",
         f"  _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL{params},",
         "  _ returnKind: ObjCRegisterKind",
         ") -> UInt64 {",
@@ -147,15 +147,15 @@ def send_function(variant, n, returns_value):
     lines.append(
         f"  let code = SignatureCode.pack(returning: {ret_code}, arguments: {arg_codes(n)}, count: {n})"
     )
-    forward = f"_forward{'' if returns_value else 'Void'}{n}({recv}, sel, code{arg_names(n)})"
-    lines.append(f"  guard let imp = try _findIMP({recv}, {variant['cls']}, sel, {variant['mode']}, code) else {{")
+    forward = f"forwardMiss{'' if returns_value else 'Void'}{n}({recv}, sel, code{arg_names(n)})"
+    lines.append(f"  guard let imp = try findIMP({recv}, {variant['cls']}, sel, {variant['mode']}, code) else {{")
     lines.append(f"    return try {forward}")
     lines.append("  }")
     rk = "R.registerKind" if returns_value else ".general"
-    call = f"_callIMP{n}(imp, {recv}.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    call = f"callIMP{n}(imp, {recv}.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
     if returns_value:
         lines.append(f"  let bits = {call}")
-        lines.append(f"  return try _returnValue(bits, {recv}, sel, code)")
+        lines.append(f"  return try scalarReturn(bits, {recv}, sel, code)")
     else:
         lines.append(f"  _ = {call}")
     lines.append("}")
@@ -179,7 +179,7 @@ def table_method(n, returns_value, reference=False):
             "  /// reads in one load where a `static let` of type `Selector` costs a `swift_once`.",
         ]
         parameter = "_ reference: borrowing SelectorReference"
-        probe = "if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {"
+        probe = "if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {"
         miss_selector = "reference.selector"
     else:
         doc = [
@@ -191,7 +191,7 @@ def table_method(n, returns_value, reference=False):
             "  /// are inlined into the entry point; a miss continues out of line.",
         ]
         parameter = "_ sel: Selector"
-        probe = "if let imp = _probeIMP(isa, sel, .table, code) {"
+        probe = "if let imp = probeIMP(isa, sel, .table, code) {"
         miss_selector = "sel"
     lines = doc + [
         "  ///",
@@ -202,15 +202,15 @@ def table_method(n, returns_value, reference=False):
         f"    {probe}",
     ]
     rk = "R.registerKind" if returns_value else ".general"
-    call = f"_callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    call = f"callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, {rk})"
     if returns_value:
         lines.append(f"      let bits = {call}")
-        lines.append("      return try _returnValue(bits, self, sel, code)")
+        lines.append("      return try scalarReturn(bits, self, sel, code)")
     else:
         lines.append(f"      _ = {call}")
         lines.append("      return")
     lines.append("    }")
-    lines.append(f"    return try _tableMiss{'' if returns_value else 'Void'}{n}(self, {miss_selector}, code{arg_names(n)})")
+    lines.append(f"    return try tableMiss{'' if returns_value else 'Void'}{n}(self, {miss_selector}, code{arg_names(n)})")
     lines.append("  }")
     return "\n".join(lines)
 
@@ -232,11 +232,11 @@ def table_reporting_method(n):
         "  @inlinable @inline(__always)",
         f"  public func sendToTableReportingFailure{gen_clause}(_ reference: borrowing SelectorReference{params(n)}) {{",
         f"    let code = SignatureCode.pack(returning: UInt8(ascii: \"v\"), arguments: {arg_codes(n)}, count: {n})",
-        "    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {",
-        f"      _ = _callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, .general)",
+        "    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {",
+        f"      _ = callIMP{n}(imp, passUnretained(), sel.sel{arg_bits(n)}, .general)",
         "      return",
         "    }",
-        f"    _tableMissReporting{n}(self, reference, code{arg_names(n)})",
+        f"    tableMissReporting{n}(self, reference, code{arg_names(n)})",
         "  }",
     ]
     return "\n".join(lines)
@@ -247,11 +247,11 @@ def table_miss_reporting_function(n):
     gen_clause = f"<{gen}>" if gen else ""
     lines = [
         "@inlinable @inline(never)",
-        f"internal func _tableMissReporting{n}{gen_clause}(",
+        f"internal func tableMissReporting{n}{gen_clause}(",
         f"  _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64{params(n)}",
         ") {",
         "  do {",
-        f"    try _tableMissVoid{n}(receiver, reference.selector, code{arg_names(n)})",
+        f"    try tableMissVoid{n}(receiver, reference.selector, code{arg_names(n)})",
         "  } catch {",
         "    Diagnostics.report(Diagnostic(.failedSend, method: error.method, \"\\(error)\"))",
         "  }",
@@ -267,21 +267,21 @@ def table_miss_function(n, returns_value):
     gen = (generics(n) + result_generic).rstrip(", ")
     gen_clause = f"<{gen}>" if gen else ""
     arrow = " -> R" if returns_value else ""
-    name = f"_tableMiss{'' if returns_value else 'Void'}{n}"
+    name = f"tableMiss{'' if returns_value else 'Void'}{n}"
     rk = "R.registerKind" if returns_value else ".general"
-    call = f"_callIMP{n}(imp, receiver.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
+    call = f"callIMP{n}(imp, receiver.passUnretained(), sel.sel{arg_bits(n)}, {rk})"
     lines = [
         "@inlinable @inline(never)",
         f"internal func {name}{gen_clause}(",
         f"  _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64{params(n)}",
         f") throws(ObjCRuntimeError){arrow} {{",
         "  guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {",
-        f"    return try _forward{'' if returns_value else 'Void'}{n}(receiver, sel, code{arg_names(n)})",
+        f"    return try forwardMiss{'' if returns_value else 'Void'}{n}(receiver, sel, code{arg_names(n)})",
         "  }",
     ]
     if returns_value:
         lines.append(f"  let bits = {call}")
-        lines.append("  return try _returnValue(bits, receiver, sel, code)")
+        lines.append("  return try scalarReturn(bits, receiver, sel, code)")
     else:
         lines.append(f"  _ = {call}")
     lines.append("}")
@@ -295,7 +295,7 @@ def forward_function(n, returns_value):
     gen = (generics(n) + result_generic).rstrip(", ")
     gen_clause = f"<{gen}>" if gen else ""
     arrow = " -> R" if returns_value else ""
-    name = f"_forward{'' if returns_value else 'Void'}{n}"
+    name = f"forwardMiss{'' if returns_value else 'Void'}{n}"
     lines = [
         "@inlinable @inline(never)",
         f"internal func {name}{gen_clause}(",
@@ -303,7 +303,7 @@ def forward_function(n, returns_value):
         f") throws(ObjCRuntimeError){arrow} {{",
         f"  switch try Forwarding.forward(receiver, sel, code, {arg_words(n)}) {{",
         f"  case .resend(let target): return try objc_msgSend(target, sel{arg_names(n)})",
-        ("  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)"
+        ("  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)"
          if returns_value else "  case .answered: return"),
         "  }",
         "}",

@@ -39,20 +39,20 @@ public typealias objc_super = ObjCSuper
 /// signature code against the call's; nil when nothing implements it and the message must be
 /// forwarded. The cache hit is inlined into every typed send.
 @inlinable @inline(__always)
-internal func _findIMP(
+internal func findIMP(
   _ receiver: ObjCObject, _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode,
   _ code: UInt64
 ) throws(ObjCRuntimeError) -> UnsafeRawPointer? {
-  if let imp = _probeIMP(cls, selector, mode, code) {
+  if let imp = probeIMP(cls, selector, mode, code) {
     return imp
   }
   return try Dispatch.resolve(receiver, cls, selector, mode, code)
 }
 
 /// The IMP the class's cache holds for `selector`, if its method has the call's signature code;
-/// nil on a miss. The lock-free half of ``_findIMP(_:_:_:_:_:)``, which cannot throw.
+/// nil on a miss. The lock-free half of ``findIMP(_:_:_:_:_:)``, which cannot throw.
 @inlinable @inline(__always)
-internal func _probeIMP(
+internal func probeIMP(
   _ cls: Unmanaged<Class>, _ selector: Selector, _ mode: LookupMode, _ code: UInt64
 ) -> UnsafeRawPointer? {
   let hit = cls._withUnsafeGuaranteedRef { cls in
@@ -67,7 +67,7 @@ internal func _probeIMP(
 
 /// The value a returned register carries, or the error that says why it is not an `R`.
 @inlinable @inline(__always)
-internal func _returnValue<R: ObjCScalar>(
+internal func scalarReturn<R: ObjCScalar>(
   _ bits: UInt64, _ receiver: ObjCObject, _ selector: Selector, _ code: UInt64
 ) throws(ObjCRuntimeError) -> R {
   guard let value = R.fromReturnedBits(bits) else {

@@ -4,7 +4,7 @@
 import CObjCRuntime
 
 @inlinable @inline(__always)
-internal func _callIMP0(
+internal func callIMP0(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -15,7 +15,7 @@ internal func _callIMP0(
 }
 
 @inlinable @inline(__always)
-internal func _callIMP1(
+internal func callIMP1(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL, _ k0: ObjCRegisterKind, _ b0: UInt64,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -28,7 +28,7 @@ internal func _callIMP1(
 }
 
 @inlinable @inline(__always)
-internal func _callIMP2(
+internal func callIMP2(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL, _ k0: ObjCRegisterKind, _ b0: UInt64, _ k1: ObjCRegisterKind, _ b1: UInt64,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -45,7 +45,7 @@ internal func _callIMP2(
 }
 
 @inlinable @inline(__always)
-internal func _callIMP3(
+internal func callIMP3(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL, _ k0: ObjCRegisterKind, _ b0: UInt64, _ k1: ObjCRegisterKind, _ b1: UInt64, _ k2: ObjCRegisterKind, _ b2: UInt64,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -70,7 +70,7 @@ internal func _callIMP3(
 }
 
 @inlinable @inline(__always)
-internal func _callIMP4(
+internal func callIMP4(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL, _ k0: ObjCRegisterKind, _ b0: UInt64, _ k1: ObjCRegisterKind, _ b1: UInt64, _ k2: ObjCRegisterKind, _ b2: UInt64, _ k3: ObjCRegisterKind, _ b3: UInt64,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -111,7 +111,7 @@ internal func _callIMP4(
 }
 
 @inlinable @inline(__always)
-internal func _callIMP5(
+internal func callIMP5(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL, _ k0: ObjCRegisterKind, _ b0: UInt64, _ k1: ObjCRegisterKind, _ b1: UInt64, _ k2: ObjCRegisterKind, _ b2: UInt64, _ k3: ObjCRegisterKind, _ b3: UInt64, _ k4: ObjCRegisterKind, _ b4: UInt64,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -184,7 +184,7 @@ internal func _callIMP5(
 }
 
 @inlinable @inline(__always)
-internal func _callIMP6(
+internal func callIMP6(
   _ imp: UnsafeRawPointer, _ receiver: id, _ sel: SEL, _ k0: ObjCRegisterKind, _ b0: UInt64, _ k1: ObjCRegisterKind, _ b1: UInt64, _ k2: ObjCRegisterKind, _ b2: UInt64, _ k3: ObjCRegisterKind, _ b3: UInt64, _ k4: ObjCRegisterKind, _ b4: UInt64, _ k5: ObjCRegisterKind, _ b5: UInt64,
   _ returnKind: ObjCRegisterKind
 ) -> UInt64 {
@@ -321,17 +321,17 @@ internal func _callIMP6(
 }
 
 @inlinable @inline(never)
-internal func _forward0<R: ObjCScalar>(
+internal func forwardMiss0<R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, []) {
   case .resend(let target): return try objc_msgSend(target, sel)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid0(
+internal func forwardMissVoid0(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, []) {
@@ -341,49 +341,49 @@ internal func _forwardVoid0(
 }
 
 @inlinable @inline(never)
-internal func _tableMiss0<R: ObjCScalar>(
+internal func tableMiss0<R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward0(receiver, sel, code)
+    return try forwardMiss0(receiver, sel, code)
   }
-  let bits = _callIMP0(imp, receiver.passUnretained(), sel.sel, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP0(imp, receiver.passUnretained(), sel.sel, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid0(
+internal func tableMissVoid0(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid0(receiver, sel, code)
+    return try forwardMissVoid0(receiver, sel, code)
   }
-  _ = _callIMP0(imp, receiver.passUnretained(), sel.sel, .general)
+  _ = callIMP0(imp, receiver.passUnretained(), sel.sel, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting0(
+internal func tableMissReporting0(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64
 ) {
   do {
-    try _tableMissVoid0(receiver, reference.selector, code)
+    try tableMissVoid0(receiver, reference.selector, code)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
 @inlinable @inline(never)
-internal func _forward1<A0: ObjCScalar, R: ObjCScalar>(
+internal func forwardMiss1<A0: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid1<A0: ObjCScalar>(
+internal func forwardMissVoid1<A0: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits]) {
@@ -393,49 +393,49 @@ internal func _forwardVoid1<A0: ObjCScalar>(
 }
 
 @inlinable @inline(never)
-internal func _tableMiss1<A0: ObjCScalar, R: ObjCScalar>(
+internal func tableMiss1<A0: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward1(receiver, sel, code, a0)
+    return try forwardMiss1(receiver, sel, code, a0)
   }
-  let bits = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid1<A0: ObjCScalar>(
+internal func tableMissVoid1<A0: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid1(receiver, sel, code, a0)
+    return try forwardMissVoid1(receiver, sel, code, a0)
   }
-  _ = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+  _ = callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting1<A0: ObjCScalar>(
+internal func tableMissReporting1<A0: ObjCScalar>(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0
 ) {
   do {
-    try _tableMissVoid1(receiver, reference.selector, code, a0)
+    try tableMissVoid1(receiver, reference.selector, code, a0)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
 @inlinable @inline(never)
-internal func _forward2<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
+internal func forwardMiss2<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid2<A0: ObjCScalar, A1: ObjCScalar>(
+internal func forwardMissVoid2<A0: ObjCScalar, A1: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits]) {
@@ -445,49 +445,49 @@ internal func _forwardVoid2<A0: ObjCScalar, A1: ObjCScalar>(
 }
 
 @inlinable @inline(never)
-internal func _tableMiss2<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
+internal func tableMiss2<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward2(receiver, sel, code, a0, a1)
+    return try forwardMiss2(receiver, sel, code, a0, a1)
   }
-  let bits = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid2<A0: ObjCScalar, A1: ObjCScalar>(
+internal func tableMissVoid2<A0: ObjCScalar, A1: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid2(receiver, sel, code, a0, a1)
+    return try forwardMissVoid2(receiver, sel, code, a0, a1)
   }
-  _ = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+  _ = callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting2<A0: ObjCScalar, A1: ObjCScalar>(
+internal func tableMissReporting2<A0: ObjCScalar, A1: ObjCScalar>(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1
 ) {
   do {
-    try _tableMissVoid2(receiver, reference.selector, code, a0, a1)
+    try tableMissVoid2(receiver, reference.selector, code, a0, a1)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
 @inlinable @inline(never)
-internal func _forward3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
+internal func forwardMiss3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
+internal func forwardMissVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits]) {
@@ -497,49 +497,49 @@ internal func _forwardVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
 }
 
 @inlinable @inline(never)
-internal func _tableMiss3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
+internal func tableMiss3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward3(receiver, sel, code, a0, a1, a2)
+    return try forwardMiss3(receiver, sel, code, a0, a1, a2)
   }
-  let bits = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
+internal func tableMissVoid3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid3(receiver, sel, code, a0, a1, a2)
+    return try forwardMissVoid3(receiver, sel, code, a0, a1, a2)
   }
-  _ = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+  _ = callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
+internal func tableMissReporting3<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2
 ) {
   do {
-    try _tableMissVoid3(receiver, reference.selector, code, a0, a1, a2)
+    try tableMissVoid3(receiver, reference.selector, code, a0, a1, a2)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
 @inlinable @inline(never)
-internal func _forward4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
+internal func forwardMiss4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
+internal func forwardMissVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits]) {
@@ -549,49 +549,49 @@ internal func _forwardVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: 
 }
 
 @inlinable @inline(never)
-internal func _tableMiss4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
+internal func tableMiss4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward4(receiver, sel, code, a0, a1, a2, a3)
+    return try forwardMiss4(receiver, sel, code, a0, a1, a2, a3)
   }
-  let bits = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
+internal func tableMissVoid4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid4(receiver, sel, code, a0, a1, a2, a3)
+    return try forwardMissVoid4(receiver, sel, code, a0, a1, a2, a3)
   }
-  _ = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+  _ = callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
+internal func tableMissReporting4<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) {
   do {
-    try _tableMissVoid4(receiver, reference.selector, code, a0, a1, a2, a3)
+    try tableMissVoid4(receiver, reference.selector, code, a0, a1, a2, a3)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
 @inlinable @inline(never)
-internal func _forward5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
+internal func forwardMiss5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
+internal func forwardMissVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits]) {
@@ -601,49 +601,49 @@ internal func _forwardVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: 
 }
 
 @inlinable @inline(never)
-internal func _tableMiss5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
+internal func tableMiss5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward5(receiver, sel, code, a0, a1, a2, a3, a4)
+    return try forwardMiss5(receiver, sel, code, a0, a1, a2, a3, a4)
   }
-  let bits = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
+internal func tableMissVoid5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid5(receiver, sel, code, a0, a1, a2, a3, a4)
+    return try forwardMissVoid5(receiver, sel, code, a0, a1, a2, a3, a4)
   }
-  _ = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+  _ = callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
+internal func tableMissReporting5<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) {
   do {
-    try _tableMissVoid5(receiver, reference.selector, code, a0, a1, a2, a3, a4)
+    try tableMissVoid5(receiver, reference.selector, code, a0, a1, a2, a3, a4)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
 }
 
 @inlinable @inline(never)
-internal func _forward6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
+internal func forwardMiss6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits, a5.registerBits]) {
   case .resend(let target): return try objc_msgSend(target, sel, a0, a1, a2, a3, a4, a5)
-  case .answered(let bits): return try _returnValue(bits, receiver, sel, code)
+  case .answered(let bits): return try scalarReturn(bits, receiver, sel, code)
   }
 }
 
 @inlinable @inline(never)
-internal func _forwardVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
+internal func forwardMissVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) {
   switch try Forwarding.forward(receiver, sel, code, [a0.registerBits, a1.registerBits, a2.registerBits, a3.registerBits, a4.registerBits, a5.registerBits]) {
@@ -653,32 +653,32 @@ internal func _forwardVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: 
 }
 
 @inlinable @inline(never)
-internal func _tableMiss6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
+internal func tableMiss6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forward6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+    return try forwardMiss6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
   }
-  let bits = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 @inlinable @inline(never)
-internal func _tableMissVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
+internal func tableMissVoid6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) {
   guard let imp = try Dispatch.resolve(receiver, receiver.isa, sel, .table, code) else {
-    return try _forwardVoid6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+    return try forwardMissVoid6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
   }
-  _ = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+  _ = callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
 }
 
 @inlinable @inline(never)
-internal func _tableMissReporting6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
+internal func tableMissReporting6<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(
   _ receiver: ObjCObject, _ reference: borrowing SelectorReference, _ code: UInt64, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) {
   do {
-    try _tableMissVoid6(receiver, reference.selector, code, a0, a1, a2, a3, a4, a5)
+    try tableMissVoid6(receiver, reference.selector, code, a0, a1, a2, a3, a4, a5)
   } catch {
     Diagnostics.report(Diagnostic(.failedSend, method: error.method, "\(error)"))
   }
@@ -703,11 +703,11 @@ public func objc_msgSend<R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward0(receiver, sel, code)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss0(receiver, sel, code)
   }
-  let bits = _callIMP0(imp, receiver.passUnretained(), sel.sel, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP0(imp, receiver.passUnretained(), sel.sel, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with no arguments to `receiver`.
@@ -729,10 +729,10 @@ public func objc_msgSend(
   _ receiver: ObjCObject, _ sel: Selector
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid0(receiver, sel, code)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid0(receiver, sel, code)
   }
-  _ = _callIMP0(imp, receiver.passUnretained(), sel.sel, .general)
+  _ = callIMP0(imp, receiver.passUnretained(), sel.sel, .general)
 }
 
 /// Sends `sel` with one argument to `receiver` and returns its result.
@@ -754,11 +754,11 @@ public func objc_msgSend<A0: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward1(receiver, sel, code, a0)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss1(receiver, sel, code, a0)
   }
-  let bits = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with one argument to `receiver`.
@@ -780,10 +780,10 @@ public func objc_msgSend<A0: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid1(receiver, sel, code, a0)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid1(receiver, sel, code, a0)
   }
-  _ = _callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+  _ = callIMP1(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
 }
 
 /// Sends `sel` with 2 arguments to `receiver` and returns its result.
@@ -805,11 +805,11 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward2(receiver, sel, code, a0, a1)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss2(receiver, sel, code, a0, a1)
   }
-  let bits = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with 2 arguments to `receiver`.
@@ -831,10 +831,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid2(receiver, sel, code, a0, a1)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid2(receiver, sel, code, a0, a1)
   }
-  _ = _callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+  _ = callIMP2(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
 }
 
 /// Sends `sel` with 3 arguments to `receiver` and returns its result.
@@ -856,11 +856,11 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjC
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward3(receiver, sel, code, a0, a1, a2)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss3(receiver, sel, code, a0, a1, a2)
   }
-  let bits = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with 3 arguments to `receiver`.
@@ -882,10 +882,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid3(receiver, sel, code, a0, a1, a2)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid3(receiver, sel, code, a0, a1, a2)
   }
-  _ = _callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+  _ = callIMP3(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
 }
 
 /// Sends `sel` with 4 arguments to `receiver` and returns its result.
@@ -907,11 +907,11 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward4(receiver, sel, code, a0, a1, a2, a3)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss4(receiver, sel, code, a0, a1, a2, a3)
   }
-  let bits = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with 4 arguments to `receiver`.
@@ -933,10 +933,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid4(receiver, sel, code, a0, a1, a2, a3)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid4(receiver, sel, code, a0, a1, a2, a3)
   }
-  _ = _callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+  _ = callIMP4(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
 }
 
 /// Sends `sel` with 5 arguments to `receiver` and returns its result.
@@ -958,11 +958,11 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward5(receiver, sel, code, a0, a1, a2, a3, a4)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss5(receiver, sel, code, a0, a1, a2, a3, a4)
   }
-  let bits = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with 5 arguments to `receiver`.
@@ -984,10 +984,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid5(receiver, sel, code, a0, a1, a2, a3, a4)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid5(receiver, sel, code, a0, a1, a2, a3, a4)
   }
-  _ = _callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+  _ = callIMP5(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
 }
 
 /// Sends `sel` with 6 arguments to `receiver` and returns its result.
@@ -1009,11 +1009,11 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forward6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMiss6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
   }
-  let bits = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
-  return try _returnValue(bits, receiver, sel, code)
+  let bits = callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+  return try scalarReturn(bits, receiver, sel, code)
 }
 
 /// Sends `sel` with 6 arguments to `receiver`.
@@ -1035,10 +1035,10 @@ public func objc_msgSend<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: Obj
   _ receiver: ObjCObject, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  guard let imp = try _findIMP(receiver, receiver.isa, sel, .send, code) else {
-    return try _forwardVoid6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  guard let imp = try findIMP(receiver, receiver.isa, sel, .send, code) else {
+    return try forwardMissVoid6(receiver, sel, code, a0, a1, a2, a3, a4, a5)
   }
-  _ = _callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+  _ = callIMP6(imp, receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
 }
 
 /// Sends `sel` with no arguments to `super.receiver`, looking the method up from
@@ -1054,11 +1054,11 @@ public func objc_msgSendSuper<R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward0(`super`.receiver, sel, code)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss0(`super`.receiver, sel, code)
   }
-  let bits = _callIMP0(imp, `super`.receiver.passUnretained(), sel.sel, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP0(imp, `super`.receiver.passUnretained(), sel.sel, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with no arguments to `super.receiver`, looking the method up from
@@ -1074,10 +1074,10 @@ public func objc_msgSendSuper(
   _ super: ObjCSuper, _ sel: Selector
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid0(`super`.receiver, sel, code)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid0(`super`.receiver, sel, code)
   }
-  _ = _callIMP0(imp, `super`.receiver.passUnretained(), sel.sel, .general)
+  _ = callIMP0(imp, `super`.receiver.passUnretained(), sel.sel, .general)
 }
 
 /// Sends `sel` with one argument to `super.receiver`, looking the method up from
@@ -1093,11 +1093,11 @@ public func objc_msgSendSuper<A0: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward1(`super`.receiver, sel, code, a0)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss1(`super`.receiver, sel, code, a0)
   }
-  let bits = _callIMP1(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP1(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with one argument to `super.receiver`, looking the method up from
@@ -1113,10 +1113,10 @@ public func objc_msgSendSuper<A0: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid1(`super`.receiver, sel, code, a0)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid1(`super`.receiver, sel, code, a0)
   }
-  _ = _callIMP1(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+  _ = callIMP1(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
 }
 
 /// Sends `sel` with 2 arguments to `super.receiver`, looking the method up from
@@ -1132,11 +1132,11 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward2(`super`.receiver, sel, code, a0, a1)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss2(`super`.receiver, sel, code, a0, a1)
   }
-  let bits = _callIMP2(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP2(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with 2 arguments to `super.receiver`, looking the method up from
@@ -1152,10 +1152,10 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid2(`super`.receiver, sel, code, a0, a1)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid2(`super`.receiver, sel, code, a0, a1)
   }
-  _ = _callIMP2(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+  _ = callIMP2(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
 }
 
 /// Sends `sel` with 3 arguments to `super.receiver`, looking the method up from
@@ -1171,11 +1171,11 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R:
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward3(`super`.receiver, sel, code, a0, a1, a2)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss3(`super`.receiver, sel, code, a0, a1, a2)
   }
-  let bits = _callIMP3(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP3(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with 3 arguments to `super.receiver`, looking the method up from
@@ -1191,10 +1191,10 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid3(`super`.receiver, sel, code, a0, a1, a2)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid3(`super`.receiver, sel, code, a0, a1, a2)
   }
-  _ = _callIMP3(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+  _ = callIMP3(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
 }
 
 /// Sends `sel` with 4 arguments to `super.receiver`, looking the method up from
@@ -1210,11 +1210,11 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward4(`super`.receiver, sel, code, a0, a1, a2, a3)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss4(`super`.receiver, sel, code, a0, a1, a2, a3)
   }
-  let bits = _callIMP4(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP4(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with 4 arguments to `super.receiver`, looking the method up from
@@ -1230,10 +1230,10 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid4(`super`.receiver, sel, code, a0, a1, a2, a3)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid4(`super`.receiver, sel, code, a0, a1, a2, a3)
   }
-  _ = _callIMP4(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+  _ = callIMP4(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
 }
 
 /// Sends `sel` with 5 arguments to `super.receiver`, looking the method up from
@@ -1249,11 +1249,11 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward5(`super`.receiver, sel, code, a0, a1, a2, a3, a4)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss5(`super`.receiver, sel, code, a0, a1, a2, a3, a4)
   }
-  let bits = _callIMP5(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP5(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with 5 arguments to `super.receiver`, looking the method up from
@@ -1269,10 +1269,10 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid5(`super`.receiver, sel, code, a0, a1, a2, a3, a4)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid5(`super`.receiver, sel, code, a0, a1, a2, a3, a4)
   }
-  _ = _callIMP5(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+  _ = callIMP5(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
 }
 
 /// Sends `sel` with 6 arguments to `super.receiver`, looking the method up from
@@ -1288,11 +1288,11 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) -> R {
   let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forward6(`super`.receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMiss6(`super`.receiver, sel, code, a0, a1, a2, a3, a4, a5)
   }
-  let bits = _callIMP6(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
-  return try _returnValue(bits, `super`.receiver, sel, code)
+  let bits = callIMP6(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+  return try scalarReturn(bits, `super`.receiver, sel, code)
 }
 
 /// Sends `sel` with 6 arguments to `super.receiver`, looking the method up from
@@ -1308,10 +1308,10 @@ public func objc_msgSendSuper<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3
   _ super: ObjCSuper, _ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
 ) throws(ObjCRuntimeError) {
   let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-  guard let imp = try _findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
-    return try _forwardVoid6(`super`.receiver, sel, code, a0, a1, a2, a3, a4, a5)
+  guard let imp = try findIMP(`super`.receiver, `super`.unmanagedSuperclass, sel, .table, code) else {
+    return try forwardMissVoid6(`super`.receiver, sel, code, a0, a1, a2, a3, a4, a5)
   }
-  _ = _callIMP6(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+  _ = callIMP6(imp, `super`.receiver.passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
 }
 
 extension ObjCObject {
@@ -1326,11 +1326,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<R: ObjCScalar>(_ sel: Selector) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss0(self, sel, code)
+    return try tableMiss0(self, sel, code)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with no arguments.
@@ -1344,11 +1344,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable(_ sel: Selector) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP0(imp, passUnretained(), sel.sel, .general)
       return
     }
-    return try _tableMissVoid0(self, sel, code)
+    return try tableMissVoid0(self, sel, code)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments and returns its result.
@@ -1360,11 +1360,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<R: ObjCScalar>(_ reference: borrowing SelectorReference) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: 0, count: 0)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP0(imp, passUnretained(), sel.sel, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss0(self, reference.selector, code)
+    return try tableMiss0(self, reference.selector, code)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments.
@@ -1376,11 +1376,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable(_ reference: borrowing SelectorReference) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP0(imp, passUnretained(), sel.sel, .general)
       return
     }
-    return try _tableMissVoid0(self, reference.selector, code)
+    return try tableMissVoid0(self, reference.selector, code)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with no arguments;
@@ -1393,11 +1393,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure(_ reference: borrowing SelectorReference) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: 0, count: 0)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP0(imp, passUnretained(), sel.sel, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP0(imp, passUnretained(), sel.sel, .general)
       return
     }
-    _tableMissReporting0(self, reference, code)
+    tableMissReporting0(self, reference, code)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with one argument and returns its result.
@@ -1411,11 +1411,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss1(self, sel, code, a0)
+    return try tableMiss1(self, sel, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with one argument.
@@ -1429,11 +1429,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar>(_ sel: Selector, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
       return
     }
-    return try _tableMissVoid1(self, sel, code, a0)
+    return try tableMissVoid1(self, sel, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument and returns its result.
@@ -1445,11 +1445,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss1(self, reference.selector, code, a0)
+    return try tableMiss1(self, reference.selector, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument.
@@ -1461,11 +1461,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
       return
     }
-    return try _tableMissVoid1(self, reference.selector, code, a0)
+    return try tableMissVoid1(self, reference.selector, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with one argument;
@@ -1478,11 +1478,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure<A0: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0, count: 1)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP1(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, .general)
       return
     }
-    _tableMissReporting1(self, reference, code, a0)
+    tableMissReporting1(self, reference, code, a0)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 2 arguments and returns its result.
@@ -1496,11 +1496,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss2(self, sel, code, a0, a1)
+    return try tableMiss2(self, sel, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 2 arguments.
@@ -1514,11 +1514,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
       return
     }
-    return try _tableMissVoid2(self, sel, code, a0, a1)
+    return try tableMissVoid2(self, sel, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments and returns its result.
@@ -1530,11 +1530,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss2(self, reference.selector, code, a0, a1)
+    return try tableMiss2(self, reference.selector, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments.
@@ -1546,11 +1546,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
       return
     }
-    return try _tableMissVoid2(self, reference.selector, code, a0, a1)
+    return try tableMissVoid2(self, reference.selector, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 2 arguments;
@@ -1563,11 +1563,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8, count: 2)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP2(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, .general)
       return
     }
-    _tableMissReporting2(self, reference, code, a0, a1)
+    tableMissReporting2(self, reference, code, a0, a1)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 3 arguments and returns its result.
@@ -1581,11 +1581,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss3(self, sel, code, a0, a1, a2)
+    return try tableMiss3(self, sel, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 3 arguments.
@@ -1599,11 +1599,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
       return
     }
-    return try _tableMissVoid3(self, sel, code, a0, a1, a2)
+    return try tableMissVoid3(self, sel, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments and returns its result.
@@ -1615,11 +1615,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss3(self, reference.selector, code, a0, a1, a2)
+    return try tableMiss3(self, reference.selector, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments.
@@ -1631,11 +1631,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
       return
     }
-    return try _tableMissVoid3(self, reference.selector, code, a0, a1, a2)
+    return try tableMissVoid3(self, reference.selector, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 3 arguments;
@@ -1648,11 +1648,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16, count: 3)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP3(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, .general)
       return
     }
-    _tableMissReporting3(self, reference, code, a0, a1, a2)
+    tableMissReporting3(self, reference, code, a0, a1, a2)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 4 arguments and returns its result.
@@ -1666,11 +1666,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss4(self, sel, code, a0, a1, a2, a3)
+    return try tableMiss4(self, sel, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 4 arguments.
@@ -1684,11 +1684,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
       return
     }
-    return try _tableMissVoid4(self, sel, code, a0, a1, a2, a3)
+    return try tableMissVoid4(self, sel, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments and returns its result.
@@ -1700,11 +1700,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss4(self, reference.selector, code, a0, a1, a2, a3)
+    return try tableMiss4(self, reference.selector, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments.
@@ -1716,11 +1716,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
       return
     }
-    return try _tableMissVoid4(self, reference.selector, code, a0, a1, a2, a3)
+    return try tableMissVoid4(self, reference.selector, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 4 arguments;
@@ -1733,11 +1733,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24, count: 4)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP4(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, .general)
       return
     }
-    _tableMissReporting4(self, reference, code, a0, a1, a2, a3)
+    tableMissReporting4(self, reference, code, a0, a1, a2, a3)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 5 arguments and returns its result.
@@ -1751,11 +1751,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss5(self, sel, code, a0, a1, a2, a3, a4)
+    return try tableMiss5(self, sel, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 5 arguments.
@@ -1769,11 +1769,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
       return
     }
-    return try _tableMissVoid5(self, sel, code, a0, a1, a2, a3, a4)
+    return try tableMissVoid5(self, sel, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments and returns its result.
@@ -1785,11 +1785,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss5(self, reference.selector, code, a0, a1, a2, a3, a4)
+    return try tableMiss5(self, reference.selector, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments.
@@ -1801,11 +1801,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
       return
     }
-    return try _tableMissVoid5(self, reference.selector, code, a0, a1, a2, a3, a4)
+    return try tableMissVoid5(self, reference.selector, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 5 arguments;
@@ -1818,11 +1818,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32, count: 5)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP5(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, .general)
       return
     }
-    _tableMissReporting5(self, reference, code, a0, a1, a2, a3, a4)
+    tableMissReporting5(self, reference, code, a0, a1, a2, a3, a4)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 6 arguments and returns its result.
@@ -1836,11 +1836,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss6(self, sel, code, a0, a1, a2, a3, a4, a5)
+    return try tableMiss6(self, sel, code, a0, a1, a2, a3, a4, a5)
   }
 
   /// Calls the method the receiver's method table holds for `sel`, with 6 arguments.
@@ -1854,11 +1854,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ sel: Selector, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    if let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+    if let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
       return
     }
-    return try _tableMissVoid6(self, sel, code, a0, a1, a2, a3, a4, a5)
+    return try tableMissVoid6(self, sel, code, a0, a1, a2, a3, a4, a5)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments and returns its result.
@@ -1870,11 +1870,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar, R: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) -> R {
     let code = SignatureCode.pack(returning: R.objcTypeCode, arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      let bits = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
-      return try _returnValue(bits, self, sel, code)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      let bits = callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, R.registerKind)
+      return try scalarReturn(bits, self, sel, code)
     }
-    return try _tableMiss6(self, reference.selector, code, a0, a1, a2, a3, a4, a5)
+    return try tableMiss6(self, reference.selector, code, a0, a1, a2, a3, a4, a5)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments.
@@ -1886,11 +1886,11 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTable<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) throws(ObjCRuntimeError) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
       return
     }
-    return try _tableMissVoid6(self, reference.selector, code, a0, a1, a2, a3, a4, a5)
+    return try tableMissVoid6(self, reference.selector, code, a0, a1, a2, a3, a4, a5)
   }
 
   /// Calls the method the receiver's method table holds for the referenced selector, with 6 arguments;
@@ -1903,10 +1903,10 @@ extension ObjCObject {
   @inlinable @inline(__always)
   public func sendToTableReportingFailure<A0: ObjCScalar, A1: ObjCScalar, A2: ObjCScalar, A3: ObjCScalar, A4: ObjCScalar, A5: ObjCScalar>(_ reference: borrowing SelectorReference, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5) {
     let code = SignatureCode.pack(returning: UInt8(ascii: "v"), arguments: UInt64(A0.objcTypeCode) << 0 | UInt64(A1.objcTypeCode) << 8 | UInt64(A2.objcTypeCode) << 16 | UInt64(A3.objcTypeCode) << 24 | UInt64(A4.objcTypeCode) << 32 | UInt64(A5.objcTypeCode) << 40, count: 6)
-    if let sel = reference.registeredSelector, let imp = _probeIMP(isa, sel, .table, code) {
-      _ = _callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
+    if let sel = reference.registeredSelector, let imp = probeIMP(isa, sel, .table, code) {
+      _ = callIMP6(imp, passUnretained(), sel.sel, A0.registerKind, a0.registerBits, A1.registerKind, a1.registerBits, A2.registerKind, a2.registerBits, A3.registerKind, a3.registerBits, A4.registerKind, a4.registerBits, A5.registerKind, a5.registerBits, .general)
       return
     }
-    _tableMissReporting6(self, reference, code, a0, a1, a2, a3, a4, a5)
+    tableMissReporting6(self, reference, code, a0, a1, a2, a3, a4, a5)
   }
 }

@@ -70,22 +70,22 @@ internal struct RegisterShape: Sendable {
       return rule.unsafelyUnwrapped.widen(raw)
     }
     switch count {
-    case 0: return _callIMP0(imp, receiver, sel, result)
-    case 1: return _callIMP1(imp, receiver, sel, kind(0), word(0), result)
-    case 2: return _callIMP2(imp, receiver, sel, kind(0), word(0), kind(1), word(1), result)
+    case 0: return callIMP0(imp, receiver, sel, result)
+    case 1: return callIMP1(imp, receiver, sel, kind(0), word(0), result)
+    case 2: return callIMP2(imp, receiver, sel, kind(0), word(0), kind(1), word(1), result)
     case 3:
-      return _callIMP3(
+      return callIMP3(
         imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), result)
     case 4:
-      return _callIMP4(
+      return callIMP4(
         imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
         word(3), result)
     case 5:
-      return _callIMP5(
+      return callIMP5(
         imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
         word(3), kind(4), word(4), result)
     default:
-      return _callIMP6(
+      return callIMP6(
         imp, receiver, sel, kind(0), word(0), kind(1), word(1), kind(2), word(2), kind(3),
         word(3), kind(4), word(4), kind(5), word(5), result)
     }
