@@ -18,9 +18,12 @@ modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC Scena
 # dump-symbol-graph also asks for the test runner's generated modules, which exist only once the
 # tests were built: on a fresh clone those fail while every module's own graph is written. So its
 # status is not trusted either way; each module's graph is checked below.
-dump_log="$(mktemp)"
-swift package dump-symbol-graph --minimum-access-level public > "$dump_log" 2>&1 || true
+# Old graphs are removed first, so that a module that fails to build cannot pass on stale ones.
 graphs="$(dirname "$(swift build --show-bin-path)")/symbolgraph"
+rm -rf "$graphs"
+dump_log="$(mktemp)"
+trap 'rm -f "$dump_log"' EXIT
+swift package dump-symbol-graph --minimum-access-level public > "$dump_log" 2>&1 || true
 for module in "${modules[@]}"; do
   if [ ! -f "$graphs/$module.symbols.json" ]; then
     cat "$dump_log" >&2
@@ -28,7 +31,6 @@ for module in "${modules[@]}"; do
     exit 1
   fi
 done
-rm -f "$dump_log"
 rm -rf "$output" && mkdir -p "$output"
 for module in "${modules[@]}"; do
   work="$output/graphs/$module"
@@ -55,7 +57,10 @@ for module in "${modules[@]}"; do
   mkdir -p "$output/site/$module"
   docc process-archive transform-for-static-hosting "$output/$module.doccarchive" \
     --output-path "$output/site/$module" --hosting-base-path "$module" > /dev/null
-  test -f "$output/site/$module/documentation/$lower/index.html"
+  if [ ! -f "$output/site/$module/documentation/$lower/index.html" ]; then
+    echo "error: docc wrote no static page for $module" >&2
+    exit 1
+  fi
 done
 echo "API reference: $output/{$(IFS=,; echo "${modules[*]}")}.doccarchive"
 echo "Static sites: $output/site/MODULE (serve $output/site, then open /MODULE/documentation/...)"

@@ -165,7 +165,7 @@ extension BarLayerScenarios {
   }
 
   /// Ant Forest: a transparent bar with white buttons, title and status bar; scrolling up makes
-  /// it white, and past half opacity the buttons turn blue and title and status bar dark.
+  /// it white, and past half opacity the buttons turn blue, the title dark and the status bar back to `default`.
   public static let antForest = Scenario(
     name: "ant-forest",
     summary: "transparent white-text bar turning white while scrolling; dark past half opacity",

@@ -7,7 +7,12 @@ import ObjCRuntime
 /// removes them); this is for everything else.
 ///
 /// Objects are held weakly: an object that died needs nothing undone. ``undoAll()`` undoes the
-/// changes of the objects still alive, newest first, as a stack of changes unwinds.
+/// changes of the objects still alive, newest first, as a stack of changes unwinds. An undo gets
+/// its object as its argument: it must not capture it, or the list would keep it alive.
+///
+/// The list itself is safe from any thread; the objects in it are not, so note and undo on the
+/// thread that uses them (for the UIKit model's objects, the model's thread, where a plugin's
+/// hooks and its `uninstall()` run).
 ///
 /// ```swift
 /// static let touchedBars = PluginChanges<UINavigationBar>()
@@ -29,8 +34,14 @@ public final class PluginChanges<Object: AnyObject>: Sendable {
     }
   }
 
-  private let changes = RuntimeLock<[ObjectIdentifier: (order: Int, change: Change)]>([:])
-  private let counter = RuntimeLock(0)
+  private struct State {
+    var changes: [ObjectIdentifier: (order: Int, change: Change)] = [:]
+    var counter = 0
+  }
+
+  // Sendable although `Object` may not be: the lock guards the table, and the objects are only
+  // handed to their undos, on the thread that calls `undoAll()` (see above).
+  private let state = RuntimeLock(State())
 
   /// An empty list.
   public init() {}
@@ -39,30 +50,27 @@ public final class PluginChanges<Object: AnyObject>: Sendable {
   /// undo (the one that gives back what it was before the plugin touched it), unless the earlier
   /// object of that identity died.
   public func note(_ object: Object, undo: @escaping @Sendable (Object) -> Void) {
-    let order = counter.withLock { counter in
-      counter += 1
-      return counter
-    }
-    changes.withLock { changes in
+    state.withLock { state in
       let key = ObjectIdentifier(object)
-      if let known = changes[key], known.change.object === object { return }
-      changes[key] = (order, Change(object, undo: undo))
+      if let known = state.changes[key], known.change.object === object { return }
+      state.counter += 1
+      state.changes[key] = (state.counter, Change(object, undo: undo))
     }
   }
 
   /// The objects noted that are still alive, oldest first.
   public var objects: [Object] {
-    changes.withLock { changes in
-      changes.values.sorted { $0.order < $1.order }.compactMap { $0.change.object }
+    state.withLock { state in
+      state.changes.values.sorted { $0.order < $1.order }.compactMap { $0.change.object }
     }
   }
 
   /// Undoes the change of every noted object still alive, newest first, and forgets them all.
   /// The undos run outside the list's lock, so an undo may note again.
   public func undoAll() {
-    let pending = changes.withLock { changes in
-      defer { changes.removeAll() }
-      return changes.values.sorted { $0.order > $1.order }.compactMap { entry in
+    let pending = state.withLock { state in
+      defer { state.changes.removeAll() }
+      return state.changes.values.sorted { $0.order > $1.order }.compactMap { entry in
         entry.change.object.map { ($0, entry.change.undo) }
       }
     }

@@ -29,7 +29,7 @@ enum RunCommand {
       let bar = moment.appearance
       output.out("  \(Format.time(moment.time))  \(moment.name)\n")
       output.out(
-        "      \(Format.strip(bar, title: title, color: color))"
+        "    \(Format.strip(bar, title: title, color: color))"
           + " bg \(Format.hex(bar.backgroundColor)) \(Format.number(bar.backgroundOpacity))"
           + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
           + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))"

@@ -49,11 +49,11 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
   }
 
   /// The event as the trace shows it: method-table edits without the IMPs' addresses (which
-  /// differ from run to run), and the hook framework's own edits named as such rather than by
-  /// the engine's source line.
+  /// differ from run to run), and the hook framework's own edits (an interceptor put in, a
+  /// method given back) named as the engine's rather than by its source line.
   static func line(for event: RuntimeEvent) -> String {
     func origin(_ location: SourceLocation) -> String {
-      location.fileID.hasPrefix("Hooks/") ? " (a hook's interceptor)" : " at \(location)"
+      location.fileID.hasPrefix("Hooks/") ? " (hook engine)" : " at \(location)"
     }
     switch event {
     case .methodAdded(let method, let location):
@@ -110,6 +110,7 @@ enum TraceCommand {
     defer { for name in installed.reversed() { registry.uninstall(name) } }
     // Recording from before the installs: each plugin's swizzles and hooks show under its line.
     Tracing.install(recorder, tracingSends: selectors)
+    defer { Tracing.remove(recorder) }
     for name in scenario.plugins(for: options.scenarioOptions) {
       guard let plugin = registry.plugin(named: name) else { continue }
       recorder.lines.append("\(Format.time(0))  install plugin \(plugin.identifier)")
@@ -143,7 +144,6 @@ enum TraceCommand {
     }
     Tracing.install(recorder, tracingSends: traced)
     defer {
-      Tracing.remove(recorder)
       VirtualRunLoop.main.removeFrameObserver(observer)
       VirtualRunLoop.main.removeFrameObserver(linkObserver)
     }

@@ -124,6 +124,30 @@ struct SelfAwareTests {
     #expect(throws: DiscoveryError.self) { try SelfAwareDiscovery.loadLibrary(at: library) }
   }
 
+  @Test(
+    "a copy is a library defining types of SwizzleKit's modules, not of the host's other modules"
+  )
+  func onlySwizzleKitModulesMakeACopy() throws {
+    // The test binary links HooksTestSupport, which is not SwizzleKit's: a library of that name
+    // (a package the host and a plugin both link, say) is not a copy.
+    let neighbour = try LatePluginBuilder.buildLibrary(
+      module: "HooksTestSupport", source: "public final class Neighbour {}\n")
+    #expect(throws: Never.self) { try SelfAwareDiscovery.loadLibrary(at: neighbour) }
+    // A library that defines types in Hooks, which declares the marker, is one.
+    let hooks = try LatePluginBuilder.buildLibrary(
+      module: "Hooks", source: "public enum SwizzleKitModule {}\npublic final class Rival {}\n")
+    do {
+      try SelfAwareDiscovery.loadLibrary(at: hooks)
+      Issue.record("the copy of Hooks was loaded")
+    } catch {
+      guard case .secondCopy(_, let modules) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(modules == ["Hooks"])
+    }
+  }
+
   @Test("an empty path is refused, not taken as the main program (which would awake it again)")
   func emptyPath() throws {
     try SelfAwareDiscovery.awakeAll()
@@ -144,6 +168,27 @@ struct SelfAwareTests {
 enum LatePluginBuilder {
   private static let built = RuntimeLock<String?>(nil)
   private static let copy = RuntimeLock<String?>(nil)
+
+  /// A library of module `module` made of `source`, under a name of its own.
+  static func buildLibrary(module: String, source text: String) throws -> String {
+    let directory = FileManager.default.temporaryDirectory
+    let stem = "swizzlekit-\(module.lowercased())-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let source = directory.appendingPathComponent("\(stem).swift")
+    try text.write(to: source, atomically: true, encoding: .utf8)
+    let output = directory.appendingPathComponent("lib\(stem).so").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "swiftc", "-emit-library", "-parse-as-library", "-module-name", module, source.path,
+      "-o", output,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw DiscoveryError.loadFailed(path: output, reason: "swiftc failed")
+    }
+    return output
+  }
 
   /// A library whose module is named ObjCRuntime and defines an `ObjCObject` that is not ours.
   static func buildSecondCopy() throws -> String {

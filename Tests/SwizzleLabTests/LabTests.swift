@@ -87,7 +87,7 @@ struct LabTests {
     let lines = all.standardOutput.split(separator: "\n").map(String.init)
     let install = try #require(
       lines.firstIndex { $0.hasSuffix("install plugin swizzlekit.bar-layer") })
-    let push = "set -[UINavigationController pushViewController:animated:] (a hook's interceptor)"
+    let push = "set -[UINavigationController pushViewController:animated:] (hook engine)"
     #expect(lines[install...].contains { $0.hasSuffix(push) })
     #expect(!all.standardOutput.contains("0x"))
   }

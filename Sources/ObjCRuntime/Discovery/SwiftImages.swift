@@ -55,12 +55,12 @@ package enum SwiftImages {
   /// appended, so later versions keep it, but we do not assume so).
   static let knownVersions: ClosedRange<UInt> = 1...10
 
-  /// The modules of the image that holds this runtime (the host's copy of SwizzleKit: the
-  /// executable that links it statically, or `libSwizzleKit.so`): an image other than that one
-  /// that defines types in one of them carries a second copy. Read from the image itself, once,
-  /// so that the runtime names no module above it; the compiler's modules of imported C types
-  /// (`__C`...), which every image has, are left out. Only `ObjCRuntime` when the image cannot
-  /// be read.
+  /// SwizzleKit's modules in the image that holds this runtime (the host's copy: the executable
+  /// that links it statically, or `libSwizzleKit.so`): `ObjCRuntime`, and each module of that
+  /// image that declares a `SwizzleKitModule` marker. An image other than the host's that
+  /// defines types in one of them carries a second copy. Read from the image, once, so that the
+  /// runtime names no module above it; the host's other modules (the lab's, a package both link)
+  /// are not SwizzleKit's. Only `ObjCRuntime` when the image cannot be read.
   static func hostModules() -> Set<String> {
     hostModuleNames.withLock { known in
       if let known { return known }
@@ -71,7 +71,9 @@ package enum SwiftImages {
         })
       {
         for descriptor in typeDescriptors(in: host) {
-          if let module = moduleName(of: descriptor), !module.hasPrefix("__") {
+          if let module = moduleName(of: descriptor),
+            isNamed(descriptor, "SwizzleKitModule", in: module)
+          {
             modules.insert(module)
           }
         }
