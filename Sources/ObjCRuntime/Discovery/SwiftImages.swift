@@ -205,14 +205,19 @@ package enum SwiftImages {
       let raw = record.load(as: Int32.self)
       // The record is a relative pointer whose low two bits are the TypeReferenceKind.
       let target = record + Int(raw & ~3)
+      let descriptor: UnsafeRawPointer?
       switch raw & 3 {
-      case 0: descriptors.append(target)
-      case 1:
-        if let descriptor = target.load(as: UnsafeRawPointer?.self) {
-          descriptors.append(descriptor)
-        }
-      default: break
+      case 0: descriptor = target
+      case 1: descriptor = target.load(as: UnsafeRawPointer?.self)
+      default: descriptor = nil
       }
+      // Only the nominal types (class, struct, enum), whose descriptors have a name at +8 and a
+      // parent: a record can lead elsewhere (a libSwizzleKit.so build showed one whose flags
+      // were no type's), and reading it as a type would read a wild name pointer.
+      guard let descriptor,
+        let kind = Kind(rawValue: descriptor.load(as: UInt32.self) & 0x1F), kind != .module
+      else { continue }
+      descriptors.append(descriptor)
     }
     return descriptors
   }
