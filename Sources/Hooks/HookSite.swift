@@ -50,11 +50,11 @@ internal final class HookEntry: @unchecked Sendable {
       body(invocation)
       return true
     }
-    hasRun.store(true, ordering: .relaxed)
     guard
       fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
         .exchanged
     else { return false }
+    hasRun.store(true, ordering: .relaxed)
     body(invocation)
     HookEngine.remove(self)
     return true

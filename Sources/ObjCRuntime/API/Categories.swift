@@ -1,6 +1,5 @@
 // Categories: methods attached to a class after it was made, in front of its own, as objc4's
 // loader attaches the categories of an image it loads.
-import CObjCRuntime
 
 /// One method of a category: its selector, implementation and type encoding.
 public struct CategoryMethod: Sendable {

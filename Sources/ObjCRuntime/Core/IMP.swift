@@ -64,13 +64,22 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// original is this IMP down the forwarding chain as an invocation, whatever its signature.
   public static let forward: IMP = {
     swk_msgForward_set_handler(Forwarding.directCall)
+    return IMP(rawValue: forwardEntry)
+  }()
+
+  /// The address of `swk_msgForward`: a constant, so that a hot path can tell the forward IMP
+  /// without the lazy initialization check every read of ``forward`` pays.
+  @inline(__always) internal static var forwardEntry: UnsafeRawPointer {
     typealias Entry =
       @convention(c) (
         id?, SEL?, UInt, UInt, UInt, UInt, Double, Double, Double, Double, Double, Double, Double,
         Double
       ) -> UInt
-    return IMP(rawValue: unsafeBitCast(swk_msgForward as Entry, to: UnsafeRawPointer.self))
-  }()
+    return unsafeBitCast(swk_msgForward as Entry, to: UnsafeRawPointer.self)
+  }
+
+  /// Whether this is ``forward``.
+  @inline(__always) internal var isForward: Bool { rawValue == IMP.forwardEntry }
 
   /// `0x…`, and the declared encoding when there is one.
   public var description: String {

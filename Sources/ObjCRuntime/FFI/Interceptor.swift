@@ -173,7 +173,7 @@ public struct InterceptedCall {
   /// was sent into forwarding, as Aspects does), the call goes down the forwarding chain as an
   /// invocation, whatever its signature.
   public func forward(to imp: IMP) {
-    if imp == IMP.forward { return forwardIntoForwarding() }
+    if imp.isForward { return forwardIntoForwarding() }
     if let registerShape = layout.registerShape {
       returnSlot.storeBytes(of: registerShape.call(imp.rawValue, arguments), as: UInt64.self)
     } else {

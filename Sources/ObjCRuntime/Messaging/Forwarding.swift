@@ -122,11 +122,10 @@ internal enum Forwarding {
     var words: [UInt64] = []
     for type in types {
       let code = SignatureCode.code(of: type)
-      if code == UInt8(ascii: "f") || code == UInt8(ascii: "d"), !floats.isEmpty {
+      let floating = code == UInt8(ascii: "f") || code == UInt8(ascii: "d")
+      if code != nil, floating, !floats.isEmpty {
         words.append(floats.removeFirst().bitPattern)
-      } else if code != nil, code != UInt8(ascii: "f"), code != UInt8(ascii: "d"),
-        !integers.isEmpty
-      {
+      } else if code != nil, !floating, !integers.isEmpty {
         words.append(UInt64(integers.removeFirst()))
       } else {
         throw .invalidImplementation(
