@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "Hooks", targets: ["Hooks"]),
     .library(name: "UIKitModel", targets: ["UIKitModel"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
+    .library(name: "ScreenRendering", targets: ["ScreenRendering"]),
     .library(name: "SwizzleKitTesting", targets: ["SwizzleKitTesting"]),
     // `import UIKit` and `import ObjectiveC` on Linux: the model and the runtime under the names
     // iOS code imports them by (Docs/Porting.md).
@@ -32,7 +33,7 @@ let package = Package(
       name: "SwizzleKit", type: .dynamic,
       targets: [
         "ObjCRuntime", "ObjCRuntimeGeometry", "Hooks", "UIKitModel", "Scenarios",
-        "SwizzleKitTesting", "UIKit", "ObjectiveC", "_Testing_UIKit",
+        "ScreenRendering", "SwizzleKitTesting", "UIKit", "ObjectiveC", "_Testing_UIKit",
       ]),
     .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
     .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
@@ -63,7 +64,7 @@ let package = Package(
       pkgConfig: "libffi",
       providers: [.apt(["libffi-dev"])]
     ),
-    // libpng, from Debian's libpng-dev: the report's frames as PNG files. Only SwizzleLab
+    // libpng, from Debian's libpng-dev: frames of the screen as PNG files. Only ScreenRendering
     // imports it, with an internal import.
     .systemLibrary(
       name: "CPNG",
@@ -127,10 +128,17 @@ let package = Package(
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel"],
       path: "Sources/Scenarios"
     ),
+    // The screen as the user sees it, drawn from the model: shapes, SVG, and RGBA images read
+    // and written as PNG and compared (the lab's reports, the testing library's snapshots).
+    .target(
+      name: "ScreenRendering",
+      dependencies: ["UIKitModel", "Scenarios", "CPNG"],
+      path: "Sources/ScreenRendering"
+    ),
     // Swift Testing traits for tests that drive the model or install plugins, in any target.
     .target(
       name: "SwizzleKitTesting",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "ScreenRendering"],
       path: "Sources/SwizzleKitTesting"
     ),
     // The WRNavigationBar technique as a plugin, on the public API of the layers below.
@@ -188,7 +196,7 @@ let package = Package(
     // names no plugin: it finds them through discovery.
     .target(
       name: "SwizzleLab",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "CPNG"],
+      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "ScreenRendering"],
       path: "Sources/SwizzleLab"
     ),
     .executableTarget(
@@ -255,6 +263,7 @@ let package = Package(
       name: "UIKitModelTests",
       dependencies: [
         "UIKitModel", "ObjCRuntime", "Hooks", "SwizzleKitTesting", "Scenarios", "UIKit",
+        "ScreenRendering",
       ],
       path: "Tests/UIKitModelTests",
       exclude: ["Golden"]
@@ -320,6 +329,7 @@ let package = Package(
       name: "SwizzleLabTests",
       dependencies: [
         "SwizzleLab", "BarLayerPlugin", "UIKitModel", "Hooks", "Scenarios", "SwizzleKitTesting",
+        "ScreenRendering",
       ],
       path: "Tests/SwizzleLabTests",
       exclude: ["Golden"]

@@ -26,13 +26,17 @@ public struct BarSnapshot: Sendable, Equatable {
   public var hairline: Bool?
   /// The bar's height.
   public var height: CGFloat?
+  /// Whether the bar is hidden (`isNavigationBarHidden`).
+  public var hidden: Bool?
 
   /// A snapshot of the given values.
   public init(
     background: UIColor? = nil, backgroundAlpha: CGFloat? = nil, tint: UIColor? = nil,
     titleColor: UIColor? = nil, statusBarStyle: UIStatusBarStyle? = nil,
-    translationY: CGFloat? = nil, hairline: Bool? = nil, height: CGFloat? = nil
+    translationY: CGFloat? = nil, hairline: Bool? = nil, height: CGFloat? = nil,
+    hidden: Bool? = nil
   ) {
+    self.hidden = hidden
     self.background = background
     self.backgroundAlpha = backgroundAlpha
     self.tint = tint
@@ -45,12 +49,21 @@ public struct BarSnapshot: Sendable, Equatable {
 
   /// The differences between this snapshot and what `seen` shows (of a bar `height` tall), one
   /// line each (`background: expected #0000FFFF, seen #FF0000FF`); colours and numbers match
-  /// within `tolerance` on each component. Empty when everything given matches.
+  /// within `tolerance` on each component. Empty when everything given matches. When the bar
+  /// seen is hidden, each line says so: its colours are then what is behind it.
   public func differences(
     from seen: NavigationBarAppearance, height seenHeight: CGFloat? = nil,
     tolerance: CGFloat = 0.01
   ) -> [String] {
     var lines: [String] = []
+    if let hidden, hidden != seen.isHidden {
+      let frame = seen.frame
+      lines.append(
+        "hidden: expected \(hidden ? "hidden" : "shown"), seen \(seen.isHidden ? "hidden" : "shown")"
+          + " (frame \(Int(frame.minX)) \(Int(frame.minY)) \(Int(frame.width)) \(Int(frame.height)))"
+      )
+    }
+    let count = lines.count
     func number(_ name: String, _ expected: CGFloat?, _ actual: CGFloat?) {
       guard let expected, let actual, abs(expected - actual) > tolerance else { return }
       lines.append("\(name): expected \(expected), seen \(actual)")
@@ -79,6 +92,9 @@ public struct BarSnapshot: Sendable, Equatable {
       lines.append("hairline: expected \(hairline ? "shown" : "hidden"), seen the other")
     }
     number("height", height, seenHeight)
+    if seen.isHidden {
+      for index in count..<lines.count { lines[index] += " (the bar is hidden)" }
+    }
     return lines
   }
 }

@@ -5,8 +5,10 @@ public import Scenarios
 public import Testing
 public import UIKitModel
 
-/// Records an issue listing every difference between what the user sees of `bar` (over
-/// `behind`, the scenarios' backdrop by default) and `expected`.
+/// Fails the test (``TestReporter``: Swift Testing or XCTest) listing every difference between
+/// what the user sees of `bar` and `expected`. The bar is composited over `behind` (the
+/// scenarios' backdrop by default, as the trace and the timelines composite it), and the
+/// failure names that colour: what shows through a transparent or hidden bar is it.
 public func expectBar(
   _ bar: UINavigationBar, _ expected: BarSnapshot, over behind: UIColor = scenarioBackdrop,
   tolerance: CGFloat = 0.01, _ comment: String = "",
@@ -14,32 +16,35 @@ public func expectBar(
 ) {
   let lines = expected.differences(
     from: bar.appearance(over: behind), height: bar.bounds.height, tolerance: tolerance)
-  record(lines, comment, sourceLocation)
+  record(lines, comment, over: behind, sourceLocation)
 }
 
-/// Records an issue listing every difference between the moment named `name` of `moments` and
-/// `expected`, or that there is no such moment.
+/// Fails the test listing every difference between the moment named `name` of `moments` and
+/// `expected` (moments are composited over the scenarios' backdrop), or that there is no such
+/// moment.
 public func expectMoment(
   _ name: String, of moments: [ScenarioMoment], _ expected: BarSnapshot,
   tolerance: CGFloat = 0.01, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   guard let moment = moments.first(where: { $0.name == name }) else {
-    Issue.record(
-      Comment(
-        rawValue: "no moment named \"\(name)\"; the moments: "
-          + moments.map(\.name).joined(separator: ", ")),
-      sourceLocation: sourceLocation)
+    TestReporter.fail(
+      "no moment named \"\(name)\"; the moments: " + moments.map(\.name).joined(separator: ", "),
+      at: sourceLocation)
     return
   }
   record(
     expected.differences(from: moment.appearance, tolerance: tolerance), "at \"\(name)\"",
-    sourceLocation)
+    over: scenarioBackdrop, sourceLocation)
 }
 
-private func record(_ lines: [String], _ comment: String, _ location: Testing.SourceLocation) {
+private func record(
+  _ lines: [String], _ comment: String, over behind: UIColor, _ location: Testing.SourceLocation
+) {
   guard !lines.isEmpty else { return }
-  let head = comment.isEmpty ? "the bar differs" : "the bar differs \(comment)"
-  Issue.record(
-    Comment(rawValue: ([head + ":"] + lines.map { "  " + $0 }).joined(separator: "\n")),
-    sourceLocation: location)
+  let head =
+    (comment.isEmpty ? "the bar differs" : "the bar differs \(comment)")
+    + " (composited over \(behind.hexDescription)"
+    + (behind == scenarioBackdrop ? ", the scenarios' backdrop)" : ")")
+  TestReporter.fail(
+    ([head + ":"] + lines.map { "  " + $0 }).joined(separator: "\n"), at: location)
 }

@@ -2,6 +2,7 @@
 // the profile, its timeline compared with a golden file.
 public import ObjCRuntime
 public import Scenarios
+import ScreenRendering
 public import Testing
 public import UIKitModel
 
@@ -10,7 +11,8 @@ public import UIKitModel
 /// a promise broken (with its differences), or a known failure that held. With `golden`, the
 /// run's timeline (each moment, each check's outcome, and the sends of the `tracing` selectors
 /// through the runtime) is also compared with the golden file of that name next to the test
-/// (``GoldenTimeline``).
+/// (``GoldenTimeline``). With `snapshots`, each moment's screen is also compared with its image
+/// snapshot, named after the moment (``expectSnapshot(of:named:scale:precision:perceptualPrecision:record:filePath:function:sourceLocation:)``).
 ///
 /// A plugin that does not install is an issue of the same kind, and the result is nil; the
 /// other runs of the test go on.
@@ -27,39 +29,35 @@ public import UIKitModel
 @discardableResult
 public func expectScenario(
   _ scenario: Scenario, options: ScenarioOptions = ScenarioOptions(), golden: String? = nil,
-  tracing selectors: Set<Selector> = [], filePath: String = #filePath,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation
+  tracing selectors: Set<Selector> = [], snapshots: Bool = false, filePath: String = #filePath,
+  function: String = #function, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> ScenarioReport? {
   let cell = "\(scenario.name) on \(options.device.rawValue), iOS \(options.profileName)"
   // A version that does not parse would run on the model's previous one under this label.
   for (what, version) in [("system version", options.systemVersion), ("SDK", options.sdkVersion)] {
     guard let version, !UIDevice.isSystemVersion(version) else { continue }
-    Issue.record(
-      Comment(
-        rawValue: "\(scenario.name): the \(what) \"\(version)\" is not a version number such"
-          + " as 15.0 or 10.3.1 (IOSProfile names the profiles); the scenario did not run"),
-      sourceLocation: sourceLocation)
+    TestReporter.fail(
+      "\(scenario.name): the \(what) \"\(version)\" is not a version number such"
+        + " as 15.0 or 10.3.1 (IOSProfile names the profiles); the scenario did not run",
+      at: sourceLocation)
     return nil
   }
   if let sdk = options.sdkVersion, UIDevice.isSystemVersion(sdk),
     UIDevice.isSystemVersion(options.systemVersion),
     UIDevice.isVersion(sdk, newerThan: options.systemVersion)
   {
-    Issue.record(
-      Comment(
-        rawValue: "\(scenario.name): the SDK \(sdk) is newer than the running iOS"
-          + " \(options.systemVersion) (an app cannot be built with a newer SDK than it runs on;"
-          + " see Docs/Testing.md); the scenario did not run"),
-      sourceLocation: sourceLocation)
+    TestReporter.fail(
+      "\(scenario.name): the SDK \(sdk) is newer than the running iOS"
+        + " \(options.systemVersion) (an app cannot be built with a newer SDK than it runs on;"
+        + " see Docs/Testing.md); the scenario did not run", at: sourceLocation)
     return nil
   }
   if let plugins = options.plugins,
     let twice = plugins.first(where: { name in plugins.filter { $0 == name }.count > 1 })
   {
-    Issue.record(
-      Comment(
-        rawValue: "\(scenario.name): the plugin \(twice) is named twice; the scenario did not run"),
-      sourceLocation: sourceLocation)
+    TestReporter.fail(
+      "\(scenario.name): the plugin \(twice) is named twice; the scenario did not run",
+      at: sourceLocation)
     return nil
   }
   let report: ScenarioReport
@@ -69,8 +67,7 @@ public func expectScenario(
       try scenario.check(options: options)
     }
   } catch {
-    Issue.record(
-      Comment(rawValue: "\(cell): \(error)"), sourceLocation: sourceLocation)
+    TestReporter.fail("\(cell): \(error)", at: sourceLocation)
     return nil
   }
   for check in report.checks where !check.isAsExpected {
@@ -78,11 +75,9 @@ public func expectScenario(
       check.isKnownFailure
       ? ["held, though the scenario says it fails here (drop failsOn/onDevices if fixed)"]
       : check.differences
-    Issue.record(
-      Comment(
-        rawValue: (["\(cell): \"\(check.label)\""] + what.map { "  " + $0 })
-          .joined(separator: "\n")),
-      sourceLocation: sourceLocation)
+    TestReporter.fail(
+      (["\(cell): \"\(check.label)\""] + what.map { "  " + $0 })
+        .joined(separator: "\n"), at: sourceLocation)
   }
   if let golden {
     let text =
@@ -90,10 +85,18 @@ public func expectScenario(
       + (sends.isEmpty ? "" : "sends:\n" + sends.map { "  " + $0 + "\n" }.joined())
     GoldenTimeline.check(text, named: golden, filePath: filePath, sourceLocation: sourceLocation)
   }
+  if snapshots {
+    for moment in report.moments {
+      expectSnapshot(
+        of: ScreenFrame(moment: moment, options: options),
+        named: ReferenceFiles.sanitize("\(scenario.name)-\(moment.name)"), filePath: filePath,
+        function: function, sourceLocation: sourceLocation)
+    }
+  }
   return report
 }
 
-/// Runs each of `scenarios` on `profile` and each of `devices` with ``expectScenario(_:options:golden:tracing:filePath:sourceLocation:)``:
+/// Runs each of `scenarios` on `profile` and each of `devices` with ``expectScenario(_:options:golden:tracing:snapshots:filePath:function:sourceLocation:)``:
 /// the matrix's row of one profile, as a test.
 ///
 /// ```swift

@@ -21,13 +21,13 @@ public func expectNoShadowedMethods(
   var sources: [(source: String, file: String)] = []
   for path in paths {
     guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
-      Issue.record(Comment(rawValue: "cannot read \(path)"), sourceLocation: sourceLocation)
+      TestReporter.fail("cannot read \(path)", at: sourceLocation)
       continue
     }
     sources.append((source, path))
   }
   // Read together: a selector one file exposes or hooks is dealt with for all of them.
   for method in ShadowedMethods.find(inSources: sources) {
-    Issue.record(Comment(rawValue: method.description), sourceLocation: sourceLocation)
+    TestReporter.fail(method.description, at: sourceLocation)
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Hooks
 import ObjCRuntime
 import Scenarios
+import ScreenRendering
 import SwizzleKitTesting
 import Synchronization
 import Testing
@@ -164,15 +165,15 @@ struct LabTests {
     #expect(fragments == 3 + data.samples.count + 4, "the frames, the scrubber's and the plots")
     // Each moment's PNG decodes, at one pixel a point, with the bar drawn in its colour.
     for (index, moment) in data.moments.enumerated() {
-      let image = try PNGImage.read(
+      let image = try RGBAImage.read(
         directory.appendingPathComponent("frame-\(index + 1).png").path)
       #expect(image.width == 375 && image.height == 667)
-      let bar = image.pixel(x: 300, y: 30).prefix(3).map { Double($0) / 255 }
+      let bar = (image.pixel(x: 300, y: 30) ?? []).prefix(3).map { Double($0) / 255 }
       let expected = moment.sample.background.prefix(3)
       #expect(zip(bar, expected).allSatisfy { abs($0 - $1) < 0.01 }, "\(moment.name)'s bar")
     }
-    #expect(throws: LabError.self) {
-      try PNGImage.read(directory.appendingPathComponent("report.json").path)
+    #expect(throws: ImageFileError.self) {
+      try RGBAImage.read(directory.appendingPathComponent("report.json").path)
     }
   }
 

@@ -1,6 +1,7 @@
 // The report's page: the named moments as a filmstrip, a scrubber through every frame (a slider
 // and a few lines of plain JavaScript in the page; nothing is fetched), and the plots.
 import Foundation
+import ScreenRendering
 import UIKitModel
 
 extension RenderCommand {
@@ -8,15 +9,13 @@ extension RenderCommand {
   /// the slider that shows them (the matrix's per-cell reports leave it out, to stay small).
   static func html(_ data: ReportData, scrubber: Bool = true) -> String {
     let device = DeviceProfile(rawValue: data.device) ?? .iPhone8
-    func shapes(_ sample: BarSample, _ views: [ViewSample]?, _ title: String) -> [FrameShape] {
-      frameShapes(
-        sample, views: views, title: title, device: device, systemVersion: data.systemVersion)
+    func shapes(_ sample: ScreenSample, _ views: [ViewSample]?, _ title: String) -> ScreenFrame {
+      frame(sample, views: views, title: title, device: device, systemVersion: data.systemVersion)
     }
     let frames = data.moments.map { moment in
       "<figure>"
-        + svg(
-          shapes(moment.sample, moment.views, moment.name), device: device, scale: frameScale,
-          standalone: false)
+        + shapes(moment.sample, moment.views, moment.name).svg(
+          scale: frameScale, standalone: false)
         + "<figcaption>\(escape(moment.name))<br/>\(String(format: "%.3f", moment.time)) s"
         + "</figcaption></figure>"
     }.joined(separator: "\n")
@@ -50,9 +49,8 @@ extension RenderCommand {
       <p><input type="range" id="scrub" min="0" max="\(data.samples.count - 1)" value="0" step="1" style="width:560px"/> <span id="scrub-time"></span></p>
       <div id="scrub-frames">
       \(data.samples.enumerated().map { index, sample in
-          svg(
-            shapes(sample, sample.views, sample.transitioning ? "(transition)" : ""),
-            device: device, scale: frameScale, standalone: false,
+          shapes(sample, sample.views, sample.transitioning ? "(transition)" : "").svg(
+            scale: frameScale, standalone: false,
             attributes: " data-time=\"\(String(format: "%.3f", sample.time))\""
               + (index == 0 ? "" : " style=\"display:none\""))
         }.joined(separator: "\n"))

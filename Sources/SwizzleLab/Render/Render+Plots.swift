@@ -1,12 +1,13 @@
 // The report's plots: values from 0 to 1 against time, with axes, ticks, units and a legend,
 // transitions shaded.
 import Foundation
+import ScreenRendering
 
 extension RenderCommand {
   /// A plot of `series` (name, colour, value from 0 to 1) against the samples' time.
   static func plot(
-    title: String, unit: String, samples: [BarSample],
-    series: [(String, String, (BarSample) -> Double)]
+    title: String, unit: String, samples: [ScreenSample],
+    series: [(String, String, (ScreenSample) -> Double)]
   ) -> String {
     let left = 44.0
     let right = 16.0
@@ -21,7 +22,7 @@ extension RenderCommand {
     var parts: [String] = []
     // Transitions, shaded.
     var start: Double?
-    for sample in samples + [BarSample.end(after: samples.last)] {
+    for sample in samples + [ScreenSample.end(after: samples.last)] {
       if sample.transitioning, start == nil { start = sample.time }
       if !sample.transitioning, let begin = start {
         parts.append(
@@ -91,12 +92,11 @@ extension RenderCommand {
   }
 }
 
-extension BarSample {
+extension ScreenSample {
   /// A sample after `last` that ends any transition under way, so that its band is shaded to
   /// the plot's end.
-  fileprivate static func end(after last: BarSample?) -> BarSample {
-    BarSample(
-      time: last?.time ?? 0, background: [], opacity: 0, tint: [], title: [], statusBar: "",
-      statusArea: nil, offset: 0, transitioning: false, views: nil)
+  fileprivate static func end(after last: ScreenSample?) -> ScreenSample {
+    ScreenSample(
+      time: last?.time ?? 0, background: [], opacity: 0, tint: [], title: [], statusBar: "")
   }
 }

@@ -5,42 +5,14 @@ import Foundation
 import Hooks
 import ObjCRuntime
 import Scenarios
+import ScreenRendering
 import UIKitModel
-
-/// One sample of the bar, per frame.
-struct BarSample: Codable, Equatable {
-  var time: Double
-  var background: [Double]
-  var opacity: Double
-  var tint: [Double]
-  var title: [Double]
-  var statusBar: String
-  /// The status bar's strip, when it shows another colour than the bar (absent otherwise).
-  var statusArea: [Double]?
-  var offset: Double
-  var transitioning: Bool
-  /// The views under the bar at that frame (absent in reports made before the scrubber).
-  var views: [ViewSample]?
-}
-
-/// A view under the bar at a moment: its frame in the container, colour and opacity.
-struct ViewSample: Codable, Equatable {
-  var x: Double
-  var y: Double
-  var width: Double
-  var height: Double
-  /// Its background colour, absent when it has none (a page drawn in the page colour).
-  var color: [Double]?
-  var alpha: Double
-  /// The views inside it, back to front, in the container's coordinates (absent when none).
-  var subviews: [ViewSample]?
-}
 
 /// A named moment in the report.
 struct ReportMoment: Codable, Equatable {
   var name: String
   var time: Double
-  var sample: BarSample
+  var sample: ScreenSample
   /// The views under the bar (absent for reports made before they were drawn).
   var views: [ViewSample]?
 }
@@ -52,10 +24,26 @@ struct ReportData: Codable, Equatable {
   var device: String
   var systemVersion: String
   var moments: [ReportMoment]
-  var samples: [BarSample]
+  var samples: [ScreenSample]
 }
 
 enum RenderCommand {
+  /// The scale of the report's SVG frames: half the screen's points, large enough to read.
+  static let frameScale = 0.5
+
+  /// `text` escaped for HTML.
+  static func escape(_ text: String) -> String { ScreenFrame.escape(text) }
+
+  /// The frame of `sample` in the report, titled `title`.
+  static func frame(
+    _ sample: ScreenSample, views: [ViewSample]?, title: String, device: DeviceProfile,
+    systemVersion: String
+  ) -> ScreenFrame {
+    var sample = sample
+    if let views { sample.views = views }
+    return ScreenFrame(sample: sample, device: device, systemVersion: systemVersion, title: title)
+  }
+
   static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     guard let directory = options.outDirectory else {
       throw .usage("render needs --out DIR", topic: "render")
@@ -70,14 +58,13 @@ enum RenderCommand {
         to: folder.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
       // Each moment's frame, drawn once, written as SVG and as PNG.
       for (index, moment) in data.moments.enumerated() {
-        let shapes = frameShapes(
+        let frame = frame(
           moment.sample, views: moment.views, title: moment.name, device: options.device,
           systemVersion: options.systemVersion)
-        try svg(shapes, device: options.device, scale: frameScale, standalone: true).write(
+        try frame.svg(scale: frameScale, standalone: true).write(
           to: folder.appendingPathComponent("frame-\(index + 1).svg"), atomically: true,
           encoding: .utf8)
-        try png(shapes, device: options.device).write(
-          to: folder.appendingPathComponent("frame-\(index + 1).png").path)
+        try frame.image().write(to: folder.appendingPathComponent("frame-\(index + 1).png").path)
       }
     } catch let error as LabError {
       throw error
@@ -88,26 +75,6 @@ enum RenderCommand {
       "wrote \(directory)/report.html, report.json and \(data.moments.count) frames as SVG and"
         + " PNG (\(data.samples.count) samples)\n")
     return .ok
-  }
-
-  static func sample(
-    _ bar: NavigationBarAppearance, time: TimeInterval, transitioning: Bool,
-    views: [ScenarioViewSnapshot]? = nil
-  ) -> BarSample {
-    func components(_ color: UIColorComponents) -> [Double] {
-      [color.red, color.green, color.blue, color.alpha].map {
-        (Double($0) * 10_000).rounded() / 10_000
-      }
-    }
-    return BarSample(
-      time: (time * 10_000).rounded() / 10_000, background: components(bar.backgroundColor),
-      opacity: (Double(bar.backgroundOpacity) * 10_000).rounded() / 10_000,
-      tint: components(bar.tintColor), title: components(bar.titleColor),
-      statusBar: Format.status(bar.statusBarStyle),
-      statusArea: bar.statusBarAreaColor == bar.backgroundColor
-        ? nil : components(bar.statusBarAreaColor),
-      offset: Double(bar.translationY),
-      transitioning: transitioning, views: views.map { $0.map(viewSample) })
   }
 
   /// Runs the scenario, sampling the bar at every frame.
@@ -127,14 +94,14 @@ enum RenderCommand {
   static func collect(_ scenario: Scenario, _ options: ScenarioOptions)
     throws(PluginError) -> (data: ReportData, report: ScenarioReport)
   {
-    var samples: [BarSample] = []
+    var samples: [ScreenSample] = []
     let observer = VirtualRunLoop.main.addFrameObserver { time in
       guard
         let navigation = UIApplication.shared.keyWindow?.rootViewController
           as? UINavigationController
       else { return }
       samples.append(
-        sample(
+        ScreenSample(
           navigation.navigationBar.appearance(over: scenarioBackdrop), time: time,
           transitioning: navigation.isTransitioning,
           views: ScenarioViewSnapshot.snapshots(of: navigation)))
@@ -147,20 +114,10 @@ enum RenderCommand {
       moments: report.moments.map {
         ReportMoment(
           name: $0.name, time: ($0.time * 10_000).rounded() / 10_000,
-          sample: sample($0.appearance, time: $0.time, transitioning: false),
-          views: $0.views.isEmpty ? nil : $0.views.map(viewSample))
+          sample: ScreenSample($0.appearance, time: $0.time, transitioning: false),
+          views: $0.views.isEmpty ? nil : $0.views.map(ViewSample.init))
       }, samples: samples)
     return (data, report)
-  }
-
-  static func viewSample(_ view: ScenarioViewSnapshot) -> ViewSample {
-    func rounded(_ value: CGFloat) -> Double { (Double(value) * 100).rounded() / 100 }
-    return ViewSample(
-      x: rounded(view.frame.minX), y: rounded(view.frame.minY), width: rounded(view.frame.width),
-      height: rounded(view.frame.height),
-      color: view.color.map { [$0.red, $0.green, $0.blue, $0.alpha].map(rounded) },
-      alpha: rounded(view.alpha),
-      subviews: view.subviews.isEmpty ? nil : view.subviews.map(viewSample))
   }
 
   static func json(_ data: ReportData) throws -> String {

@@ -230,8 +230,55 @@ public final class NavigationSession {
     return self
   }
 
+  /// What keeps the session from being idle, one line each: a transition or presentation
+  /// under way, and the run loop's work (timers, animations, a transaction's completion,
+  /// running display links); empty when idle.
+  public var busyWork: [String] {
+    var lines: [String] = []
+    if navigationController.isTransitioning {
+      lines.append("a transition of \(type(of: navigationController))")
+    }
+    var presented = navigationController.presentedViewController
+    while let controller = presented {
+      if controller.isBeingPresented || controller.isBeingDismissed {
+        lines.append("a presentation of \(type(of: controller))")
+      }
+      presented = controller.presentedViewController
+    }
+    return lines + VirtualRunLoop.main.busyWork()
+  }
+
+  /// Whether the session is idle, as EarlGrey and KIF wait for: no transition or presentation
+  /// under way, no animation, no running display link, no pending timer or run-loop work.
+  public var isIdle: Bool { busyWork.isEmpty }
+
+  /// Runs at least one frame (so that main-queue work sent before now runs), then frame by
+  /// frame until the session is idle (``isIdle``), for at most `limit` seconds of virtual time;
+  /// when still busy then, reports ``UIKitModelIssue/notIdle(_:limit:)`` naming what is. The
+  /// drivers (push, pop, swipe, tap, scroll) wait this way at their end; a test calls it after
+  /// work of its own (a plugin's animation, a deferred block) instead of counting frames.
+  @discardableResult
+  public func waitUntilIdle(limit: TimeInterval = 10) -> Self {
+    VirtualRunLoop.main.advance(frames: 1)
+    wait(limit: limit)
+    record("wait until idle")
+    return self
+  }
+
+  private func wait(limit: TimeInterval) {
+    let loop = VirtualRunLoop.main
+    let deadline = loop.currentTime + min(VirtualRunLoop.maximumAdvance, limit.isNaN ? 0 : limit)
+    while !isIdle {
+      guard loop.currentTime < deadline else {
+        UIKitModelIssues.report(.notIdle(busyWork.joined(separator: ", "), limit: limit))
+        return
+      }
+      loop.advance(frames: 1)
+    }
+  }
+
   private func settle(_ step: String) -> Self {
-    VirtualRunLoop.main.runUntilIdle()
+    wait(limit: 60)
     record(step)
     return self
   }

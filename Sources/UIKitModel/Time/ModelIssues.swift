@@ -59,6 +59,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// The model could not hold Dispatch's main queue, or gave the hold up after
   /// ``MainQueueHold/patience``: from then on the queue runs beside the model.
   case mainQueueUnavailable(String)
+  /// ``NavigationSession/waitUntilIdle(limit:)`` ran `limit` seconds and the session was still
+  /// busy with what it names.
+  case notIdle(String, limit: TimeInterval)
 
   /// What was refused and why.
   public var description: String {
@@ -71,6 +74,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "NSUserDefaults was given a \(type) for \"\(key)\", which is not a property-list type"
         + " (strings, numbers, Data, Date, and arrays and dictionaries of them); the previous"
         + " value was kept"
+    case .notIdle(let what, let limit):
+      "the session was still busy after \(limit) s of waiting until idle: \(what). Stop what"
+        + " runs for ever (a display link, a repeating animation) or wait with a longer limit"
     case .mainQueueUnavailable(let what):
       "\(what); the hold of the main queue was given up, and its work runs beside the model"
         + " for the rest of the test"

@@ -134,6 +134,24 @@ public final class VirtualRunLoop {
     return true
   }
 
+  /// What keeps the run loop from being idle, one line each (`2 timers`, `1 animation`, `a
+  /// transaction's completion`, `work at the end of the turn`), and each display link that is
+  /// running (`display link -[Ticker tick:]`) when `displayLinks` is true; empty when idle.
+  public func busyWork(displayLinks countLinks: Bool = true) -> [String] {
+    var lines: [String] = []
+    let timersPending = timers.filter { !($0.repeats && !$0.keepsRunLoopBusy) }.count
+    if timersPending > 0 { lines.append("\(timersPending) timer\(timersPending == 1 ? "" : "s")") }
+    if !animations.isEmpty { lines.append("animations under way") }
+    if !transactions.isEmpty { lines.append("a transaction's completion") }
+    if !endOfTurn.isEmpty { lines.append("work at the end of the turn") }
+    if countLinks {
+      for link in displayLinks where !link.isPaused && link.target != nil {
+        lines.append("display link -[\(type(of: link.target!)) \(link.selector)]")
+      }
+    }
+    return lines
+  }
+
   /// Whether nothing but display links is pending.
   public var isIdle: Bool {
     timers.allSatisfy { $0.repeats && !$0.keepsRunLoopBusy } && animations.isEmpty

@@ -24,13 +24,20 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
   public let translationY: CGFloat
   /// The status bar style on screen (``UIApplication/resolvedStatusBarStyle``).
   public let statusBarStyle: UIStatusBarStyle
+  /// Whether the bar is hidden (`isHidden`, as `setNavigationBarHidden(_:animated:)` sets it):
+  /// then nothing of it shows, and the colours above are what is behind it.
+  public let isHidden: Bool
+  /// The bar's frame in its superview.
+  public let frame: CGRect
 
   init(
     backgroundColor: UIColor, statusBarAreaColor: UIColor, backgroundOpacity: CGFloat,
     titleColor: UIColor,
     tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
-    statusBarStyle: UIStatusBarStyle
+    statusBarStyle: UIStatusBarStyle, isHidden: Bool = false, frame: CGRect = .zero
   ) {
+    self.isHidden = isHidden
+    self.frame = frame
     self.backgroundOpacity = backgroundOpacity
     self.statusBarStyle = statusBarStyle
     self.backgroundColor = UIColorComponents(backgroundColor)
@@ -43,12 +50,17 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
   }
 
   /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`,
-  /// with `status bar area #RRGGBBAA` after the background when that differs from it.
+  /// with `status bar area #RRGGBBAA` after the background when that differs from it, and
+  /// `hidden (frame x y w h)` first when the bar is hidden.
   public var description: String {
     let statusBarArea =
       statusBarAreaColor == backgroundColor
       ? "" : " status bar area \(statusBarAreaColor.color.hexDescription),"
-    return "background \(backgroundColor.color.hexDescription)"
+    let hidden =
+      isHidden
+      ? "hidden (frame \(Int(frame.minX)) \(Int(frame.minY)) \(Int(frame.width)) "
+        + "\(Int(frame.height))), " : ""
+    return hidden + "background \(backgroundColor.color.hexDescription)"
       + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
       + statusBarArea
       + " title \(titleColor.color.hexDescription),"

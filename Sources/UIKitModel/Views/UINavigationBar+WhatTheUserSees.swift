@@ -33,7 +33,8 @@ extension UINavigationBar {
         (titleLabel.textColor?.alpha ?? 1) * titleLabel.effectiveAlpha),
       tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
       shadowVisible: shadowVisible, translationY: presentationTransform.ty,
-      statusBarStyle: UIApplication.shared.resolvedStatusBarStyle)
+      statusBarStyle: UIApplication.shared.resolvedStatusBarStyle, isHidden: isHidden,
+      frame: frame)
   }
 
   /// The colour the user sees at `point` of the bar (in the bar's coordinates: the status-bar

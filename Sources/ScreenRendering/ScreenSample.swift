@@ -1,0 +1,104 @@
+// What the screen showed at one frame, as plain numbers: the bar as the user saw it and the
+// views under it. The lab's reports keep these as JSON; the drawing reads them.
+public import Scenarios
+public import UIKitModel
+
+/// The bar and the views under it at one frame, in plain numbers (colours as four components
+/// from 0 to 1, rounded to four places, so that what is kept is stable).
+public struct ScreenSample: Codable, Equatable, Sendable {
+  /// The virtual time.
+  public var time: Double
+  /// The bar's background, composited over the backdrop.
+  public var background: [Double]
+  /// How opaque the bar's background is, 0 to 1.
+  public var opacity: Double
+  /// The buttons' tint.
+  public var tint: [Double]
+  /// The title's colour, its alpha the title's opacity.
+  public var title: [Double]
+  /// The status bar style by UIKit's name for it (`lightContent`).
+  public var statusBar: String
+  /// The status bar's strip, when it shows another colour than the bar (absent otherwise).
+  public var statusArea: [Double]?
+  /// The bar's vertical offset.
+  public var offset: Double
+  /// Whether a transition was under way.
+  public var transitioning: Bool
+  /// The views under the bar (absent in reports made before they were drawn).
+  public var views: [ViewSample]?
+  /// True when the bar was hidden (absent when it showed): nothing of it is drawn.
+  public var hidden: Bool?
+
+  /// A sample of what `bar` showed at `time`, with `views` under it.
+  public init(
+    _ bar: NavigationBarAppearance, time: Double, transitioning: Bool,
+    views: [ScenarioViewSnapshot]? = nil
+  ) {
+    func components(_ color: UIColorComponents) -> [Double] {
+      [color.red, color.green, color.blue, color.alpha].map {
+        (Double($0) * 10_000).rounded() / 10_000
+      }
+    }
+    self.time = (time * 10_000).rounded() / 10_000
+    background = components(bar.backgroundColor)
+    opacity = (Double(bar.backgroundOpacity) * 10_000).rounded() / 10_000
+    tint = components(bar.tintColor)
+    title = components(bar.titleColor)
+    statusBar = "\(bar.statusBarStyle)"
+    statusArea =
+      bar.statusBarAreaColor == bar.backgroundColor ? nil : components(bar.statusBarAreaColor)
+    offset = Double(bar.translationY)
+    self.transitioning = transitioning
+    self.views = views.map { $0.map(ViewSample.init) }
+    hidden = bar.isHidden ? true : nil
+  }
+
+  /// A sample of the given values.
+  public init(
+    time: Double, background: [Double], opacity: Double, tint: [Double], title: [Double],
+    statusBar: String, statusArea: [Double]? = nil, offset: Double = 0,
+    transitioning: Bool = false, views: [ViewSample]? = nil, hidden: Bool? = nil
+  ) {
+    self.time = time
+    self.background = background
+    self.opacity = opacity
+    self.tint = tint
+    self.title = title
+    self.statusBar = statusBar
+    self.statusArea = statusArea
+    self.offset = offset
+    self.transitioning = transitioning
+    self.views = views
+    self.hidden = hidden
+  }
+}
+
+/// A view under the bar at a moment: its frame in the container, colour and opacity.
+public struct ViewSample: Codable, Equatable, Sendable {
+  /// The frame's left edge, in the container's points.
+  public var x: Double
+  /// The frame's top edge.
+  public var y: Double
+  /// The frame's width.
+  public var width: Double
+  /// The frame's height.
+  public var height: Double
+  /// Its background colour, absent when it has none (a page drawn in the page colour).
+  public var color: [Double]?
+  /// Its opacity as drawn, its ancestors' included.
+  public var alpha: Double
+  /// The views inside it, back to front, in the container's coordinates (absent when none).
+  public var subviews: [ViewSample]?
+
+  /// The sample of `view`, its numbers rounded to two places.
+  public init(_ view: ScenarioViewSnapshot) {
+    func rounded(_ value: CGFloat) -> Double { (Double(value) * 100).rounded() / 100 }
+    x = rounded(view.frame.minX)
+    y = rounded(view.frame.minY)
+    width = rounded(view.frame.width)
+    height = rounded(view.frame.height)
+    color = view.color.map { [$0.red, $0.green, $0.blue, $0.alpha].map(rounded) }
+    alpha = rounded(view.alpha)
+    subviews = view.subviews.isEmpty ? nil : view.subviews.map(ViewSample.init)
+  }
+}
