@@ -19,29 +19,15 @@ import UIKitModel
 /// GoldenTimeline.check(GoldenTimeline.timeline(moments), named: "scrolling-ios15")
 /// ```
 public enum GoldenTimeline {
-  /// One line per moment: `time  name: what the user sees`.
+  /// One line per moment: `time  name: what the user sees` (``Scenarios/ScenarioTimeline``).
   public static func timeline(_ moments: [ScenarioMoment]) -> String {
-    moments.map {
-      String(format: "%.3f", $0.time) + "  \($0.name): \($0.appearance)"
-    }.joined(separator: "\n") + "\n"
+    ScenarioTimeline.text(moments)
   }
 
   /// A scenario run's timeline: its moments, one line each, then each check with its outcome
-  /// (`ok`, `failed` with its differences, `failed, as known`, or `held, though known to fail`).
+  /// (``Scenarios/ScenarioTimeline``).
   public static func timeline(_ report: ScenarioReport) -> String {
-    var text = timeline(report.moments)
-    for check in report.checks {
-      let outcome =
-        switch (check.held, check.isKnownFailure) {
-        case (true, false): "ok"
-        case (false, false): "failed"
-        case (false, true): "failed, as known"
-        case (true, true): "held, though known to fail"
-        }
-      text += "check \(check.label): \(outcome)\n"
-      for difference in check.differences { text += "  \(difference)\n" }
-    }
-    return text
+    ScenarioTimeline.text(report)
   }
 
   /// Runs `body` and returns what it returned with the sends of `selectors` through the runtime

@@ -48,7 +48,7 @@ public func expectSnapshot(
       "precision \(precision) and perceptualPrecision \(perceptualPrecision) are shares from 0"
         + " to 1 (1: every pixel, exactly)")
   }
-  if let name, ReferenceFiles.sanitize(name) != name {
+  if let name, SnapshotName.fileComponent(name) != name {
     return fail(
       "the snapshot name \"\(name)\" is not a file name: use letters, digits, '-', '_' and '.'"
         + " only, not starting or ending with '-' or '.'")
@@ -61,14 +61,13 @@ public func expectSnapshot(
   let testFile = URL(fileURLWithPath: filePath)
   let directory = testFile.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
     .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
-  let test = ReferenceFiles.sanitize(function)
-  let cell =
-    frame.device.rawValue.replacingOccurrences(of: " ", with: "")
-    + "-iOS\(frame.systemVersion)" + (frame.sdkVersion.map { "-SDK\($0)" } ?? "") + "@\(scale)x"
+  let test = SnapshotName.fileComponent(function)
+  let cell = SnapshotName.cell(of: frame, scale: scale)
   let identifier =
     name ?? String(ReferenceFiles.nextCounter(directory.path + "/" + test + "." + cell))
-  let fileName = "\(test).\(identifier).\(cell)"
-  let reference = directory.appendingPathComponent(fileName + ".png")
+  let file = SnapshotName.fileName(test: test, identifier: identifier, frame: frame, scale: scale)
+  let fileName = String(file.dropLast(4))
+  let reference = directory.appendingPathComponent(file)
   let actual = frame.image(scale: scale)
 
   func writeReference(_ what: String) -> Bool {

@@ -64,17 +64,6 @@ enum ReferenceFiles {
       && directory.boolValue
   }
 
-  /// The file-name form of a test's name: `push(profile:)` becomes `push`, and any character
-  /// other than a letter, digit, `-`, `_` or `.` becomes `-`.
-  static func sanitize(_ name: String) -> String {
-    let base = name.prefix { $0 != "(" }
-    let cleaned = String(
-      base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" }
-    )
-    .trimmingCharacters(in: CharacterSet(charactersIn: "-."))
-    return cleaned.isEmpty ? "snapshot" : cleaned
-  }
-
   /// The snapshots taken so far per test and cell, for the `<n>` of unnamed ones.
   private static let counters = Mutex<[String: Int]>([:])
 

@@ -2,7 +2,10 @@
 // `Issue.record` under Swift Testing, the current test case's failure under XCTest.
 import Foundation
 import Synchronization
-import Testing
+// The expectations take their caller's place through Swift Testing's `#_sourceLocation`, a
+// macro a default argument expands in the caller's file: an XCTest file that imports only this
+// module must see it too, so the module brings Swift Testing along.
+@_exported public import Testing
 public import UIKitModel
 public import XCTest
 

@@ -89,7 +89,7 @@ public func expectScenario(
     for moment in report.moments {
       expectSnapshot(
         of: ScreenFrame(moment: moment, options: options),
-        named: ReferenceFiles.sanitize("\(scenario.name)-\(moment.name)"), filePath: filePath,
+        named: SnapshotName.fileComponent("\(scenario.name)-\(moment.name)"), filePath: filePath,
         function: function, sourceLocation: sourceLocation)
     }
   }

@@ -4,7 +4,8 @@
 enum Usage {
   /// The commands, as the overview lists them.
   static let commands =
-    "list, run, trace, hooks, render, matrix, gallery, methods, shadows, learn, coexist, load"
+    "list, run, trace, hooks, render, export, matrix, gallery, methods, shadows, learn, coexist,"
+    + " load"
 
   static func text(for topic: String) -> String {
     switch topic {
@@ -73,6 +74,23 @@ enum Usage {
         OPTIONS:
           --out DIR     Where report.html and report.json go (made if needed).
           (and the options of 'run')
+          -h, --help    Show help information.
+
+        """
+    case "export":
+      return """
+        OVERVIEW: Writes a scenario run as a test a maintainer can run: a Swift Testing file,
+        its golden timeline and each moment's image snapshot, laid out as the testing library
+        reads them (Docs/Testing.md).
+
+        USAGE: swizzle-lab export SCENARIO --out DIR [--plugin NAME[,NAME...]]
+                                           [--device NAME] [--ios VERSION] [--sdk VERSION]
+                                           [--load PATH]
+
+        OPTIONS:
+          --out DIR     Where the test file, Golden/ and __Snapshots__/ go (made if needed;
+                        an existing test or golden is never replaced).
+          (and the options of 'run' but --speed and --no-color)
           -h, --help    Show help information.
 
         """
@@ -211,6 +229,7 @@ enum Usage {
           trace SCENARIO     Every runtime event, with virtual timestamps.
           hooks              The hook map after installing plugins.
           render SCENARIO    An HTML report with a filmstrip and plots, and JSON.
+          export SCENARIO    A run as a test: Swift Testing file, golden, snapshots.
           matrix             Every scenario on every device and iOS profile, checked.
           gallery [NAME]     Reported breakages, each run where it happened.
           methods CLASS      A class's methods, encodings, and the hooks on them.

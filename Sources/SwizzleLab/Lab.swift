@@ -118,6 +118,12 @@ public enum Lab {
           arguments, allowed: Options.runFlags + ["--out"], needsScenario: true, output: output)
         try options.validate()
         return try RenderCommand.run(options, output: output)
+      case "export":
+        let options = try Options.parse(
+          arguments, allowed: ["--plugin", "--device", "--ios", "--sdk", "--out", "--load"],
+          needsScenario: true, output: output)
+        try options.validate()
+        return try ExportCommand.run(options, output: output)
       case "matrix":
         let options = try Options.parse(
           arguments, allowed: ["--plugin", "--scenario", "--device", "--out", "--load"],

@@ -40,7 +40,8 @@ struct Vocabulary {
   let plugins: [String]
 
   static let commands = [
-    "", "run", "trace", "render", "hooks", "methods", "matrix", "gallery", "list", "learn",
+    "", "run", "trace", "render", "export", "hooks", "methods", "matrix", "gallery", "list",
+    "learn",
     "load", "help", "bogus", "RUN", "--help", "-h", "-", "--",
   ]
   static let flags = [
@@ -82,7 +83,7 @@ struct Vocabulary {
     var words: [String] = []
     let command = random.pick(Vocabulary.commands)
     words.append(command)
-    if ["run", "trace", "render"].contains(command), random.chance(70) {
+    if ["run", "trace", "render", "export"].contains(command), random.chance(70) {
       words.append(random.pick(scenarios))
     }
     if command == "gallery" || command == "learn" || command == "methods", random.chance(50) {
@@ -101,6 +102,7 @@ struct Vocabulary {
     if command == "matrix" { words += ["--scenario", random.pick(scenarios + ["nope", ""])] }
     // Nothing writes outside the run's directory.
     if command == "render" { words += ["--out", directory + "/report"] }
+    if command == "export" { words += ["--out", directory + "/export"] }
     return words.first == "" && words.count > 1 && random.chance(50)
       ? Array(words.dropFirst()) : words
   }

@@ -113,7 +113,7 @@ extension UIKitModelTests {
     }
   }
 
-  @Suite("Image snapshots", .uiKitModel)
+  @Suite("Image snapshots", .uiKitModel, .snapshots(record: .missing))
   struct ImageSnapshotTests {
     /// The screen of a pushed page with a blue bar.
     private func bluePage() -> ScreenFrame? {
@@ -302,7 +302,7 @@ extension UIKitModelTests {
     }
   }
 
-  @Suite("Golden timelines: diffs and artifacts")
+  @Suite("Golden timelines: diffs and artifacts", .snapshots(record: .missing))
   struct GoldenDiffTests {
     @Test("a unified diff of the whole file: hunks with three lines of context, - before +")
     func unifiedDiff() throws {

@@ -39,7 +39,7 @@ extension UIKitModelTests {
     }
   }
 
-  @Suite("GoldenTimeline")
+  @Suite("GoldenTimeline", .snapshots(record: .missing))
   struct GoldenTimelineTests {
     @Test("the first line that differs, a missing line included; nil when equal")
     func firstDifference() {
