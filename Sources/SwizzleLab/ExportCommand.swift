@@ -159,17 +159,17 @@ struct Export {
     let named = plugins.isEmpty ? "(none)" : plugins.joined(separator: ", ")
     let sdk = options.sdkVersion.map { " (built with the iOS \($0) SDK)" } ?? ""
     let those = plugins.count == 1 ? "that plugin" : "those plugins"
-    var where_ = "The scenario runs with the plugin\(plugins.count == 1 ? "" : "s") \(named)"
-    where_ += " on \(options.device.rawValue), iOS \(options.systemVersion)\(sdk); its timeline"
-    where_ += " is compared with Golden/\(goldenName).txt and each moment's screen with its"
-    where_ += " image in __Snapshots__/\(typeName)/. Put this file and both folders in a test"
-    where_ += " target that links \(those), and exclude the folders from its sources"
-    where_ += " (exclude: [\"Golden\", \"__Snapshots__\"])."
+    var placement = "The scenario runs with the plugin\(plugins.count == 1 ? "" : "s") \(named)"
+    placement += " on \(options.device.rawValue), iOS \(options.systemVersion)\(sdk); its timeline"
+    placement += " is compared with Golden/\(goldenName).txt and each moment's screen with its"
+    placement += " image in __Snapshots__/\(typeName)/. Put this file and both folders in a test"
+    placement += " target that links \(those), and exclude the folders from its sources"
+    placement += " (exclude: [\"Golden\", \"__Snapshots__\"])."
     let summary = scenario.summary.replacingOccurrences(of: "\n", with: " ")
     var lines = [
       "// Exported by swizzle-lab export. The same run in the lab:", "//   \(labCommand)", "//",
     ]
-    for paragraph in ["\(scenario.name): \(summary)", "", where_] {
+    for paragraph in ["\(scenario.name): \(summary)", "", placement] {
       lines += paragraph.isEmpty ? ["//"] : Lab.wrap(paragraph, width: 96).map { "// " + $0 }
     }
     let header = lines.joined(separator: "\n")
