@@ -20,8 +20,9 @@ let package = Package(
     .testTarget(
       name: "HelloPluginTests",
       dependencies: ["HelloPlugin", .product(name: "SwizzleKit", package: "SwizzleKit")],
-      // The golden timelines the tests compare with: text files, not resources.
-      exclude: ["Golden"]
+      // The golden timelines and image snapshots the tests compare with: reference files, not
+      // resources.
+      exclude: ["Golden", "__Snapshots__"]
     ),
   ],
   swiftLanguageModes: [.v6]
