@@ -266,7 +266,7 @@ let package = Package(
         "ScreenRendering",
       ],
       path: "Tests/UIKitModelTests",
-      exclude: ["Golden"]
+      exclude: ["Golden", "__Snapshots__"]
     ),
     .testTarget(
       name: "BarLayerPluginTests",

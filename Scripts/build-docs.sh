@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output="${1:-.build/docs}"
-modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC Scenarios SwizzleKitTesting BarLayerPlugin
+modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC Scenarios ScreenRendering
+  SwizzleKitTesting BarLayerPlugin
   TransparentBarPlugin OverlayBarPlugin AnimatorTransitionPlugin FullscreenPopPlugin)
 
 # dump-symbol-graph also asks for the test runner's generated modules, which exist only once the

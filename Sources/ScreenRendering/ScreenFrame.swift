@@ -65,7 +65,7 @@ public struct ScreenFrame: Equatable, Sendable {
   }
 
   /// The screen of the key window's navigation controller now, its bar composited over
-  /// ``Scenarios/scenarioBackdrop``, on the model's device and version, titled with the top
+  /// `scenarioBackdrop` (of `Scenarios`), on the model's device and version, titled with the top
   /// item's title (or `title`); nil when the key window shows no navigation controller.
   public static func current(title: String? = nil) -> ScreenFrame? {
     guard

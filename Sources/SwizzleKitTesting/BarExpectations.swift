@@ -5,7 +5,7 @@ public import Scenarios
 public import Testing
 public import UIKitModel
 
-/// Fails the test (``TestReporter``: Swift Testing or XCTest) listing every difference between
+/// Fails the test (an issue under Swift Testing, the test case's failure under XCTest) listing every difference between
 /// what the user sees of `bar` and `expected`. The bar is composited over `behind` (the
 /// scenarios' backdrop by default, as the trace and the timelines composite it), and the
 /// failure names that colour: what shows through a transparent or hidden bar is it.

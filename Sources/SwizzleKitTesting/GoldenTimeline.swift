@@ -19,13 +19,13 @@ import UIKitModel
 /// GoldenTimeline.check(GoldenTimeline.timeline(moments), named: "scrolling-ios15")
 /// ```
 public enum GoldenTimeline {
-  /// One line per moment: `time  name: what the user sees` (``Scenarios/ScenarioTimeline``).
+  /// One line per moment: `time  name: what the user sees` (`ScenarioTimeline` of `Scenarios`).
   public static func timeline(_ moments: [ScenarioMoment]) -> String {
     ScenarioTimeline.text(moments)
   }
 
   /// A scenario run's timeline: its moments, one line each, then each check with its outcome
-  /// (``Scenarios/ScenarioTimeline``).
+  /// (`ScenarioTimeline` of `Scenarios`).
   public static func timeline(_ report: ScenarioReport) -> String {
     ScenarioTimeline.text(report)
   }

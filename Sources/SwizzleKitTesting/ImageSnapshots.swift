@@ -145,7 +145,7 @@ public func expectSnapshot(
 }
 
 /// Compares the screen of the key window's navigation controller now (its bar over
-/// `Scenarios/scenarioBackdrop`, the pages under it, on the model's device and version) with
+/// `scenarioBackdrop` of `Scenarios`, the pages under it, on the model's device and version) with
 /// its reference, as ``expectSnapshot(of:named:scale:precision:perceptualPrecision:record:filePath:function:sourceLocation:)``
 /// does; fails when the key window shows no navigation controller.
 @discardableResult

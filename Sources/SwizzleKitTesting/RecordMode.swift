@@ -8,7 +8,7 @@ public import Testing
 /// with. Every run that writes one fails and names the file and what changed in it, so that a
 /// run with recording left on cannot pass.
 ///
-/// Set it for a suite or a test with the ``Testing/Trait/snapshots(record:)`` trait, for a block
+/// Set it for a suite or a test with the `.snapshots(record:)` trait (``RecordModeTrait``), for a block
 /// of code with ``withRecordMode(_:_:)``, or for the whole run with the environment variable
 /// `SWIZZLEKIT_RECORD` (`never`, `missing`, `failed` or `all`; `SWIZZLEKIT_UPDATE_GOLDEN=1`, the
 /// older spelling, means `all`). A trait or block beats the environment.

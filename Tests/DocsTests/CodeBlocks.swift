@@ -87,11 +87,14 @@ func typecheck(_ unit: CodeUnit) throws -> String? {
       "-Xcc", "-I" + packageRoot.appendingPathComponent("Sources/\(module)/include").path,
     ]
   }
-  arguments += [
-    "-Xcc",
-    "-fmodule-map-file=" + packageRoot.appendingPathComponent("Sources/CFFI/module.modulemap").path,
-    source.path,
-  ]
+  for system in ["CFFI", "CPNG"] {
+    arguments += [
+      "-Xcc",
+      "-fmodule-map-file="
+        + packageRoot.appendingPathComponent("Sources/\(system)/module.modulemap").path,
+    ]
+  }
+  arguments.append(source.path)
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = arguments

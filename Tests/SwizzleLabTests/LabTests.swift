@@ -24,7 +24,7 @@ private func lab(_ arguments: [String], terminal: Bool = false) -> (LabExit, Cap
 }
 
 /// Compares `text` with `Golden/<name>.txt` next to this file, the testing library's way
-/// (`SWIZZLEKIT_UPDATE_GOLDEN=1` writes it instead).
+/// (the record mode, `SWIZZLEKIT_RECORD=failed`, writes it instead).
 private func golden(
   _ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
