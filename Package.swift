@@ -228,6 +228,8 @@ let package = Package(
         "AnimatorTransitionPlugin", "OverlayBarPlugin", "FullscreenPopPlugin",
         // The lessons' run time, through the lab's `learn` command.
         "SwizzleLab",
+        // Image snapshots' cost: screens drawn, PNG references read and compared.
+        "ScreenRendering",
       ],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind

@@ -29,11 +29,14 @@ public struct RGBAImage: Equatable, Sendable {
     let pixel = RGBAImage.bytes(color)
     pixels = Array(repeating: 0, count: self.width * self.height * 4)
     pixels.withUnsafeMutableBytes { bytes in
-      for index in stride(from: 0, to: bytes.count, by: 4) {
-        bytes[index] = pixel[0]
-        bytes[index + 1] = pixel[1]
-        bytes[index + 2] = pixel[2]
-        bytes[index + 3] = pixel[3]
+      // The first pixel written, then copied onto the rest in doubling runs.
+      bytes.copyBytes(from: pixel)
+      var filled = 4
+      while filled < bytes.count {
+        let run = min(filled, bytes.count - filled)
+        bytes.baseAddress!.advanced(by: filled).copyMemory(
+          from: bytes.baseAddress!, byteCount: run)
+        filled += run
       }
     }
   }
@@ -141,11 +144,16 @@ public struct RGBAImage: Equatable, Sendable {
       throw ImageFileError(
         path: path, reason: "its size \(width)x\(height) is past \(maximumSide) pixels a side")
     }
-    var image = RGBAImage(width: Int(width), height: Int(height))
-    let status = image.pixels.withUnsafeMutableBufferPointer { buffer in
-      cpng_read_rgba(path, &width, &height, buffer.baseAddress, &message)
+    // libpng writes every byte of the buffer, or fails and the buffer is dropped; it is not
+    // cleared first (a megabyte a screen).
+    var status: Int32 = 1
+    let count = Int(width) * Int(height) * 4
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      status = cpng_read_rgba(path, &width, &height, buffer.baseAddress, &message)
+      initialized = status == 0 ? count : 0
     }
-    guard status == 0 else {
+    guard status == 0, let image = RGBAImage(width: Int(width), height: Int(height), pixels: pixels)
+    else {
       throw ImageFileError(path: path, reason: "libpng says \(RGBAImage.text(message))")
     }
     return image

@@ -28,11 +28,12 @@ enum Format {
     }
   }
 
-  /// What a moment's line adds when it is not the usual: the title's or the buttons' alpha
-  /// below 1, and the status bar's strip in another colour than the bar (an overlay too short
-  /// for the device).
+  /// What a moment's line adds when it is not the usual: a hidden bar (whose colours are what
+  /// is behind it), the title's or the buttons' alpha below 1, and the status bar's strip in
+  /// another colour than the bar (an overlay too short for the device).
   static func exceptions(_ bar: NavigationBarAppearance) -> String {
     var parts: [String] = []
+    if bar.isHidden { parts.append("bar hidden") }
     if bar.titleColor.alpha < 0.995 || bar.buttonAlpha < 0.995 {
       parts.append(
         "elements \(number(bar.titleColor.alpha))/\(number(bar.buttonAlpha))")

@@ -250,7 +250,18 @@ public final class NavigationSession {
 
   /// Whether the session is idle, as EarlGrey and KIF wait for: no transition or presentation
   /// under way, no animation, no running display link, no pending timer or run-loop work.
-  public var isIdle: Bool { busyWork.isEmpty }
+  public var isIdle: Bool {
+    let loop = VirtualRunLoop.main
+    guard loop.isIdle, !loop.hasRunningDisplayLinks, !navigationController.isTransitioning else {
+      return false
+    }
+    var presented = navigationController.presentedViewController
+    while let controller = presented {
+      if controller.isBeingPresented || controller.isBeingDismissed { return false }
+      presented = controller.presentedViewController
+    }
+    return true
+  }
 
   /// Runs at least one frame (so that main-queue work sent before now runs), then frame by
   /// frame until the session is idle (``isIdle``), for at most `limit` seconds of virtual time;

@@ -152,6 +152,11 @@ public final class VirtualRunLoop {
     return lines
   }
 
+  /// Whether a display link that is not paused is running.
+  public var hasRunningDisplayLinks: Bool {
+    displayLinks.contains { !$0.isPaused && $0.target != nil }
+  }
+
   /// Whether nothing but display links is pending.
   public var isIdle: Bool {
     timers.allSatisfy { $0.repeats && !$0.keepsRunLoopBusy } && animations.isEmpty
