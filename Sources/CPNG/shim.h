@@ -86,8 +86,9 @@ __attribute__((noinline)) static int cpng_write_rgba(
 }
 
 /// Reads the PNG at `path`: its size into `width` and `height`, and, when `pixels` is not NULL,
-/// its pixels as 8-bit RGBA into `pixels` (`width` x `height` x 4 bytes, which the caller sized
-/// from a first call with NULL): palettes and greys expanded, 16-bit channels cut to 8, an opaque
+/// its pixels as 8-bit RGBA into `pixels`, which holds `width` x `height` x 4 bytes of the size
+/// given in (the caller sized it from a first call with NULL; a file whose size changed since is
+/// refused, never written past the buffer): palettes and greys expanded, 16-bit channels cut to 8, an opaque
 /// alpha added where there is none. The zlib stream's checksum is not verified (libpng's
 /// PNG_IGNORE_ADLER32; each chunk's CRC still is). Returns 0, or 1 with the reason in `message`
 /// (64 bytes).
@@ -128,8 +129,13 @@ __attribute__((noinline)) static int cpng_read_rgba(
   png_init_io(png, file);
   png_set_sig_bytes(png, 8);
   png_read_info(png, info);
+  unsigned expected_width = *width;
+  unsigned expected_height = *height;
   *width = png_get_image_width(png, info);
   *height = png_get_image_height(png, info);
+  if (pixels != NULL && (*width != expected_width || *height != expected_height)) {
+    png_error(png, "the file changed while it was read");
+  }
   if (pixels == NULL) {
     png_destroy_read_struct(&png, &info, NULL);
     fclose(file);

@@ -50,18 +50,16 @@ public struct BarSnapshot: Sendable, Equatable {
   /// The differences between this snapshot and what `seen` shows (of a bar `height` tall), one
   /// line each (`background: expected #0000FFFF, seen #FF0000FF`); colours and numbers match
   /// within `tolerance` on each component. Empty when everything given matches. When the bar
-  /// seen is hidden, each line says so: its colours are then what is behind it.
+  /// seen is hidden, each other line says so: its colours are then what is behind it.
   public func differences(
     from seen: NavigationBarAppearance, height seenHeight: CGFloat? = nil,
     tolerance: CGFloat = 0.01
   ) -> [String] {
     var lines: [String] = []
     if let hidden, hidden != seen.isHidden {
-      let frame = seen.frame
       lines.append(
         "hidden: expected \(hidden ? "hidden" : "shown"), seen \(seen.isHidden ? "hidden" : "shown")"
-          + " (frame \(Int(frame.minX)) \(Int(frame.minY)) \(Int(frame.width)) \(Int(frame.height)))"
-      )
+          + " (frame \(seen.frameDescription))")
     }
     let count = lines.count
     func number(_ name: String, _ expected: CGFloat?, _ actual: CGFloat?) {

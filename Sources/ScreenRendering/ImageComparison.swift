@@ -6,8 +6,11 @@ import Foundation
 /// and a picture of them.
 ///
 /// ```swift
-/// let comparison = ImageComparison(actual, reference, perceptualPrecision: 0.98)
-/// if !comparison.matches(precision: 1) { try comparison.differenceImage().write(to: path) }
+/// if let comparison = ImageComparison(actual, reference, perceptualPrecision: 0.98),
+///   !comparison.matches(precision: 1)
+/// {
+///   try comparison.differenceImage().write(to: path)
+/// }
 /// ```
 public struct ImageComparison: Sendable {
   /// The image seen.
@@ -20,16 +23,12 @@ public struct ImageComparison: Sendable {
   /// 2.3 is the least a person notices).
   public let largestDistance: Double
 
-  /// Compares `actual` with `reference`, of the same size. A pixel differs when its CIE94
-  /// distance from the reference's is more than `(1 - perceptualPrecision) * 100` (1, the
-  /// default, counts any change; 0.98 lets pass what the eye cannot tell).
-  ///
-  /// - Precondition: both images have one size (check before: a size change is a failure of
-  ///   its own).
-  public init(_ actual: RGBAImage, _ reference: RGBAImage, perceptualPrecision: Double = 1) {
-    precondition(
-      actual.width == reference.width && actual.height == reference.height,
-      "ImageComparison compares images of one size")
+  /// Compares `actual` with `reference`; nil when their sizes differ (a failure of its own,
+  /// which no pixel count describes). A pixel differs when its CIE94 distance from the
+  /// reference's is more than `(1 - perceptualPrecision) * 100` (1, the default, counts any
+  /// change; 0.98 lets pass what the eye cannot tell).
+  public init?(_ actual: RGBAImage, _ reference: RGBAImage, perceptualPrecision: Double = 1) {
+    guard actual.width == reference.width, actual.height == reference.height else { return nil }
     self.actual = actual
     self.reference = reference
     let tolerance = max(0, (1 - min(1, max(0, perceptualPrecision))) * 100)

@@ -121,14 +121,23 @@ public struct RGBAImage: Equatable, Sendable {
     }
   }
 
-  /// Writes the image as a PNG file at `path` (replacing what is there).
+  /// Writes the image as a PNG file at `path`, replacing what is there at once: the file is
+  /// written beside it under another name and renamed, so that a reader never sees half a file
+  /// and a failed write leaves the old one.
   public func write(to path: String) throws(ImageFileError) {
     var message = [CChar](repeating: 0, count: 64)
+    let temporary = "\(path).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
     let status = pixels.withUnsafeBufferPointer { buffer in
-      cpng_write_rgba(path, buffer.baseAddress, UInt32(width), UInt32(height), &message)
+      cpng_write_rgba(temporary, buffer.baseAddress, UInt32(width), UInt32(height), &message)
     }
     guard status == 0 else {
+      unlink(temporary)
       throw ImageFileError(path: path, reason: "libpng says \(RGBAImage.text(message))")
+    }
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw ImageFileError(path: path, reason: reason)
     }
   }
 

@@ -29,4 +29,21 @@ public enum SnapshotName {
   {
     "\(fileComponent(test)).\(identifier).\(cell(of: frame, scale: scale)).png"
   }
+
+  /// The identifiers of a scenario run's moments' snapshots: `<scenario>-<moment>` in file-name
+  /// form, with `-2`, `-3`... after a name an earlier moment of the run already took (two
+  /// moments whose names differ only in punctuation).
+  public static func momentIdentifiers(scenario: String, moments: [String]) -> [String] {
+    var taken: Set<String> = []
+    return moments.map { moment in
+      let base = fileComponent("\(scenario)-\(moment)")
+      var name = base
+      var number = 1
+      while !taken.insert(name).inserted {
+        number += 1
+        name = "\(base)-\(number)"
+      }
+      return name
+    }
+  }
 }

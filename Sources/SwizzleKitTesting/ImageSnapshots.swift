@@ -48,10 +48,11 @@ public func expectSnapshot(
       "precision \(precision) and perceptualPrecision \(perceptualPrecision) are shares from 0"
         + " to 1 (1: every pixel, exactly)")
   }
-  if let name, SnapshotName.fileComponent(name) != name {
+  if let name, SnapshotName.fileComponent(name) != name || name.allSatisfy(\.isNumber) {
     return fail(
       "the snapshot name \"\(name)\" is not a file name: use letters, digits, '-', '_' and '.'"
-        + " only, not starting or ending with '-' or '.'")
+        + " only, not starting or ending with '-' or '.', and not digits alone (an unnamed"
+        + " snapshot's number)")
   }
   let mode: RecordMode
   switch record.map({ .success($0) }) ?? RecordMode.resolved() {
@@ -107,9 +108,7 @@ public func expectSnapshot(
       "\(fileName): the reference \(reference.path) is not a readable PNG (\(error.reason)); it"
         + " was left as it is: delete it, or run with SWIZZLEKIT_RECORD=failed to write it again")
   }
-  let sameSize = expected.width == actual.width && expected.height == actual.height
-  let comparison =
-    sameSize ? ImageComparison(actual, expected, perceptualPrecision: perceptualPrecision) : nil
+  let comparison = ImageComparison(actual, expected, perceptualPrecision: perceptualPrecision)
   let matches = comparison?.matches(precision: precision) ?? false
   if mode == .all {
     return writeReference(

@@ -37,7 +37,12 @@ public enum RecordMode: String, Sendable, CaseIterable {
       }
       return .success(mode)
     }
-    if environment["SWIZZLEKIT_UPDATE_GOLDEN"] != nil { return .success(.all) }
+    // The older spelling: any value but an empty one, 0, false or no.
+    if let update = environment["SWIZZLEKIT_UPDATE_GOLDEN"],
+      !["", "0", "false", "no"].contains(update.trimmingCharacters(in: .whitespaces).lowercased())
+    {
+      return .success(.all)
+    }
     return .success(.missing)
   }
 }
@@ -77,7 +82,10 @@ public struct RecordModeTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await RecordMode.$current.withValue(mode, operation: function)
+    try await RecordMode.$current.withValue(mode) {
+      try await ReferenceFiles.$counters.withValue(
+        ReferenceFiles.counters ?? ReferenceFiles.Counters(), operation: function)
+    }
   }
 }
 

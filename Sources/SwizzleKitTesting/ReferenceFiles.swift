@@ -2,6 +2,7 @@
 // test makes of a reference is reported, and no reference is replaced outside a record mode.
 import Foundation
 import Synchronization
+import Testing
 
 /// The files of the testing library's references (golden timelines, image snapshots) and of
 /// the artifacts a failure leaves (the actual output, the reference, a difference image).
@@ -64,15 +65,32 @@ enum ReferenceFiles {
       && directory.boolValue
   }
 
-  /// The snapshots taken so far per test and cell, for the `<n>` of unnamed ones.
-  private static let counters = Mutex<[String: Int]>([:])
+  /// The unnamed snapshots each test case has taken so far, per reference (the `<n>` of their
+  /// names), kept by the scope the testing library's traits and `SwizzleKitTestCase` give each
+  /// test case, so that a repetition or a parameterized case counts from 1 again.
+  final class Counters: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
 
-  /// The next number of an unnamed snapshot of `key` (1 for the first).
-  static func nextCounter(_ key: String) -> Int {
-    counters.withLock { counters in
-      counters[key, default: 0] += 1
-      return counters[key]!
+    /// The next number of an unnamed snapshot of `key` (1 for the first).
+    func next(_ key: String) -> Int {
+      counts.withLock { counts in
+        counts[key, default: 0] += 1
+        return counts[key]!
+      }
     }
+  }
+
+  /// The counters of the running test case.
+  @TaskLocal static var counters: Counters?
+
+  /// Counters for code outside any trait's scope, per test (`Test.current`): numbers go on
+  /// across repetitions there.
+  private static let unscoped = Counters()
+
+  /// The next number of an unnamed snapshot of `key` (1 for the first) in the running test case.
+  static func nextCounter(_ key: String) -> Int {
+    if let counters { return counters.next(key) }
+    return unscoped.next("\(Test.current.map { "\($0.id)" } ?? "")|\(key)")
   }
 }
 

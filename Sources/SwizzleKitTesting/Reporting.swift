@@ -67,6 +67,6 @@ open class SwizzleKitTestCase: XCTestCase, @unchecked Sendable {
     UIDevice.current.linkedSDKVersion = sdkVersion
     SwizzleKitTestCase.running.withLock { $0 = self }
     defer { SwizzleKitTestCase.running.withLock { $0 = nil } }
-    super.invokeTest()
+    ReferenceFiles.$counters.withValue(ReferenceFiles.Counters()) { super.invokeTest() }
   }
 }

@@ -86,10 +86,11 @@ public func expectScenario(
     GoldenTimeline.check(text, named: golden, filePath: filePath, sourceLocation: sourceLocation)
   }
   if snapshots {
-    for moment in report.moments {
+    let names = SnapshotName.momentIdentifiers(
+      scenario: scenario.name, moments: report.moments.map(\.name))
+    for (moment, name) in zip(report.moments, names) {
       expectSnapshot(
-        of: ScreenFrame(moment: moment, options: options),
-        named: SnapshotName.fileComponent("\(scenario.name)-\(moment.name)"), filePath: filePath,
+        of: ScreenFrame(moment: moment, options: options), named: name, filePath: filePath,
         function: function, sourceLocation: sourceLocation)
     }
   }

@@ -61,7 +61,10 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
       try await MainQueueHold.holding {
         UIApplication.resetModel(device: device, systemVersion: systemVersion)
         UIDevice.current.linkedSDKVersion = sdkVersion
-        try await function()
+        // Unnamed snapshots count from 1 in each test case.
+        try await ReferenceFiles.$counters.withValue(ReferenceFiles.Counters()) {
+          try await function()
+        }
       } givenUp: { reason in
         Issue.record(Comment(rawValue: "deferred UI work: \(reason)"))
       }
@@ -141,7 +144,8 @@ public struct PluginTrait: TestTrait, SuiteTrait, TestScoping {
         if try registry.install(named: name) { installed.append(name) }
       }
     }
-    try await function()
+    try await ReferenceFiles.$counters.withValue(
+      ReferenceFiles.counters ?? ReferenceFiles.Counters(), operation: function)
   }
 
   fileprivate init(values: [any HookPlugin]) { source = .values(values) }

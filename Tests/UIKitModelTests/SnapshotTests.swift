@@ -68,6 +68,12 @@ extension UIKitModelTests {
         #expect(throws: ImageFileError.self) {
           try image.write(to: folder.appendingPathComponent("no/such/folder/x.png").path)
         }
+        // A write replaces the file whole, and leaves nothing of its own beside it.
+        let other = RGBAImage(width: 2, height: 2, color: [0, 1, 0, 1])
+        try other.write(to: path)
+        #expect(try RGBAImage.read(path) == other)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains { $0.hasSuffix(".partial") }, "\(names)")
       }
     }
 
@@ -86,10 +92,11 @@ extension UIKitModelTests {
     @Test("equal images have no differing pixel; a changed one is counted and drawn in magenta")
     func differences() throws {
       let reference = RGBAImage(width: 10, height: 10, color: [0, 0, 1, 1])
-      #expect(ImageComparison(reference, reference).differingPixels.isEmpty)
+      #expect(ImageComparison(reference, reference)?.differingPixels.isEmpty == true)
+      #expect(ImageComparison(RGBAImage(width: 3, height: 3), reference) == nil, "other sizes")
       var actual = reference
       actual.fill(x: 3, y: 4, width: 2, height: 1, color: [1, 0, 0, 1])
-      let comparison = ImageComparison(actual, reference)
+      let comparison = try #require(ImageComparison(actual, reference))
       #expect(comparison.differingPixels == [43, 44])
       #expect(!comparison.matches())
       #expect(comparison.matches(precision: 0.98), "2 of 100 pixels may differ at 0.98")
@@ -102,14 +109,15 @@ extension UIKitModelTests {
     }
 
     @Test("perceptualPrecision lets pass a colour change the eye cannot tell, not a visible one")
-    func perceptual() {
+    func perceptual() throws {
       let reference = RGBAImage(width: 4, height: 4, color: [0.5, 0.5, 0.5, 1])
       let near = RGBAImage(width: 4, height: 4, color: [0.5, 0.5, 0.505, 1])
       let far = RGBAImage(width: 4, height: 4, color: [0.5, 0.5, 0.7, 1])
-      #expect(!ImageComparison(near, reference).matches())
-      #expect(ImageComparison(near, reference, perceptualPrecision: 0.98).matches())
-      #expect(!ImageComparison(far, reference, perceptualPrecision: 0.98).matches())
-      #expect(ImageComparison(far, reference).largestDistance > 10)
+      #expect(try #require(ImageComparison(near, reference)).matches() == false)
+      #expect(try #require(ImageComparison(near, reference, perceptualPrecision: 0.98)).matches())
+      #expect(
+        try #require(ImageComparison(far, reference, perceptualPrecision: 0.98)).matches() == false)
+      #expect(try #require(ImageComparison(far, reference)).largestDistance > 10)
     }
   }
 
@@ -243,6 +251,28 @@ extension UIKitModelTests {
       }
     }
 
+    /// One folder for the cases of `countsPerCase`, which share their references' names.
+    private static let sharedFolder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("snapshots-cases-\(UUID().uuidString)")
+
+    @Test(
+      "each case of a parameterized test numbers its unnamed snapshots from 1", arguments: [1, 2])
+    func countsPerCase(_ number: Int) throws {
+      let frame = try #require(bluePage())
+      let testFile = Self.sharedFolder.appendingPathComponent("FakeTests.swift").path
+      let messages = failures {
+        expectSnapshot(of: frame, record: .all, filePath: testFile, function: "same()")
+      }
+      #expect(messages.first?.contains("same.1.iPhone8-iOS13.0@1x.png") == true, "case \(number)")
+    }
+
+    @Test("a run's moments whose names differ only in punctuation get names of their own")
+    func momentNames() {
+      #expect(
+        SnapshotName.momentIdentifiers(scenario: "s", moments: ["a b", "a-b", "a/b", "c"])
+          == ["s-a-b", "s-a-b-2", "s-a-b-3", "s-c"])
+    }
+
     @Test("bad arguments and an unwritable folder are failures naming what to do")
     func badInput() throws {
       let frame = try #require(bluePage())
@@ -252,6 +282,9 @@ extension UIKitModelTests {
           == true)
       #expect(
         failures { expectSnapshot(of: frame, named: "../up") }.first?.contains("not a file name")
+          == true)
+      #expect(
+        failures { expectSnapshot(of: frame, named: "12") }.first?.contains("not digits alone")
           == true)
       let unwritable = failures {
         expectSnapshot(
@@ -286,6 +319,8 @@ extension UIKitModelTests {
       #expect(mode(["SWIZZLEKIT_RECORD": "never"]) == "never")
       #expect(mode(["SWIZZLEKIT_RECORD": "failed"]) == "failed")
       #expect(mode(["SWIZZLEKIT_UPDATE_GOLDEN": "1"]) == "all")
+      #expect(mode(["SWIZZLEKIT_UPDATE_GOLDEN": "0"]) == "missing")
+      #expect(mode(["SWIZZLEKIT_UPDATE_GOLDEN": ""]) == "missing")
       #expect(mode(["SWIZZLEKIT_RECORD": "always"]).contains("is not a record mode"))
       #expect(withRecordMode(.never) { mode(["SWIZZLEKIT_RECORD": "all"]) } == "never")
     }

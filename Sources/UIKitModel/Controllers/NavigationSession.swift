@@ -278,10 +278,11 @@ public final class NavigationSession {
 
   private func wait(limit: TimeInterval) {
     let loop = VirtualRunLoop.main
-    let deadline = loop.currentTime + min(VirtualRunLoop.maximumAdvance, limit.isNaN ? 0 : limit)
+    let allowed = max(0, min(VirtualRunLoop.maximumAdvance, limit.isNaN ? 0 : limit))
+    let deadline = loop.currentTime + allowed
     while !isIdle {
       guard loop.currentTime < deadline else {
-        UIKitModelIssues.report(.notIdle(busyWork.joined(separator: ", "), limit: limit))
+        UIKitModelIssues.report(.notIdle(busyWork.joined(separator: ", "), limit: allowed))
         return
       }
       loop.advance(frames: 1)

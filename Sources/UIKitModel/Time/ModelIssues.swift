@@ -59,8 +59,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// The model could not hold Dispatch's main queue, or gave the hold up after
   /// ``MainQueueHold/patience``: from then on the queue runs beside the model.
   case mainQueueUnavailable(String)
-  /// ``NavigationSession/waitUntilIdle(limit:)`` ran `limit` seconds and the session was still
-  /// busy with what it names.
+  /// ``NavigationSession/waitUntilIdle(limit:)`` ran `limit` seconds of virtual time (a driver's
+  /// step, 60) and the session was still busy with what it names.
   case notIdle(String, limit: TimeInterval)
 
   /// What was refused and why.

@@ -134,7 +134,7 @@ public final class VirtualRunLoop {
     return true
   }
 
-  /// What keeps the run loop from being idle, one line each (`2 timers`, `1 animation`, `a
+  /// What keeps the run loop from being idle, one line each (`2 timers`, `animations under way`, `a
   /// transaction's completion`, `work at the end of the turn`), and each display link that is
   /// running (`display link -[Ticker tick:]`) when `displayLinks` is true; empty when idle.
   public func busyWork(displayLinks countLinks: Bool = true) -> [String] {

@@ -49,6 +49,15 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
     self.translationY = translationY
   }
 
+  /// The bar's frame as four numbers, `x y width height` (`0 20 375 44`): whole points without
+  /// a fraction, and any value (an infinite one too) written as it is otherwise.
+  public var frameDescription: String {
+    [frame.minX, frame.minY, frame.width, frame.height].map { value in
+      value.isFinite && value == value.rounded() && abs(value) < 1e15
+        ? String(Int(value)) : "\(value)"
+    }.joined(separator: " ")
+  }
+
   /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`,
   /// with `status bar area #RRGGBBAA` after the background when that differs from it, and
   /// `hidden (frame x y w h)` first when the bar is hidden.
@@ -56,10 +65,7 @@ public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConverti
     let statusBarArea =
       statusBarAreaColor == backgroundColor
       ? "" : " status bar area \(statusBarAreaColor.color.hexDescription),"
-    let hidden =
-      isHidden
-      ? "hidden (frame \(Int(frame.minX)) \(Int(frame.minY)) \(Int(frame.width)) "
-        + "\(Int(frame.height))), " : ""
+    let hidden = isHidden ? "hidden (frame \(frameDescription)), " : ""
     return hidden + "background \(backgroundColor.color.hexDescription)"
       + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
       + statusBarArea
