@@ -140,7 +140,7 @@ enum Cases {
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
     ] + HookCases.all + UIKitCases.all + PluginCases.all + TransitionCases.all + ScenarioCases.all
-    + SnapshotCases.all
+    + SnapshotCases.all + KVOCases.all
     + LessonCases.all
     + SoakCase.all
 

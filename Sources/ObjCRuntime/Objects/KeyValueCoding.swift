@@ -103,23 +103,7 @@ extension ObjCObject {
   /// - Throws: ``ObjCRuntimeError/undefinedKey(className:key:)`` when nothing answers the key,
   ///   never a crash (LTNavigationBar crashed on iOS 11 on exactly this).
   public final func value(forKey key: String) throws(ObjCRuntimeError) -> Any? {
-    let cls = isa.takeUnretainedValue()
-    let capitalized = key.prefix(1).uppercased() + key.dropFirst()
-    for name in ["get\(capitalized)", key, "is\(capitalized)", "_\(key)"] {
-      let selector = Selector(name)
-      guard let method = cls.instanceMethod(for: selector), method.implementation != nil,
-        method.signature.encoding.argumentTypes.count == 2,
-        let code = SignatureCode.code(of: method.signature.encoding.returnType),
-        let value = try DynamicSend.get(self, selector, returning: code)
-      else { continue }
-      return value
-    }
-    if type(of: self).accessInstanceVariablesDirectly,
-      let ivar = ivarForKey(key, capitalized, in: cls)
-    {
-      return try self.value(of: ivar)
-    }
-    return try value(forUndefinedKey: key)
+    try KeyReader(key).read(self)
   }
 
   /// Sets the value for `key`, found as Foundation's `setValue:forKey:` finds it: a method named
@@ -161,10 +145,94 @@ extension ObjCObject {
     try setValue(value, forUndefinedKey: key)
   }
 
-  private func ivarForKey(_ key: String, _ capitalized: String, in cls: Class) -> Ivar? {
+  /// The ivar key-value coding reads and writes for `key`: `_<key>`, `_is<Key>`, `<key>` or
+  /// `is<Key>`, the first the class has.
+  func ivarForKey(_ key: String, _ capitalized: String, in cls: Class) -> Ivar? {
     for name in ["_\(key)", "_is\(capitalized)", key, "is\(capitalized)"] {
       if let ivar = cls.instanceVariable(named: name) { return ivar }
     }
     return nil
+  }
+}
+
+/// How key-value coding reads one key, resolved once per class: the accessor `get<Key>`,
+/// `<key>`, `is<Key>` or `_<key>` the class answers, else its ivar, else undefined. The key's
+/// selectors are made once; the resolution is kept for the last class read and made again when
+/// a method was added anywhere since (each addition flushes method caches, which
+/// ``MethodCache/flushes`` counts). Key-value observing reads old and new values through one
+/// per key; `value(forKey:)` makes one for the call.
+internal final class KeyReader: Sendable {
+  /// The key.
+  let key: String
+  private let capitalized: String
+  /// `get<Key>`, `<key>`, `is<Key>`, `_<key>`: the accessors, in Foundation's order.
+  private let accessors: [Selector]
+
+  private enum Getter {
+    case method(Selector, code: UInt8)
+    case ivar(Ivar)
+    case undefined
+  }
+
+  private struct Resolution {
+    let cls: ObjectIdentifier
+    let generation: Int
+    let getter: Getter
+  }
+
+  /// The resolution for the last class read.
+  private let last = RuntimeLock<Resolution?>(nil)
+
+  /// A reader of `key`.
+  init(_ key: String) {
+    self.key = key
+    capitalized = key.prefix(1).uppercased() + key.dropFirst()
+    accessors = ["get\(capitalized)", key, "is\(capitalized)", "_\(key)"].map { Selector($0) }
+  }
+
+  /// The value of the key in `object`, as `value(forKey:)` reads it.
+  func read(_ object: ObjCObject) throws(ObjCRuntimeError) -> Any? {
+    let cls = object.isa.takeUnretainedValue()
+    let identity = ObjectIdentifier(cls)
+    let generation = MethodCache.flushes.load(ordering: .acquiring)
+    let getter: Getter
+    if let known = last.withLock({ $0 }), known.cls == identity, known.generation == generation {
+      getter = known.getter
+    } else {
+      getter = resolve(cls, object: object)
+      last.withLock { $0 = Resolution(cls: identity, generation: generation, getter: getter) }
+    }
+    switch getter {
+    case .method(let selector, let code):
+      // The code was one DynamicSend reads when resolved: it answers a value.
+      return try DynamicSend.get(object, selector, returning: code) ?? nil
+    case .ivar(let ivar): return try object.value(of: ivar)
+    case .undefined: return try object.value(forUndefinedKey: key)
+    }
+  }
+
+  /// The getter of `cls` for the key, searched in Foundation's order.
+  private func resolve(_ cls: Class, object: ObjCObject) -> Getter {
+    for selector in accessors {
+      guard let method = cls.instanceMethod(for: selector), method.implementation != nil,
+        method.signature.encoding.argumentTypes.count == 2,
+        let code = SignatureCode.code(of: method.signature.encoding.returnType),
+        DynamicSend.reads(code)
+      else { continue }
+      return .method(selector, code: code)
+    }
+    if type(of: object).accessInstanceVariablesDirectly,
+      let ivar = object.ivarForKey(key, capitalized, in: cls)
+    {
+      return .ivar(ivar)
+    }
+    return .undefined
+  }
+}
+
+extension DynamicSend {
+  /// Whether ``get(_:_:returning:)`` answers a value for a return type of `code`.
+  static func reads(_ code: UInt8) -> Bool {
+    "@qQiIsScCBdf:^".utf8.contains(code)
   }
 }

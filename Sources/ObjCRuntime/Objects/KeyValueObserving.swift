@@ -76,16 +76,36 @@ extension ObjCObject {
 
 /// The observations of one object, kept in an association of it.
 private final class ObservationTable: Sendable {
-  struct Registration {
-    weak var observer: ObjCObject?
+  /// A class, not a struct: the tables hold references, so reading one in place or passing it
+  /// on costs a retain, not a copy of its weak reference and its strings.
+  final class Registration: @unchecked Sendable {
+    // @unchecked Sendable: every field is a constant set at registration; the observer (an
+    // ObjCObject, not Sendable) is only loaded, weakly, to be told of a change, as it was when
+    // registrations were structs inside the table's lock.
+    weak let observer: ObjCObject?
     /// Who the observer is, known even while it is being deinitialized (when its weak
     /// reference already reads nil), so that it may remove itself in its `deinit`.
     let identity: ObjectIdentifier
     let key: String
+    /// The key's reader, interned: registrations of one key share it, and are found by it.
+    let reader: KeyReader
     let options: KeyValueObservingOptions
     let context: UInt
     /// The registration's number in its table (one observer may register a key twice).
     let number: Int
+
+    init(
+      observer: ObjCObject, identity: ObjectIdentifier, key: String, reader: KeyReader,
+      options: KeyValueObservingOptions, context: UInt, number: Int
+    ) {
+      self.observer = observer
+      self.identity = identity
+      self.key = key
+      self.reader = reader
+      self.options = options
+      self.context = context
+      self.number = number
+    }
 
     /// Whether this is `observer`'s registration: the same object, or one whose weak reference
     /// is gone (it is being deinitialized) at the same identity.
@@ -94,25 +114,32 @@ private final class ObservationTable: Sendable {
     }
   }
 
-  /// A change under way: the value before it, and the registrations that observed it when it
-  /// began (their numbers).
-  struct PendingChange {
-    let old: Any?
-    let observers: [Int]
-  }
-
-  /// A change under way on one thread, whose value before it waits for its `didChange`.
-  struct PendingKey: Hashable {
-    let key: String
+  /// A change under way on one thread, whose value before it waits for its `didChange`: its
+  /// key (by its interned reader), the value before it, and the registrations that observed it
+  /// when it began (those numbered below `registeredBefore` that are still there).
+  /// A class: an old value (`Any?`) is copied through value witnesses, a reference by a retain.
+  final class PendingChange: @unchecked Sendable {
+    // @unchecked Sendable: `old` is an `Any?` read on the thread of the change and handed back
+    // to that thread only (a change's didChange runs where its willChange ran).
+    let reader: ObjectIdentifier
     let thread: UInt
+    let old: Any?
+    let registeredBefore: Int
+
+    init(reader: ObjectIdentifier, thread: UInt, old: Any?, registeredBefore: Int) {
+      self.reader = reader
+      self.thread = thread
+      self.old = old
+      self.registeredBefore = registeredBefore
+    }
   }
 
   struct State {
     var registrations: [Registration] = []
-    /// The values before each change under way, by key and thread (a stack, for nested
-    /// changes), as Foundation keeps the pending changes per thread: two threads changing one
-    /// key at once each get their own old value.
-    var pending: [PendingKey: [PendingChange]] = [:]
+    /// The changes under way, oldest first: a `didChange` takes the newest of its key and
+    /// thread (nested changes stack), as Foundation keeps the pending changes per thread: two
+    /// threads changing one key at once each get their own old value.
+    var pending: [PendingChange] = []
     /// The number the next registration gets.
     var nextNumber = 0
     /// The class the object had before it was observed, and the hidden class it was given.
@@ -133,6 +160,19 @@ internal enum KeyValueObserving {
   /// Serializes making observation tables, hidden classes and their setters, and keeps the
   /// setters' interceptors alive (the process may call their IMPs as long as it runs).
   private static let classes = RuntimeLock<[Interceptor]>([])
+  /// The reader of each key observed in the process, interned (keys are few; they live as long
+  /// as the process).
+  private static let readers = RuntimeLock<[String: KeyReader]>([:])
+
+  /// The interned reader of `key`.
+  static func reader(for key: String) -> KeyReader {
+    readers.withLock { readers in
+      if let known = readers[key] { return known }
+      let made = KeyReader(key)
+      readers[key] = made
+      return made
+    }
+  }
   /// The prefix of the hidden classes, Foundation's.
   static let prefix = "NSKVONotifying_"
 
@@ -221,8 +261,9 @@ internal enum KeyValueObserving {
       state.nextNumber += 1
       state.registrations.append(
         ObservationTable.Registration(
-          observer: observer, identity: ObjectIdentifier(observer), key: key, options: options,
-          context: context, number: state.nextNumber))
+          observer: observer, identity: ObjectIdentifier(observer), key: key,
+          reader: reader(for: key), options: options, context: context,
+          number: state.nextNumber))
     }
   }
 
@@ -313,58 +354,104 @@ internal enum KeyValueObserving {
   }
 
   static func willChange(_ object: ObjCObject, key: String) {
+    willChange(object, reader(for: key))
+  }
+
+  /// `willChange` for the key `reader` reads: what a notifying setter calls, with the reader it
+  /// was made with.
+  static func willChange(_ object: ObjCObject, _ reader: KeyReader) {
     // A table even for an object nobody observes yet: an observer added before the matching
     // didChange must find the change recorded, and not be told of it. Every notifying setter
     // comes here: the global lock only when the object has no table yet.
     let table = object[tableKey] ?? makeTable(for: object)
-    let (observers, wantsOld) = table.state.withLock { state in
-      let observers = state.registrations.filter { $0.key == key && $0.observer != nil }
-      return (observers, observers.contains { !$0.options.isDisjoint(with: [.old, .prior]) })
+    // The registrations are read in place, not copied (each holds a weak reference): whether
+    // any wants the old value, and the observers told before the change (`.prior`).
+    let (wantsOld, priors, registeredBefore) = table.state.withLock {
+      state -> (Bool, [Told], Int) in
+      var wantsOld = false
+      var priors: [Told] = []
+      for registration in state.registrations where registration.reader === reader {
+        let options = registration.options
+        guard !options.isDisjoint(with: [.old, .prior]) else { continue }
+        wantsOld = true
+        if options.contains(.prior), let observer = registration.observer {
+          priors.append(Told(observer, options, registration.context))
+        }
+      }
+      return (wantsOld, priors, state.nextNumber + 1)
     }
-    let old = wantsOld ? read(object, key) : nil
+    // Read outside the lock: a getter may send anything.
+    let old = wantsOld ? ((try? reader.read(object)) ?? nil) : nil
     // The change remembers who observed it when it began: an observer added before its
     // didChange is not told about a change whose old value it never had, and one removed
     // meanwhile is not told at all.
-    let pending = ObservationTable.PendingKey(key: key, thread: currentThread())
-    table.state.withLock {
-      $0.pending[pending, default: []].append(
-        ObservationTable.PendingChange(old: old, observers: observers.map(\.number)))
-    }
-    for registration in observers where registration.options.contains(.prior) {
-      registration.observer?.observeValue(
-        forKeyPath: key, of: object,
+    let change = ObservationTable.PendingChange(
+      reader: ObjectIdentifier(reader), thread: currentThread(), old: old,
+      registeredBefore: registeredBefore)
+    table.state.withLock { $0.pending.append(change) }
+    for told in priors {
+      told.observer.observeValue(
+        forKeyPath: reader.key, of: object,
         change: KeyValueChange(
-          oldValue: registration.options.contains(.old) ? old : nil, newValue: nil,
-          isPrior: true),
-        context: UnsafeMutableRawPointer(bitPattern: registration.context))
+          oldValue: told.options.contains(.old) ? old : nil, newValue: nil, isPrior: true),
+        context: UnsafeMutableRawPointer(bitPattern: told.context))
     }
   }
 
   static func didChange(_ object: ObjCObject, key: String) {
+    didChange(object, reader(for: key))
+  }
+
+  /// `didChange` for the key `reader` reads.
+  static func didChange(_ object: ObjCObject, _ reader: KeyReader) {
     guard let table = object[tableKey] else { return }
-    let pending = ObservationTable.PendingKey(key: key, thread: currentThread())
-    let (observers, old) = table.state.withLock {
-      state -> ([ObservationTable.Registration], Any?) in
-      let change = state.pending[pending]?.popLast()
-      if state.pending[pending]?.isEmpty == true { state.pending[pending] = nil }
-      let observers = state.registrations.filter { registration in
-        registration.key == key && registration.observer != nil
-          && (change?.observers.contains(registration.number) ?? true)
+    let thread = currentThread()
+    let identity = ObjectIdentifier(reader)
+    // The first observer apart: one observer (the usual case) needs no array.
+    let (first, others, change) = table.state.withLock {
+      state -> (Told?, [Told], ObservationTable.PendingChange?) in
+      let index = state.pending.lastIndex { $0.reader == identity && $0.thread == thread }
+      let change = index.map { state.pending.remove(at: $0) }
+      let before = change?.registeredBefore ?? .max
+      var first: Told?
+      var others: [Told] = []
+      for registration in state.registrations
+      where registration.reader === reader && registration.number < before {
+        guard let observer = registration.observer else { continue }
+        let told = Told(observer, registration.options, registration.context)
+        if first == nil { first = told } else { others.append(told) }
       }
-      return (observers, change?.old ?? nil)
+      return (first, others, change)
     }
-    guard !observers.isEmpty else {
+    guard let first else {
       pruneDeadObservers(object, table)
       return
     }
-    let new = observers.contains { $0.options.contains(.new) } ? read(object, key) : nil
-    for registration in observers {
-      registration.observer?.observeValue(
-        forKeyPath: key, of: object,
+    let old = change?.old ?? nil
+    let wantsNew = first.options.contains(.new) || others.contains { $0.options.contains(.new) }
+    let new = wantsNew ? ((try? reader.read(object)) ?? nil) : nil
+    func tell(_ told: Told) {
+      told.observer.observeValue(
+        forKeyPath: reader.key, of: object,
         change: KeyValueChange(
-          oldValue: registration.options.contains(.old) ? old : nil,
-          newValue: registration.options.contains(.new) ? new : nil, isPrior: false),
-        context: UnsafeMutableRawPointer(bitPattern: registration.context))
+          oldValue: told.options.contains(.old) ? old : nil,
+          newValue: told.options.contains(.new) ? new : nil, isPrior: false),
+        context: UnsafeMutableRawPointer(bitPattern: told.context))
+    }
+    tell(first)
+    for told in others { tell(told) }
+  }
+
+  /// An observer to tell, held strongly while it is told, with what its registration asked.
+  private struct Told {
+    let observer: ObjCObject
+    let options: KeyValueObservingOptions
+    let context: UInt
+
+    init(_ observer: ObjCObject, _ options: KeyValueObservingOptions, _ context: UInt) {
+      self.observer = observer
+      self.options = options
+      self.context = context
     }
   }
 
@@ -415,7 +502,7 @@ internal enum KeyValueObserving {
 
   /// The value of `key`, read by key-value coding; nil when it cannot be read.
   private static func read(_ object: ObjCObject, _ key: String) -> Any? {
-    (try? object.value(forKey: key)) ?? nil
+    (try? reader(for: key).read(object)) ?? nil
   }
 
   /// The hidden subclass of `base`: found by its name when made before, made and registered
@@ -448,13 +535,14 @@ internal enum KeyValueObserving {
     try classes.withLock { interceptors throws(ObjCRuntimeError) in
       guard !hidden.methods.contains(where: { $0.selector == setter }) else { return }
       let below = hidden.superclass
+      let reader = reader(for: key)
       let interceptor = try Interceptor(types: types) { call in
         let object = call.receiver
-        object.willChangeValue(forKey: key)
+        willChange(object, reader)
         if let original = class_getMethodImplementation(below, setter) {
           call.forward(to: original)
         }
-        object.didChangeValue(forKey: key)
+        didChange(object, reader)
       }
       _ = try hidden.addMethod(setter, implementation: interceptor.implementation, types: types)
       interceptors.append(interceptor)
