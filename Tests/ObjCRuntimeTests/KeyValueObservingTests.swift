@@ -347,3 +347,39 @@ struct KeyValueObservingEdgeTests {
     #expect(thermostat.temperature == 31)
   }
 }
+
+/// A getter that answers something else than the ivar it stands beside, to tell which one a
+/// read went through.
+private final class KVODial: ObjCObject {
+  var stored = 1.0
+  static let setTemperature: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
+    me.takeUnretainedObject(as: KVODial.self)?.stored = value
+  }
+  static let temperature: @convention(c) (id, SEL) -> Double = { _, _ in 100 }
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(KVODial.self) {
+      ObjCMethodDeclaration("setTemperature:", KVODial.setTemperature)
+      ObjCMethodDeclaration("temperature", KVODial.temperature)
+      ObjCIvarDeclaration("_temperature", \KVODial.stored)
+    }
+  }
+}
+
+extension KeyValueObservingTests {
+  @Test("a getter whose implementation goes (a forward) and comes back is read again at once")
+  func getterComesAndGoes() throws {
+    let dial = KVODial()
+    let recorder = Recorder()
+    try dial.addObserver(recorder, forKeyPath: "temperature", options: [.new])
+    defer { try? dial.removeObserver(recorder, forKeyPath: "temperature") }
+    let getter = try #require(class_getInstanceMethod(KVODial.runtimeClass, "temperature"))
+    let original = try #require(method_getImplementation(getter))
+    try objc_msgSend(dial, "setTemperature:", 5.0) as Void
+    // No method is added in between: only the getter's implementation changes.
+    _ = method_setImplementation(getter, IMP.forward)
+    try objc_msgSend(dial, "setTemperature:", 6.0) as Void
+    _ = method_setImplementation(getter, original)
+    try objc_msgSend(dial, "setTemperature:", 7.0) as Void
+    #expect(recorder.all.map(\.new) == [100, 6, 100], "the getter, the ivar, the getter again")
+  }
+}

@@ -159,8 +159,9 @@ extension ObjCObject {
 /// `<key>`, `is<Key>` or `_<key>` the class answers, else its ivar, else undefined. The key's
 /// selectors are made once; the resolution is kept for the last class read and made again when
 /// a method was added anywhere since (each addition flushes method caches, which
-/// ``MethodCache/flushes`` counts). Key-value observing reads old and new values through one
-/// per key; `value(forKey:)` makes one for the call.
+/// ``MethodCache/flushes`` counts), or for another Swift type, or when an accessor's
+/// implementation came or went. Key-value observing reads old and new values through one per
+/// key; `value(forKey:)` makes one for the call.
 internal final class KeyReader: Sendable {
   /// The key.
   let key: String
@@ -168,16 +169,41 @@ internal final class KeyReader: Sendable {
   /// `get<Key>`, `<key>`, `is<Key>`, `_<key>`: the accessors, in Foundation's order.
   private let accessors: [Selector]
 
-  private enum Getter {
-    case method(Selector, code: UInt8)
-    case ivar(Ivar)
-    case undefined
-  }
-
-  private struct Resolution {
+  /// A getter resolved for a class and a Swift type (`accessInstanceVariablesDirectly` is the
+  /// type's), at a count of cache flushes: an accessor method, else an ivar, else neither
+  /// (undefined). An implementation set or exchanged flushes nothing, so the accessors passed
+  /// over for having none (an Aspects-style forward) are kept, and the resolution holds only
+  /// while they still have none and the chosen one still has one. A class, so that a read
+  /// takes it out of the lock with one retain.
+  private final class Resolution: Sendable {
     let cls: ObjectIdentifier
+    let type: ObjectIdentifier
     let generation: Int
-    let getter: Getter
+    let method: Method?
+    let code: UInt8
+    let ivar: Ivar?
+    let passedOver: [Method]
+
+    init(
+      cls: ObjectIdentifier, type: ObjectIdentifier, generation: Int, method: Method?,
+      code: UInt8, ivar: Ivar?, passedOver: [Method]
+    ) {
+      self.cls = cls
+      self.type = type
+      self.generation = generation
+      self.method = method
+      self.code = code
+      self.ivar = ivar
+      self.passedOver = passedOver
+    }
+
+    func holds(for cls: ObjectIdentifier, _ type: ObjectIdentifier, at generation: Int) -> Bool {
+      guard self.cls == cls, self.type == type, self.generation == generation else {
+        return false
+      }
+      if let method, method.implementation == nil { return false }
+      return passedOver.isEmpty || passedOver.allSatisfy { $0.implementation == nil }
+    }
   }
 
   /// The resolution for the last class read.
@@ -194,39 +220,53 @@ internal final class KeyReader: Sendable {
   func read(_ object: ObjCObject) throws(ObjCRuntimeError) -> Any? {
     let cls = object.isa.takeUnretainedValue()
     let identity = ObjectIdentifier(cls)
+    let type = ObjectIdentifier(Swift.type(of: object))
     let generation = MethodCache.flushes.load(ordering: .acquiring)
-    let getter: Getter
-    if let known = last.withLock({ $0 }), known.cls == identity, known.generation == generation {
-      getter = known.getter
-    } else {
-      getter = resolve(cls, object: object)
-      last.withLock { $0 = Resolution(cls: identity, generation: generation, getter: getter) }
+    var resolution = last.withLock { $0 }
+    if resolution?.holds(for: identity, type, at: generation) != true {
+      let made = resolve(cls, object: object, identity: identity, type: type, at: generation)
+      last.withLock { $0 = made }
+      resolution = made
     }
-    switch getter {
-    case .method(let selector, let code):
+    guard let resolution else { return nil }
+    if let method = resolution.method {
       // The code was one DynamicSend reads when resolved: it answers a value.
-      return try DynamicSend.get(object, selector, returning: code) ?? nil
-    case .ivar(let ivar): return try object.value(of: ivar)
-    case .undefined: return try object.value(forUndefinedKey: key)
+      return try DynamicSend.get(object, method.selector, returning: resolution.code) ?? nil
     }
+    if let ivar = resolution.ivar { return try object.value(of: ivar) }
+    return try object.value(forUndefinedKey: key)
   }
 
-  /// The getter of `cls` for the key, searched in Foundation's order.
-  private func resolve(_ cls: Class, object: ObjCObject) -> Getter {
+  /// The getter of `cls` for the key, searched in Foundation's order, with the accessors
+  /// passed over for having no implementation.
+  private func resolve(
+    _ cls: Class, object: ObjCObject, identity: ObjectIdentifier, type: ObjectIdentifier,
+    at generation: Int
+  ) -> Resolution {
+    var passedOver: [Method] = []
+    func resolution(_ method: Method?, _ code: UInt8, _ ivar: Ivar?) -> Resolution {
+      Resolution(
+        cls: identity, type: type, generation: generation, method: method, code: code,
+        ivar: ivar, passedOver: passedOver)
+    }
     for selector in accessors {
-      guard let method = cls.instanceMethod(for: selector), method.implementation != nil,
-        method.signature.encoding.argumentTypes.count == 2,
+      guard let method = cls.instanceMethod(for: selector) else { continue }
+      guard method.implementation != nil else {
+        passedOver.append(method)
+        continue
+      }
+      guard method.signature.encoding.argumentTypes.count == 2,
         let code = SignatureCode.code(of: method.signature.encoding.returnType),
         DynamicSend.reads(code)
       else { continue }
-      return .method(selector, code: code)
+      return resolution(method, code, nil)
     }
-    if type(of: object).accessInstanceVariablesDirectly,
+    if Swift.type(of: object).accessInstanceVariablesDirectly,
       let ivar = object.ivarForKey(key, capitalized, in: cls)
     {
-      return .ivar(ivar)
+      return resolution(nil, 0, ivar)
     }
-    return .undefined
+    return resolution(nil, 0, nil)
   }
 }
 

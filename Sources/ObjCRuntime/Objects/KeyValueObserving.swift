@@ -119,8 +119,10 @@ private final class ObservationTable: Sendable {
   /// when it began (those numbered below `registeredBefore` that are still there).
   /// A class: an old value (`Any?`) is copied through value witnesses, a reference by a retain.
   final class PendingChange: @unchecked Sendable {
-    // @unchecked Sendable: `old` is an `Any?` read on the thread of the change and handed back
-    // to that thread only (a change's didChange runs where its willChange ran).
+    // @unchecked Sendable: every field is a constant. `old` is an `Any?` read by the change's
+    // thread and meant for its didChange, matched by thread number; a thread that ended
+    // mid-change (its number reused) or a change spanning an `await` can hand it to another
+    // thread, as Foundation's per-thread pending changes can: the value is only read.
     let reader: ObjectIdentifier
     let thread: UInt
     let old: Any?
@@ -372,7 +374,9 @@ internal enum KeyValueObserving {
       var priors: [Told] = []
       for registration in state.registrations where registration.reader === reader {
         let options = registration.options
-        guard !options.isDisjoint(with: [.old, .prior]) else { continue }
+        guard !options.isDisjoint(with: [.old, .prior]), registration.observer != nil else {
+          continue
+        }
         wantsOld = true
         if options.contains(.prior), let observer = registration.observer {
           priors.append(Told(observer, options, registration.context))
