@@ -24,6 +24,19 @@ public struct MethodChange: Sendable, CustomStringConvertible {
   public let location: SourceLocation
   /// When, relative to other changes and hooks.
   internal let sequence = ChangeSequence.next()
+  /// For an exchange, the other Method's identity: what tells an exchange undone by the next.
+  internal let exchangedWith: ObjectIdentifier?
+
+  internal init(
+    method: MethodReference, kind: Kind, plugin: String?, location: SourceLocation,
+    exchangedWith: ObjectIdentifier? = nil
+  ) {
+    self.method = method
+    self.kind = kind
+    self.plugin = plugin
+    self.location = location
+    self.exchangedWith = exchangedWith
+  }
 
   /// Who made the change: the plugin, or else the source location.
   public var author: String {
@@ -76,8 +89,11 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
     return try result.get()
   }
 
+  /// The changes per method, found by the Method's identity (a pointer, hashed in a few
+  /// instructions; the names it is shown by would be two strings hashed on every change).
+  /// Methods live as long as their class, and a disposed class's are dropped.
   private struct State {
-    var changes: [MethodReference: [MethodChange]] = [:]
+    var changes: [ObjectIdentifier: [MethodChange]] = [:]
     var dropped = 0
   }
 
@@ -90,7 +106,7 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
     if case .classDisposed(let cls, _) = event {
       let name = cls.name
       state.withLock { state in
-        state.changes = state.changes.filter { $0.key.className != name }
+        state.changes = state.changes.filter { $0.value.first?.method.className != name }
       }
       return
     }
@@ -99,51 +115,66 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
     switch event {
     case .methodAdded(let method, let location):
       append(
-        MethodChange(method: reference(method), kind: .added, plugin: plugin, location: location))
+        MethodChange(method: reference(method), kind: .added, plugin: plugin, location: location),
+        of: method)
     case .implementationSet(let method, _, _, let location):
       append(
-        MethodChange(method: reference(method), kind: .replaced, plugin: plugin, location: location)
-      )
+        MethodChange(
+          method: reference(method), kind: .replaced, plugin: plugin, location: location),
+        of: method)
     case .implementationsExchanged(let first, let second, let location):
-      let one = reference(first)
-      let other = reference(second)
-      state.withLock { state in
+      let one = ObjectIdentifier(first)
+      let other = ObjectIdentifier(second)
+      let undone = state.withLock { state -> Bool in
         // Exchanging the same two methods again puts both back: the two exchanges cancel.
-        if case .exchanged(with: other)? = state.changes[one]?.last?.kind,
-          case .exchanged(with: one)? = state.changes[other]?.last?.kind
-        {
-          state.changes[one]?.removeLast()
-          state.changes[other]?.removeLast()
-          if state.changes[one]?.isEmpty == true { state.changes[one] = nil }
-          if state.changes[other]?.isEmpty == true { state.changes[other] = nil }
-          return
-        }
+        // Each method's list is found once (a swizzle toggled in a loop comes here each time).
+        guard let first = state.changes.index(forKey: one),
+          let second = state.changes.index(forKey: other),
+          state.changes.values[first].last?.exchangedWith == other,
+          state.changes.values[second].last?.exchangedWith == one
+        else { return false }
+        state.changes.values[first].removeLast()
+        state.changes.values[second].removeLast()
+        let emptied = (state.changes.values[first].isEmpty, state.changes.values[second].isEmpty)
+        if emptied.0 { state.changes.remove(at: first) }
+        if emptied.1 { state.changes[other] = nil }
+        return true
+      }
+      guard !undone else { return }
+      // The names only for an exchange that is kept.
+      let firstReference = reference(first)
+      let secondReference = reference(second)
+      state.withLock { state in
         ChangeLog.append(
           MethodChange(
-            method: one, kind: .exchanged(with: other), plugin: plugin, location: location),
-          to: &state)
+            method: firstReference, kind: .exchanged(with: secondReference), plugin: plugin,
+            location: location, exchangedWith: other),
+          of: one, to: &state)
         ChangeLog.append(
           MethodChange(
-            method: other, kind: .exchanged(with: one), plugin: plugin, location: location),
-          to: &state)
+            method: secondReference, kind: .exchanged(with: firstReference), plugin: plugin,
+            location: location, exchangedWith: one),
+          of: other, to: &state)
       }
     default:
       return
     }
   }
 
-  private func append(_ change: MethodChange) {
-    state.withLock { ChangeLog.append(change, to: &$0) }
+  private func append(_ change: MethodChange, of method: Method) {
+    state.withLock { ChangeLog.append(change, of: ObjectIdentifier(method), to: &$0) }
   }
 
-  private static func append(_ change: MethodChange, to state: inout State) {
-    var list = state.changes[change.method] ?? []
+  private static func append(
+    _ change: MethodChange, of method: ObjectIdentifier, to state: inout State
+  ) {
+    var list = state.changes.removeValue(forKey: method) ?? []
     list.append(change)
     if list.count > limitPerMethod {
       list.removeFirst(list.count - limitPerMethod)
       state.dropped += 1
     }
-    state.changes[change.method] = list
+    state.changes[method] = list
   }
 
   private func reference(_ method: Method) -> MethodReference {
@@ -162,9 +193,8 @@ internal final class ChangeLog: RuntimeTracer, @unchecked Sendable {
 
   /// Who last replaced or exchanged `method`, as a phrase for a warning.
   func lastChange(of method: Method) -> String? {
-    let target = reference(method)
-    return state.withLock { state in
-      state.changes[target]?.last { $0.kind != .added }?.author
+    state.withLock { state in
+      state.changes[ObjectIdentifier(method)]?.last { $0.kind != .added }?.author
     }
   }
 }

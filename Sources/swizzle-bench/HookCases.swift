@@ -18,6 +18,11 @@ enum HookCases {
       name: "hook-install-remove", target: "report (install + remove, 100 sels)",
       limit: nil, iterations: (1_000, 10_000), body: installRemove),
     BenchCase(
+      name: "exchange-change-log",
+      target: "report (an exchange while the hook change log records; exchange-0-classes"
+        + " without)",
+      limit: nil, iterations: (1_000, 3_000), body: exchangeWithChangeLog),
+    BenchCase(
       name: "hooks-10000-on-100-selectors", target: "report (install all, then remove all)",
       limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandHooks() },
       unit: "ms"),
@@ -63,6 +68,20 @@ enum HookCases {
       elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     }
     return elapsed
+  }
+
+  /// `count` exchanges of two methods after a hook was installed and removed, so that the
+  /// hook change log records every runtime change from then on.
+  static func exchangeWithChangeLog(_ count: Int) -> Int {
+    guard let cls = hostClass else { return 0 }
+    if let token = try? Hooks.hook(cls, Selector("bench.hook.0:"), position: .before, { _ in }) {
+      token.remove()
+    }
+    let base = BenchTarget.runtimeClass
+    Cases.exchangeLoop(
+      class_getInstanceMethod(base, "increment:"), class_getInstanceMethod(base, "decrement:"),
+      count)
+    return count
   }
 
   /// Milliseconds to install 10,000 hooks, 100 on each of 100 selectors, then remove them all.
