@@ -17,9 +17,10 @@ public struct RGBAImage: Equatable, Sendable {
   /// The pixels, four bytes each (red, green, blue, alpha).
   public private(set) var pixels: [UInt8]
 
-  /// The largest side an image may have: 16,384 pixels (a 1,024-point screen at 16x is past
-  /// any device). A larger size is clamped to it.
-  public static let maximumSide = 16_384
+  /// The largest side an image may have: 8,192 pixels (an iPad's 1,366 points at 4x fit; an
+  /// image that size is 256 MiB). A larger size is clamped to it, and a PNG larger than that is
+  /// refused before anything is allocated.
+  public static let maximumSide = 8_192
 
   /// A `width` x `height` image filled with `color` (components from 0 to 1). Sizes are
   /// clamped to 1 ... ``maximumSide``.

@@ -189,8 +189,9 @@ public struct ScreenFrame: Equatable, Sendable {
       """
   }
 
-  /// The largest scale ``image(scale:)`` draws at.
-  public static let maximumScale = 8
+  /// The largest scale ``image(scale:)`` draws at: 4, past every device's (3x), so that the
+  /// largest screen stays within ``RGBAImage/maximumSide``.
+  public static let maximumScale = 4
 
   /// The frame rasterized at `scale` pixels a point (1 to ``maximumScale``; values outside
   /// are clamped). Text becomes a bar of its colour as long as the text would be.

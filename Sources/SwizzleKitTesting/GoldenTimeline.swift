@@ -85,9 +85,7 @@ public enum GoldenTimeline {
       } catch {
         return fail("\(name): \(error)")
       }
-      return fail(
-        "recorded the golden file \(file.path) (\(what)), record mode \(mode.rawValue): review"
-          + " it, commit it, and run again without recording")
+      return fail(mode.recorded("golden file", at: file.path, what))
     }
     if ReferenceFiles.isDirectory(file.path) {
       return fail(
@@ -95,25 +93,26 @@ public enum GoldenTimeline {
           + " run again to write the golden file")
     }
     guard FileManager.default.fileExists(atPath: file.path) else {
-      if mode == .never {
-        return fail(
-          "\(name): there is no golden file \(file.path), and the record mode is never: run"
-            + " with SWIZZLEKIT_RECORD=missing to write it")
+      guard mode.writesMissing else {
+        return fail(mode.missing("golden file", named: name, at: file.path))
       }
-      return write("new, \(lineCount(text)) lines")
+      return write("new, \(lines(text).count) lines")
     }
     guard let data = FileManager.default.contents(atPath: file.path),
       let golden = String(data: data, encoding: .utf8)
     else {
-      if mode == .failed || mode == .all { return write("the old file was not UTF-8 text") }
+      if mode.rewritesUnreadable { return write("the old file was not UTF-8 text") }
       return fail(
         "\(name): the golden file \(file.path) is not UTF-8 text; it was left as it is "
           + "(delete it, or run with SWIZZLEKIT_RECORD=failed, to write it again)")
     }
     let diff = unifiedDiff(golden, text, from: "Golden/\(name).txt", to: "seen")
-    if mode == .all { return write(diff.map { changeSummary($0) } ?? "unchanged") }
+    switch mode.decision(matches: diff == nil) {
+    case .pass: return true
+    case .rewrite: return write(diff.map(changeSummary) ?? "unchanged")
+    case .fail: break
+    }
     guard let diff else { return true }
-    if mode == .failed { return write(changeSummary(diff)) }
     let artifacts = ReferenceFiles.artifactsDirectory(for: testFile)
     var left = ""
     do {
@@ -137,8 +136,6 @@ public enum GoldenTimeline {
     let removed = lines.filter { $0.hasPrefix("-") }.count
     return "\(added) line\(added == 1 ? "" : "s") added, \(removed) removed"
   }
-
-  private static func lineCount(_ text: String) -> Int { lines(text).count }
 
   /// The lines of `text`: a final line break ends the last line and starts no empty one, and
   /// any line break counts (a golden file checked out with CRLF line ends, as Git does on

@@ -80,9 +80,7 @@ public func expectSnapshot(
     } catch {
       return fail("\(fileName): could not write the reference \(error): check that it is writable")
     }
-    return fail(
-      "recorded the snapshot \(reference.path) (\(what)), record mode \(mode.rawValue): review"
-        + " it, commit it, and run again without recording")
+    return fail(mode.recorded("snapshot", at: reference.path, what))
   }
 
   if ReferenceFiles.isDirectory(reference.path) {
@@ -90,10 +88,8 @@ public func expectSnapshot(
       "\(fileName): the reference path \(reference.path) is a directory; move it away")
   }
   guard FileManager.default.fileExists(atPath: reference.path) else {
-    if mode == .never {
-      return fail(
-        "\(fileName): there is no reference \(reference.path), and the record mode is never:"
-          + " run with SWIZZLEKIT_RECORD=missing to write it")
+    guard mode.writesMissing else {
+      return fail(mode.missing("reference", named: fileName, at: reference.path))
     }
     return writeReference("new, \(actual.width)x\(actual.height)")
   }
@@ -101,7 +97,7 @@ public func expectSnapshot(
   do {
     expected = try RGBAImage.read(reference.path)
   } catch {
-    if mode == .failed || mode == .all {
+    if mode.rewritesUnreadable {
       return writeReference("the old file was not a readable PNG: \(error.reason)")
     }
     return fail(
@@ -110,17 +106,15 @@ public func expectSnapshot(
   }
   let comparison = ImageComparison(actual, expected, perceptualPrecision: perceptualPrecision)
   let matches = comparison?.matches(precision: precision) ?? false
-  if mode == .all {
-    return writeReference(
-      comparison.map { $0.differingPixels.isEmpty ? "unchanged" : $0.summary }
-        ?? "was \(expected.width)x\(expected.height)")
-  }
-  if matches { return true }
   let what =
-    comparison?.summary
+    comparison.map { $0.differingPixels.isEmpty ? "unchanged" : $0.summary }
     ?? "the reference is \(expected.width)x\(expected.height) pixels, the screen"
     + " \(actual.width)x\(actual.height) (another device or scale?)"
-  if mode == .failed { return writeReference(what) }
+  switch mode.decision(matches: matches) {
+  case .pass: return true
+  case .rewrite: return writeReference(what)
+  case .fail: break
+  }
   // Leave the three images where the team can look at them.
   let artifacts = ReferenceFiles.artifactsDirectory(for: testFile)
   let files = [

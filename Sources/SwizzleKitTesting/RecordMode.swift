@@ -97,3 +97,45 @@ extension Trait where Self == RecordModeTrait {
   /// ```
   public static func snapshots(record: RecordMode) -> Self { RecordModeTrait(mode: record) }
 }
+
+/// The record modes' table (Docs/Testing.md, section 7), in one place for every kind of
+/// reference: what a check does with a reference missing, unreadable, matching or not.
+extension RecordMode {
+  /// What to do with a reference that was read and compared.
+  enum Decision {
+    /// It matched: the check passes.
+    case pass
+    /// It is written again (and the check fails, saying so).
+    case rewrite
+    /// It differs and stays: the check fails with the difference.
+    case fail
+  }
+
+  /// The decision for a reference that `matches` or not.
+  func decision(matches: Bool) -> Decision {
+    switch self {
+    case .all: .rewrite
+    case .failed: matches ? .pass : .rewrite
+    case .missing, .never: matches ? .pass : .fail
+    }
+  }
+
+  /// Whether a missing reference is written: in every mode but never.
+  var writesMissing: Bool { self != .never }
+
+  /// Whether a reference that cannot be read is written again: when what differs is.
+  var rewritesUnreadable: Bool { self == .failed || self == .all }
+
+  /// The failure that says a reference was written: `kind` (`snapshot`, `golden file`), its
+  /// path and what changed in it.
+  func recorded(_ kind: String, at path: String, _ what: String) -> String {
+    "recorded the \(kind) \(path) (\(what)), record mode \(rawValue): review it, commit it, and"
+      + " run again without recording"
+  }
+
+  /// The failure of a missing reference the mode does not write.
+  func missing(_ kind: String, named name: String, at path: String) -> String {
+    "\(name): there is no \(kind) \(path), and the record mode is \(rawValue): run with"
+      + " SWIZZLEKIT_RECORD=missing to write it"
+  }
+}

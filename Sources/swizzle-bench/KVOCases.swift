@@ -11,7 +11,6 @@ private final class Gauge: ObjCObject {
   static let getLevel: @convention(c) (id, SEL) -> Double = { me, _ in
     me.takeUnretainedObject(as: Gauge.self)?.level ?? 0
   }
-  static let setOther: @convention(c) (id, SEL, Int) -> Void = { _, _, _ in }
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(Gauge.self) {
       ObjCMethodDeclaration("setLevel:", Gauge.setLevel)

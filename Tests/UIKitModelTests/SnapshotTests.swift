@@ -77,7 +77,7 @@ extension UIKitModelTests {
       }
     }
 
-    @Test("sizes are clamped to 1 ... 16,384 pixels a side; pixels of the wrong count are refused")
+    @Test("sizes are clamped to 1 ... 8,192 pixels a side; pixels of the wrong count are refused")
     func sizes() {
       let tiny = RGBAImage(width: 0, height: -5)
       #expect(tiny.width == 1 && tiny.height == 1)

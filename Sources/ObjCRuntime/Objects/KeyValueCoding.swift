@@ -103,7 +103,7 @@ extension ObjCObject {
   /// - Throws: ``ObjCRuntimeError/undefinedKey(className:key:)`` when nothing answers the key,
   ///   never a crash (LTNavigationBar crashed on iOS 11 on exactly this).
   public final func value(forKey key: String) throws(ObjCRuntimeError) -> Any? {
-    try KeyReader(key).read(self)
+    try KeyReader.read(key, of: self)
   }
 
   /// Sets the value for `key`, found as Foundation's `setValue:forKey:` finds it: a method named
@@ -152,121 +152,6 @@ extension ObjCObject {
       if let ivar = cls.instanceVariable(named: name) { return ivar }
     }
     return nil
-  }
-}
-
-/// How key-value coding reads one key, resolved once per class: the accessor `get<Key>`,
-/// `<key>`, `is<Key>` or `_<key>` the class answers, else its ivar, else undefined. The key's
-/// selectors are made once; the resolution is kept for the last class read and made again when
-/// a method was added anywhere since (each addition flushes method caches, which
-/// ``MethodCache/flushes`` counts), or for another Swift type, or when an accessor's
-/// implementation came or went. Key-value observing reads old and new values through one per
-/// key; `value(forKey:)` makes one for the call.
-internal final class KeyReader: Sendable {
-  /// The key.
-  let key: String
-  private let capitalized: String
-  /// `get<Key>`, `<key>`, `is<Key>`, `_<key>`: the accessors, in Foundation's order.
-  private let accessors: [Selector]
-
-  /// A getter resolved for a class and a Swift type (`accessInstanceVariablesDirectly` is the
-  /// type's), at a count of cache flushes: an accessor method, else an ivar, else neither
-  /// (undefined). An implementation set or exchanged flushes nothing, so the accessors passed
-  /// over for having none (an Aspects-style forward) are kept, and the resolution holds only
-  /// while they still have none and the chosen one still has one. A class, so that a read
-  /// takes it out of the lock with one retain.
-  private final class Resolution: Sendable {
-    let cls: ObjectIdentifier
-    let type: ObjectIdentifier
-    let generation: Int
-    let method: Method?
-    let code: UInt8
-    let ivar: Ivar?
-    let passedOver: [Method]
-
-    init(
-      cls: ObjectIdentifier, type: ObjectIdentifier, generation: Int, method: Method?,
-      code: UInt8, ivar: Ivar?, passedOver: [Method]
-    ) {
-      self.cls = cls
-      self.type = type
-      self.generation = generation
-      self.method = method
-      self.code = code
-      self.ivar = ivar
-      self.passedOver = passedOver
-    }
-
-    func holds(for cls: ObjectIdentifier, _ type: ObjectIdentifier, at generation: Int) -> Bool {
-      guard self.cls == cls, self.type == type, self.generation == generation else {
-        return false
-      }
-      if let method, method.implementation == nil { return false }
-      return passedOver.isEmpty || passedOver.allSatisfy { $0.implementation == nil }
-    }
-  }
-
-  /// The resolution for the last class read.
-  private let last = RuntimeLock<Resolution?>(nil)
-
-  /// A reader of `key`.
-  init(_ key: String) {
-    self.key = key
-    capitalized = key.prefix(1).uppercased() + key.dropFirst()
-    accessors = ["get\(capitalized)", key, "is\(capitalized)", "_\(key)"].map { Selector($0) }
-  }
-
-  /// The value of the key in `object`, as `value(forKey:)` reads it.
-  func read(_ object: ObjCObject) throws(ObjCRuntimeError) -> Any? {
-    let cls = object.isa.takeUnretainedValue()
-    let identity = ObjectIdentifier(cls)
-    let type = ObjectIdentifier(Swift.type(of: object))
-    let generation = MethodCache.flushes.load(ordering: .acquiring)
-    var resolution = last.withLock { $0 }
-    if resolution?.holds(for: identity, type, at: generation) != true {
-      let made = resolve(cls, object: object, identity: identity, type: type, at: generation)
-      last.withLock { $0 = made }
-      resolution = made
-    }
-    guard let resolution else { return nil }
-    if let method = resolution.method {
-      // The code was one DynamicSend reads when resolved: it answers a value.
-      return try DynamicSend.get(object, method.selector, returning: resolution.code) ?? nil
-    }
-    if let ivar = resolution.ivar { return try object.value(of: ivar) }
-    return try object.value(forUndefinedKey: key)
-  }
-
-  /// The getter of `cls` for the key, searched in Foundation's order, with the accessors
-  /// passed over for having no implementation.
-  private func resolve(
-    _ cls: Class, object: ObjCObject, identity: ObjectIdentifier, type: ObjectIdentifier,
-    at generation: Int
-  ) -> Resolution {
-    var passedOver: [Method] = []
-    func resolution(_ method: Method?, _ code: UInt8, _ ivar: Ivar?) -> Resolution {
-      Resolution(
-        cls: identity, type: type, generation: generation, method: method, code: code,
-        ivar: ivar, passedOver: passedOver)
-    }
-    for selector in accessors {
-      guard let method = cls.instanceMethod(for: selector) else { continue }
-      guard method.implementation != nil else {
-        passedOver.append(method)
-        continue
-      }
-      guard method.signature.encoding.argumentTypes.count == 2,
-        let code = SignatureCode.code(of: method.signature.encoding.returnType),
-        DynamicSend.reads(code)
-      else { continue }
-      return resolution(method, code, nil)
-    }
-    if Swift.type(of: object).accessInstanceVariablesDirectly,
-      let ivar = object.ivarForKey(key, capitalized, in: cls)
-    {
-      return resolution(nil, 0, ivar)
-    }
-    return resolution(nil, 0, nil)
   }
 }
 

@@ -238,29 +238,31 @@ public final class NavigationSession {
     if navigationController.isTransitioning {
       lines.append("a transition of \(type(of: navigationController))")
     }
-    var presented = navigationController.presentedViewController
-    while let controller = presented {
-      if controller.isBeingPresented || controller.isBeingDismissed {
-        lines.append("a presentation of \(type(of: controller))")
-      }
-      presented = controller.presentedViewController
+    for controller in presentationsUnderWay {
+      lines.append("a presentation of \(type(of: controller))")
     }
     return lines + VirtualRunLoop.main.busyWork()
+  }
+
+  /// The controllers above the navigation controller being presented or dismissed now.
+  private var presentationsUnderWay: [UIViewController] {
+    var found: [UIViewController] = []
+    var presented = navigationController.presentedViewController
+    while let controller = presented {
+      if controller.isBeingPresented || controller.isBeingDismissed { found.append(controller) }
+      presented = controller.presentedViewController
+    }
+    return found
   }
 
   /// Whether the session is idle, as EarlGrey and KIF wait for: no transition or presentation
   /// under way, no animation, no running display link, no pending timer or run-loop work.
   public var isIdle: Bool {
     let loop = VirtualRunLoop.main
-    guard loop.isIdle, !loop.hasRunningDisplayLinks, !navigationController.isTransitioning else {
-      return false
-    }
-    var presented = navigationController.presentedViewController
-    while let controller = presented {
-      if controller.isBeingPresented || controller.isBeingDismissed { return false }
-      presented = controller.presentedViewController
-    }
-    return true
+    // The run loop first: while anything runs, the rest is not asked (this is checked each
+    // frame of a wait).
+    return loop.isIdle && !loop.hasRunningDisplayLinks && !navigationController.isTransitioning
+      && presentationsUnderWay.isEmpty
   }
 
   /// Runs at least one frame (so that main-queue work sent before now runs), then frame by

@@ -20,6 +20,8 @@ public final class CADisplayLink: ObjCObject {
   public private(set) var targetTimestamp: TimeInterval = 0
   /// Whether calls are suspended.
   public var isPaused = false
+  /// Whether the link calls its target at frames: not paused, and not invalidated.
+  var isRunning: Bool { !isPaused && target != nil }
   /// The frame rate the link asks for; 0 means every frame (60 per second).
   public var preferredFramesPerSecond = 0
   private var modes: Set<VirtualRunLoop.Mode> = []
@@ -75,7 +77,7 @@ public final class CADisplayLink: ObjCObject {
   }
 
   internal func shouldFire(frame: Int, mode: VirtualRunLoop.Mode) -> Bool {
-    !isPaused && target != nil && frame % stride == 0 && modes.contains { $0.runs(in: mode) }
+    isRunning && frame % stride == 0 && modes.contains { $0.runs(in: mode) }
   }
 
   internal func fire(at time: TimeInterval) {

@@ -134,32 +134,31 @@ public final class VirtualRunLoop {
     return true
   }
 
-  /// What keeps the run loop from being idle, one line each (`2 timers`, `animations under way`, `a
-  /// transaction's completion`, `work at the end of the turn`), and each display link that is
-  /// running (`display link -[Ticker tick:]`) when `displayLinks` is true; empty when idle.
-  public func busyWork(displayLinks countLinks: Bool = true) -> [String] {
+  /// What keeps the run loop from being idle, one line each (`2 timers`, `animations under
+  /// way`, `a transaction's completion`, `work at the end of the turn`), and each display link
+  /// that is running (`display link -[Ticker tick:]`); empty when idle and no link runs.
+  public func busyWork() -> [String] {
     var lines: [String] = []
-    let timersPending = timers.filter { !($0.repeats && !$0.keepsRunLoopBusy) }.count
+    let timersPending = timers.filter(\.keepsRunLoopWaiting).count
     if timersPending > 0 { lines.append("\(timersPending) timer\(timersPending == 1 ? "" : "s")") }
     if !animations.isEmpty { lines.append("animations under way") }
     if !transactions.isEmpty { lines.append("a transaction's completion") }
     if !endOfTurn.isEmpty { lines.append("work at the end of the turn") }
-    if countLinks {
-      for link in displayLinks where !link.isPaused && link.target != nil {
-        lines.append("display link -[\(type(of: link.target!)) \(link.selector)]")
-      }
+    for link in displayLinks where link.isRunning {
+      lines.append(
+        "display link -[\(link.target.map { "\(type(of: $0))" } ?? "?") \(link.selector)]")
     }
     return lines
   }
 
   /// Whether a display link that is not paused is running.
   public var hasRunningDisplayLinks: Bool {
-    displayLinks.contains { !$0.isPaused && $0.target != nil }
+    displayLinks.contains(where: \.isRunning)
   }
 
   /// Whether nothing but display links is pending.
   public var isIdle: Bool {
-    timers.allSatisfy { $0.repeats && !$0.keepsRunLoopBusy } && animations.isEmpty
+    !timers.contains(where: \.keepsRunLoopWaiting) && animations.isEmpty
       && transactions.isEmpty
       && endOfTurn.isEmpty
   }
@@ -246,6 +245,10 @@ public final class VirtualRunLoop {
     /// simulated drag or swipe, which ends by itself.
     public let keepsRunLoopBusy: Bool
     fileprivate let block: (Timer) -> Void
+
+    /// Whether the run loop waits for it to be idle: a one-shot timer, or a repeating one that
+    /// keeps the run loop busy.
+    var keepsRunLoopWaiting: Bool { !repeats || keepsRunLoopBusy }
     fileprivate var sequence = 0
 
     fileprivate init(
