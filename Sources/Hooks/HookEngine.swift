@@ -98,7 +98,6 @@ internal enum HookEngine {
       site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.adding(entry)) }
       state.liveHooks += 1
       checkConsistency(state)
-      checkConsistency(state)
       return entry
     }
   }
@@ -161,11 +160,7 @@ internal enum HookEngine {
         position: position, once: options.contains(.once), site: site, object: object,
         owner: owner, body: body)
       try installIfNeeded(site)
-      site.snapshot.withLock { snapshot in
-        var objectHooks = snapshot.objectHooks
-        objectHooks[key] = (objectHooks[key] ?? .empty).adding(entry)
-        snapshot = snapshot.with(objectHooks: objectHooks)
-      }
+      site.snapshot.withLock { $0 = $0.with($0.objectHooks.list(of: key).adding(entry), for: key) }
       record.entries.append(entry)
       state.liveHooks += 1
       return entry
@@ -206,7 +201,7 @@ internal enum HookEngine {
     let interceptor = site.interceptor.implementation
     if let own = site.cls.methods.first(where: { $0.selector == site.selector }) {
       let original = own.implementation ?? .forward
-      site.snapshot.withLock { $0 = $0.with(original: .some(original)) }
+      site.snapshot.withLock { $0 = $0.with(original: original) }
       do {
         // An interceptor is a closure of the runtime's: never refused for its receivers.
         try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in
@@ -226,7 +221,7 @@ internal enum HookEngine {
       } catch {
         throw .runtime(error)
       }
-      site.snapshot.withLock { $0 = $0.with(original: .some(nil)) }
+      site.snapshot.withLock { $0 = $0.with(original: nil) }
       site.installedMethod = site.cls.methods.first { $0.selector == site.selector }
       site.installation = .added
     }
@@ -302,11 +297,8 @@ internal enum HookEngine {
       state.liveHooks -= 1
       let site = entry.site
       if let key = entry.objectKey {
-        site.snapshot.withLock { snapshot in
-          var objectHooks = snapshot.objectHooks
-          let remaining = (objectHooks[key] ?? .empty).removing(entry)
-          objectHooks[key] = remaining.isEmpty ? nil : remaining
-          snapshot = snapshot.with(objectHooks: objectHooks)
+        site.snapshot.withLock {
+          $0 = $0.with($0.objectHooks.list(of: key).removing(entry), for: key)
         }
         if let record = state.hookedObjects[key] {
           record.entries.removeAll { $0 === entry }
@@ -422,7 +414,7 @@ internal enum HookEngine {
       var active = 0
       for site in state.sites.values {
         let snapshot = site.snapshot.withLock { $0 }
-        for entry in snapshot.classHooks.all + snapshot.objectHooks.values.flatMap(\.all) {
+        for entry in snapshot.classHooks.all + snapshot.objectHooks.lists.flatMap(\.all) {
           InternalChecks.require(
             !entry.removed.load(ordering: .acquiring),
             "a removed hook is still in the snapshot of \(site.method)")

@@ -139,7 +139,7 @@ public struct HookMap: Sendable, CustomStringConvertible {
     for site in sites {
       let snapshot = site.snapshot.withLock { $0 }
       let entries =
-        snapshot.classHooks.all + snapshot.objectHooks.values.flatMap(\.all)
+        snapshot.classHooks.all + snapshot.objectHooks.lists.flatMap(\.all)
       for entry in entries where !entry.removed.load(ordering: .acquiring) {
         let scope = entry.objectKey == nil ? "" : " (one object)"
         layers[site.method, default: []].append(

@@ -61,30 +61,68 @@ internal final class HookEntry: @unchecked Sendable {
   }
 }
 
+/// Keeps objects alive for immutable lists that hold them as unmanaged references, so that an
+/// edit copies references without counting them.
+///
+/// The lists a chain of edits makes, each from the one before, share one keeper, which only
+/// grows: an edit appends what it added, and what it removed stays kept, because a call may still
+/// be reading an older list. When the kept objects outnumber the live ones (twice, plus a few),
+/// the next edit starts a new keeper with the live ones alone, and the old keeper goes with the
+/// last list that holds it. An edit then costs a copy of references plus, spread over the edits,
+/// about two reference counts: installing beside a thousand hooks no longer retains and releases
+/// each of them.
+///
+/// `@unchecked Sendable`: `objects` is appended to only by an edit, under ``HookEngine``'s lock,
+/// while the editor holds a list that holds the keeper; otherwise it is read only by `deinit`,
+/// when no list holds the keeper any more.
+internal final class Keeper<Object: AnyObject>: @unchecked Sendable {
+  private var objects: [Object]
+
+  private init(_ objects: [Object]) {
+    self.objects = objects
+  }
+
+  /// The keeper of a list edited from one kept by `keeper`, holding `live` objects after the
+  /// edit, and `added` if the edit added one: `keeper` itself while the objects it keeps stay
+  /// within twice the live ones plus eight, else a new keeper of `live()` alone. Nil for no live
+  /// object.
+  static func keeper(
+    after keeper: Keeper?, liveCount: Int, adding added: Object?, live: () -> [Object]
+  ) -> Keeper? {
+    guard liveCount > 0 else { return nil }
+    if let keeper, keeper.objects.count + (added == nil ? 0 : 1) <= 2 * liveCount + 8 {
+      if let added { keeper.objects.append(added) }
+      return keeper
+    }
+    return Keeper(live())
+  }
+}
+
 /// The hooks of one method at one moment, by position, in the order they were added. Immutable:
 /// an edit makes a new list, so a call that took the list sees every hook or none of a change.
 ///
-/// Calls read the entries through buffers of unmanaged references, which the arrays keep alive:
-/// walking them costs no reference counting.
+/// The entries are unmanaged references, kept alive by the list's ``Keeper``: calls walk them
+/// without reference counting, and edits copy them without it.
 ///
 /// `@unchecked Sendable`: immutable after init; the buffers are only read.
 internal final class HookList: @unchecked Sendable {
-  let before: [HookEntry]
-  let instead: [HookEntry]
-  let after: [HookEntry]
-  let beforeBuffer: UnsafeBufferPointer<Unmanaged<HookEntry>>
-  let insteadBuffer: UnsafeBufferPointer<Unmanaged<HookEntry>>
-  let afterBuffer: UnsafeBufferPointer<Unmanaged<HookEntry>>
+  typealias Entries = UnsafeBufferPointer<Unmanaged<HookEntry>>
+  let beforeBuffer: Entries
+  let insteadBuffer: Entries
+  let afterBuffer: Entries
+  /// Keeps every entry of the buffers alive, and entries of earlier lists of the same chain of
+  /// edits until it is renewed.
+  private let keeper: Keeper<HookEntry>?
 
-  static let empty = HookList(before: [], instead: [], after: [])
+  static let empty = HookList(
+    before: Entries(start: nil, count: 0), instead: .init(start: nil, count: 0),
+    after: .init(start: nil, count: 0), keeper: nil)
 
-  init(before: [HookEntry], instead: [HookEntry], after: [HookEntry]) {
-    self.before = before
-    self.instead = instead
-    self.after = after
-    beforeBuffer = HookList.buffer(before)
-    insteadBuffer = HookList.buffer(instead)
-    afterBuffer = HookList.buffer(after)
+  private init(before: Entries, instead: Entries, after: Entries, keeper: Keeper<HookEntry>?) {
+    self.beforeBuffer = before
+    self.insteadBuffer = instead
+    self.afterBuffer = after
+    self.keeper = keeper
   }
 
   deinit {
@@ -93,94 +131,273 @@ internal final class HookList: @unchecked Sendable {
     afterBuffer.deallocate()
   }
 
-  private static func buffer(_ entries: [HookEntry]) -> UnsafeBufferPointer<Unmanaged<HookEntry>> {
-    let buffer = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(capacity: entries.count)
-    _ = buffer.initialize(from: entries.map(Unmanaged.passUnretained))
-    return UnsafeBufferPointer(buffer)
-  }
-
   /// Runs every entry of `entries` with `invocation`, without reference counting.
   @inline(__always)
-  static func run(
-    _ entries: UnsafeBufferPointer<Unmanaged<HookEntry>>, _ invocation: HookInvocation
-  ) {
+  static func run(_ entries: Entries, _ invocation: HookInvocation) {
     for entry in entries {
       _ = entry._withUnsafeGuaranteedRef { $0.run(invocation) }
     }
   }
 
-  var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
-  var all: [HookEntry] { before + instead + after }
+  var count: Int { beforeBuffer.count + insteadBuffer.count + afterBuffer.count }
+  var isEmpty: Bool { count == 0 }
+  /// Every entry, retained: for the hook map and checks, not for calls.
+  var all: [HookEntry] {
+    [beforeBuffer, insteadBuffer, afterBuffer].flatMap { $0.map { $0.takeUnretainedValue() } }
+  }
 
   func adding(_ entry: HookEntry) -> HookList {
-    switch entry.position {
-    case .before: HookList(before: before + [entry], instead: instead, after: after)
-    case .instead: HookList(before: before, instead: instead + [entry], after: after)
-    case .after: HookList(before: before, instead: instead, after: after + [entry])
+    let added = Unmanaged.passUnretained(entry)
+    func grown(_ entries: Entries, _ position: HookPosition) -> Entries {
+      let copy = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(
+        capacity: entries.count + (entry.position == position ? 1 : 0))
+      var end = copy.initialize(fromContentsOf: entries)
+      if entry.position == position {
+        copy.initializeElement(at: end, to: added)
+        end += 1
+      }
+      return Entries(copy)
     }
+    let before = grown(beforeBuffer, .before)
+    let instead = grown(insteadBuffer, .instead)
+    let after = grown(afterBuffer, .after)
+    return HookList(
+      before: before, instead: instead, after: after,
+      keeper: renewedKeeper(liveCount: count + 1, adding: entry, before, instead, after))
   }
 
   func removing(_ entry: HookEntry) -> HookList {
-    HookList(
-      before: before.filter { $0 !== entry }, instead: instead.filter { $0 !== entry },
-      after: after.filter { $0 !== entry })
+    let removed = Unmanaged.passUnretained(entry).toOpaque()
+    func shrunk(_ entries: Entries) -> Entries {
+      let copy = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(capacity: entries.count)
+      var end = 0
+      for kept in entries where kept.toOpaque() != removed {
+        copy.initializeElement(at: end, to: kept)
+        end += 1
+      }
+      return Entries(rebasing: copy[..<end])
+    }
+    let before = shrunk(beforeBuffer)
+    let instead = shrunk(insteadBuffer)
+    let after = shrunk(afterBuffer)
+    let liveCount = before.count + instead.count + after.count
+    return HookList(
+      before: before, instead: instead, after: after,
+      keeper: renewedKeeper(liveCount: liveCount, adding: nil, before, instead, after))
+  }
+
+  private func renewedKeeper(liveCount: Int, adding added: HookEntry?, _ lists: Entries...)
+    -> Keeper<HookEntry>?
+  {
+    Keeper.keeper(after: keeper, liveCount: liveCount, adding: added) {
+      lists.flatMap { $0.map { $0.takeUnretainedValue() } }
+    }
+  }
+}
+
+/// The per-object hooks of a site at one moment: (object, list) pairs sorted by object, in
+/// chunks of at most 64, with the lists unmanaged and kept alive by a ``Keeper``, as a list's
+/// entries are. Hooking one more object copies one chunk as plain memory and the chunk table
+/// with a reference count per chunk, not per object; a call finds its object by binary searches,
+/// without hashing or reference counting.
+///
+/// `@unchecked Sendable`: immutable after init; the buffers are only read.
+internal final class ObjectHookTable: @unchecked Sendable {
+  typealias Pair = (object: ObjectIdentifier, list: Unmanaged<HookList>)
+  typealias Pairs = UnsafeBufferPointer<Pair>
+
+  /// Pairs sorted by object, shared by the tables that did not edit it.
+  final class Chunk: @unchecked Sendable {
+    let pairs: Pairs
+    init(_ pairs: Pairs) { self.pairs = pairs }
+    deinit { pairs.deallocate() }
+  }
+
+  /// The chunks, in order of their objects; none is empty.
+  private let chunks: [Chunk]
+  /// Each chunk's pairs, for calls: `chunks` keeps them alive.
+  let chunkPairs: UnsafeBufferPointer<Pairs>
+  /// How many objects have hooks.
+  let count: Int
+  private let keeper: Keeper<HookList>?
+
+  /// A chunk that grows past this splits in two.
+  private static let chunkCapacity = 64
+
+  static let empty = ObjectHookTable(chunks: [], count: 0, keeper: nil)
+
+  private init(chunks: [Chunk], count: Int, keeper: Keeper<HookList>?) {
+    self.chunks = chunks
+    let pairs = UnsafeMutableBufferPointer<Pairs>.allocate(capacity: chunks.count)
+    for (index, chunk) in chunks.enumerated() {
+      pairs.initializeElement(at: index, to: chunk.pairs)
+    }
+    self.chunkPairs = UnsafeBufferPointer(pairs)
+    self.count = count
+    self.keeper = keeper
+  }
+
+  deinit {
+    chunkPairs.deallocate()
+  }
+
+  /// The first index of `pairs` whose object is not below `object`.
+  @inline(__always)
+  private static func index(of object: ObjectIdentifier, in pairs: Pairs) -> Int {
+    var low = 0
+    var high = pairs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if pairs[middle].object < object { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The chunk `object` is in, or would go in: the first whose last object is not below it, or
+  /// the last chunk.
+  @inline(__always)
+  private static func chunk(of object: ObjectIdentifier, in chunks: UnsafeBufferPointer<Pairs>)
+    -> Int
+  {
+    var low = 0
+    var high = chunks.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if chunks[middle][chunks[middle].count - 1].object < object {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+
+  /// The hooks of `object` in the table whose chunks are `chunks`, unretained.
+  @inline(__always)
+  static func hooks(of object: ObjectIdentifier, in chunks: UnsafeBufferPointer<Pairs>)
+    -> Unmanaged<HookList>?
+  {
+    guard !chunks.isEmpty else { return nil }
+    let pairs = chunks[chunks.count == 1 ? 0 : chunk(of: object, in: chunks)]
+    let index = index(of: object, in: pairs)
+    guard index < pairs.count, pairs[index].object == object else { return nil }
+    return pairs[index].list
+  }
+
+  /// The hooks of `object`, retained: for edits.
+  func list(of object: ObjectIdentifier) -> HookList {
+    Self.hooks(of: object, in: chunkPairs)?.takeUnretainedValue() ?? .empty
+  }
+
+  /// Every object's list, retained: for the hook map and checks.
+  var lists: [HookList] { chunkPairs.flatMap { $0.map { $0.list.takeUnretainedValue() } } }
+
+  /// This table with `list` as the hooks of `object`, or none when `list` is empty.
+  func with(_ list: HookList, for object: ObjectIdentifier) -> ObjectHookTable {
+    let position = chunks.isEmpty ? 0 : Self.chunk(of: object, in: chunkPairs)
+    let pairs = chunks.isEmpty ? Pairs(start: nil, count: 0) : chunkPairs[position]
+    let index = Self.index(of: object, in: pairs)
+    let present = index < pairs.count && pairs[index].object == object
+    let rest = pairs[(present ? index + 1 : index)...]
+    let edited = UnsafeMutableBufferPointer<Pair>.allocate(
+      capacity: index + (list.isEmpty ? 0 : 1) + rest.count)
+    var end = edited.initialize(fromContentsOf: pairs[..<index])
+    if !list.isEmpty {
+      edited.initializeElement(at: end, to: (object, Unmanaged.passUnretained(list)))
+      end += 1
+    }
+    _ = edited[end...].initialize(fromContentsOf: rest)
+    let count = self.count - (present ? 1 : 0) + (list.isEmpty ? 0 : 1)
+
+    // The edited chunk: split in two past the capacity, gone when empty.
+    var replacement: (Chunk?, Chunk?) = (nil, nil)
+    if edited.count > Self.chunkCapacity {
+      func chunk(_ part: Slice<UnsafeMutableBufferPointer<Pair>>) -> Chunk {
+        let copy = UnsafeMutableBufferPointer<Pair>.allocate(capacity: part.count)
+        _ = copy.initialize(fromContentsOf: part)
+        return Chunk(Pairs(copy))
+      }
+      replacement = (chunk(edited[..<(edited.count / 2)]), chunk(edited[(edited.count / 2)...]))
+      edited.deallocate()
+    } else if edited.isEmpty {
+      edited.deallocate()
+    } else {
+      replacement.0 = Chunk(Pairs(edited))
+    }
+    let old = self.chunks
+    let kept = old.isEmpty ? 0 : old.count - 1
+    let added = (replacement.0 == nil ? 0 : 1) + (replacement.1 == nil ? 0 : 1)
+    let chunks = [Chunk](unsafeUninitializedCapacity: kept + added) { buffer, initialized in
+      var end = 0
+      for chunk in old[..<min(position, old.count)] {
+        buffer.initializeElement(at: end, to: chunk)
+        end += 1
+      }
+      for chunk in [replacement.0, replacement.1] where chunk != nil {
+        buffer.initializeElement(at: end, to: chunk!)
+        end += 1
+      }
+      for chunk in old[min(position + 1, old.count)...] {
+        buffer.initializeElement(at: end, to: chunk)
+        end += 1
+      }
+      initialized = end
+    }
+
+    let keeper = Keeper.keeper(after: keeper, liveCount: count, adding: list.isEmpty ? nil : list) {
+      chunks.flatMap { $0.pairs.map { $0.list.takeUnretainedValue() } }
+    }
+    return ObjectHookTable(chunks: chunks, count: count, keeper: keeper)
   }
 }
 
 /// What a call of a site reads, in one lock: the class-wide hooks, the per-object hooks, and the
 /// implementation to call when the hooks are done.
-/// `@unchecked Sendable`: immutable after init; the pair buffer is only read.
+///
+/// `@unchecked Sendable`: immutable after init.
 internal final class SiteSnapshot: @unchecked Sendable {
   let classHooks: HookList
-  let objectHooks: [ObjectIdentifier: HookList]
+  let objectHooks: ObjectHookTable
   /// The implementation the hooks wrap; nil when the hooked class only inherits the method, so
   /// each call asks the superclass for its *current* implementation.
   let original: IMP?
 
   /// `classHooks`, for calls, which hold the snapshot.
   let unmanagedClassHooks: Unmanaged<HookList>
+  /// `objectHooks.chunkPairs`, for calls, which hold the snapshot.
+  private let objectChunks: UnsafeBufferPointer<ObjectHookTable.Pairs>
 
-  /// The per-object lists as (object, list) pairs, searched linearly when there are few: a
-  /// dictionary lookup hashes the identifier, which costs more than a short scan.
-  private let objectPairs: UnsafeBufferPointer<(ObjectIdentifier, Unmanaged<HookList>)>
-  private static let scanLimit = 16
+  static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
-  init(classHooks: HookList, objectHooks: [ObjectIdentifier: HookList], original: IMP?) {
+  private init(classHooks: HookList, objectHooks: ObjectHookTable, original: IMP?) {
     self.classHooks = classHooks
     self.unmanagedClassHooks = Unmanaged.passUnretained(classHooks)
-    let pairs = UnsafeMutableBufferPointer<(ObjectIdentifier, Unmanaged<HookList>)>.allocate(
-      capacity: objectHooks.count <= SiteSnapshot.scanLimit ? objectHooks.count : 0)
-    if objectHooks.count <= SiteSnapshot.scanLimit {
-      _ = pairs.initialize(from: objectHooks.map { ($0.key, Unmanaged.passUnretained($0.value)) })
-    }
-    self.objectPairs = UnsafeBufferPointer(pairs)
     self.objectHooks = objectHooks
+    self.objectChunks = objectHooks.chunkPairs
     self.original = original
   }
 
-  var isEmpty: Bool { classHooks.isEmpty && objectHooks.isEmpty }
-
-  deinit {
-    objectPairs.deallocate()
-  }
+  var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }
+  var hasObjectHooks: Bool { !objectChunks.isEmpty }
 
   /// The hooks of `object`, if it has any here, unretained: the snapshot keeps them alive.
   @inline(__always)
   func hooks(of object: ObjectIdentifier) -> Unmanaged<HookList>? {
-    if objectHooks.count <= SiteSnapshot.scanLimit {
-      for (key, list) in objectPairs where key == object { return list }
-      return nil
-    }
-    return objectHooks[object].map(Unmanaged.passUnretained)
+    ObjectHookTable.hooks(of: object, in: objectChunks)
   }
 
-  func with(
-    classHooks: HookList? = nil, objectHooks: [ObjectIdentifier: HookList]? = nil,
-    original: IMP?? = nil
-  ) -> SiteSnapshot {
+  func with(classHooks: HookList) -> SiteSnapshot {
+    SiteSnapshot(classHooks: classHooks, objectHooks: objectHooks, original: original)
+  }
+
+  func with(original: IMP?) -> SiteSnapshot {
+    SiteSnapshot(classHooks: classHooks, objectHooks: objectHooks, original: original)
+  }
+
+  /// This snapshot with `list` as the hooks of `object`.
+  func with(_ list: HookList, for object: ObjectIdentifier) -> SiteSnapshot {
     SiteSnapshot(
-      classHooks: classHooks ?? self.classHooks, objectHooks: objectHooks ?? self.objectHooks,
-      original: original ?? self.original)
+      classHooks: classHooks, objectHooks: objectHooks.with(list, for: object), original: original)
   }
 }
 
@@ -227,8 +444,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     self.method = MethodReference(owner: cls, selector: selector)
     let code = signature.methodReturnType.utf8.first { !"rnNoORV".utf8.contains($0) }
     self.returnsObject = code == UInt8(ascii: "@") || code == UInt8(ascii: "#")
-    self.snapshot = RuntimeLock(
-      SiteSnapshot(classHooks: .empty, objectHooks: [:], original: nil))
+    self.snapshot = RuntimeLock(SiteSnapshot.empty)
   }
 
   static func make(cls: Class, selector: Selector, signature: MethodSignature)
@@ -260,7 +476,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     do {
       let classHooks = snapshot.unmanagedClassHooks
       var objectHooks: Unmanaged<HookList>?
-      if !snapshot.objectHooks.isEmpty {
+      if snapshot.hasObjectHooks {
         objectHooks = snapshot.hooks(
           of: ObjectIdentifier(call.unmanagedReceiver._withUnsafeGuaranteedRef { $0 }))
       }

@@ -130,3 +130,19 @@ extension ObjCObject {
   /// The object's isa, not what `-class` answers.
   var isaClass: Class { object_getClass(self)! }
 }
+
+/// SplitMix64: a generator whose sequence a seed fixes on every machine, so a shuffled order that
+/// fails can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+}

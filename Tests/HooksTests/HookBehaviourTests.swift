@@ -163,6 +163,57 @@ struct HookBehaviourTests {
     #expect(second.isaClass === cls)
   }
 
+  @Test("hooks on 300 objects of one method each run for their object alone, removed in any order")
+  func manyObjects() throws {
+    let cls = freshMeterClass()
+    let meters = (0..<300).map { _ in meter(of: cls) }
+    var tokens = try meters.enumerated().map { index, meter in
+      let journal = meter.journal
+      return try meter.hook(before: "record:") { (_, _: Int) in journal.note("h\(index)") }
+    }
+    var generator = SeededGenerator(seed: 36)
+    var order = Array(meters.indices).shuffled(using: &generator)
+    // Half removed in a shuffled order: the tables shrink, chunks empty and go.
+    for index in order.prefix(150) { tokens[index].remove() }
+    let removed = Set(order.prefix(150))
+    for (index, meter) in meters.enumerated() {
+      meter.sendRecord(index)
+      let expected = removed.contains(index) ? [] : ["h\(index)"]
+      #expect(meter.journal.take() == expected + ["record(\(index))"], "object \(index)")
+    }
+    // Hooked again, then all removed: every object back on its class.
+    for index in removed {
+      let journal = meters[index].journal
+      tokens[index] = try meters[index].hook(before: "record:") { (_, _: Int) in
+        journal.note("again\(index)")
+      }
+    }
+    meters[order[0]].sendRecord(0)
+    #expect(meters[order[0]].journal.take() == ["again\(order[0])", "record(0)"])
+    order.shuffle(using: &generator)
+    for index in order { tokens[index].remove() }
+    #expect(meters.allSatisfy { $0.isaClass === cls })
+  }
+
+  @Test("a thousand class-wide hooks on one method run in order, and removals in any order keep it")
+  func manyClassHooks() throws {
+    let cls = freshMeterClass()
+    let meter = meter(of: cls)
+    let journal = meter.journal
+    let tokens = try (0..<1_000).map { index in
+      try Meter.hook(before: "record:", in: cls) { (_, _: Int) in journal.note("\(index)") }
+    }
+    var generator = SeededGenerator(seed: 1_000)
+    let removed = Set(Array(tokens.indices).shuffled(using: &generator).prefix(900))
+    for index in removed { tokens[index].remove() }
+    meter.sendRecord(0)
+    let kept = tokens.indices.filter { !removed.contains($0) }.map { "\($0)" }
+    #expect(journal.take() == kept + ["record(0)"])
+    for token in tokens { token.remove() }
+    meter.sendRecord(1)
+    #expect(journal.take() == ["record(1)"])
+  }
+
   @Test("an object isa-swizzled by someone else keeps both, whichever is removed first")
   func coexistence() throws {
     for foreignFirst in [true, false] {
