@@ -116,16 +116,28 @@ public final class Class: ObjCObject, @unchecked Sendable {
 
   /// The first method for `selector` in the receiver's lineage, optionally preferring Swift
   /// entry points anywhere in it (entries are the outermost layer).
+  ///
+  /// One walk, unretained (the runtime lock keeps every class of the lineage alive), that skips
+  /// empty tables without hashing: the first send after a flush walks the whole chain.
   internal func findMethod(_ selector: Selector, includingEntries: Bool) -> Method? {
-    if includingEntries {
-      for cls in lineage {
-        if let entry = cls.swiftEntries[selector] { return entry }
+    var found: Method?
+    var current: Unmanaged<Class>? = Unmanaged.passUnretained(self)
+    while let level = current {
+      let (entry, next) = level._withUnsafeGuaranteedRef { cls -> (Method?, Unmanaged<Class>?) in
+        if includingEntries, !cls.swiftEntries.isEmpty, let entry = cls.swiftEntries[selector] {
+          return (entry, nil)
+        }
+        if found == nil, !cls.methodTable.isEmpty, let method = cls.methodTable[selector] {
+          found = method
+          // Without entries, the nearest table's method is the answer.
+          if !includingEntries { return (nil, nil) }
+        }
+        return (nil, cls.superclass.map { Unmanaged.passUnretained($0) })
       }
+      if let entry { return entry }
+      current = next
     }
-    for cls in lineage {
-      if let method = cls.methodTable[selector] { return method }
-    }
-    return nil
+    return found
   }
 
   /// Adds `method` to the receiver's own list (kept oldest first; read newest first, as objc4
