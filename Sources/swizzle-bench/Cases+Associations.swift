@@ -141,9 +141,9 @@ extension Cases {
     getLoop(holder(withAssociations: keys), UnsafeRawPointer(manyKeys + (keys - 1)), count)
   }
 
-  static func associatedSetAmongThousand(count: Int) -> Int {
+  static func associatedSetAmong(_ keys: Int, _ count: Int) -> Int {
     rawKeySetLoop(
-      holder(withAssociations: 1_000), UnsafeRawPointer(manyKeys + 999),
+      holder(withAssociations: keys), UnsafeRawPointer(manyKeys + (keys - 1)),
       [BenchTarget(), BenchTarget()], count)
   }
 }

@@ -47,6 +47,11 @@ enum Cases {
         limit: 40, iterations: (100_000, 300_000), body: { worstCachedSend(methods: 10, count: $0) }
       ),
       BenchCase(
+        name: "cached-send-worst-of-100", target: "<= 40 (the worst selector of 100)",
+        limit: 40, iterations: (100_000, 300_000),
+        body: { worstCachedSend(methods: 100, count: $0) }
+      ),
+      BenchCase(
         name: "cached-send-worst-of-1000", target: "<= 40 (the worst selector of 1,000)",
         limit: 40, iterations: (100_000, 300_000),
         body: { worstCachedSend(methods: 1_000, count: $0) }),
@@ -54,6 +59,18 @@ enum Cases {
         name: "cached-send-worst-of-10000", target: "<= 40 (the worst selector of 10,000)",
         limit: 40, iterations: (100_000, 300_000),
         body: { worstCachedSend(methods: 10_000, count: $0) }),
+      BenchCase(
+        name: "flush-then-send", target: "report (flush a class's cache, send once)",
+        limit: nil, iterations: (1_000, 3_000), body: { sendAfterFlush(depth: 0, count: $0) }),
+    ]
+    + [1, 10, 100, 1_000].map { depth in
+      BenchCase(
+        name: "first-send-after-flush-depth-\(depth)",
+        target: "<= 83 more per level than flush-then-send (half of 166; issue #36)",
+        limit: Double(83 * depth), iterations: (1_000, 3_000),
+        body: { sendAfterFlush(depth: depth, count: $0) }, relativeTo: "flush-then-send")
+    }
+    + [
       BenchCase(
         name: "send-after-exchange", target: "<= 36 (same as cached)", limit: 36,
         iterations: (100_000, 300_000), body: sendAfterExchange),
@@ -122,15 +139,20 @@ enum Cases {
       BenchCase(
         name: "associated-set", target: "report", limit: nil, iterations: (100_000, 300_000),
         body: associatedSet),
+    ]
+    + [1, 10, 100, 1_000, 10_000].map { keys in
       BenchCase(
-        name: "associated-get-1000", target: "<= 130 (the last of 1,000 keys; issue #36)",
-        limit: 130, iterations: (100_000, 300_000), body: { associatedGetAmong(1_000, $0) }),
+        name: "associated-get-\(keys)",
+        target: "<= 130 (the last of \(keys.formatted) keys; issue #36)", limit: 130,
+        iterations: (100_000, 300_000), body: { associatedGetAmong(keys, $0) })
+    }
+    + [1, 10, 100, 1_000].map { keys in
       BenchCase(
-        name: "associated-get-10000", target: "report (the last of 10,000 keys)", limit: nil,
-        iterations: (100_000, 300_000), body: { associatedGetAmong(10_000, $0) }),
-      BenchCase(
-        name: "associated-set-1000", target: "report (replace among 1,000 keys; issue #36)",
-        limit: nil, iterations: (100_000, 300_000), body: associatedSetAmongThousand),
+        name: "associated-set-\(keys)",
+        target: "report (replace the last of \(keys.formatted) keys; issue #36)",
+        limit: nil, iterations: (100_000, 300_000), body: { associatedSetAmong(keys, $0) })
+    }
+    + [
       BenchCase(
         name: "association-memory-1", target: "<= 64 (libobjc2: 322)", limit: 64,
         iterations: (0, 1), body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(1) },
@@ -284,6 +306,28 @@ enum Cases {
     let worst = selectors.max { cls.cacheProbeLength(for: $0) < cls.cacheProbeLength(for: $1) }
     guard let worst else { return 0 }
     return sendLoop(target, worst, count)
+  }
+
+  /// `count` sends, each the first after its class's cache was flushed, to an object `depth`
+  /// classes below the class that implements the method: the lookup walks the whole chain.
+  static func sendAfterFlush(depth: Int, count: Int) -> Int {
+    var cls = BenchTarget.runtimeClass
+    for level in 0..<depth {
+      let name = "BenchChain\(depth)_\(level)"
+      guard let subclass = objc_getClass(name) ?? objc_allocateClassPair(cls, name, 0) else {
+        return 0
+      }
+      objc_registerClassPair(subclass)
+      cls = subclass
+    }
+    let target = BenchTarget()
+    object_setClass(target, cls)
+    var sum = 0
+    for value in 0..<count {
+      cls.flushCaches()
+      sum &+= (try? objc_msgSend(target, "increment:", value) as Int) ?? 0
+    }
+    return sum
   }
 
   static func sendAfterExchange(count: Int) -> Int {

@@ -5,58 +5,82 @@ import ObjCRuntime
 import Synchronization
 
 enum HookCases {
-  static let all: [BenchCase] = [
-    BenchCase(
-      name: "class-hook-before-after", target: "<= 10x cached-send (SwiftHook: 108x)",
-      limit: 10, iterations: (20_000, 60_000), body: classHookSend, relativeTo: "cached-send",
-      relativeFactor: true),
-    BenchCase(
-      name: "object-hook-before-after", target: "<= 12x cached-send", limit: 12,
-      iterations: (20_000, 60_000), body: objectHookSend, relativeTo: "cached-send",
-      relativeFactor: true),
-    BenchCase(
-      name: "hook-install-remove", target: "report (install + remove, 100 sels)",
-      limit: nil, iterations: (1_000, 10_000), body: installRemove),
-    BenchCase(
-      name: "exchange-change-log",
-      target: "report (an exchange while the hook change log records; exchange-0-classes"
-        + " without)",
-      limit: nil, iterations: (1_000, 3_000), body: exchangeWithChangeLog),
-    BenchCase(
-      name: "hooks-10000-on-100-selectors", target: "report (install all, then remove all)",
-      limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandHooks() },
-      unit: "ms"),
-    BenchCase(
-      name: "hook-cycles-memory", target: "report (~0 after 1M install/remove)",
-      limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { cycleMemory() },
-      unit: "B/1M cycles"),
-    BenchCase(
-      name: "awake-first-scan", target: "<= 1 ms (first scan, fresh process)", limit: 1,
-      iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 1) },
-      unit: "ms"),
-    BenchCase(
-      name: "awake-first-scan-instructions", target: "report", limit: nil,
-      iterations: (0, 1), body: { count in (0..<count).reduce(0) { sum, _ in sum + awakeOnce() } }),
-    BenchCase(
-      name: "awake-rescan", target: "report (no new image)", limit: nil,
-      iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 2) },
-      unit: "ms"),
-    BenchCase(
-      name: "class-list-first", target: "<= 2 ms (every class realized, fresh process)",
-      limit: 2, iterations: (0, 1), body: { _ in 0 }, direct: { classListMilliseconds(pass: 1) },
-      unit: "ms"),
-    BenchCase(
-      name: "class-list-first-instructions", target: "report", limit: nil,
-      iterations: (0, 1),
-      body: { count in (0..<count).reduce(0) { sum, _ in sum + objc_copyClassList().count } }),
-    BenchCase(
-      name: "class-list-again", target: "report (no new image: cached)", limit: nil,
-      iterations: (1_000, 3_000),
-      body: { count in
-        _ = objc_copyClassList()
-        return (0..<count).reduce(0) { sum, _ in sum &+ Int(objc_getClassList(nil, 0)) }
-      }),
-  ]
+  static let all: [BenchCase] =
+    [
+      BenchCase(
+        name: "class-hook-before-after", target: "<= 10x cached-send (SwiftHook: 108x)",
+        limit: 10, iterations: (20_000, 60_000), body: classHookSend, relativeTo: "cached-send",
+        relativeFactor: true),
+      BenchCase(
+        name: "object-hook-before-after", target: "<= 12x cached-send", limit: 12,
+        iterations: (20_000, 60_000), body: objectHookSend, relativeTo: "cached-send",
+        relativeFactor: true),
+      BenchCase(
+        name: "hook-install-remove", target: "report (install + remove, 100 sels)",
+        limit: nil, iterations: (1_000, 10_000), body: installRemove),
+    ]
+    + [1, 10, 100, 1_000].map { existing in
+      BenchCase(
+        name: "hook-install-beside-\(existing)",
+        target: existing < 1_000
+          ? "report (install + remove beside \(existing) class-wide hooks)"
+          : "<= 20 more per hook beside than at 1 (issue #36)",
+        limit: existing < 1_000 ? nil : Double(20 * (existing - 1)), iterations: (1_000, 3_000),
+        body: { installBeside(existing: existing, count: $0) },
+        relativeTo: existing < 1_000 ? nil : "hook-install-beside-1")
+    }
+    + [1, 10, 100, 1_000].map { existing in
+      BenchCase(
+        name: "object-hook-install-beside-\(existing)",
+        target: existing < 1_000
+          ? "report (install + remove beside \(existing) hooked objects)"
+          : "<= 20 more per hooked object beside than at 1 (issue #36)",
+        limit: existing < 1_000 ? nil : Double(20 * (existing - 1)), iterations: (1_000, 3_000),
+        body: { objectInstallBeside(existing: existing, count: $0) },
+        relativeTo: existing < 1_000 ? nil : "object-hook-install-beside-1")
+    }
+    + [
+      BenchCase(
+        name: "exchange-change-log",
+        target: "report (an exchange while the hook change log records; exchange-0-classes"
+          + " without)",
+        limit: nil, iterations: (1_000, 3_000), body: exchangeWithChangeLog),
+      BenchCase(
+        name: "hooks-10000-on-100-selectors", target: "report (install all, then remove all)",
+        limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { tenThousandHooks() },
+        unit: "ms"),
+      BenchCase(
+        name: "hook-cycles-memory", target: "report (~0 after 1M install/remove)",
+        limit: nil, iterations: (0, 1), body: { _ in 0 }, direct: { cycleMemory() },
+        unit: "B/1M cycles"),
+      BenchCase(
+        name: "awake-first-scan", target: "<= 1 ms (first scan, fresh process)", limit: 1,
+        iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 1) },
+        unit: "ms"),
+      BenchCase(
+        name: "awake-first-scan-instructions", target: "report", limit: nil,
+        iterations: (0, 1), body: { count in (0..<count).reduce(0) { sum, _ in sum + awakeOnce() } }
+      ),
+      BenchCase(
+        name: "awake-rescan", target: "report (no new image)", limit: nil,
+        iterations: (0, 1), body: { _ in 0 }, direct: { awakeMilliseconds(pass: 2) },
+        unit: "ms"),
+      BenchCase(
+        name: "class-list-first", target: "<= 2 ms (every class realized, fresh process)",
+        limit: 2, iterations: (0, 1), body: { _ in 0 }, direct: { classListMilliseconds(pass: 1) },
+        unit: "ms"),
+      BenchCase(
+        name: "class-list-first-instructions", target: "report", limit: nil,
+        iterations: (0, 1),
+        body: { count in (0..<count).reduce(0) { sum, _ in sum + objc_copyClassList().count } }),
+      BenchCase(
+        name: "class-list-again", target: "report (no new image: cached)", limit: nil,
+        iterations: (1_000, 3_000),
+        body: { count in
+          _ = objc_copyClassList()
+          return (0..<count).reduce(0) { sum, _ in sum &+ Int(objc_getClassList(nil, 0)) }
+        }),
+    ]
 
   /// The wall time of call `pass` of `objc_copyClassList` in this process, in milliseconds: the
   /// first realizes every class of every image, the later ones read one counter and copy.
@@ -180,6 +204,44 @@ enum HookCases {
     objc_registerClassPair(cls)
     return cls
   }()
+
+  /// Installs a before hook and removes it, `count` times, on a selector that already has
+  /// `existing` class-wide hooks: what each of them adds to an edit.
+  static func installBeside(existing: Int, count: Int) -> Int {
+    guard let cls = hostClass else { return 0 }
+    let selector: Selector = "bench.hook.99:"
+    let standing = (0..<existing).compactMap { _ in
+      try? Hooks.hook(cls, selector, position: .before) { _ in }
+    }
+    var installed = 0
+    for _ in 0..<count {
+      let token = try? Hooks.hook(cls, selector, position: .before) { _ in }
+      if token != nil { installed += 1 }
+      token?.remove()
+    }
+    withExtendedLifetime(standing) {}
+    return installed
+  }
+
+  /// Installs a before hook on one object and removes it, `count` times, while `existing` other
+  /// objects of its class have a hook on the same method.
+  static func objectInstallBeside(existing: Int, count: Int) -> Int {
+    let objects = (0..<existing).map { _ in BenchTarget() }
+    let standing = objects.compactMap { object in
+      try? object.hook(before: "objectHooked:") { (_, _: Int) in }
+    }
+    let target = BenchTarget()
+    // The object's first hook gives it the dynamic subclass; later ones only edit lists.
+    let first = try? target.hook(before: "objectHooked:") { (_, _: Int) in }
+    var installed = 0
+    for _ in 0..<count {
+      let token = try? target.hook(before: "objectHooked:") { (_, _: Int) in }
+      if token != nil { installed += 1 }
+      token?.remove()
+    }
+    withExtendedLifetime((objects, standing, first)) {}
+    return installed
+  }
 
   /// Installs a before hook on one of 100 selectors and removes it, `count` times: the first
   /// hook on a selector makes its site, later ones only edit lists and swap the IMP.

@@ -16,6 +16,8 @@ struct Options {
   var mode = Mode.clock
   /// Only the cases whose name contains this.
   var filter: String?
+  /// Only the scaling cases (``ScalingFamily``), with the filter if there is one.
+  var scaling = false
   /// Where to write the table as JSON.
   var jsonPath: String?
   /// With `--callgrind`: print callgrind's profile of each case too.
@@ -26,8 +28,8 @@ struct Options {
   var installPeers = false
 
   static let usage = """
-    USAGE: swizzle-bench [--callgrind [--annotate]] [--filter NAME] [--runs N] [--json PATH]
-                         [--install-peers]
+    USAGE: swizzle-bench [--callgrind [--annotate]] [--filter NAME] [--scaling] [--runs N]
+                         [--json PATH] [--install-peers]
            swizzle-bench --quick [--filter NAME]
 
     Measures SwizzleKit's runtime, hooks and UIKit model, case by case, beside GCC's Objective-C
@@ -42,6 +44,10 @@ struct Options {
                       callgrind.sh beside the benchmark's sources.
       --annotate      With --callgrind, also print where each case spent its instructions.
       --filter NAME   Run only the cases whose name contains NAME.
+      --scaling       Run only the scaling cases: one operation as something grows (methods,
+                      keys, observers, hooks, classes), at N = 1 to 10,000. After the table, each
+                      family's figures by N and its verdict: constant, linear as designed, or a
+                      regression (judged with --callgrind).
       --runs N        Fresh processes per wall-clock figure (default 5).
       --json PATH     Also write the table, with the date and the machine, as JSON to PATH.
       --quick         Run each case once and measure nothing (a smoke test, as in CI).
@@ -75,6 +81,7 @@ struct Options {
       case "--quick": options.mode = .quick
       case "--annotate": options.annotate = true
       case "--install-peers": options.installPeers = true
+      case "--scaling": options.scaling = true
       case "--filter":
         guard let name = value(for: argument) else { return nil }
         options.filter = name

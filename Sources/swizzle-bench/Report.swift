@@ -61,6 +61,8 @@ struct Report: Codable {
   var runsPerFigure: Int
   var machine: Machine
   var cases: [Row]
+  /// How the scaling cases measured in this run grow, family by family.
+  var scaling: [ScalingRow] = []
 
   /// The table, readable at 120 columns.
   func printTable() {
@@ -79,7 +81,10 @@ struct Report: Codable {
     Table.print(
       header: ["case", "target", "ours", "spread", "GNU libobjc", "ours/GNU", "target"],
       rows: rows)
-    let missed = cases.filter { $0.verdict == "MISSED" }.map(\.name)
+    printScaling()
+    let missed =
+      cases.filter { $0.verdict == "MISSED" }.map(\.name)
+      + scaling.filter(\.isRegression).map { "\($0.operation) by \($0.counting)" }
     print("")
     print(
       missed.isEmpty
@@ -89,6 +94,23 @@ struct Report: Codable {
     if mode == .clock, cases.contains(where: { $0.verdict == "callgrind" }) {
       print("Targets stated in instructions are judged by --callgrind (\"callgrind\" above).")
     }
+  }
+
+  /// Each scaling family: its figures by N and its verdict.
+  private func printScaling() {
+    guard !scaling.isEmpty else { return }
+    let unit = mode == .callgrind ? "instructions" : "time"
+    print("\nHow costs grow (\(unit) per operation at each N):\n")
+    Table.print(
+      header: ["operation", "N counts", "figures by N", "verdict"],
+      rows: scaling.map { row in
+        [
+          row.operation, row.counting,
+          row.points.map { "\($0.n.formatted): \(Int($0.value.rounded()).formatted)" }
+            .joined(separator: ", "),
+          row.verdict,
+        ]
+      })
   }
 
   static func ratioText(_ ratio: Double) -> String {

@@ -1,13 +1,13 @@
 // The soak: a million rounds of the operations a long-running program repeats (exchanges, hook
-// installs and removals, association sets, class pairs made and disposed), and how much the
-// resident set grew.
+// installs and removals, untyped and typed, class-wide and per object, association sets, class
+// pairs made and disposed), and how much the resident set grew.
 import Hooks
 import ObjCRuntime
 
 enum SoakCase {
   static let all: [BenchCase] = [
     BenchCase(
-      name: "soak-1m", target: "<= 1 MiB growth (1M rounds of the 4 operations)",
+      name: "soak-1m", target: "<= 1 MiB growth (1M rounds of the 6 operations)",
       limit: Double(1 << 20), iterations: (0, 1), body: { _ in 0 },
       direct: { Double(soak(rounds: 1_000_000)) }, unit: "B")
   ]
@@ -27,6 +27,11 @@ enum SoakCase {
       method_exchangeImplementations(first, second)
       let token = try? Hooks.hook(cls, "bench.hook.2:", position: .before) { _ in }
       token?.remove()
+      // Typed hooks, class-wide and on one object (which gains and loses its hidden subclass).
+      let typed = try? BenchTarget.hook(after: "classHooked:") { (_, _: Int) in }
+      typed?.remove()
+      let objectHook = try? value.hook(before: "objectHooked:") { (_, _: Int) in }
+      objectHook?.remove()
       holder[key] = index % 2 == 0 ? value : nil
       if let pair = objc_allocateClassPair(BenchTarget.runtimeClass, "BenchSoakPair", 0) {
         class_addMethod(pair, "soak", method_getImplementation(first), "q@:q")

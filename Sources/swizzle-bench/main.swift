@@ -8,7 +8,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if Measure.runChildMode(arguments) { exit(0) }
 
 guard let options = Options.parse(arguments) else { exit(64) }
-let selected = Cases.all.filter { options.filter.map($0.name.contains) ?? true }
+let scalingNames = Set(ScalingFamily.all.flatMap { $0.points.map(\.name) })
+let selected = Cases.all.filter { bench in
+  (options.filter.map(bench.name.contains) ?? true)
+    && (!options.scaling || scalingNames.contains(bench.name))
+}
 if selected.isEmpty {
   let names = Cases.all.map { "  \($0.name)\n" }.joined()
   let message = "swizzle-bench: no case matches '\(options.filter ?? "")'; the cases are:\n\(names)"
@@ -122,7 +126,8 @@ formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
 formatter.timeZone = TimeZone(identifier: "UTC")
 let report = Report(
   date: formatter.string(from: Date()), mode: options.mode, runsPerFigure: options.runs,
-  machine: .current(), cases: rows)
+  machine: .current(), cases: rows,
+  scaling: ScalingFamily.all.compactMap { $0.row(figures, mode: options.mode) })
 report.printTable()
 if GNUPeer.executable == nil {
   print(
