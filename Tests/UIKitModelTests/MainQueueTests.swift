@@ -83,15 +83,52 @@ extension UIKitModelTests {
       }
     }
 
-    @Test("asyncAfter reaches the queue by the real clock, then runs at the end of a turn")
-    func asyncAfterIsReal() async throws {
-      let ran = RuntimeLock(false)
-      DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { ran.withLock { $0 = true } }
-      // (Whether a frame now would run it depends on how fast this machine is: not asserted.)
-      try await Task.sleep(for: .milliseconds(200))
-      #expect(!ran.withLock { $0 }, "held: it waits for a turn to end")
+    @Test("asyncAfter on the main queue waits for virtual time, whatever the real clock says")
+    func asyncAfterIsVirtual() async throws {
+      let ranAt = RuntimeLock<TimeInterval?>(nil)
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) {
+        ranAt.withLock { $0 = VirtualRunLoop.main.currentTime }
+      }
+      try await Task.sleep(for: .milliseconds(600))
       VirtualRunLoop.main.advance(frames: 1)
-      #expect(ran.withLock { $0 })
+      #expect(ranAt.withLock { $0 } == nil, "0.6 s passed on the real clock, one frame here")
+      VirtualRunLoop.main.advance(by: 0.6)
+      let time = try #require(ranAt.withLock { $0 })
+      #expect(abs(time - 0.5) <= VirtualRunLoop.frameDuration + 1e-9, "ran at \(time)")
+    }
+
+    @Test("asyncAfter sent from another thread is scheduled at the end of the model's frame")
+    func asyncAfterFromAnotherThread() {
+      let ranAt = RuntimeLock<TimeInterval?>(nil)
+      let sent = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) {
+          ranAt.withLock { $0 = VirtualRunLoop.main.currentTime }
+        }
+        sent.signal()
+      }
+      sent.wait()
+      VirtualRunLoop.main.advance(by: 0.05)
+      #expect(ranAt.withLock { $0 } == nil)
+      VirtualRunLoop.main.advance(by: 0.2)
+      let time = ranAt.withLock { $0 }
+      // Scheduled at the end of the first frame (1/60 s), run a tenth of a second later.
+      #expect(time.map { abs($0 - (0.1 + VirtualRunLoop.frameDuration)) <= 0.034 } == true)
+    }
+
+    @Test("idle waits wait for an asyncAfter of up to 1.5 s, as EarlGrey does, not a longer one")
+    func idleWaitsForShortDelays() {
+      let ran = RuntimeLock<[String]>([])
+      DispatchQueue.main.asyncAfter(deadline: .now() + 1.0) { ran.withLock { $0.append("1 s") } }
+      DispatchQueue.main.asyncAfter(deadline: .now() + 3.0) { ran.withLock { $0.append("3 s") } }
+      #expect(VirtualRunLoop.main.busyWork() == ["1 timer"])
+      #expect(VirtualRunLoop.main.runUntilIdle(limit: 10))
+      // The 1 s work reached the queue in the last frame; one more lets it through.
+      VirtualRunLoop.main.advance(frames: 1)
+      #expect(ran.withLock { $0 } == ["1 s"])
+      #expect(VirtualRunLoop.main.currentTime < 1.5, "the 3 s work was not waited for")
+      VirtualRunLoop.main.advance(by: 2)
+      #expect(ran.withLock { $0 } == ["1 s", "3 s"])
     }
 
     @Test("the same deferred work, run 12 times, gives the same timeline every time")
@@ -113,6 +150,18 @@ extension UIKitModelTests {
 /// The hold itself, outside the trait (which holds the queue for each model test).
 @Suite("MainQueueHold")
 struct MainQueueHoldTests {
+  @Test("asyncAfter on another queue, or without a hold, keeps Dispatch's real clock")
+  func asyncAfterWithoutAHold() {
+    let done = DispatchSemaphore(value: 0)
+    let start = DispatchTime.now()
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { done.signal() }
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 50_000_000)
+    // No hold here: the main queue's work is Dispatch's to run, on the real clock.
+    DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
+    #expect(done.wait(timeout: .now() + 10) == .success)
+  }
+
   @Test("something that waits for the held queue makes the hold give up, saying why")
   func givesUp() async {
     let reasons = RuntimeLock<[String]>([])

@@ -20,8 +20,9 @@ import Synchronization
 /// Work sent to the main queue while it is held (`DispatchQueue.main.async`, and the main
 /// actor's jobs, which Swift runs on the main queue on Linux) runs at the end of the run loop's
 /// next frame, in the order it was sent, while the model waits; work it sends in turn waits for
-/// the frame after. Work sent with `asyncAfter` reaches the queue when its deadline passes on
-/// the real clock, and then runs at the end of a frame.
+/// the frame after. Work sent with `DispatchQueue.main.asyncAfter(deadline:execute:)` reaches
+/// the queue when its delay has passed on the model's virtual clock, and then runs at the end of
+/// that frame (``Dispatch/DispatchQueue/asyncAfter(deadline:execute:)``).
 ///
 /// While the queue is held, nothing may wait for it but the model: a test isolated to the main
 /// actor, an `await MainActor.run`, or a `DispatchQueue.main.sync` from the model's thread waits
@@ -79,6 +80,36 @@ public enum MainQueueHold {
     return try await $isHolding.withValue(true) { try await body() }
   }
 
+  /// Sends `work` to the main queue once `delay` seconds have passed on the run loop's virtual
+  /// clock, for `asyncAfter`; false, doing nothing, when no hold is in force (the work then
+  /// follows the real clock, as Dispatch's does).
+  ///
+  /// The model's own task schedules the timer at once. Another thread cannot touch the run
+  /// loop beside the model: it sends the scheduling to the main queue, which runs it at the end
+  /// of the frame while the model waits, and the delay counts from there.
+  static func send(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Bool {
+    guard isHeld.load(ordering: .acquiring), let hold = current.withLock({ $0 }), hold.isInForce
+    else { return false }
+    // EarlGrey waits for a dispatch_after of up to 1.5 s (kGREYConfigKeyDispatchAfterMax-
+    // TrackableDelay) and not for a longer one: idle waits here do the same.
+    let waitedFor = delay <= 1.5
+    let schedule: @Sendable () -> Void = {
+      VirtualRunLoop.main.perform(after: delay, waitedFor: waitedFor) {
+        Dispatch.DispatchQueue.main.async(execute: work)
+      }
+    }
+    if isHolding {
+      schedule()
+    } else {
+      Dispatch.DispatchQueue.main.async {
+        // The hold may have ended (the test with it) before this ran: its clock is gone.
+        guard current.withLock({ $0 }) === hold, hold.isInForce else { return }
+        schedule()
+      }
+    }
+    return true
+  }
+
   /// Lets the work sent to the main queue before now run, and waits for it: the run loop calls
   /// this at the end of each frame. Nothing happens without a hold, or on the main thread (where
   /// the queue's work cannot run while the caller waits).
@@ -118,6 +149,8 @@ public enum MainQueueHold {
     private let handoff = RuntimeLock(0)
 
     var problem: String? { reason.withLock { $0 } }
+    /// Whether the hold still holds the queue between frames (not given up, not let go).
+    var isInForce: Bool { phase.withLock { $0 != .over } }
 
     /// Puts a holding block on the main queue and waits for it to hold; nil, with the reason,
     /// when the queue does not come to it.

@@ -246,16 +246,21 @@ public final class VirtualRunLoop {
     public let keepsRunLoopBusy: Bool
     fileprivate let block: (Timer) -> Void
 
+    /// Whether an idle wait waits for it, when that is not for `repeats` and `keepsRunLoopBusy`
+    /// to say: a main-queue `asyncAfter` is waited for only up to a delay, as EarlGrey does.
+    fileprivate let waitedFor: Bool?
+
     /// Whether the run loop waits for it to be idle: a one-shot timer, or a repeating one that
     /// keeps the run loop busy.
-    var keepsRunLoopWaiting: Bool { !repeats || keepsRunLoopBusy }
+    var keepsRunLoopWaiting: Bool { waitedFor ?? (!repeats || keepsRunLoopBusy) }
     fileprivate var sequence = 0
 
     fileprivate init(
       fireTime: TimeInterval, interval: TimeInterval, repeats: Bool, modes: Set<Mode>,
-      keepsRunLoopBusy: Bool, block: @escaping (Timer) -> Void
+      keepsRunLoopBusy: Bool, waitedFor: Bool? = nil, block: @escaping (Timer) -> Void
     ) {
       self.keepsRunLoopBusy = keepsRunLoopBusy
+      self.waitedFor = waitedFor
       self.fireTime = fireTime
       self.interval = interval
       self.repeats = repeats
@@ -284,6 +289,16 @@ public final class VirtualRunLoop {
       modes: modes, keepsRunLoopBusy: keepsRunLoopBusy, block: block)
     insert(timer)
     return timer
+  }
+
+  /// Runs `block` once, `delay` seconds from now, in every mode; idle waits wait for it only
+  /// when `waitedFor` (the main queue's `asyncAfter`).
+  internal func perform(after delay: TimeInterval, waitedFor: Bool, _ block: @escaping () -> Void)
+  {
+    insert(
+      Timer(
+        fireTime: currentTime + max(0, delay), interval: max(delay, 1e-4), repeats: false,
+        modes: [.common], keepsRunLoopBusy: false, waitedFor: waitedFor, block: { _ in block() }))
   }
 
   /// Runs `block` once, `delay` seconds from now (`perform(_:with:afterDelay:)`).
