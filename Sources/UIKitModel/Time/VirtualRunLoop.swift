@@ -293,8 +293,7 @@ public final class VirtualRunLoop {
 
   /// Runs `block` once, `delay` seconds from now, in every mode; idle waits wait for it only
   /// when `waitedFor` (the main queue's `asyncAfter`).
-  internal func perform(after delay: TimeInterval, waitedFor: Bool, _ block: @escaping () -> Void)
-  {
+  internal func perform(after delay: TimeInterval, waitedFor: Bool, _ block: @escaping () -> Void) {
     insert(
       Timer(
         fireTime: currentTime + max(0, delay), interval: max(delay, 1e-4), repeats: false,
