@@ -12,8 +12,8 @@ public struct HookInvocation {
   // Unowned: the site is immortal, and the call that made this view holds the snapshot (and
   // with it both lists) until it returns; copying the view therefore costs no reference counting.
   internal unowned(unsafe) let site: HookSite
-  internal let classHooks: Unmanaged<HookList>
-  internal let objectHooks: Unmanaged<HookList>?
+  internal let classHooks: BorrowedReference<HookList>
+  internal let objectHooks: BorrowedReference<HookList>?
   internal let original: IMP?
   /// How far down the `instead` chain this invocation is: 0 is the outermost hook.
   internal var insteadDepth = 0
@@ -21,8 +21,8 @@ public struct HookInvocation {
   public internal(set) var position: HookPosition
 
   internal init(
-    call: InterceptedCall, site: HookSite, classHooks: Unmanaged<HookList>,
-    objectHooks: Unmanaged<HookList>?, original: IMP?, position: HookPosition
+    call: InterceptedCall, site: HookSite, classHooks: BorrowedReference<HookList>,
+    objectHooks: BorrowedReference<HookList>?, original: IMP?, position: HookPosition
   ) {
     self.call = call
     self.site = site
@@ -147,11 +147,11 @@ public struct HookInvocation {
   /// newest outermost), or the original implementation when the chain is done.
   internal mutating func proceed(from depth: Int = 0) {
     insteadDepth = depth
-    let objectInstead = objectHooks?._withUnsafeGuaranteedRef { $0.insteadBuffer }
-    let classInstead = classHooks._withUnsafeGuaranteedRef { $0.insteadBuffer }
-    let objectCount = objectInstead?.count ?? 0
+    let objectInstead = objectHooks?.with(\.instead) ?? HookList.Entries()
+    let classInstead = classHooks.with(\.instead)
+    let objectCount = objectInstead.count
     let entry: Unmanaged<HookEntry>
-    if depth < objectCount, let objectInstead {
+    if depth < objectCount {
       entry = objectInstead[objectCount - 1 - depth]
     } else if depth - objectCount < classInstead.count {
       entry = classInstead[classInstead.count - 1 - (depth - objectCount)]
@@ -161,7 +161,7 @@ public struct HookInvocation {
       return
     }
     // A `once` hook that another call already ran passes on to the next in the chain.
-    let ran = entry._withUnsafeGuaranteedRef { $0.run(self) }
+    let ran = BorrowedReference(entry).with { $0.run(self) }
     if !ran { proceed(from: depth + 1) }
   }
 }

@@ -101,97 +101,74 @@ internal final class Keeper<Object: AnyObject>: @unchecked Sendable {
 /// The hooks of one method at one moment, by position, in the order they were added. Immutable:
 /// an edit makes a new list, so a call that took the list sees every hook or none of a change.
 ///
-/// The entries are unmanaged references, kept alive by the list's ``Keeper``: calls walk them
-/// without reference counting, and edits copy them without it.
+/// The entries are unmanaged references (``FixedBuffer``), kept alive by the list's ``Keeper``:
+/// calls walk them without reference counting, and edits copy them without it.
 ///
 /// `@unchecked Sendable`: immutable after init; the buffers are only read.
 internal final class HookList: @unchecked Sendable {
-  typealias Entries = UnsafeBufferPointer<Unmanaged<HookEntry>>
-  let beforeBuffer: Entries
-  let insteadBuffer: Entries
-  let afterBuffer: Entries
+  typealias Entries = FixedBuffer<Unmanaged<HookEntry>>
+  let before: Entries
+  let instead: Entries
+  let after: Entries
   /// Keeps every entry of the buffers alive, and entries of earlier lists of the same chain of
   /// edits until it is renewed.
   private let keeper: Keeper<HookEntry>?
 
-  static let empty = HookList(
-    before: Entries(start: nil, count: 0), instead: .init(start: nil, count: 0),
-    after: .init(start: nil, count: 0), keeper: nil)
+  static let empty = HookList(before: Entries(), instead: Entries(), after: Entries(), keeper: nil)
 
   private init(before: Entries, instead: Entries, after: Entries, keeper: Keeper<HookEntry>?) {
-    self.beforeBuffer = before
-    self.insteadBuffer = instead
-    self.afterBuffer = after
+    self.before = before
+    self.instead = instead
+    self.after = after
     self.keeper = keeper
   }
 
   deinit {
-    beforeBuffer.deallocate()
-    insteadBuffer.deallocate()
-    afterBuffer.deallocate()
+    before.deallocate()
+    instead.deallocate()
+    after.deallocate()
   }
 
   /// Runs every entry of `entries` with `invocation`, without reference counting.
   @inline(__always)
   static func run(_ entries: Entries, _ invocation: HookInvocation) {
-    for entry in entries {
-      _ = entry._withUnsafeGuaranteedRef { $0.run(invocation) }
+    for entry in entries.elements {
+      _ = BorrowedReference(entry).with { $0.run(invocation) }
     }
   }
 
-  var count: Int { beforeBuffer.count + insteadBuffer.count + afterBuffer.count }
+  var count: Int { before.count + instead.count + after.count }
   var isEmpty: Bool { count == 0 }
   /// Every entry, retained: for the hook map and checks, not for calls.
-  var all: [HookEntry] {
-    [beforeBuffer, insteadBuffer, afterBuffer].flatMap { $0.map { $0.takeUnretainedValue() } }
-  }
+  var all: [HookEntry] { before.objects() + instead.objects() + after.objects() }
 
   func adding(_ entry: HookEntry) -> HookList {
     let added = Unmanaged.passUnretained(entry)
-    func grown(_ entries: Entries, _ position: HookPosition) -> Entries {
-      let copy = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(
-        capacity: entries.count + (entry.position == position ? 1 : 0))
-      var end = copy.initialize(fromContentsOf: entries)
-      if entry.position == position {
-        copy.initializeElement(at: end, to: added)
-        end += 1
-      }
-      return Entries(copy)
+    func edited(_ entries: Entries, _ position: HookPosition) -> Entries {
+      entry.position == position ? entries.appending(added) : entries.replacing(0..<0, with: [])
     }
-    let before = grown(beforeBuffer, .before)
-    let instead = grown(insteadBuffer, .instead)
-    let after = grown(afterBuffer, .after)
-    return HookList(
-      before: before, instead: instead, after: after,
-      keeper: renewedKeeper(liveCount: count + 1, adding: entry, before, instead, after))
+    return made(
+      edited(before, .before), edited(instead, .instead), edited(after, .after), adding: entry)
   }
 
   func removing(_ entry: HookEntry) -> HookList {
     let removed = Unmanaged.passUnretained(entry).toOpaque()
-    func shrunk(_ entries: Entries) -> Entries {
-      let copy = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(capacity: entries.count)
-      var end = 0
-      for kept in entries where kept.toOpaque() != removed {
-        copy.initializeElement(at: end, to: kept)
-        end += 1
-      }
-      return Entries(rebasing: copy[..<end])
+    func edited(_ entries: Entries) -> Entries {
+      entries.removingAll { $0.toOpaque() == removed }
     }
-    let before = shrunk(beforeBuffer)
-    let instead = shrunk(insteadBuffer)
-    let after = shrunk(afterBuffer)
-    let liveCount = before.count + instead.count + after.count
-    return HookList(
-      before: before, instead: instead, after: after,
-      keeper: renewedKeeper(liveCount: liveCount, adding: nil, before, instead, after))
+    return made(edited(before), edited(instead), edited(after), adding: nil)
   }
 
-  private func renewedKeeper(liveCount: Int, adding added: HookEntry?, _ lists: Entries...)
-    -> Keeper<HookEntry>?
+  /// The list of these buffers, with the keeper that keeps them alive.
+  private func made(
+    _ before: Entries, _ instead: Entries, _ after: Entries, adding added: HookEntry?
+  )
+    -> HookList
   {
-    Keeper.keeper(after: keeper, liveCount: liveCount, adding: added) {
-      lists.flatMap { $0.map { $0.takeUnretainedValue() } }
-    }
+    let keeper = Keeper.keeper(
+      after: keeper, liveCount: before.count + instead.count + after.count, adding: added
+    ) { before.objects() + instead.objects() + after.objects() }
+    return HookList(before: before, instead: instead, after: after, keeper: keeper)
   }
 }
 
@@ -203,8 +180,11 @@ internal final class HookList: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: immutable after init; the buffers are only read.
 internal final class ObjectHookTable: @unchecked Sendable {
-  typealias Pair = (object: ObjectIdentifier, list: Unmanaged<HookList>)
-  typealias Pairs = UnsafeBufferPointer<Pair>
+  struct Pair: BitwiseCopyable {
+    let object: ObjectIdentifier
+    let list: Unmanaged<HookList>
+  }
+  typealias Pairs = FixedBuffer<Pair>
 
   /// Pairs sorted by object, shared by the tables that did not edit it.
   final class Chunk: @unchecked Sendable {
@@ -216,7 +196,7 @@ internal final class ObjectHookTable: @unchecked Sendable {
   /// The chunks, in order of their objects; none is empty.
   private let chunks: [Chunk]
   /// Each chunk's pairs, for calls: `chunks` keeps them alive.
-  let chunkPairs: UnsafeBufferPointer<Pairs>
+  let chunkPairs: FixedBuffer<Pairs>
   /// How many objects have hooks.
   let count: Int
   private let keeper: Keeper<HookList>?
@@ -228,13 +208,10 @@ internal final class ObjectHookTable: @unchecked Sendable {
 
   private init(chunks: [Chunk], count: Int, keeper: Keeper<HookList>?) {
     self.chunks = chunks
-    let pairs = UnsafeMutableBufferPointer<Pairs>.allocate(capacity: chunks.count)
-    for (index, chunk) in chunks.enumerated() {
-      pairs.initializeElement(at: index, to: chunk.pairs)
-    }
-    self.chunkPairs = UnsafeBufferPointer(pairs)
+    self.chunkPairs = FixedBuffer(chunks.lazy.map(\.pairs))
     self.count = count
     self.keeper = keeper
+    checkSorted()
   }
 
   deinit {
@@ -256,98 +233,90 @@ internal final class ObjectHookTable: @unchecked Sendable {
   /// The chunk `object` is in, or would go in: the first whose last object is not below it, or
   /// the last chunk.
   @inline(__always)
-  private static func chunk(of object: ObjectIdentifier, in chunks: UnsafeBufferPointer<Pairs>)
-    -> Int
-  {
+  private static func chunk(of object: ObjectIdentifier, in chunks: FixedBuffer<Pairs>) -> Int {
     var low = 0
     var high = chunks.count - 1
     while low < high {
       let middle = (low + high) / 2
-      if chunks[middle][chunks[middle].count - 1].object < object {
-        low = middle + 1
-      } else {
-        high = middle
-      }
+      let pairs = chunks[middle]
+      if pairs[pairs.count - 1].object < object { low = middle + 1 } else { high = middle }
     }
     return low
   }
 
   /// The hooks of `object` in the table whose chunks are `chunks`, unretained.
   @inline(__always)
-  static func hooks(of object: ObjectIdentifier, in chunks: UnsafeBufferPointer<Pairs>)
-    -> Unmanaged<HookList>?
+  static func hooks(of object: ObjectIdentifier, in chunks: FixedBuffer<Pairs>)
+    -> BorrowedReference<HookList>?
   {
     guard !chunks.isEmpty else { return nil }
     let pairs = chunks[chunks.count == 1 ? 0 : chunk(of: object, in: chunks)]
     let index = index(of: object, in: pairs)
     guard index < pairs.count, pairs[index].object == object else { return nil }
-    return pairs[index].list
+    return BorrowedReference(pairs[index].list)
   }
 
   /// The hooks of `object`, retained: for edits.
   func list(of object: ObjectIdentifier) -> HookList {
-    Self.hooks(of: object, in: chunkPairs)?.takeUnretainedValue() ?? .empty
+    Self.hooks(of: object, in: chunkPairs)?.object ?? .empty
   }
 
   /// Every object's list, retained: for the hook map and checks.
-  var lists: [HookList] { chunkPairs.flatMap { $0.map { $0.list.takeUnretainedValue() } } }
+  var lists: [HookList] {
+    chunkPairs.elements.flatMap { $0.elements.map { $0.list.takeUnretainedValue() } }
+  }
 
   /// This table with `list` as the hooks of `object`, or none when `list` is empty.
   func with(_ list: HookList, for object: ObjectIdentifier) -> ObjectHookTable {
     let position = chunks.isEmpty ? 0 : Self.chunk(of: object, in: chunkPairs)
-    let pairs = chunks.isEmpty ? Pairs(start: nil, count: 0) : chunkPairs[position]
+    let pairs = chunks.isEmpty ? Pairs() : chunkPairs[position]
     let index = Self.index(of: object, in: pairs)
     let present = index < pairs.count && pairs[index].object == object
-    let rest = pairs[(present ? index + 1 : index)...]
-    let edited = UnsafeMutableBufferPointer<Pair>.allocate(
-      capacity: index + (list.isEmpty ? 0 : 1) + rest.count)
-    var end = edited.initialize(fromContentsOf: pairs[..<index])
-    if !list.isEmpty {
-      edited.initializeElement(at: end, to: (object, Unmanaged.passUnretained(list)))
-      end += 1
-    }
-    _ = edited[end...].initialize(fromContentsOf: rest)
+    let edited = pairs.replacing(
+      index..<(present ? index + 1 : index),
+      with: list.isEmpty ? [] : [Pair(object: object, list: Unmanaged.passUnretained(list))])
     let count = self.count - (present ? 1 : 0) + (list.isEmpty ? 0 : 1)
 
     // The edited chunk: split in two past the capacity, gone when empty.
-    var replacement: (Chunk?, Chunk?) = (nil, nil)
+    var replacement: [Chunk] = []
     if edited.count > Self.chunkCapacity {
-      func chunk(_ part: Slice<UnsafeMutableBufferPointer<Pair>>) -> Chunk {
-        let copy = UnsafeMutableBufferPointer<Pair>.allocate(capacity: part.count)
-        _ = copy.initialize(fromContentsOf: part)
-        return Chunk(Pairs(copy))
-      }
-      replacement = (chunk(edited[..<(edited.count / 2)]), chunk(edited[(edited.count / 2)...]))
+      let half = edited.count / 2
+      replacement = [Chunk(edited.slice(0..<half)), Chunk(edited.slice(half..<edited.count))]
       edited.deallocate()
-    } else if edited.isEmpty {
-      edited.deallocate()
-    } else {
-      replacement.0 = Chunk(Pairs(edited))
+    } else if !edited.isEmpty {
+      replacement = [Chunk(edited)]
     }
-    let old = self.chunks
-    let kept = old.isEmpty ? 0 : old.count - 1
-    let added = (replacement.0 == nil ? 0 : 1) + (replacement.1 == nil ? 0 : 1)
-    let chunks = [Chunk](unsafeUninitializedCapacity: kept + added) { buffer, initialized in
-      var end = 0
-      for chunk in old[..<min(position, old.count)] {
-        buffer.initializeElement(at: end, to: chunk)
-        end += 1
-      }
-      for chunk in [replacement.0, replacement.1] where chunk != nil {
-        buffer.initializeElement(at: end, to: chunk!)
-        end += 1
-      }
-      for chunk in old[min(position + 1, old.count)...] {
-        buffer.initializeElement(at: end, to: chunk)
-        end += 1
-      }
-      initialized = end
+    var chunks = self.chunks
+    if chunks.isEmpty {
+      chunks = replacement
+    } else {
+      chunks.replaceSubrange(position..<(position + 1), with: replacement)
     }
 
     let keeper = Keeper.keeper(after: keeper, liveCount: count, adding: list.isEmpty ? nil : list) {
-      chunks.flatMap { $0.pairs.map { $0.list.takeUnretainedValue() } }
+      chunks.flatMap { $0.pairs.elements.map { $0.list.takeUnretainedValue() } }
     }
     return ObjectHookTable(chunks: chunks, count: count, keeper: keeper)
+  }
+
+  /// Checks, in builds with `SWIZZLEKIT_INTERNAL_CHECKS`, that the objects are in order across
+  /// the chunks, each once, and that the count agrees.
+  private func checkSorted() {
+    #if SWIZZLEKIT_INTERNAL_CHECKS
+      var previous: ObjectIdentifier?
+      var seen = 0
+      for pairs in chunkPairs.elements {
+        pairs._checkInvariants()
+        InternalChecks.require(!pairs.isEmpty, "an empty chunk of per-object hooks")
+        for pair in pairs.elements {
+          InternalChecks.require(
+            previous.map { $0 < pair.object } ?? true, "per-object hooks out of order")
+          previous = pair.object
+          seen += 1
+        }
+      }
+      InternalChecks.require(seen == count, "\(seen) hooked objects, but \(count) counted")
+    #endif
   }
 }
 
@@ -363,15 +332,15 @@ internal final class SiteSnapshot: @unchecked Sendable {
   let original: IMP?
 
   /// `classHooks`, for calls, which hold the snapshot.
-  let unmanagedClassHooks: Unmanaged<HookList>
+  let borrowedClassHooks: BorrowedReference<HookList>
   /// `objectHooks.chunkPairs`, for calls, which hold the snapshot.
-  private let objectChunks: UnsafeBufferPointer<ObjectHookTable.Pairs>
+  private let objectChunks: FixedBuffer<ObjectHookTable.Pairs>
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
   private init(classHooks: HookList, objectHooks: ObjectHookTable, original: IMP?) {
     self.classHooks = classHooks
-    self.unmanagedClassHooks = Unmanaged.passUnretained(classHooks)
+    self.borrowedClassHooks = BorrowedReference(classHooks)
     self.objectHooks = objectHooks
     self.objectChunks = objectHooks.chunkPairs
     self.original = original
@@ -382,7 +351,7 @@ internal final class SiteSnapshot: @unchecked Sendable {
 
   /// The hooks of `object`, if it has any here, unretained: the snapshot keeps them alive.
   @inline(__always)
-  func hooks(of object: ObjectIdentifier) -> Unmanaged<HookList>? {
+  func hooks(of object: ObjectIdentifier) -> BorrowedReference<HookList>? {
     ObjectHookTable.hooks(of: object, in: objectChunks)
   }
 
@@ -471,30 +440,27 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// hooks, all from one snapshot.
   func intercept(_ call: InterceptedCall) {
     let snapshot = self.snapshot.withLock { $0 }
-    // The snapshot keeps its lists alive for the whole call: the rest reads them unmanaged.
+    // The snapshot keeps its lists alive for the whole call: the rest reads them borrowed.
     defer { withExtendedLifetime(snapshot) {} }
     do {
-      let classHooks = snapshot.unmanagedClassHooks
-      var objectHooks: Unmanaged<HookList>?
+      let classHooks = snapshot.borrowedClassHooks
+      var objectHooks: BorrowedReference<HookList>?
       if snapshot.hasObjectHooks {
-        objectHooks = snapshot.hooks(
-          of: ObjectIdentifier(call.unmanagedReceiver._withUnsafeGuaranteedRef { $0 }))
+        objectHooks = snapshot.hooks(of: call.receiverIdentity)
       }
       if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
       var invocation = HookInvocation(
         call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
         original: snapshot.original, position: .before)
-      let (classBefore, classAfter) = classHooks._withUnsafeGuaranteedRef {
-        ($0.beforeBuffer, $0.afterBuffer)
-      }
+      let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
       HookList.run(classBefore, invocation)
       if let objectHooks {
-        HookList.run(objectHooks._withUnsafeGuaranteedRef { $0.beforeBuffer }, invocation)
+        HookList.run(objectHooks.with(\.before), invocation)
       }
       invocation.position = .instead
       let noInstead =
-        classHooks._withUnsafeGuaranteedRef { $0.insteadBuffer.isEmpty }
-        && (objectHooks?._withUnsafeGuaranteedRef { $0.insteadBuffer.isEmpty } ?? true)
+        classHooks.with { $0.instead.isEmpty }
+        && (objectHooks?.with { $0.instead.isEmpty } ?? true)
       if noInstead {
         // No instead hook: straight to the original.
         invocation.releaseReturnedObject()
@@ -504,7 +470,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
       }
       invocation.position = .after
       if let objectHooks {
-        HookList.run(objectHooks._withUnsafeGuaranteedRef { $0.afterBuffer }, invocation)
+        HookList.run(objectHooks.with(\.after), invocation)
       }
       HookList.run(classAfter, invocation)
     }

@@ -167,7 +167,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       let call = invocation.call
       if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
       var index = 2
-      call.unmanagedReceiver._withUnsafeGuaranteedRef { receiver in
+      call.borrowedReceiver.with { receiver in
         body(
           unsafeDowncast(receiver, to: Receiver.self),
           repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))

@@ -26,12 +26,16 @@ public struct InterceptedCall {
     arguments[0].unsafelyUnwrapped.load(as: id.self).takeUnretainedObject()
   }
 
-  /// The receiver's address, for code that borrows it without reference counting (the
-  /// caller keeps the receiver alive for the call).
+  /// The receiver, borrowed without reference counting (the caller keeps it alive for the
+  /// call).
   @inlinable
-  package var unmanagedReceiver: Unmanaged<ObjCObject> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(argumentAddress(0).load(as: id.self)))
+  package var borrowedReceiver: BorrowedReference<ObjCObject> {
+    BorrowedReference(Unmanaged.fromOpaque(UnsafeRawPointer(argumentAddress(0).load(as: id.self))))
   }
+
+  /// The receiver's identity, read without touching it.
+  @inlinable
+  package var receiverIdentity: ObjectIdentifier { borrowedReceiver.identity }
 
   /// The selector the method was called with (`_cmd`).
   public var selector: Selector {
