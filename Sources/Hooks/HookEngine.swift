@@ -89,13 +89,16 @@ internal enum HookEngine {
   ) throws(HookError) -> HookEntry {
     let signature = try validate(cls, selector, position, check: check)
     let owner = PluginRegistry.installingPluginName
+    // The snapshot replaced goes after the lock (`HookSite.replaceSnapshot`).
+    var retired: SiteSnapshot?
+    defer { withExtendedLifetime(retired) {} }
     return try state.withLock { state throws(HookError) -> HookEntry in
       let site = try self.site(cls, selector, signature, &state)
       let entry = HookEntry(
         position: position, once: options.contains(.once), site: site, object: nil,
         owner: owner, body: body)
       try installIfNeeded(site)
-      site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.adding(entry)) }
+      retired = site.replaceSnapshot { $0.with(classHooks: $0.classHooks.adding(entry)) }
       state.liveHooks += 1
       checkConsistency(state)
       return entry
@@ -114,16 +117,20 @@ internal enum HookEngine {
     body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookEntry {
     HookEngine.settles
+    // The snapshot replaced goes after both locks (`HookSite.replaceSnapshot`).
+    var retired: SiteSnapshot?
+    defer { withExtendedLifetime(retired) {} }
     return try ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () throws(HookError) in
       try installLocked(
-        on: object, selector, position: position, options: options, check: check, body: body)
+        on: object, selector, position: position, options: options, check: check, body: body,
+        retired: &retired)
     }
   }
 
   private static func installLocked(
     on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
-    body: @escaping @Sendable (HookInvocation) -> Void
+    body: @escaping @Sendable (HookInvocation) -> Void, retired: inout SiteSnapshot?
   ) throws(HookError) -> HookEntry {
     let signature = try validate(object_getClass(object)!, selector, position, check: check)
     let owner = PluginRegistry.installingPluginName
@@ -160,7 +167,9 @@ internal enum HookEngine {
         position: position, once: options.contains(.once), site: site, object: object,
         owner: owner, body: body)
       try installIfNeeded(site)
-      site.snapshot.withLock { $0 = $0.with($0.objectHooks.list(of: key).adding(entry), for: key) }
+      retired = site.replaceSnapshot {
+        $0.with($0.objectHooks.list(of: key).adding(entry), for: key)
+      }
       record.entries.append(entry)
       state.liveHooks += 1
       return entry
@@ -278,14 +287,18 @@ internal enum HookEngine {
     // until the lock is released: were it freed under the lock, its associated objects' hooks
     // would be taken off under another object's lock, and two threads doing so in opposite
     // orders would wait for each other.
-    guard let key = entry.objectKey else { return removeLocked(entry) }
+    // The snapshot replaced goes after every lock: the hook removed may go with it, and what
+    // its body captured may take the engine's lock as it dies (`HookSite.replaceSnapshot`).
+    var retired: SiteSnapshot?
+    defer { withExtendedLifetime(retired) {} }
+    guard let key = entry.objectKey else { return removeLocked(entry, retired: &retired) }
     let object = entry.object
     withExtendedLifetime(object) {
-      ClassChangeLock.withLock(for: key) { removeLocked(entry) }
+      ClassChangeLock.withLock(for: key) { removeLocked(entry, retired: &retired) }
     }
   }
 
-  private static func removeLocked(_ entry: HookEntry) {
+  private static func removeLocked(_ entry: HookEntry, retired: inout SiteSnapshot?) {
     var restore: (ObjCObject, Class)?
     var warning: String?
     state.withLock { state in
@@ -297,8 +310,8 @@ internal enum HookEngine {
       state.liveHooks -= 1
       let site = entry.site
       if let key = entry.objectKey {
-        site.snapshot.withLock {
-          $0 = $0.with($0.objectHooks.list(of: key).removing(entry), for: key)
+        retired = site.replaceSnapshot {
+          $0.with($0.objectHooks.list(of: key).removing(entry), for: key)
         }
         if let record = state.hookedObjects[key] {
           record.entries.removeAll { $0 === entry }
@@ -312,7 +325,7 @@ internal enum HookEngine {
           }
         }
       } else {
-        site.snapshot.withLock { $0 = $0.with(classHooks: $0.classHooks.removing(entry)) }
+        retired = site.replaceSnapshot { $0.with(classHooks: $0.classHooks.removing(entry)) }
       }
       warning = uninstallIfEmpty(site)
       checkConsistency(state)

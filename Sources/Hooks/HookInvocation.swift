@@ -147,8 +147,8 @@ public struct HookInvocation {
   /// newest outermost), or the original implementation when the chain is done.
   internal mutating func proceed(from depth: Int = 0) {
     insteadDepth = depth
-    let objectInstead = objectHooks?.with(\.instead) ?? HookList.Entries()
-    let classInstead = classHooks.with(\.instead)
+    let objectInstead = objectHooks?.with { $0.instead } ?? HookList.Entries()
+    let classInstead = classHooks.with { $0.instead }
     let objectCount = objectInstead.count
     let entry: Unmanaged<HookEntry>
     if depth < objectCount {

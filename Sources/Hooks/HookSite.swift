@@ -64,37 +64,62 @@ internal final class HookEntry: @unchecked Sendable {
 /// Keeps objects alive for immutable lists that hold them as unmanaged references, so that an
 /// edit copies references without counting them.
 ///
-/// The lists a chain of edits makes, each from the one before, share one keeper, which only
-/// grows: an edit appends what it added, and what it removed stays kept, because a call may still
-/// be reading an older list. When the kept objects outnumber the live ones (twice, plus a few),
-/// the next edit starts a new keeper with the live ones alone, and the old keeper goes with the
-/// last list that holds it. An edit then costs a copy of references plus, spread over the edits,
-/// about two reference counts: installing beside a thousand hooks no longer retains and releases
-/// each of them.
+/// The lists a chain of edits makes, each from the one before, share the newest keeper. An
+/// addition appends what it added. A removal hands the keeper's objects over to a new keeper,
+/// all but the one removed, which the old keeper keeps alone, with the new keeper, for the
+/// lists that still hold it: once the calls reading those lists are done (and outside the
+/// engine's locks, ``HookEngine``), the removed hook goes, and what its body captured with it,
+/// as they did when the lists were arrays. Neither edit counts a reference per object. Objects
+/// kept that are no longer live (per-object lists that an addition replaced) stay within twice
+/// the live ones plus eight: past that, the next addition starts a new keeper of the live ones.
 ///
-/// `@unchecked Sendable`: `objects` is appended to only by an edit, under ``HookEngine``'s lock,
-/// while the editor holds a list that holds the keeper; otherwise it is read only by `deinit`,
-/// when no list holds the keeper any more.
+/// `@unchecked Sendable`: `objects` and `successor` are changed only by an edit, under
+/// ``HookEngine``'s lock, while the editor holds a list that holds the keeper; otherwise they
+/// are read only by `deinit`, when no list holds the keeper any more.
 internal final class Keeper<Object: AnyObject>: @unchecked Sendable {
   private var objects: [Object]
+  /// The keeper that took this one's objects when one was removed: the lists that hold this
+  /// keeper still read them.
+  private var successor: Keeper?
 
   private init(_ objects: [Object]) {
     self.objects = objects
   }
 
-  /// The keeper of a list edited from one kept by `keeper`, holding `live` objects after the
-  /// edit, and `added` if the edit added one: `keeper` itself while the objects it keeps stay
-  /// within twice the live ones plus eight, else a new keeper of `live()` alone. Nil for no live
-  /// object.
+  /// The keeper of a list edited from one kept by `keeper`, holding `liveCount` objects after
+  /// the edit. An edit that `removed` an object hands the objects over to a new keeper; one that
+  /// `added` one appends it, unless the objects kept would pass twice the live ones plus eight,
+  /// when a new keeper of `live()` alone is made. Nil for no live object.
   static func keeper(
-    after keeper: Keeper?, liveCount: Int, adding added: Object?, live: () -> [Object]
+    after keeper: Keeper?, liveCount: Int, adding added: Object?, removing removed: Object?,
+    live: () -> [Object]
   ) -> Keeper? {
     guard liveCount > 0 else { return nil }
-    if let keeper, keeper.objects.count + (added == nil ? 0 : 1) <= 2 * liveCount + 8 {
-      if let added { keeper.objects.append(added) }
-      return keeper
+    guard let keeper else { return Keeper(live()) }
+    if let removed { return keeper.handOver(removing: removed, adding: added) }
+    guard keeper.objects.count + (added == nil ? 0 : 1) <= 2 * liveCount + 8 else {
+      return Keeper(live())
     }
-    return Keeper(live())
+    if let added { keeper.objects.append(added) }
+    return keeper
+  }
+
+  /// A new keeper with this one's objects but `removed` (and with `added`), which this one
+  /// keeps alone, with the new keeper. Moves the references: none is counted.
+  private func handOver(removing removed: Object, adding added: Object?) -> Keeper {
+    var taken: [Object] = []
+    swap(&taken, &objects)
+    let address = Unmanaged.passUnretained(removed).toOpaque()
+    let index = taken.withUnsafeBufferPointer { buffer in
+      buffer.firstIndex { Unmanaged.passUnretained($0).toOpaque() == address }
+    }
+    if let index {
+      objects = [taken.remove(at: index)]
+    }
+    if let added { taken.append(added) }
+    let successor = Keeper(taken)
+    self.successor = successor
+    return successor
   }
 }
 
@@ -148,7 +173,8 @@ internal final class HookList: @unchecked Sendable {
       entry.position == position ? entries.appending(added) : entries.replacing(0..<0, with: [])
     }
     return made(
-      edited(before, .before), edited(instead, .instead), edited(after, .after), adding: entry)
+      edited(before, .before), edited(instead, .instead), edited(after, .after), adding: entry,
+      removing: nil)
   }
 
   func removing(_ entry: HookEntry) -> HookList {
@@ -156,18 +182,25 @@ internal final class HookList: @unchecked Sendable {
     func edited(_ entries: Entries) -> Entries {
       entries.removingAll { $0.toOpaque() == removed }
     }
-    return made(edited(before), edited(instead), edited(after), adding: nil)
+    return made(edited(before), edited(instead), edited(after), adding: nil, removing: entry)
   }
 
   /// The list of these buffers, with the keeper that keeps them alive.
   private func made(
-    _ before: Entries, _ instead: Entries, _ after: Entries, adding added: HookEntry?
-  )
-    -> HookList
-  {
+    _ before: Entries, _ instead: Entries, _ after: Entries, adding added: HookEntry?,
+    removing removed: HookEntry?
+  ) -> HookList {
     let keeper = Keeper.keeper(
-      after: keeper, liveCount: before.count + instead.count + after.count, adding: added
-    ) { before.objects() + instead.objects() + after.objects() }
+      after: keeper, liveCount: before.count + instead.count + after.count, adding: added,
+      removing: removed
+    ) {
+      var live: [HookEntry] = []
+      live.reserveCapacity(before.count + instead.count + after.count)
+      for entries in [before, instead, after] {
+        for entry in entries.elements { live.append(entry.takeUnretainedValue()) }
+      }
+      return live
+    }
     return HookList(before: before, instead: instead, after: after, keeper: keeper)
   }
 }
@@ -251,6 +284,11 @@ internal final class ObjectHookTable: @unchecked Sendable {
   {
     guard !chunks.isEmpty else { return nil }
     let pairs = chunks[chunks.count == 1 ? 0 : chunk(of: object, in: chunks)]
+    // A few objects: a scan costs less than a search.
+    if pairs.count <= 8 {
+      for pair in pairs.elements where pair.object == object { return BorrowedReference(pair.list) }
+      return nil
+    }
     let index = index(of: object, in: pairs)
     guard index < pairs.count, pairs[index].object == object else { return nil }
     return BorrowedReference(pairs[index].list)
@@ -293,8 +331,19 @@ internal final class ObjectHookTable: @unchecked Sendable {
       chunks.replaceSubrange(position..<(position + 1), with: replacement)
     }
 
-    let keeper = Keeper.keeper(after: keeper, liveCount: count, adding: list.isEmpty ? nil : list) {
-      chunks.flatMap { $0.pairs.elements.map { $0.list.takeUnretainedValue() } }
+    // A list with fewer hooks than the one it replaces lost one: the old list (whose keeper
+    // keeps the removed hook) goes from here with the calls that read it.
+    let previous = present ? pairs[index].list.takeUnretainedValue() : nil
+    let keeper = Keeper.keeper(
+      after: keeper, liveCount: count, adding: list.isEmpty ? nil : list,
+      removing: previous.flatMap { $0.count > list.count ? $0 : nil }
+    ) {
+      var live: [HookList] = []
+      live.reserveCapacity(count)
+      for chunk in chunks {
+        for pair in chunk.pairs.elements { live.append(pair.list.takeUnretainedValue()) }
+      }
+      return live
     }
     return ObjectHookTable(chunks: chunks, count: count, keeper: keeper)
   }
@@ -429,6 +478,17 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     return site
   }
 
+  /// Replaces the snapshot with what `edit` makes of it, and returns the one replaced, for the
+  /// caller to let go of outside every lock: a removed hook may go with it, and what its body
+  /// captured (an object with hooks of its own) may take the engine's lock as it dies.
+  func replaceSnapshot(_ edit: (SiteSnapshot) -> SiteSnapshot) -> SiteSnapshot {
+    snapshot.withLock { current in
+      let replaced = current
+      current = edit(current)
+      return replaced
+    }
+  }
+
   /// The implementation of the method for this call when no `instead` hook is left.
   @inline(__always)
   func originalImplementation(_ original: IMP?) -> IMP {
@@ -455,7 +515,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
       let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
       HookList.run(classBefore, invocation)
       if let objectHooks {
-        HookList.run(objectHooks.with(\.before), invocation)
+        HookList.run(objectHooks.with { $0.before }, invocation)
       }
       invocation.position = .instead
       let noInstead =
@@ -470,7 +530,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
       }
       invocation.position = .after
       if let objectHooks {
-        HookList.run(objectHooks.with(\.after), invocation)
+        HookList.run(objectHooks.with { $0.after }, invocation)
       }
       HookList.run(classAfter, invocation)
     }

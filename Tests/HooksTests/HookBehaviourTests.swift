@@ -195,6 +195,27 @@ struct HookBehaviourTests {
     #expect(meters.allSatisfy { $0.isaClass === cls })
   }
 
+  @Test(
+    "a removed hook's body, and what it captured, go with its token, outside the engine's locks",
+    .timeLimit(.minutes(1)))
+  func capturesGoOnRemoval() throws {
+    let cls = freshMeterClass()
+    let keep = try Meter.hook(before: "record:", in: cls) { (_, _: Int) in }
+    weak var captured: Meter?
+    do {
+      // An object with a hook of its own: as it dies, its hooks are taken off under the
+      // engine's lock, which must not be held then.
+      let object = meter(of: cls)
+      _ = try object.hook(before: "scaled:") { (_, _: Int) in }
+      captured = object
+      let shared = Shared(value: object)
+      let hook = try Meter.hook(before: "record:", in: cls) { (_, _: Int) in _ = shared }
+      hook.remove()
+    }
+    #expect(captured == nil, "the removed hook no longer keeps what it captured")
+    keep.remove()
+  }
+
   @Test("a thousand class-wide hooks on one method run in order, and removals in any order keep it")
   func manyClassHooks() throws {
     let cls = freshMeterClass()

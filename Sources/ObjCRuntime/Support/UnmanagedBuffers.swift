@@ -13,9 +13,8 @@
 /// a consistent list while another thread edits. Copies of the struct share the memory: exactly
 /// one owner calls ``deallocate()``, after every reader is done.
 ///
-/// `@unchecked Sendable`: the memory is written only while the buffer is made, then only read.
 @usableFromInline
-package struct FixedBuffer<Element: BitwiseCopyable>: @unchecked Sendable, BitwiseCopyable {
+package struct FixedBuffer<Element: BitwiseCopyable>: BitwiseCopyable {
   @usableFromInline let base: UnsafeMutablePointer<Element>?
   /// The number of elements.
   @usableFromInline package let count: Int
@@ -91,6 +90,7 @@ package struct FixedBuffer<Element: BitwiseCopyable>: @unchecked Sendable, Bitwi
   /// A new buffer without the elements `isRemoved` picks.
   @inlinable
   package func removingAll(where isRemoved: (Element) -> Bool) -> FixedBuffer {
+    guard count > 0 else { return FixedBuffer() }
     let copy = UnsafeMutableBufferPointer<Element>.allocate(capacity: count)
     var end = 0
     for element in elements where !isRemoved(element) {
@@ -146,9 +146,7 @@ extension FixedBuffer {
 /// A reference read without reference counting while something else keeps the object alive
 /// (whoever makes one says what). It is what `Unmanaged` is, with the one read the hooks need.
 @usableFromInline
-package struct BorrowedReference<Object: AnyObject>: @unchecked Sendable, BitwiseCopyable {
-  // @unchecked Sendable: the object's own sendability is the holder's to say; the reference is
-  // an address.
+package struct BorrowedReference<Object: AnyObject>: BitwiseCopyable {
   @usableFromInline let reference: Unmanaged<Object>
 
   @inlinable
@@ -177,3 +175,11 @@ package struct BorrowedReference<Object: AnyObject>: @unchecked Sendable, Bitwis
     reference._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
   }
 }
+
+/// `@unchecked Sendable` when the elements are: the memory is written only while the buffer is
+/// made, then only read.
+extension FixedBuffer: @unchecked Sendable where Element: Sendable {}
+
+/// `@unchecked Sendable` when the object is: the reference is an address, and the object's own
+/// sendability says whether another thread may use it.
+extension BorrowedReference: @unchecked Sendable where Object: Sendable {}
