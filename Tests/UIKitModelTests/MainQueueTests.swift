@@ -94,7 +94,8 @@ extension UIKitModelTests {
       #expect(ranAt.withLock { $0 } == nil, "0.6 s passed on the real clock, one frame here")
       VirtualRunLoop.main.advance(by: 0.6)
       let time = try #require(ranAt.withLock { $0 })
-      #expect(abs(time - 0.5) <= VirtualRunLoop.frameDuration + 1e-9, "ran at \(time)")
+      // Counted from the end of the frame it was sent in, run at the end of a frame.
+      #expect(abs(time - 0.5) <= 2 * VirtualRunLoop.frameDuration + 1e-9, "ran at \(time)")
     }
 
     @Test("asyncAfter sent from another thread is scheduled at the end of the model's frame")
@@ -121,6 +122,8 @@ extension UIKitModelTests {
       let ran = RuntimeLock<[String]>([])
       DispatchQueue.main.asyncAfter(deadline: .now() + 1.0) { ran.withLock { $0.append("1 s") } }
       DispatchQueue.main.asyncAfter(deadline: .now() + 3.0) { ran.withLock { $0.append("3 s") } }
+      #expect(VirtualRunLoop.main.busyWork() == ["asyncAfter work for the next frame"])
+      VirtualRunLoop.main.advance(frames: 1)
       #expect(VirtualRunLoop.main.busyWork() == ["1 timer"])
       #expect(VirtualRunLoop.main.runUntilIdle(limit: 10))
       // The 1 s work reached the queue in the last frame; one more lets it through.
@@ -151,15 +154,31 @@ extension UIKitModelTests {
 @Suite("MainQueueHold")
 struct MainQueueHoldTests {
   @Test("asyncAfter on another queue, or without a hold, keeps Dispatch's real clock")
-  func asyncAfterWithoutAHold() {
-    let done = DispatchSemaphore(value: 0)
-    let start = DispatchTime.now()
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { done.signal() }
-    #expect(done.wait(timeout: .now() + 10) == .success)
-    #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 50_000_000)
-    // No hold here: the main queue's work is Dispatch's to run, on the real clock.
-    DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
-    #expect(done.wait(timeout: .now() + 10) == .success)
+  func asyncAfterWithoutAHold() async {
+    // The gate keeps the model's tests, and their holds, away meanwhile.
+    await ModelGate.shared.holding {
+      let done = DispatchSemaphore(value: 0)
+      let start = DispatchTime.now()
+      DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { done.signal() }
+      #expect(done.wait(timeout: .now() + 10) == .success)
+      #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 50_000_000)
+      // No hold: the main queue's work is Dispatch's to run, on the real clock.
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
+      #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+  }
+
+  @Test("asyncAfter work still waiting for a frame when the hold ends goes to the real clock")
+  func delayedWorkOutlivesTheHold() async {
+    await ModelGate.shared.holding {
+      let done = DispatchSemaphore(value: 0)
+      await MainQueueHold.holding {
+        // Sent, and no frame ends before the hold does.
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
+        #expect(VirtualRunLoop.main.busyWork().contains("asyncAfter work for the next frame"))
+      }
+      #expect(done.wait(timeout: .now() + 10) == .success, "handed to Dispatch, not dropped")
+    }
   }
 
   @Test("something that waits for the held queue makes the hold give up, saying why")

@@ -11,9 +11,11 @@ extension DispatchQueue {
   /// Dispatch's real clock.
   ///
   /// The delay is the deadline less `DispatchTime.now()`: write the deadline as iOS code does,
-  /// `.now() + 0.3`. Work sent from a thread other than the model's is scheduled at the end of
-  /// the frame, so its delay counts from there. Passing `qos` or `flags` calls Dispatch's own
-  /// method, on the real clock.
+  /// `.now() + 0.3`. It counts from the end of the frame the work was sent in, when the model's
+  /// thread puts it on the clock, whichever thread sent it: it runs at most a frame later than
+  /// on a phone. Work still waiting for that frame when the test's hold ends goes to Dispatch's
+  /// real clock; work on the virtual clock goes with the model when the next test resets it, as
+  /// a timer does. Passing `qos` or `flags` calls Dispatch's own method, on the real clock.
   ///
   /// This method shadows Dispatch's for calls that pass no `qos` and no `flags`, the way iOS code
   /// writes them: Swift prefers the declaration that needs no default arguments.

@@ -22,7 +22,7 @@ import Synchronization
 /// next frame, in the order it was sent, while the model waits; work it sends in turn waits for
 /// the frame after. Work sent with `DispatchQueue.main.asyncAfter(deadline:execute:)` reaches
 /// the queue when its delay has passed on the model's virtual clock, and then runs at the end of
-/// that frame (``Dispatch/DispatchQueue/asyncAfter(deadline:execute:)``).
+/// that frame.
 ///
 /// While the queue is held, nothing may wait for it but the model: a test isolated to the main
 /// actor, an `await MainActor.run`, or a `DispatchQueue.main.sync` from the model's thread waits
@@ -34,8 +34,16 @@ public enum MainQueueHold {
   /// Past it, something waits for the other side: the hold is given up.
   public static let patience: TimeInterval = 10
 
-  /// The hold of the current test, if any.
-  private static let current = RuntimeLock<Hold?>(nil)
+  /// The hold of the current test, if any, and the `asyncAfter` work sent while it holds, for
+  /// the model's thread to put on the virtual clock at the end of the frame: one lock, so that
+  /// work is either taken by a frame or handed back to Dispatch when the hold ends, never lost.
+  private static let current = RuntimeLock<(hold: Hold?, delayed: [DelayedWork])>((nil, []))
+
+  /// Work sent with `asyncAfter` while the queue is held.
+  private struct DelayedWork {
+    let delay: TimeInterval
+    let work: @Sendable () -> Void
+  }
   /// Whether a hold is taken: read without the lock at the end of every frame.
   private static let isHeld = Atomic<Bool>(false)
   /// Whether a hold's block did not come within ``patience`` and has not come since: the queue
@@ -66,9 +74,17 @@ public enum MainQueueHold {
     // At least a hundredth of a second, at most a day (a wait's deadline must be a number).
     let patience = min(86_400, max(0.01, patience.isNaN ? MainQueueHold.patience : patience))
     let hold = Hold.take(patience: patience, reporting: &problem)
-    current.withLock { $0 = hold }
+    current.withLock { $0.hold = hold }
     defer {
-      current.withLock { $0 = nil }
+      // Work still waiting for a frame goes back to Dispatch's real clock.
+      let delayed = current.withLock { state in
+        defer { state = (nil, []) }
+        return state.delayed
+      }
+      for item in delayed {
+        Dispatch.DispatchQueue.main.asyncAfter(
+          deadline: .now() + item.delay, qos: .unspecified, flags: [], execute: item.work)
+      }
       if let hold {
         hold.letThrough()
         hold.letGo()
@@ -81,33 +97,36 @@ public enum MainQueueHold {
   }
 
   /// Sends `work` to the main queue once `delay` seconds have passed on the run loop's virtual
-  /// clock, for `asyncAfter`; false, doing nothing, when no hold is in force (the work then
-  /// follows the real clock, as Dispatch's does).
+  /// clock, counted from the end of the frame, for `asyncAfter`; false, doing nothing, when no
+  /// hold is in force (the work then follows the real clock, as Dispatch's does).
   ///
-  /// The model's own task schedules the timer at once. Another thread cannot touch the run
-  /// loop beside the model: it sends the scheduling to the main queue, which runs it at the end
-  /// of the frame while the model waits, and the delay counts from there.
+  /// The work waits in a list that the model's thread reads at the end of each frame: only that
+  /// thread touches the run loop, whichever thread (or task) sent the work. Work still waiting
+  /// when the hold ends goes to Dispatch's real clock instead; work already on the virtual clock
+  /// goes with the model when the next test resets it, as any timer does.
   static func send(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Bool {
-    guard isHeld.load(ordering: .acquiring), let hold = current.withLock({ $0 }), hold.isInForce
-    else { return false }
-    // EarlGrey waits for a dispatch_after of up to 1.5 s (kGREYConfigKeyDispatchAfterMax-
-    // TrackableDelay) and not for a longer one: idle waits here do the same.
-    let waitedFor = delay <= 1.5
-    let schedule: @Sendable () -> Void = {
-      VirtualRunLoop.main.perform(after: delay, waitedFor: waitedFor) {
-        Dispatch.DispatchQueue.main.async(execute: work)
+    guard isHeld.load(ordering: .acquiring) else { return false }
+    return current.withLock { state in
+      guard let hold = state.hold, hold.isInForce else { return false }
+      state.delayed.append(DelayedWork(delay: delay, work: work))
+      return true
+    }
+  }
+
+  /// Puts the `asyncAfter` work sent since the last frame on the virtual clock; from the model's
+  /// thread, at the end of a frame.
+  private static func scheduleDelayedWork() {
+    let delayed = current.withLock { state in
+      defer { state.delayed = [] }
+      return state.delayed
+    }
+    for item in delayed {
+      // EarlGrey waits for a dispatch_after of up to 1.5 s (kGREYConfigKeyDispatchAfterMax-
+      // TrackableDelay) and not for a longer one: idle waits here do the same.
+      VirtualRunLoop.main.perform(after: item.delay, waitedFor: item.delay <= 1.5) {
+        Dispatch.DispatchQueue.main.async(execute: item.work)
       }
     }
-    if isHolding {
-      schedule()
-    } else {
-      Dispatch.DispatchQueue.main.async {
-        // The hold may have ended (the test with it) before this ran: its clock is gone.
-        guard current.withLock({ $0 }) === hold, hold.isInForce else { return }
-        schedule()
-      }
-    }
-    return true
   }
 
   /// Lets the work sent to the main queue before now run, and waits for it: the run loop calls
@@ -115,9 +134,16 @@ public enum MainQueueHold {
   /// the queue's work cannot run while the caller waits).
   static func endOfFrame() {
     guard isHeld.load(ordering: .acquiring), !Thread.isMainThread,
-      let hold = current.withLock({ $0 })
+      let hold = current.withLock({ $0.hold })
     else { return }
+    scheduleDelayedWork()
     hold.letThrough()
+  }
+
+  /// Whether `asyncAfter` work waits for the end of a frame to be put on the virtual clock: the
+  /// run loop is not idle then.
+  static var hasDelayedWork: Bool {
+    isHeld.load(ordering: .acquiring) && current.withLock { !$0.delayed.isEmpty }
   }
 
   /// One hold of the main queue: the block that waits on it, and the signals between it and the

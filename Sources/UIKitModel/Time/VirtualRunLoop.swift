@@ -144,6 +144,7 @@ public final class VirtualRunLoop {
     if !animations.isEmpty { lines.append("animations under way") }
     if !transactions.isEmpty { lines.append("a transaction's completion") }
     if !endOfTurn.isEmpty { lines.append("work at the end of the turn") }
+    if MainQueueHold.hasDelayedWork { lines.append("asyncAfter work for the next frame") }
     for link in displayLinks where link.isRunning {
       lines.append(
         "display link -[\(link.target.map { "\(type(of: $0))" } ?? "?") \(link.selector)]")
@@ -160,7 +161,7 @@ public final class VirtualRunLoop {
   public var isIdle: Bool {
     !timers.contains(where: \.keepsRunLoopWaiting) && animations.isEmpty
       && transactions.isEmpty
-      && endOfTurn.isEmpty
+      && endOfTurn.isEmpty && !MainQueueHold.hasDelayedWork
   }
 
   private func runFrame() {
