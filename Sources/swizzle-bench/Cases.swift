@@ -141,15 +141,18 @@ enum Cases {
         body: associatedSet),
     ]
     + [1, 10, 100, 1_000, 10_000].map { keys in
-      BenchCase(
+      let what = keys == 1 ? "the one key" : "the last of \(keys.formatted) keys"
+      // The target is the read's (as `associated-get-hit`), judged where issue #36 measured it.
+      return BenchCase(
         name: "associated-get-\(keys)",
-        target: "<= 130 (the last of \(keys.formatted) keys; issue #36)", limit: 130,
-        iterations: (100_000, 300_000), body: { associatedGetAmong(keys, $0) })
+        target: keys == 1_000 ? "<= 130 (\(what); issue #36)" : "report (\(what))",
+        limit: keys == 1_000 ? 130 : nil, iterations: (100_000, 300_000),
+        body: { associatedGetAmong(keys, $0) })
     }
     + [1, 10, 100, 1_000].map { keys in
-      BenchCase(
-        name: "associated-set-\(keys)",
-        target: "report (replace the last of \(keys.formatted) keys; issue #36)",
+      let what = keys == 1 ? "the one key" : "the last of \(keys.formatted) keys"
+      return BenchCase(
+        name: "associated-set-\(keys)", target: "report (replace \(what); issue #36)",
         limit: nil, iterations: (100_000, 300_000), body: { associatedSetAmong(keys, $0) })
     }
     + [

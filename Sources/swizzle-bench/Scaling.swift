@@ -60,10 +60,20 @@ struct ScalingFamily {
   /// The family's row for `figures`, or nil when one of its cases was not measured. Only
   /// instruction counts are judged: times on these machines are too noisy to tell growth.
   func row(_ figures: [String: Figure], mode: Options.Mode) -> ScalingRow? {
+    // Nothing measured: the family was filtered out. Some points missing: a case failed, which
+    // the run must say rather than drop the family.
+    guard points.contains(where: { figures[$0.name] != nil }) else { return nil }
     let values = points.compactMap { figures[$0.name]?.value }
     guard values.count == points.count, let first = values.first, let last = values.last,
       let firstN = points.first?.n, let lastN = points.last?.n
-    else { return nil }
+    else {
+      return ScalingRow(
+        operation: operation, counting: counting, growth: growth,
+        points: points.compactMap { point in
+          figures[point.name].map { ScalingRow.Point(n: point.n, value: $0.value) }
+        },
+        verdict: "FAILED (a case of the family was not measured)")
+    }
     let slope = (last - first) / Double(lastN - firstN)
     let verdict: String
     switch growth {
@@ -103,7 +113,7 @@ struct ScalingRow: Codable {
   var points: [Point]
   var verdict: String
 
-  var isRegression: Bool { verdict.hasPrefix("REGRESSION") }
+  var isRegression: Bool { verdict.hasPrefix("REGRESSION") || verdict.hasPrefix("FAILED") }
 }
 
 extension Int {

@@ -127,7 +127,11 @@ formatter.timeZone = TimeZone(identifier: "UTC")
 let report = Report(
   date: formatter.string(from: Date()), mode: options.mode, runsPerFigure: options.runs,
   machine: .current(), cases: rows,
-  scaling: ScalingFamily.all.compactMap { $0.row(figures, mode: options.mode) })
+  scaling: ScalingFamily.all.compactMap { family in
+    // Only the families this run set out to measure: a filter can leave out part of one.
+    family.points.allSatisfy { point in selected.contains { $0.name == point.name } }
+      ? family.row(figures, mode: options.mode) : nil
+  })
 report.printTable()
 if GNUPeer.executable == nil {
   print(
