@@ -86,6 +86,30 @@ public struct ScenarioMoment: Sendable, CustomStringConvertible {
   }
 }
 
+/// A line a plugin wrote to its ``PluginLog`` while a scenario ran.
+public struct ScenarioLogLine: Sendable, Equatable, CustomStringConvertible {
+  /// The virtual time it was written.
+  public let time: TimeInterval
+  /// The plugin's name.
+  public let plugin: String
+  /// The text.
+  public let message: String
+  /// How many moments had been marked when it was written: it comes before moment `moment`
+  /// (after the last one when it equals their count).
+  public let moment: Int
+
+  /// A line of a run.
+  public init(time: TimeInterval, plugin: String, message: String, moment: Int) {
+    self.time = time
+    self.plugin = plugin
+    self.message = message
+    self.moment = moment
+  }
+
+  /// `[plugin] message`.
+  public var description: String { "[\(plugin)] \(message)" }
+}
+
 /// Where and with what a scenario runs.
 public struct ScenarioOptions: Sendable {
   /// The device.
@@ -139,7 +163,32 @@ public final class ScenarioContext {
   /// The options of the run.
   public let options: ScenarioOptions
   /// The moments marked so far.
-  public private(set) var moments: [ScenarioMoment] = []
+  public private(set) var moments: [ScenarioMoment] = [] {
+    didSet { logRecorder.momentsMarked(moments.count) }
+  }
+  /// The plugins' log lines written so far (``PluginLog``), each with its moment.
+  public var log: [ScenarioLogLine] { logRecorder.lines }
+  internal let logRecorder = LogRecorder()
+
+  /// The log lines, and how many moments were marked when each was written: lines come from
+  /// the model's thread, or from main-queue work while the model waits.
+  internal final class LogRecorder: Sendable {
+    private let state = RuntimeLock<(lines: [ScenarioLogLine], momentsMarked: Int)>(([], 0))
+
+    var lines: [ScenarioLogLine] { state.withLock { $0.lines } }
+
+    func momentsMarked(_ count: Int) { state.withLock { $0.momentsMarked = count } }
+
+    /// Keeps `line`, written now, before the next moment.
+    func note(_ line: PluginLog.Line) {
+      let time = VirtualRunLoop.main.currentTime
+      state.withLock {
+        $0.lines.append(
+          ScenarioLogLine(
+            time: time, plugin: line.plugin, message: line.message, moment: $0.momentsMarked))
+      }
+    }
+  }
   /// The checks made so far (``expectBar(_:_:failsOn:onDevices:tolerance:)``).
   public internal(set) var checks: [ScenarioCheck] = []
   /// The session started by ``start(root:)``.
@@ -281,7 +330,10 @@ public struct Scenario: Sendable {
         seen: "the SDK \(sdk) is newer than iOS \(options.systemVersion); the script did not run")
       return context
     }
-    script(context)
+    // The plugins' log lines go to the run, at their moment, not to standard error.
+    let recorder = context.logRecorder
+    let note: @Sendable (PluginLog.Line) -> Void = { line in recorder.note(line) }
+    PluginLog.withObserver(note) { script(context) }
     return context
   }
 }

@@ -34,6 +34,15 @@ public struct ScenarioReport: Sendable {
   public let moments: [ScenarioMoment]
   /// The checks made, in order.
   public let checks: [ScenarioCheck]
+  /// The lines the plugins wrote to their ``PluginLog`` during the run, in order.
+  public let log: [ScenarioLogLine]
+
+  /// A report of `moments`, `checks` and `log`.
+  public init(moments: [ScenarioMoment], checks: [ScenarioCheck], log: [ScenarioLogLine] = []) {
+    self.moments = moments
+    self.checks = checks
+    self.log = log
+  }
 
   /// Whether every check came out as expected.
   public var isAsExpected: Bool { checks.allSatisfy(\.isAsExpected) }
@@ -129,6 +138,6 @@ extension Scenario {
   /// - Throws: `PluginError` when a plugin is unknown or does not install.
   public func check(options: ScenarioOptions) throws(PluginError) -> ScenarioReport {
     let context = try run(context: options)
-    return ScenarioReport(moments: context.moments, checks: context.checks)
+    return ScenarioReport(moments: context.moments, checks: context.checks, log: context.log)
   }
 }

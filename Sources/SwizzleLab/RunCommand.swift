@@ -21,11 +21,16 @@ enum RunCommand {
         + (options.sdkVersion.map { " iOS \($0) SDK," } ?? "")
         + " plugin\(plugins.count > 1 ? "s" : "")"
         + " \(plugins.isEmpty ? "none" : plugins.joined(separator: ", "))\n\n")
-    let moments = try runScenario(scenario, options.scenarioOptions)
+    let report = try runScenarioReport(scenario, options.scenarioOptions)
+    let moments = report.moments
+    func printLog(before moment: Int) {
+      for line in logLines(report, before: moment) { output.out(line + "\n") }
+    }
     let title =
       (UIApplication.shared.keyWindow?.rootViewController as? UINavigationController)?
       .topViewController?.title ?? ""
-    for moment in moments {
+    for (index, moment) in moments.enumerated() {
+      printLog(before: index)
       let bar = moment.appearance
       output.out("  \(Format.time(moment.time))  \(moment.name)\n")
       output.out(
@@ -36,6 +41,7 @@ enum RunCommand {
           + Format.exceptions(bar) + "\n")
       if options.speed > 0 { usleep(useconds_t(options.speed * 1_000_000)) }
     }
+    printLog(before: moments.count)
     if let last = moments.last {
       let summary =
         "\(moments.count) steps over \(Format.time(last.time)) of virtual time; the bar ends"
@@ -45,6 +51,24 @@ enum RunCommand {
       output.out("\n" + Lab.wrap(summary, width: 79).joined(separator: "\n") + "\n")
     }
     return .ok
+  }
+
+  /// The plugins' log lines written before moment `moment` of `report` (after the last one
+  /// when it is their count), as the timeline prints them: `  0.517  [plugin] message`.
+  static func logLines(_ report: ScenarioReport, before moment: Int) -> [String] {
+    report.log.filter { $0.moment == moment }.map { "  \(Format.time($0.time))  \($0)" }
+  }
+}
+
+/// Runs `scenario` with its checks and the plugins' log, turning a plugin that fails to install
+/// into a failure of the command.
+func runScenarioReport(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
+  -> ScenarioReport
+{
+  do {
+    return try scenario.check(options: options)
+  } catch {
+    throw .failure(error.description)
   }
 }
 

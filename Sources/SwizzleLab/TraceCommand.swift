@@ -29,6 +29,12 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
     for entry in registry.hookMap.entries { layers[entry.method] = entry.layers }
   }
 
+  /// A plugin's log line, at its virtual time among the events (from the scenario's thread).
+  func logged(_ line: PluginLog.Line) {
+    guard pthread_equal(pthread_self(), owner) != 0 else { return }
+    lines.append("\(Format.time(CACurrentMediaTime()))  \(line)")
+  }
+
   func runtime(_ event: RuntimeEvent) {
     guard pthread_equal(pthread_self(), owner) != 0 else { return }
     var line = TraceRecorder.line(for: event)
@@ -147,7 +153,10 @@ enum TraceCommand {
       VirtualRunLoop.main.removeFrameObserver(observer)
       VirtualRunLoop.main.removeFrameObserver(linkObserver)
     }
-    _ = try runScenario(scenario, options.scenarioOptions)
+    let logged: @Sendable (PluginLog.Line) -> Void = { line in recorder.logged(line) }
+    try PluginLog.withObserver(logged) { () throws(LabError) in
+      _ = try runScenario(scenario, options.scenarioOptions)
+    }
     let lines = recorder.lines.filter { line in
       options.filter.map { line.contains($0) } ?? true
     }

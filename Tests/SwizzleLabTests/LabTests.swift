@@ -76,6 +76,24 @@ struct LabTests {
     #expect(!lab(["run", "push"]).1.standardOutput.contains("\u{1B}"), "plain when piped")
   }
 
+  @Test("run prints the plugins' log lines with their time, before the moment that followed them")
+  func runLog() {
+    let moment = { (name: String) in
+      ScenarioMoment(name: name, time: 0, appearance: UINavigationBar().appearance(over: .white))
+    }
+    let report = ScenarioReport(
+      moments: [moment("start"), moment("pushed")], checks: [],
+      log: [
+        ScenarioLogLine(time: 0, plugin: "fade", message: "installed", moment: 0),
+        ScenarioLogLine(time: 0.25, plugin: "fade", message: "alpha 0.5", moment: 1),
+        ScenarioLogLine(time: 0.5, plugin: "fade", message: "done", moment: 2),
+      ])
+    #expect(RunCommand.logLines(report, before: 0) == ["  \(Format.time(0))  [fade] installed"])
+    #expect(RunCommand.logLines(report, before: 1) == ["  \(Format.time(0.25))  [fade] alpha 0.5"])
+    #expect(RunCommand.logLines(report, before: 2) == ["  \(Format.time(0.5))  [fade] done"])
+    #expect(RunCommand.logLines(report, before: 3).isEmpty)
+  }
+
   @Test("trace") func trace() throws {
     let (code, output) = lab(["trace", "push", "--filter", "pushViewController:animated:"])
     #expect(code == .ok)

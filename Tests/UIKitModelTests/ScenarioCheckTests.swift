@@ -1,6 +1,7 @@
 // A scenario's checks: held, failed, known to fail on some profiles or devices, and the report
 // the matrix reads.
 import Foundation
+import Hooks
 import Scenarios
 import Testing
 import UIKitModel
@@ -29,6 +30,32 @@ extension UIKitModelTests {
     {
       try scenario.check(
         options: ScenarioOptions(device: device, systemVersion: ios, plugins: []))
+    }
+
+    @Test("plugins' log lines are kept with their virtual time and the moment they came before")
+    func log() throws {
+      let log = PluginLog("logging-test")
+      let scenario = Scenario(name: "logging", summary: "") { context in
+        let session = context.start(root: UIViewController())
+        log("launched")
+        context.mark("start")
+        session.push(UIViewController())
+        log("pushed")
+        DispatchQueue.main.async { log("from the main queue") }
+        session.waitUntilIdle()
+        context.mark("pushed")
+        log("after the last moment")
+      }
+      let report = try report(scenario)
+      let lines = report.log.filter { $0.plugin == "logging-test" }
+      #expect(
+        lines.map(\.message) == [
+          "launched", "pushed", "from the main queue", "after the last moment",
+        ])
+      #expect(lines.map(\.moment) == [0, 1, 1, 2])
+      #expect(lines[0].time == 0 && lines[1].time > 0 && lines[2].time >= lines[1].time)
+      #expect(lines[3].time == report.moments[1].time)
+      #expect(lines[0].description == "[logging-test] launched")
     }
 
     @Test("a check that holds is as expected; one that fails is a surprise, described")

@@ -1,0 +1,95 @@
+// A plugin's log: lines a plugin writes for whoever runs it, which the lab prints among a
+// scenario's moments at the virtual time they were written.
+import Foundation
+import ObjCRuntime
+
+/// Lines a plugin writes for whoever runs it.
+///
+/// `print` from a plugin lands wherever standard output is at that moment: after the lab's
+/// timeline (which the lab prints once the run is over), and mixed into other lines under
+/// `2>&1`. A log line goes to whoever watches instead: while a scenario runs, the scenario keeps
+/// it with the virtual time it was written and the moment it came before, and `swizzle-lab run`
+/// prints it there; the testing library's reports carry it too. With nobody watching, a line
+/// goes to standard error whole, in one write, prefixed with the plugin's name (and not at all
+/// under `SWIZZLEKIT_QUIET`).
+///
+/// ```swift
+/// struct FadingBarPlugin: HookPlugin {
+///   static let log = PluginLog("fading-bar")
+///
+///   func install() throws {
+///     Self.log("installed")
+///   }
+/// }
+/// ```
+public struct PluginLog: Sendable {
+  /// One line written.
+  public struct Line: Sendable, Equatable, CustomStringConvertible {
+    /// The plugin's name, as the log was made with.
+    public let plugin: String
+    /// The text, on one line.
+    public let message: String
+
+    /// `[plugin] message`.
+    public var description: String { "[\(plugin)] \(message)" }
+  }
+
+  /// The name lines are written under.
+  public let plugin: String
+
+  private static let observers = RuntimeLock(Observers())
+
+  private struct Observers {
+    var nextID = 0
+    var scoped: [Int: @Sendable (Line) -> Void] = [:]
+  }
+
+  /// A log whose lines carry `plugin` (an empty name is written as `plugin`).
+  public init(_ plugin: String) {
+    let trimmed = plugin.trimmingCharacters(in: .whitespacesAndNewlines)
+    self.plugin = trimmed.isEmpty ? "plugin" : trimmed
+  }
+
+  /// Writes `message`. Line breaks in it become spaces, so that each write is one line.
+  public func callAsFunction(_ message: String) {
+    write(message)
+  }
+
+  /// Writes `message`. Line breaks in it become spaces, so that each write is one line.
+  public func write(_ message: String) {
+    let line = Line(
+      plugin: plugin,
+      message: String(message.map { $0.isNewline ? " " : $0 }))
+    let watchers = Self.observers.withLock { Array($0.scoped.values) }
+    guard watchers.isEmpty else {
+      for watcher in watchers { watcher(line) }
+      return
+    }
+    guard getenv("SWIZZLEKIT_QUIET") == nil else { return }
+    // One write: a line is never cut by another thread's output.
+    FileHandle.standardError.write(Data("\(line)\n".utf8))
+  }
+
+  /// Runs `body` with `observer` receiving every line written meanwhile, from any thread,
+  /// instead of standard error. Several observers can watch at once; each sees every line.
+  public static func withObserver<Result, Failure: Error>(
+    _ observer: @escaping @Sendable (Line) -> Void, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let id = observers.withLock { state in
+      state.nextID += 1
+      state.scoped[state.nextID] = observer
+      return state.nextID
+    }
+    defer { observers.withLock { _ = $0.scoped.removeValue(forKey: id) } }
+    return try body()
+  }
+
+  /// Runs `body` and returns what it returned with the lines written meanwhile.
+  public static func collecting<Result, Failure: Error>(_ body: () throws(Failure) -> Result)
+    throws(Failure) -> (Result, [Line])
+  {
+    let lines = RuntimeLock<[Line]>([])
+    let result = try withObserver({ line in lines.withLock { $0.append(line) } }, body)
+    return (result, lines.withLock { $0 })
+  }
+}
