@@ -86,7 +86,7 @@ public struct ScenarioMoment: Sendable, CustomStringConvertible {
   }
 }
 
-/// A line a plugin wrote to its ``PluginLog`` while a scenario ran.
+/// A line a plugin wrote to its `PluginLog` while a scenario ran.
 public struct ScenarioLogLine: Sendable, Equatable, CustomStringConvertible {
   /// The virtual time it was written.
   public let time: TimeInterval
@@ -166,7 +166,7 @@ public final class ScenarioContext {
   public private(set) var moments: [ScenarioMoment] = [] {
     didSet { logRecorder.momentsMarked(moments.count) }
   }
-  /// The plugins' log lines written so far (``PluginLog``), each with its moment.
+  /// The plugins' log lines written so far (`PluginLog`), each with its moment.
   public var log: [ScenarioLogLine] { logRecorder.lines }
   internal let logRecorder = LogRecorder()
 

@@ -34,7 +34,7 @@ public struct ScenarioReport: Sendable {
   public let moments: [ScenarioMoment]
   /// The checks made, in order.
   public let checks: [ScenarioCheck]
-  /// The lines the plugins wrote to their ``PluginLog`` during the run, in order.
+  /// The lines the plugins wrote to their `PluginLog` during the run, in order.
   public let log: [ScenarioLogLine]
 
   /// A report of `moments`, `checks` and `log`.
