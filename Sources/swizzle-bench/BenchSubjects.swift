@@ -12,10 +12,13 @@ final class BenchTarget: ObjCObject {
       // The same IMP as increment:, under selectors of their own for the hook cases.
       ObjCMethodDeclaration("classHooked:", BenchTarget.increment)
       ObjCMethodDeclaration("objectHooked:", BenchTarget.increment)
+      ObjCMethodDeclaration("libraryEmpty", BenchTarget.empty)
     }
   }
 
   static let increment: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value &+ 1 }
+  /// `v@:`: nothing, as the hook libraries' benchmarks hook (SwiftHook's `emptyMethod`).
+  static let empty: @convention(c) (id, SEL) -> Void = { _, _ in }
   static let decrement: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value &- 1 }
   static let twice: @convention(c) (id, SEL, Int) -> Int = { _, _, value in value &* 2 }
   static let add: @convention(c) (id, SEL, Int, Int) -> Int = { _, _, a, b in a &+ b }

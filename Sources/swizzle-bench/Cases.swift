@@ -165,7 +165,7 @@ enum Cases {
         body: { _ in 0 }, direct: { AssociationMemory.bytesPerAssociation(3) },
         unit: "B/association"),
     ] + HookCases.all + UIKitCases.all + PluginCases.all + TransitionCases.all + ScenarioCases.all
-    + SnapshotCases.all + KVOCases.all
+    + SnapshotCases.all + KVOCases.all + HookLibraryCases.all
     + LessonCases.all
     + SoakCase.all
 

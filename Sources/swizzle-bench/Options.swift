@@ -18,6 +18,8 @@ struct Options {
   var filter: String?
   /// Only the scaling cases (``ScalingFamily``), with the filter if there is one.
   var scaling = false
+  /// Only the hook libraries' cases, measured both ways (``HookLibraryCases``).
+  var hookLibraries = false
   /// Where to write the table as JSON.
   var jsonPath: String?
   /// With `--callgrind`: print callgrind's profile of each case too.
@@ -28,8 +30,8 @@ struct Options {
   var installPeers = false
 
   static let usage = """
-    USAGE: swizzle-bench [--callgrind [--annotate]] [--filter NAME] [--scaling] [--runs N]
-                         [--json PATH] [--install-peers]
+    USAGE: swizzle-bench [--callgrind [--annotate]] [--filter NAME] [--scaling]
+                         [--hook-libraries] [--runs N] [--json PATH] [--install-peers]
            swizzle-bench --quick [--filter NAME]
 
     Measures SwizzleKit's runtime, hooks and UIKit model, case by case, beside GCC's Objective-C
@@ -48,6 +50,12 @@ struct Options {
                       keys, observers, hooks, classes), at N = 1 to 10,000. After the table, each
                       family's figures by N and its verdict: constant, linear as designed, or a
                       regression (judged with --callgrind).
+      --hook-libraries
+                      Run only the hook libraries' benchmark: an empty method hooked before,
+                      after and instead, for all instances and for one, against the unhooked
+                      call, measured both in time (1,000,000 calls) and with callgrind when
+                      valgrind is there; then the ratios beside SwiftHook's, Stinger's and
+                      Aspects' published ones, with what they measured.
       --runs N        Fresh processes per wall-clock figure (default 5).
       --json PATH     Also write the table, with the date and the machine, as JSON to PATH.
       --quick         Run each case once and measure nothing (a smoke test, as in CI).
@@ -82,6 +90,7 @@ struct Options {
       case "--annotate": options.annotate = true
       case "--install-peers": options.installPeers = true
       case "--scaling": options.scaling = true
+      case "--hook-libraries": options.hookLibraries = true
       case "--filter":
         guard let name = value(for: argument) else { return nil }
         options.filter = name

@@ -61,6 +61,8 @@ struct Report: Codable {
   var runsPerFigure: Int
   var machine: Machine
   var cases: [Row]
+  /// The hook libraries' table, when `--hook-libraries` asked for it.
+  var libraries: [LibraryRow] = []
   /// How the scaling cases measured in this run grow, family by family.
   var scaling: [ScalingRow] = []
 
@@ -82,6 +84,7 @@ struct Report: Codable {
       header: ["case", "target", "ours", "spread", "GNU libobjc", "ours/GNU", "target"],
       rows: rows)
     printScaling()
+    printLibraries()
     let missed =
       cases.filter { $0.verdict == "MISSED" }.map(\.name)
       + scaling.filter(\.isRegression).map { "\($0.operation) by \($0.counting)" }
@@ -111,6 +114,27 @@ struct Report: Codable {
           row.verdict,
         ]
       })
+  }
+
+  /// The hook libraries' table: each shape against the unhooked call, in time and in
+  /// instructions, beside the published ratios.
+  private func printLibraries() {
+    guard !libraries.isEmpty else { return }
+    print(
+      "\nThe hook libraries' benchmark: an empty method, hooked with empty bodies, against the"
+        + " same calls unhooked\n(ours: 1,000,000 calls, median of \(runsPerFigure) fresh"
+        + " processes; instructions by callgrind):\n")
+    func ratio(_ value: Double?) -> String { value.map { String(format: "%.1fx", $0) } ?? "-" }
+    Table.print(
+      header: ["hook", "time", "instructions", "ns a call", "published"],
+      rows: libraries.map { row in
+        [
+          row.shape, ratio(row.timeRatio), ratio(row.instructionRatio),
+          row.nanoseconds.map { String(format: "%.1f", $0) } ?? "-", row.published,
+        ]
+      })
+    print("")
+    for source in HookLibraryCases.sources { print(source) }
   }
 
   static func ratioText(_ ratio: Double) -> String {

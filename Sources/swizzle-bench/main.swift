@@ -9,9 +9,11 @@ if Measure.runChildMode(arguments) { exit(0) }
 
 guard let options = Options.parse(arguments) else { exit(64) }
 let scalingNames = Set(ScalingFamily.all.flatMap { $0.points.map(\.name) })
+let libraryNames = Set(HookLibraryCases.all.map(\.name))
 let selected = Cases.all.filter { bench in
   (options.filter.map(bench.name.contains) ?? true)
     && (!options.scaling || scalingNames.contains(bench.name))
+    && (!options.hookLibraries || libraryNames.contains(bench.name))
 }
 if selected.isEmpty {
   let names = Cases.all.map { "  \($0.name)\n" }.joined()
@@ -121,12 +123,32 @@ for bench in selected {
 progress.finish()
 GNUPeer.cleanUp()
 
+// The hook libraries' table takes both figures: the other mode's are measured now.
+var libraryRows: [LibraryRow] = []
+if options.hookLibraries, options.mode != .quick {
+  var clock: [String: Figure] = [:]
+  var instructions: [String: Figure] = [:]
+  let hasValgrind = Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) != nil
+  for bench in selected {
+    switch options.mode {
+    case .clock:
+      clock[bench.name] = figures[bench.name]
+      if hasValgrind { instructions[bench.name] = Measure.callgrind(bench, annotate: false) }
+    case .callgrind, .quick:
+      instructions[bench.name] = figures[bench.name]
+      clock[bench.name] = Measure.clock(bench, runs: options.runs)
+    }
+  }
+  libraryRows = LibraryRow.rows(clock: clock, instructions: instructions)
+}
+
 let formatter = DateFormatter()
 formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
 formatter.timeZone = TimeZone(identifier: "UTC")
 let report = Report(
   date: formatter.string(from: Date()), mode: options.mode, runsPerFigure: options.runs,
   machine: .current(), cases: rows,
+  libraries: libraryRows,
   scaling: ScalingFamily.all.compactMap { family in
     // Only the families this run set out to measure: a filter can leave out part of one.
     family.points.allSatisfy { point in selected.contains { $0.name == point.name } }
