@@ -91,6 +91,10 @@ public final class VirtualRunLoop {
       UIKitModelIssues.report(.advanceRefused("\(interval) s"))
       return
     }
+    #if SWIZZLEKIT_INTERNAL_CHECKS
+      let entered = ModelThread.enter()
+      defer { ModelThread.leave(entered) }
+    #endif
     let target = currentTime + max(0, interval)
     while true {
       let nextFrame = Double(frameCount + 1) * VirtualRunLoop.frameDuration
