@@ -65,13 +65,13 @@ internal final class HookEntry: @unchecked Sendable {
 /// edit copies references without counting them.
 ///
 /// The lists a chain of edits makes, each from the one before, share the newest keeper. An
-/// addition appends what it added. A removal hands the keeper's objects over to a new keeper,
-/// all but the one removed, which the old keeper keeps alone, with the new keeper, for the
-/// lists that still hold it: once the calls reading those lists are done (and outside the
-/// engine's locks, ``HookEngine``), the removed hook goes, and what its body captured with it,
-/// as they did when the lists were arrays. Neither edit counts a reference per object. Objects
-/// kept that are no longer live (per-object lists that an addition replaced) stay within twice
-/// the live ones plus eight: past that, the next addition starts a new keeper of the live ones.
+/// addition appends what it added. A removal (or, for the per-object table, a list replaced)
+/// hands the keeper's objects over to a new keeper, all but the one removed, which the old
+/// keeper keeps alone, with the new keeper, for the lists that still hold it: once the calls
+/// reading those lists are done (and outside the engine's locks, ``HookEngine``), the removed
+/// hook goes, and what its body captured with it. A call that lasts (one that runs the run loop)
+/// keeps the hooks removed meanwhile until it returns, through the keepers' chain; arrays kept
+/// only those it had. Neither edit counts a reference per object.
 ///
 /// `@unchecked Sendable`: `objects` and `successor` are changed only by an edit, under
 /// ``HookEngine``'s lock, while the editor holds a list that holds the keeper; otherwise they
@@ -86,10 +86,23 @@ internal final class Keeper<Object: AnyObject>: @unchecked Sendable {
     self.objects = objects
   }
 
+  // The chain of successors is let go of one link at a time, not by a release in each deinit
+  // (which would go as deep as the chain is long).
+  deinit {
+    var link = successor
+    successor = nil
+    while var keeper = link {
+      link = nil
+      guard isKnownUniquelyReferenced(&keeper) else { break }
+      link = keeper.successor
+      keeper.successor = nil
+    }
+  }
+
   /// The keeper of a list edited from one kept by `keeper`, holding `liveCount` objects after
-  /// the edit. An edit that `removed` an object hands the objects over to a new keeper; one that
-  /// `added` one appends it, unless the objects kept would pass twice the live ones plus eight,
-  /// when a new keeper of `live()` alone is made. Nil for no live object.
+  /// the edit: nil for none; a new keeper of `live()` when there was none; one that the objects
+  /// are handed over to, but `removed`, when the edit removed (or replaced) one; else `keeper`
+  /// with `added` appended.
   static func keeper(
     after keeper: Keeper?, liveCount: Int, adding added: Object?, removing removed: Object?,
     live: () -> [Object]
@@ -97,9 +110,6 @@ internal final class Keeper<Object: AnyObject>: @unchecked Sendable {
     guard liveCount > 0 else { return nil }
     guard let keeper else { return Keeper(live()) }
     if let removed { return keeper.handOver(removing: removed, adding: added) }
-    guard keeper.objects.count + (added == nil ? 0 : 1) <= 2 * liveCount + 8 else {
-      return Keeper(live())
-    }
     if let added { keeper.objects.append(added) }
     return keeper
   }
@@ -107,6 +117,9 @@ internal final class Keeper<Object: AnyObject>: @unchecked Sendable {
   /// A new keeper with this one's objects but `removed` (and with `added`), which this one
   /// keeps alone, with the new keeper. Moves the references: none is counted.
   private func handOver(removing removed: Object, adding added: Object?) -> Keeper {
+    // Only the newest keeper of a chain is edited: a second hand-over would drop objects the
+    // lists holding this keeper still read.
+    precondition(successor == nil, "a hook list edited from a list that is not the newest")
     var taken: [Object] = []
     swap(&taken, &objects)
     let address = Unmanaged.passUnretained(removed).toOpaque()
@@ -331,12 +344,11 @@ internal final class ObjectHookTable: @unchecked Sendable {
       chunks.replaceSubrange(position..<(position + 1), with: replacement)
     }
 
-    // A list with fewer hooks than the one it replaces lost one: the old list (whose keeper
-    // keeps the removed hook) goes from here with the calls that read it.
+    // The list replaced goes from here with the calls that read it: its keeper may keep a hook
+    // removed since, and the table's keeper holds exactly the lists in force.
     let previous = present ? pairs[index].list.takeUnretainedValue() : nil
     let keeper = Keeper.keeper(
-      after: keeper, liveCount: count, adding: list.isEmpty ? nil : list,
-      removing: previous.flatMap { $0.count > list.count ? $0 : nil }
+      after: keeper, liveCount: count, adding: list.isEmpty ? nil : list, removing: previous
     ) {
       var live: [HookList] = []
       live.reserveCapacity(count)

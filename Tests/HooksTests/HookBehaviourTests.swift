@@ -216,6 +216,29 @@ struct HookBehaviourTests {
     keep.remove()
   }
 
+  @Test(
+    "an object's removed hook, beside another of its hooks, goes with what it captured",
+    .timeLimit(.minutes(1)))
+  func objectCapturesGoOnRemoval() throws {
+    let cls = freshMeterClass()
+    let hooked = meter(of: cls)
+    let kept = try hooked.hook(before: "record:") { (_, _: Int) in }
+    weak var captured: Meter?
+    do {
+      let object = meter(of: cls)
+      _ = try object.hook(before: "scaled:") { (_, _: Int) in }
+      captured = object
+      let shared = Shared(value: object)
+      let hook = try hooked.hook(after: "record:") { (_, _: Int) in _ = shared }
+      hooked.sendRecord(1)
+      hook.remove()
+    }
+    #expect(captured == nil, "the removed hook no longer keeps what it captured")
+    hooked.sendRecord(2)
+    #expect(hooked.journal.take() == ["record(1)", "record(2)"])
+    kept.remove()
+  }
+
   @Test("a thousand class-wide hooks on one method run in order, and removals in any order keep it")
   func manyClassHooks() throws {
     let cls = freshMeterClass()
