@@ -24,6 +24,22 @@ struct ModelThreadTests {
     }
   }
 
+  @Test("main-queue work that advances the model while the model's thread waits keeps the rule")
+  func mainQueueWorkAdvances() async {
+    await ModelGate.shared.holding {
+      let frames = RuntimeLock<[Int]>([])
+      await MainQueueHold.holding {
+        DispatchQueue.main.async {
+          VirtualRunLoop.main.advance(frames: 1)
+          frames.withLock { $0.append(VirtualRunLoop.main.frameCount) }
+        }
+        VirtualRunLoop.main.advance(frames: 1)
+        VirtualRunLoop.main.reset()
+      }
+      #expect(frames.withLock { $0 } == [2], "the work's frame came after the model's")
+    }
+  }
+
   @Test("one thread after another, and a nested advance on one thread, are the rule kept")
   func oneAtATime() async {
     await ModelGate.shared.holding {

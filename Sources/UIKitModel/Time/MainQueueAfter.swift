@@ -12,10 +12,12 @@ extension DispatchQueue {
   ///
   /// The delay is the deadline less `DispatchTime.now()`: write the deadline as iOS code does,
   /// `.now() + 0.3`. It counts from the end of the frame the work was sent in, when the model's
-  /// thread puts it on the clock, whichever thread sent it: it runs at most a frame later than
-  /// on a phone. Work still waiting for that frame when the test's hold ends goes to Dispatch's
-  /// real clock; work on the virtual clock goes with the model when the next test resets it, as
-  /// a timer does. Passing `qos` or `flags` calls Dispatch's own method, on the real clock.
+  /// thread puts it on the clock, whichever thread sent it, and the work runs at the end of the
+  /// frame it falls due in: up to two frames later than on a phone. Work still waiting for that
+  /// first frame when the test's hold ends goes to Dispatch's real clock (and is dropped if
+  /// another test holds the queue by then); work on the virtual clock goes with the model when
+  /// the next test resets it, as a timer does. Passing `qos` or `flags` calls Dispatch's own
+  /// method, on the real clock.
   ///
   /// This method shadows Dispatch's for calls that pass no `qos` and no `flags`, the way iOS code
   /// writes them: Swift prefers the declaration that needs no default arguments.
@@ -32,9 +34,16 @@ extension DispatchQueue {
 
   /// Whether this is the main queue. On Linux each `DispatchQueue.main` is a new wrapper of the
   /// one queue, so identity does not tell: a key set on the queue itself does.
-  private var isMainQueue: Bool {
+  var isMainQueue: Bool {
     _ = DispatchQueue.mainQueueMarked
     return getSpecific(key: DispatchQueue.mainQueueKey) != nil
+  }
+
+  /// Whether the caller runs on the main queue (on Linux, under `dispatch_main`, that is not
+  /// always the main thread).
+  static var isRunningMainQueue: Bool {
+    _ = DispatchQueue.mainQueueMarked
+    return DispatchQueue.getSpecific(key: DispatchQueue.mainQueueKey) != nil
   }
 
   private static let mainQueueKey = DispatchSpecificKey<Bool>()

@@ -76,14 +76,19 @@ public enum MainQueueHold {
     let hold = Hold.take(patience: patience, reporting: &problem)
     current.withLock { $0.hold = hold }
     defer {
-      // Work still waiting for a frame goes back to Dispatch's real clock.
+      // Work still waiting for a frame goes back to Dispatch's real clock, unless another
+      // test holds the queue by the time it is due: the model it was for is gone then.
       let delayed = current.withLock { state in
         defer { state = (nil, []) }
         return state.delayed
       }
       for item in delayed {
+        let work = item.work
         Dispatch.DispatchQueue.main.asyncAfter(
-          deadline: .now() + item.delay, qos: .unspecified, flags: [], execute: item.work)
+          deadline: .now() + item.delay, qos: .unspecified, flags: []
+        ) {
+          if current.withLock({ $0.hold == nil }) { work() }
+        }
       }
       if let hold {
         hold.letThrough()
@@ -137,7 +142,13 @@ public enum MainQueueHold {
       let hold = current.withLock({ $0.hold })
     else { return }
     scheduleDelayedWork()
-    hold.letThrough()
+    ModelThread.lend { hold.letThrough() }
+  }
+
+  /// Whether the caller is main-queue work that a hold let through: it runs while the model's
+  /// thread waits for it, and may use the model (a scenario keeps its log lines, for one).
+  public static var isRunningHeldWork: Bool {
+    isHeld.load(ordering: .acquiring) && DispatchQueue.isRunningMainQueue
   }
 
   /// Whether `asyncAfter` work waits for the end of a frame to be put on the virtual clock: the

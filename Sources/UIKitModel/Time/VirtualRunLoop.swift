@@ -15,8 +15,8 @@ public import Foundation
 /// hand-over is the only time another thread touches the model.
 public final class VirtualRunLoop {
   // nonisolated(unsafe): the model is used by one thread at a time, as UIKit by the main
-  // thread (main-queue work touches it only while the model waits, MainQueueHold);
-  // `VirtualRunLoop` checks nothing across threads, and the docs say so.
+  // thread (main-queue work touches it only while the model waits, MainQueueHold); only
+  // builds with the internal checks check it (`ModelThread`), and the docs say so.
   /// The main run loop, what `.main` means where UIKit code writes `RunLoop.main`.
   nonisolated(unsafe) public static let main = VirtualRunLoop()
 
