@@ -8,10 +8,11 @@ import ObjCRuntime
 /// `print` from a plugin lands wherever standard output is at that moment: after the lab's
 /// timeline (which the lab prints once the run is over), and mixed into other lines under
 /// `2>&1`. A log line goes to whoever watches instead: while a scenario runs, the scenario keeps
-/// it with the virtual time it was written and the moment it came before, and `swizzle-lab run`
-/// prints it there; the testing library's reports carry it too. With nobody watching, a line
-/// goes to standard error whole, in one write, prefixed with the plugin's name (and not at all
-/// under `SWIZZLEKIT_QUIET`).
+/// the lines of its run (its thread's, and main-queue work's while the model waits) with the
+/// virtual time each was written and the moment it came before, and `swizzle-lab run` prints
+/// them there; the testing library's reports carry them too. A line nobody keeps goes to
+/// standard error whole, in one write, prefixed with the plugin's name (and not at all under
+/// `SWIZZLEKIT_QUIET`).
 ///
 /// ```swift
 /// struct FadingBarPlugin: HookPlugin {
@@ -41,7 +42,7 @@ public struct PluginLog: Sendable {
 
   private struct Observers {
     var nextID = 0
-    var scoped: [Int: @Sendable (Line) -> Void] = [:]
+    var scoped: [Int: @Sendable (Line) -> Bool] = [:]
   }
 
   /// A log whose lines carry `plugin` (an empty name is written as `plugin`).
@@ -61,19 +62,20 @@ public struct PluginLog: Sendable {
       plugin: plugin,
       message: String(message.map { $0.isNewline ? " " : $0 }))
     let watchers = Self.observers.withLock { Array($0.scoped.values) }
-    guard watchers.isEmpty else {
-      for watcher in watchers { watcher(line) }
-      return
-    }
-    guard getenv("SWIZZLEKIT_QUIET") == nil else { return }
+    var kept = false
+    for watcher in watchers where watcher(line) { kept = true }
+    // A line nobody kept (written on a thread no observer watches) goes to standard error.
+    guard !kept, getenv("SWIZZLEKIT_QUIET") == nil else { return }
     // One write: a line is never cut by another thread's output.
     FileHandle.standardError.write(Data("\(line)\n".utf8))
   }
 
-  /// Runs `body` with `observer` receiving every line written meanwhile, from any thread,
-  /// instead of standard error. Several observers can watch at once; each sees every line.
+  /// Runs `body` with `observer` offered every line written meanwhile, from any thread; it
+  /// returns whether it kept the line. A line that no observer kept goes to standard error, as
+  /// with nobody watching: a scenario keeps the lines of its own run, not those another thread
+  /// writes beside it. Several observers can watch at once; each is offered every line.
   public static func withObserver<Result, Failure: Error>(
-    _ observer: @escaping @Sendable (Line) -> Void, _ body: () throws(Failure) -> Result
+    _ observer: @escaping @Sendable (Line) -> Bool, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let id = observers.withLock { state in
       state.nextID += 1
@@ -84,12 +86,16 @@ public struct PluginLog: Sendable {
     return try body()
   }
 
-  /// Runs `body` and returns what it returned with the lines written meanwhile.
+  /// Runs `body` and returns what it returned with the lines written meanwhile, on any thread.
   public static func collecting<Result, Failure: Error>(_ body: () throws(Failure) -> Result)
     throws(Failure) -> (Result, [Line])
   {
     let lines = RuntimeLock<[Line]>([])
-    let result = try withObserver({ line in lines.withLock { $0.append(line) } }, body)
+    let keep: @Sendable (Line) -> Bool = { line in
+      lines.withLock { $0.append(line) }
+      return true
+    }
+    let result = try withObserver(keep, body)
     return (result, lines.withLock { $0 })
   }
 }

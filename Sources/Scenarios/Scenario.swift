@@ -170,23 +170,37 @@ public final class ScenarioContext {
   public var log: [ScenarioLogLine] { logRecorder.lines }
   internal let logRecorder = LogRecorder()
 
-  /// The log lines, and how many moments were marked when each was written: lines come from
-  /// the model's thread, or from main-queue work while the model waits.
+  /// The log lines of the run, and how many moments were marked when each was written.
   internal final class LogRecorder: Sendable {
-    private let state = RuntimeLock<(lines: [ScenarioLogLine], momentsMarked: Int)>(([], 0))
+    private let state = RuntimeLock<
+      (lines: [ScenarioLogLine], momentsMarked: Int, started: Bool)
+    >(([], 0, false))
+    /// The thread that runs the scenario.
+    private let owner = pthread_self()
 
     var lines: [ScenarioLogLine] { state.withLock { $0.lines } }
 
     func momentsMarked(_ count: Int) { state.withLock { $0.momentsMarked = count } }
 
-    /// Keeps `line`, written now, before the next moment.
-    func note(_ line: PluginLog.Line) {
+    /// The script started a session: the clock is the run's from now (the plugins' installs
+    /// come before, at 0).
+    func sessionStarted() { state.withLock { $0.started = true } }
+
+    /// Keeps `line`, written now, before the next moment, when the run wrote it: on the
+    /// scenario's thread, or in main-queue work, which runs while the model waits for it.
+    /// Another thread's line is not the run's (and reading the clock there would race it).
+    func note(_ line: PluginLog.Line) -> Bool {
+      guard pthread_equal(pthread_self(), owner) != 0 || MainQueueHold.isRunningHeldWork else {
+        return false
+      }
       let time = VirtualRunLoop.main.currentTime
       state.withLock {
         $0.lines.append(
           ScenarioLogLine(
-            time: time, plugin: line.plugin, message: line.message, moment: $0.momentsMarked))
+            time: $0.started ? time : 0, plugin: line.plugin, message: line.message,
+            moment: $0.momentsMarked))
       }
+      return true
     }
   }
   /// The checks made so far (``expectBar(_:_:failsOn:onDevices:tolerance:)``).
@@ -206,6 +220,7 @@ public final class ScenarioContext {
     let session = NavigationSession(
       root: root, device: options.device, systemVersion: options.systemVersion)
     self.session = session
+    logRecorder.sessionStarted()
     return session
   }
 
@@ -221,6 +236,7 @@ public final class ScenarioContext {
       navigationController: make(), device: options.device,
       systemVersion: options.systemVersion)
     self.session = session
+    logRecorder.sessionStarted()
     return session
   }
 
@@ -306,12 +322,25 @@ public struct Scenario: Sendable {
     if names.contains(where: { registry.plugin(named: $0) == nil }) {
       _ = try? registry.discover()
     }
-    var installed: [String] = []
-    defer { for name in installed.reversed() { registry.uninstall(name) } }
-    for name in names {
-      if try registry.install(named: name) { installed.append(name) }
-    }
     let context = ScenarioContext(options: options)
+    // The plugins' log lines go to the run, at their moment, from their installs to their
+    // uninstalls, not to standard error.
+    let recorder = context.logRecorder
+    let note: @Sendable (PluginLog.Line) -> Bool = { line in recorder.note(line) }
+    try PluginLog.withObserver(note) { () throws(PluginError) in
+      var installed: [String] = []
+      defer { for name in installed.reversed() { registry.uninstall(name) } }
+      for name in names {
+        if try registry.install(named: name) { installed.append(name) }
+      }
+      runScript(context, options)
+    }
+    return context
+  }
+
+  /// Runs the script in `context`, unless the options' versions cannot run it (then a failed
+  /// check says why).
+  private func runScript(_ context: ScenarioContext, _ options: ScenarioOptions) {
     // A version that does not parse would run on the model's previous version under this
     // run's label: the script does not run, and a failed check says why.
     for (what, version) in [("system version", options.systemVersion), ("SDK", options.sdkVersion)]
@@ -320,7 +349,7 @@ public struct Scenario: Sendable {
       context.expect(
         false, "the options' \(what) is a version number",
         seen: "\"\(version)\" is not a version number such as 15.0; the script did not run")
-      return context
+      return
     }
     if let sdk = options.sdkVersion,
       UIDevice.isVersion(sdk, newerThan: options.systemVersion)
@@ -328,14 +357,11 @@ public struct Scenario: Sendable {
       context.expect(
         false, "the options' SDK is no newer than the system",
         seen: "the SDK \(sdk) is newer than iOS \(options.systemVersion); the script did not run")
-      return context
+      return
     }
-    // The plugins' log lines go to the run, at their moment, not to standard error.
-    let recorder = context.logRecorder
-    let note: @Sendable (PluginLog.Line) -> Void = { line in recorder.note(line) }
-    PluginLog.withObserver(note) { script(context) }
-    return context
+    script(context)
   }
+
 }
 
 /// A plugin that brings scenarios: the lab lists them, runs them with the plugin installed,

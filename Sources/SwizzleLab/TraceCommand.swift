@@ -29,10 +29,12 @@ final class TraceRecorder: RuntimeTracer, @unchecked Sendable {
     for entry in registry.hookMap.entries { layers[entry.method] = entry.layers }
   }
 
-  /// A plugin's log line, at its virtual time among the events (from the scenario's thread).
-  func logged(_ line: PluginLog.Line) {
-    guard pthread_equal(pthread_self(), owner) != 0 else { return }
+  /// A plugin's log line, at its virtual time among the events, when the scenario's thread
+  /// wrote it; false for another thread's, which goes to standard error.
+  func logged(_ line: PluginLog.Line) -> Bool {
+    guard pthread_equal(pthread_self(), owner) != 0 else { return false }
     lines.append("\(Format.time(CACurrentMediaTime()))  \(line)")
+    return true
   }
 
   func runtime(_ event: RuntimeEvent) {
@@ -153,7 +155,7 @@ enum TraceCommand {
       VirtualRunLoop.main.removeFrameObserver(observer)
       VirtualRunLoop.main.removeFrameObserver(linkObserver)
     }
-    let logged: @Sendable (PluginLog.Line) -> Void = { line in recorder.logged(line) }
+    let logged: @Sendable (PluginLog.Line) -> Bool = { line in recorder.logged(line) }
     try PluginLog.withObserver(logged) { () throws(LabError) in
       _ = try runScenario(scenario, options.scenarioOptions)
     }

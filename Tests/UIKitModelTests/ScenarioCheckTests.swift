@@ -45,6 +45,13 @@ extension UIKitModelTests {
         session.waitUntilIdle()
         context.mark("pushed")
         log("after the last moment")
+        // Another thread's line is not the run's: it goes to standard error.
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          log("from another thread")
+          written.signal()
+        }
+        written.wait()
       }
       let report = try report(scenario)
       let lines = report.log.filter { $0.plugin == "logging-test" }
