@@ -1,5 +1,6 @@
 // The hook libraries' own benchmark: a hooked empty method against the unhooked one, by position
 // and scope, as SwiftHook and Stinger publish theirs, with their figures beside ours.
+import Foundation
 import Hooks
 import ObjCRuntime
 
@@ -123,7 +124,12 @@ enum HookLibraryCases {
         try? target.hook(after: selector) { (_: BenchTarget) in },
       ]
     }
-    guard tokens.allSatisfy({ $0 != nil }) else { return 0 }
+    // A hook that did not install fails the case (this process exits 1, so the figure is
+    // "failed"), rather than measure fewer hooks.
+    guard tokens.allSatisfy({ $0 != nil }) else {
+      FileHandle.standardError.write(Data("swizzle-bench: \(shape.caseName): a hook failed\n".utf8))
+      exit(1)
+    }
     defer { for token in tokens { token?.remove() } }
     return calls(target, count)
   }

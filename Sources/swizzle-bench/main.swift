@@ -8,6 +8,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if Measure.runChildMode(arguments) { exit(0) }
 
 guard let options = Options.parse(arguments) else { exit(64) }
+if options.scaling && options.hookLibraries {
+  FileHandle.standardError.write(
+    Data("swizzle-bench: --scaling and --hook-libraries select different cases; pick one\n".utf8))
+  exit(64)
+}
 let scalingNames = Set(ScalingFamily.all.flatMap { $0.points.map(\.name) })
 let libraryNames = Set(HookLibraryCases.all.map(\.name))
 let selected = Cases.all.filter { bench in
@@ -129,7 +134,15 @@ if options.hookLibraries, options.mode != .quick {
   var clock: [String: Figure] = [:]
   var instructions: [String: Figure] = [:]
   let hasValgrind = Measure.outputLines(of: "/usr/bin/env", ["which", "valgrind"]) != nil
-  for bench in selected {
+  // The baseline, even when the filter left it out: every ratio needs it.
+  var libraryCases = selected
+  if !libraryCases.contains(where: { $0.name == HookLibraryCases.unhookedName }),
+    let unhooked = Cases.all.first(where: { $0.name == HookLibraryCases.unhookedName })
+  {
+    libraryCases.append(unhooked)
+    figures[unhooked.name] = measure(unhooked)
+  }
+  for bench in libraryCases {
     switch options.mode {
     case .clock:
       clock[bench.name] = figures[bench.name]
