@@ -148,8 +148,7 @@ internal final class HookList: @unchecked Sendable {
   let before: Entries
   let instead: Entries
   let after: Entries
-  /// Keeps every entry of the buffers alive, and entries of earlier lists of the same chain of
-  /// edits until it is renewed.
+  /// Keeps every entry of the buffers alive.
   private let keeper: Keeper<HookEntry>?
 
   static let empty = HookList(before: Entries(), instead: Entries(), after: Entries(), keeper: nil)

@@ -38,12 +38,8 @@ public struct PluginLog: Sendable {
   /// The name lines are written under.
   public let plugin: String
 
-  private static let observers = RuntimeLock(Observers())
-
-  private struct Observers {
-    var nextID = 0
-    var scoped: [Int: @Sendable (Line) -> Bool] = [:]
-  }
+  /// The observers of ``withObserver(_:_:)`` calls; each answers whether it kept a line.
+  private static let observers = ScopedObservers<Line, Bool>()
 
   /// A log whose lines carry `plugin` (an empty name is written as `plugin`).
   public init(_ plugin: String) {
@@ -61,9 +57,8 @@ public struct PluginLog: Sendable {
     let line = Line(
       plugin: plugin,
       message: String(message.map { $0.isNewline ? " " : $0 }))
-    let watchers = Self.observers.withLock { Array($0.scoped.values) }
     var kept = false
-    for watcher in watchers where watcher(line) { kept = true }
+    for watcher in Self.observers.current where watcher(line) { kept = true }
     // A line nobody kept (written on a thread no observer watches) goes to standard error.
     guard !kept, getenv("SWIZZLEKIT_QUIET") == nil else { return }
     // One write: a line is never cut by another thread's output.
@@ -77,13 +72,7 @@ public struct PluginLog: Sendable {
   public static func withObserver<Result, Failure: Error>(
     _ observer: @escaping @Sendable (Line) -> Bool, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let id = observers.withLock { state in
-      state.nextID += 1
-      state.scoped[state.nextID] = observer
-      return state.nextID
-    }
-    defer { observers.withLock { _ = $0.scoped.removeValue(forKey: id) } }
-    return try body()
+    try observers.watching(observer, body)
   }
 
   /// Runs `body` and returns what it returned with the lines written meanwhile, on any thread.

@@ -28,6 +28,7 @@ struct ModelThreadTests {
   func mainQueueWorkAdvances() async {
     await ModelGate.shared.holding {
       let frames = RuntimeLock<[Int]>([])
+      VirtualRunLoop.main.reset()
       await MainQueueHold.holding {
         DispatchQueue.main.async {
           VirtualRunLoop.main.advance(frames: 1)

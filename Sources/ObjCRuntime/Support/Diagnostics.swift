@@ -68,19 +68,15 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 /// whole run), and any watching for the duration of a ``withObserver(_:_:)`` call (tests, which
 /// run concurrently and must not replace each other's).
 public enum Diagnostics {
-  private struct Observers {
-    var main: (@Sendable (Diagnostic) -> Void)?
-    var scoped: [Int: @Sendable (Diagnostic) -> Void] = [:]
-    var nextID = 0
-  }
-
-  private static let observers = RuntimeLock(Observers())
+  /// The program's observer, for the whole run.
+  private static let main = RuntimeLock<(@Sendable (Diagnostic) -> Void)?>(nil)
+  /// The observers of ``withObserver(_:_:)`` calls.
+  private static let scoped = ScopedObservers<Diagnostic, Void>()
 
   /// Reports `diagnostic`.
   public static func report(_ diagnostic: Diagnostic) {
-    let (main, scoped) = observers.withLock { ($0.main, Array($0.scoped.values)) }
-    main?(diagnostic)
-    for observer in scoped { observer(diagnostic) }
+    main.withLock { $0 }?(diagnostic)
+    for observer in scoped.current { observer(diagnostic) }
     guard getenv("SWIZZLEKIT_QUIET") == nil else { return }
     let line = "SwizzleKit: \(diagnostic.message)\n"
     _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
@@ -102,7 +98,7 @@ public enum Diagnostics {
   /// Sets the function every diagnostic is also handed to, replacing the one set before; nil
   /// removes it. Observers of ``withObserver(_:_:)`` are not affected.
   public static func setObserver(_ newObserver: (@Sendable (Diagnostic) -> Void)?) {
-    observers.withLock { $0.main = newObserver }
+    main.withLock { $0 = newObserver }
   }
 
   /// Runs `body` with `observer` receiving every diagnostic, from any thread, until `body`
@@ -119,13 +115,7 @@ public enum Diagnostics {
   public static func withObserver<Result, Failure: Error>(
     _ observer: @escaping @Sendable (Diagnostic) -> Void, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let id = observers.withLock { state in
-      state.nextID += 1
-      state.scoped[state.nextID] = observer
-      return state.nextID
-    }
-    defer { observers.withLock { _ = $0.scoped.removeValue(forKey: id) } }
-    return try body()
+    try scoped.watching(observer, body)
   }
 
   /// Runs `body` and returns what it returned with the diagnostics of `kind` (every kind when
