@@ -3,8 +3,8 @@
 //
 // A hooked call must not pay a retain and a release for each hook it runs, nor an edit for each
 // hook it copies: the lists hold their elements as plain memory, and something else keeps the
-// objects alive (the hooks' keeper, `Hooks/HookSite.swift`). The rules that makes safe are the
-// caller's; these types only say them once and check what they can.
+// objects alive (the hooks' keeper, `Hooks/HookSite.swift`). The rules that make this safe are
+// the caller's; these types only say them once and check what they can.
 
 /// An immutable run of plain values in memory of its own: made by copying, read in place,
 /// freed once by its owner with ``deallocate()``.
@@ -12,7 +12,6 @@
 /// Every edit makes a new buffer and leaves this one as it was, so a reader that holds it keeps
 /// a consistent list while another thread edits. Copies of the struct share the memory: exactly
 /// one owner calls ``deallocate()``, after every reader is done.
-///
 @usableFromInline
 package struct FixedBuffer<Element: BitwiseCopyable>: BitwiseCopyable {
   @usableFromInline let base: UnsafeMutablePointer<Element>?
@@ -53,8 +52,8 @@ package struct FixedBuffer<Element: BitwiseCopyable>: BitwiseCopyable {
   @inlinable
   package var isEmpty: Bool { count == 0 }
 
-  @inlinable
   /// Element `index`, checked in debug builds as `UnsafeBufferPointer` checks it.
+  @inlinable
   package subscript(index: Int) -> Element {
     elements[index]
   }
