@@ -4,8 +4,6 @@
 // nothing); the typed layer it calls throws the reason instead.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
-import CObjCRuntime
-
 // MARK: - Selectors
 
 /// Registers `name` and returns its selector. The corresponding objc4 function is

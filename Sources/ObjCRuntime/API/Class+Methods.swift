@@ -1,5 +1,4 @@
 // The typed layer over method lists: adding, replacing, looking up and swizzling methods.
-import CObjCRuntime
 
 extension Class {
   /// The class named `name`.

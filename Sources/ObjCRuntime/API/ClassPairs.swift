@@ -1,7 +1,6 @@
 // Making classes at run time: objc_allocateClassPair and objc_registerClassPair.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
-import CObjCRuntime
 import Synchronization
 
 extension RuntimeTables {

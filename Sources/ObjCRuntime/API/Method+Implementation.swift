@@ -1,5 +1,4 @@
 // The typed layer over implementations: setting and exchanging IMPs.
-import CObjCRuntime
 import Synchronization
 
 extension Method {

@@ -1,5 +1,4 @@
 // Runtime classes: a name, a superclass, a metaclass, a method list and two caches.
-import CObjCRuntime
 import Synchronization
 
 /// A class of the runtime, the counterpart of objc4's `Class`.

@@ -1,6 +1,5 @@
 // Making the runtime class of a Swift type on first use, with its metaclass and declared methods,
 // and realizing every class of the loaded images when the class list is asked for.
-import CObjCRuntime
 import Synchronization
 
 /// Builds the runtime class of a Swift subclass of `ObjCObject` the first time it is needed.

@@ -1,5 +1,4 @@
 // The short, type-checked declarations classes use to fill their method lists.
-import CObjCRuntime
 
 /// What a class puts in the runtime's tables when it is first used: the counterpart of the method
 /// lists an Objective-C compiler emits.

@@ -1,5 +1,4 @@
 // Methods: a selector, a type encoding and a swappable IMP, as objc4's method_t.
-import CObjCRuntime
 import Synchronization
 
 /// A method in a class's method list: a selector, its type encoding and its implementation.

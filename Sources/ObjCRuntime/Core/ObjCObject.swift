@@ -1,5 +1,4 @@
 // The root class: every object the runtime can message derives from `ObjCObject`.
-import CObjCRuntime
 import Synchronization
 
 /// The root class of SwizzleKit's object model, the counterpart of objc4's `NSObject`.

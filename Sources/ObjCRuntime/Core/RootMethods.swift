@@ -1,5 +1,4 @@
 // The methods of the root class, ObjCObject, as they sit in its method list.
-import CObjCRuntime
 
 /// The root class's method list: what every object answers.
 internal enum RootMethods {

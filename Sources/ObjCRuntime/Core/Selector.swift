@@ -1,5 +1,4 @@
 // Selectors: interned method names, compared and hashed by address.
-import CObjCRuntime
 
 /// The name of a method, interned so that two selectors with the same name are the same pointer.
 ///

@@ -1,5 +1,4 @@
 // The `@encode` analogue: which Swift types the runtime can pass, and how each is encoded.
-import CObjCRuntime
 
 /// A Swift type with an Objective-C type encoding, the analogue of `@encode(T)`.
 ///

@@ -1,5 +1,4 @@
 // Method lookup: the lock-free cache probe every send inlines, and the locked slow path.
-import CObjCRuntime
 import Synchronization
 
 /// Which layer a lookup reads.

@@ -1,6 +1,5 @@
 // `+initialize`: sent to a class before its first message (or its instances'), superclasses
 // first, once per class, through the class's table.
-import CObjCRuntime
 import Glibc
 
 /// Sends `+initialize` the way objc4's `lookUpImpOrForward` does, from the send's slow path: a
@@ -61,7 +60,7 @@ internal enum Initialization {
       cls.initialized.store(true, ordering: .releasing)
       return
     }
-    let me = swk_thread_id()
+    let me = CurrentThread.identifier
     let key = ObjectIdentifier(cls)
     while true {
       let claim = initializing.withLock { state -> Claim in

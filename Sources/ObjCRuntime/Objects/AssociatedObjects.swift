@@ -1,7 +1,6 @@
 // Associated objects: values attached to any object under a key, with objc4's five policies.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
-import CObjCRuntime
 import Synchronization
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized

@@ -1,6 +1,5 @@
 // Where associations live: each object's table of entries, a list or a hash table. The lock and
 // the operations over the tables are in Associations.swift.
-import CObjCRuntime
 import Synchronization
 
 /// The table's header: how many entries it holds, and how it lays them out, in one word whose

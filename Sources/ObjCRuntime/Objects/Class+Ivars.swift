@@ -1,6 +1,5 @@
 // A class's ivars (declared, added at run time, laid out), and reading and writing them on an
 // object.
-import CObjCRuntime
 
 extension Class {
   /// The ivar named `name` in this class or its superclasses. The corresponding objc4 function

@@ -1,7 +1,6 @@
 // One object's class, changed by two isa-swizzlers at once (key-value observing and the hook
 // engine, on two threads): each reads the class, makes a subclass of it and sets it, and without
 // a lock between them the second would set a subclass of the class the first just replaced.
-import CObjCRuntime
 import Synchronization
 
 /// Serializes the read-make-set of an object's class by the runtime's own isa-swizzlers, per
@@ -29,7 +28,7 @@ package enum ClassChangeLock {
     for key: ObjectIdentifier, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let stripe = stripes[Int((UInt(bitPattern: key) >> 4) & 63)]
-    let me = UInt(swk_thread_id())
+    let me = CurrentThread.identifier
     if stripe.owner.load(ordering: .relaxed) == me { return try body() }
     return try stripe.lock.withLock { _ throws(Failure) -> Result in
       stripe.owner.store(me, ordering: .relaxed)

@@ -1,7 +1,6 @@
 // Key-value observing, as Foundation does it: the observed object's isa is swizzled to a hidden
 // subclass (`NSKVONotifying_Class`) whose setters notify around the original's, and whose
 // `-class` answers the class the object showed before.
-import CObjCRuntime
 
 /// What an observer asks to be told, as Foundation's `NSKeyValueObservingOptions`.
 public struct KeyValueObservingOptions: OptionSet, Sendable {
@@ -415,7 +414,7 @@ internal enum KeyValueObserving {
   }
 
   /// The calling thread, as a number.
-  private static func currentThread() -> UInt { UInt(swk_thread_id()) }
+  private static func currentThread() -> UInt { CurrentThread.identifier }
 
   /// `setContentOffset:` for `contentOffset`.
   static func setterSelector(for key: String) -> Selector {

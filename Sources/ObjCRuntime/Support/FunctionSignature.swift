@@ -1,5 +1,4 @@
 // Reads the Swift signature of a C function type to derive its Objective-C type encoding.
-import CObjCRuntime
 
 /// The Objective-C encoding of a `@convention(c)` function type, read from the Swift runtime's
 /// metadata for that type.

@@ -46,7 +46,7 @@ public final class RuntimeLock<Value>: @unchecked Sendable {
     defer { swk_lock_release(word) }
     #if SWIZZLEKIT_INTERNAL_CHECKS
       // Cleared before the release above runs (defers run last first).
-      holder = swk_thread_id()
+      holder = CurrentThread.identifier
       defer { holder = 0 }
     #endif
     return try body(&value)
@@ -58,7 +58,16 @@ public final class RuntimeLock<Value>: @unchecked Sendable {
   @inlinable @inline(__always)
   public func assertHeld(_ function: StaticString = #function) {
     #if SWIZZLEKIT_INTERNAL_CHECKS
-      InternalChecks.require(holder == swk_thread_id(), "\(function) requires the lock")
+      InternalChecks.require(holder == CurrentThread.identifier, "\(function) requires the lock")
     #endif
   }
+}
+
+/// The calling thread, as a number: what the locks, `+initialize`'s bookkeeping and key-value
+/// observing compare to tell threads apart (the C helper reads the thread pointer, one
+/// instruction).
+@usableFromInline
+package enum CurrentThread {
+  @inlinable @inline(__always)
+  package static var identifier: UInt { UInt(swk_thread_id()) }
 }
