@@ -195,6 +195,14 @@ struct HookBehaviourTests {
     #expect(meters.allSatisfy { $0.isaClass === cls })
   }
 
+  /// An object with a hook of its own: as it dies, its hooks are taken off under the engine's
+  /// lock, which must not be held then.
+  private func meterWithAHookOfItsOwn(_ cls: Class) throws -> Meter {
+    let object = meter(of: cls)
+    _ = try object.hook(before: "scaled:") { (_, _: Int) in }
+    return object
+  }
+
   @Test(
     "a removed hook's body, and what it captured, go with its token, outside the engine's locks",
     .timeLimit(.minutes(1)))
@@ -203,10 +211,7 @@ struct HookBehaviourTests {
     let keep = try Meter.hook(before: "record:", in: cls) { (_, _: Int) in }
     weak var captured: Meter?
     do {
-      // An object with a hook of its own: as it dies, its hooks are taken off under the
-      // engine's lock, which must not be held then.
-      let object = meter(of: cls)
-      _ = try object.hook(before: "scaled:") { (_, _: Int) in }
+      let object = try meterWithAHookOfItsOwn(cls)
       captured = object
       let shared = Shared(value: object)
       let hook = try Meter.hook(before: "record:", in: cls) { (_, _: Int) in _ = shared }
@@ -225,8 +230,7 @@ struct HookBehaviourTests {
     let kept = try hooked.hook(before: "record:") { (_, _: Int) in }
     weak var captured: Meter?
     do {
-      let object = meter(of: cls)
-      _ = try object.hook(before: "scaled:") { (_, _: Int) in }
+      let object = try meterWithAHookOfItsOwn(cls)
       captured = object
       let shared = Shared(value: object)
       let hook = try hooked.hook(after: "record:") { (_, _: Int) in _ = shared }

@@ -3,7 +3,7 @@
 //
 // A hooked call must not pay a retain and a release for each hook it runs, nor an edit for each
 // hook it copies: the lists hold their elements as plain memory, and something else keeps the
-// objects alive (the hooks' keeper, `Hooks/HookSite.swift`). The rules that make this safe are
+// objects alive (the hooks' keeper, `Hooks/HookLists.swift`). The rules that make this safe are
 // the caller's; these types only say them once and check what they can.
 
 /// An immutable run of plain values in memory of its own: made by copying, read in place,
