@@ -59,7 +59,7 @@ struct ScalingFamily {
 
   /// The family's row for `figures`, FAILED when one of its cases has no figure. Only
   /// instruction counts are judged: times on these machines are too noisy to tell growth.
-  func row(_ figures: [String: Figure], mode: Options.Mode) -> ScalingRow? {
+  func row(_ figures: [String: Figure], mode: Options.Mode) -> ScalingRow {
     // The run set out to measure the family (main.swift asks for no other): a point missing
     // is a case that failed, which the run must say rather than drop the family.
     let values = points.compactMap { figures[$0.name]?.value }
@@ -89,10 +89,10 @@ struct ScalingFamily {
       let middle = values.count / 2
       let lower = (values[middle] - first) / Double(points[middle].n - firstN)
       let upper = (last - values[middle]) / Double(lastN - points[middle].n)
+      let perOne = slope >= 100 ? Int(slope.rounded()).formatted : String(format: "%.1f", slope)
       verdict =
         upper <= max(lower * 2, lower + 2)
-        ? "linear as designed (+\(slope >= 100 ? Int(slope.rounded()).formatted : String(format: "%.1f", slope)) per one more)"
-        : "REGRESSION (faster than linear)"
+        ? "linear as designed (+\(perOne) per one more)" : "REGRESSION (faster than linear)"
     }
     return ScalingRow(
       operation: operation, counting: counting, growth: growth,

@@ -5,7 +5,9 @@ extension DispatchQueue {
   /// Sends `work` to the queue at `deadline`. For the main queue, while the testing library's
   /// trait holds it (``MainQueueHold``), the delay runs on the model's virtual clock: the work
   /// reaches the queue once that much virtual time has passed, and runs at the end of that
-  /// frame, as iOS runs it at the turn of the main run loop after its deadline. Idle waits wait
+  /// frame, as iOS runs it at the turn of the main run loop after its deadline (Apple's Dispatch
+  /// documentation: the main queue's work runs on the main thread, which the main run loop
+  /// drives; `asyncAfter` submits the work at the deadline, not before). Idle waits wait
   /// for a delay of up to 1.5 s, as EarlGrey waits for `dispatch_after` (and not for a longer
   /// one). Every other queue, and the main queue without a hold (the lab, the benchmark), keeps
   /// Dispatch's real clock.
