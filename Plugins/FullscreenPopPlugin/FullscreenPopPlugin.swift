@@ -25,7 +25,9 @@ public enum PopTechnique: String, Sendable, CaseIterable {
   case hijackSeed = "hijack-seed"
   /// FDFullscreenPopGesture's hijack with the per-page bar fixed: every page of the
   /// controller is served, the root included, and a page that never set
-  /// `fdPrefersNavigationBarHidden` leaves the bar to the app (pull request 207).
+  /// `fdPrefersNavigationBarHidden` leaves the bar to the app (pull request 207); and a scroll
+  /// view whose content is at its left edge lets the full-screen pan recognize with its own,
+  /// the category FDFullscreenPopGesture's README gives for issues 27 and 61.
   case hijack
 }
 
@@ -70,8 +72,11 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
   /// Hooks `-[UINavigationController viewDidLoad]` (the article's set-up),
   /// `-[UINavigationController pushViewController:animated:]` (the hijack's, before the push,
   /// as FDFullscreenPopGesture swizzled it) and `-[UIViewController viewWillAppear:]` and
-  /// `viewWillDisappear:` (FDFullscreenPopGesture's per-page bar, after the originals).
+  /// `viewWillDisappear:` (FDFullscreenPopGesture's per-page bar, after the originals); adds
+  /// `-[UIScrollView gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:]`
+  /// (the README's scroll-view category, answering only in the fixed hijack).
   public func install() throws {
+    try ScrollViewYield.install()
     // The fixed article technique sets up once per navigation controller; the seed's page B
     // (`ArticlePopPage`) sets up in its own viewDidLoad, as the article's does.
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in

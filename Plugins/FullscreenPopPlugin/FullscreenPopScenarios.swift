@@ -32,6 +32,18 @@ extension FullscreenPopPlugin: ScenarioPlugin, BreakageGalleryPlugin {
           + " push (to the pushed page and the one under it), so the root's first appearance,"
           + " which no push precedes, is left alone",
         scenario: "fd-root-hidden", profile: .ios10),
+      Breakage(
+        name: "fd-61", library: "FDFullscreenPopGesture",
+        report: "forkingdog/FDFullscreenPopGesture issue 61",
+        reported: "on a page with a scroll view that scrolls sideways, the back swipe does"
+          + " nothing: the gestures conflict (issue 27 reports the same)",
+        mechanism: "the scroll view's own pan, on a view nearer the finger, begins first (its"
+          + " content can move sideways, and at the left edge it still takes the drag), and no"
+          + " two gestures recognize at once unless a delegate says so, so FD's pan fails. FD's"
+          + " README and demo answer with the scroll view, its pan's delegate, letting FD's pan"
+          + " recognize beside its own while the content is at the left edge; issue 203 asks"
+          + " for that as a category on UIScrollView",
+        scenario: "fd-scroll-view", profile: .ios10),
     ]
   }
 }
@@ -44,6 +56,7 @@ public enum FullscreenPopScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
+    scrollViewPage,
   ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
@@ -178,6 +191,42 @@ public enum FullscreenPopScenarios {
     }
   }
 
+  /// FDFullscreenPopGesture issues 61 and 27: a page filled by a scroll view three screens
+  /// wide. On its second screen, a swipe to the right from mid-screen scrolls the content back
+  /// and stays on the page, in both halves. At the left edge, FD as written lets the scroll
+  /// view keep the finger and the page stays (`hijack-seed: ...`, fails everywhere); fixed, the
+  /// README's scroll-view category lets both pans recognize and the swipe pops (`hijack: ...`).
+  public static let scrollViewPage = Scenario(
+    name: "fd-scroll-view",
+    summary: "FD issue 61: a sideways scroll view keeps the finger; the README's category yields",
+    plugin: plugin
+  ) { context in
+    for technique in [PopTechnique.hijackSeed, .hijack] {
+      withTechnique(technique) {
+        let session = context.start(root: homePage())
+        let page = SidewaysScrollingPage()
+        session.push(page)
+        let screen = page.scrollView.bounds.width
+        page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
+        context.mark("\(technique.rawValue): the gallery's second screen")
+        session.swipeBack(to: 0.5, from: 200)
+        context.mark("\(technique.rawValue): swiped right on the second screen")
+        expectTop("Gallery", "\(technique.rawValue): the swipe scrolled, no pop", context)
+        let scrolled = page.scrollView.contentOffset.x
+        context.expect(
+          scrolled < screen, "\(technique.rawValue): the content moved back",
+          seen: "content offset \(scrolled)")
+        page.scrollView.contentOffset = .zero
+        context.mark("\(technique.rawValue): the gallery's first screen")
+        session.swipeBack(to: 0.7, from: 200)
+        context.mark("\(technique.rawValue): swiped right at the left edge")
+        expectTop(
+          "Home", "\(technique.rawValue): the swipe at the left edge pops", context,
+          failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
+      }
+    }
+  }
+
   /// Checks whether the bar is hidden.
   private static func expectBarHidden(
     _ hidden: Bool, _ label: String, _ context: ScenarioContext, failsOn: Set<String> = []
@@ -189,12 +238,14 @@ public enum FullscreenPopScenarios {
   }
 
   /// Checks that the controller on top is titled `title`.
-  private static func expectTop(_ title: String, _ label: String, _ context: ScenarioContext) {
+  private static func expectTop(
+    _ title: String, _ label: String, _ context: ScenarioContext, failsOn: Set<String> = []
+  ) {
     let stack = context.session?.navigationController.viewControllers ?? []
     let top = stack.last?.title ?? "none"
     context.expect(
       top == title, label,
-      seen: "on top: \(top), \(stack.count) deep; expected \(title)")
+      seen: "on top: \(top), \(stack.count) deep; expected \(title)", failsOn: failsOn)
   }
 
   /// Runs `body` with ``FullscreenPopPlugin/technique`` set to `technique`, sets it back, and
@@ -222,6 +273,26 @@ public enum FullscreenPopScenarios {
     let page = ArticlePopPage()
     page.title = "Detail"
     return page
+  }
+}
+
+/// FDFullscreenPopGesture issue 61's page: a scroll view as large as the page, its content three
+/// screens wide (a gallery of screens side by side).
+public final class SidewaysScrollingPage: UIViewController {
+  /// The scroll view.
+  public let scrollView = UIScrollView()
+
+  /// A page titled `Gallery`.
+  public override init() {
+    super.init()
+    title = "Gallery"
+  }
+
+  public override func viewDidLoad() {
+    super.viewDidLoad()
+    scrollView.frame = view.bounds
+    scrollView.contentSize = CGSize(width: view.bounds.width * 3, height: view.bounds.height)
+    view.addSubview(scrollView)
   }
 }
 

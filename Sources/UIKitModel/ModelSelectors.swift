@@ -60,11 +60,13 @@ extension UIScrollView {
     /// `setContentOffset:` (Swift: ``UIScrollView/contentOffset``; the argument is a `CGPoint`,
     /// `{CGPoint=dd}`, which a typed hook takes as `CGPoint`).
     public static let setContentOffset: Selector = "setContentOffset:"
+    /// `handlePan:`, the action of the scroll view's own pan (UIKit's name for it).
+    public static let handlePan: Selector = "handlePan:"
     /// `scrollViewDidScroll:`, the delegate method the scroll view sends through the runtime
     /// to a delegate whose class's table has it (not in the scroll view's own table).
     public static let scrollViewDidScroll: Selector = "scrollViewDidScroll:"
     /// Every selector of the table, in the order it declares them.
-    public static let all: [Selector] = [setContentOffset]
+    public static let all: [Selector] = [setContentOffset, handlePan]
   }
 }
 

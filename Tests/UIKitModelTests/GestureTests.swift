@@ -194,6 +194,68 @@ extension UIKitModelTests {
       for pan in both { GestureDriver.end(pan, cancelled: true) }
     }
 
+    @Test("require(toFail:): the receiver waits while the other follows, begins when it fails")
+    func requireToFailBeginsAfterFailure() throws {
+      // Apple's require(toFail:): the receiver's move out of possible is delayed until the
+      // other fails.
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let window = try #require(page.view.window)
+      let inner = UIPanGestureRecognizer()
+      let outer = UIPanGestureRecognizer()
+      let rightwards = RightwardsOnly()
+      outer.delegate = rightwards
+      page.view.addGestureRecognizer(inner)
+      window.addGestureRecognizer(outer)
+      inner.require(toFail: outer)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      GestureDriver.move(inner, to: CGPoint(x: -20, y: 0))
+      #expect(inner.state == .possible && inner.isFollowingTouch, "waits for the outer pan")
+      GestureDriver.move(outer, to: CGPoint(x: -20, y: 0))
+      #expect(outer.state == .possible && !outer.isFollowingTouch, "the outer pan failed")
+      GestureDriver.move(inner, to: CGPoint(x: -30, y: 0))
+      #expect(inner.state == .began, "begins at the next move once the other failed")
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+    }
+
+    @Test("require(toFail:): the receiver fails when the other begins")
+    func requireToFailFailsWhenOtherBegins() throws {
+      // Apple's require(toFail:): if the other recognizes (or begins), the receiver fails.
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let window = try #require(page.view.window)
+      let inner = UIPanGestureRecognizer()
+      let outer = UIPanGestureRecognizer()
+      page.view.addGestureRecognizer(inner)
+      window.addGestureRecognizer(outer)
+      inner.require(toFail: outer)
+      inner.require(toFail: outer)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      for pan in pans { GestureDriver.move(pan, to: CGPoint(x: 20, y: 0)) }
+      #expect(outer.state == .began && inner.state == .possible && inner.isFollowingTouch)
+      GestureDriver.move(inner, to: CGPoint(x: 30, y: 0))
+      #expect(inner.state == .possible && !inner.isFollowingTouch, "it failed")
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+    }
+
+    @Test("require(toFail:) of itself, or of a pan the finger is not on, holds nothing back")
+    func requireToFailNothingToWaitFor() throws {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let window = try #require(page.view.window)
+      let pan = UIPanGestureRecognizer()
+      page.view.addGestureRecognizer(pan)
+      pan.require(toFail: pan)
+      let elsewhere = UIPanGestureRecognizer()
+      UIView().addGestureRecognizer(elsewhere)
+      pan.require(toFail: elsewhere)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      #expect(pans.count == 1)
+      GestureDriver.move(pan, to: CGPoint(x: 20, y: 0))
+      #expect(pan.state == .began)
+      GestureDriver.end(pan, cancelled: true)
+    }
+
     @Test("gestureRecognizerShouldBegin: is asked through the runtime: a hook can refuse")
     func shouldBeginHookable() throws {
       let page = UIViewController()

@@ -157,6 +157,23 @@ open class UIGestureRecognizer: ObjCObject {
     return asks(self, other) || asks(other, self)
   }
 
+  /// Makes this recognizer wait for `other` to fail before it begins, as UIKit's
+  /// `require(toFail:)`: once the finger has moved far enough, it stays in `possible` while
+  /// `other` still follows the same finger without having begun; it begins when `other` fails,
+  /// and fails when `other` begins. A recognizer that does not follow the finger imposes
+  /// nothing. Requiring itself, or one already required, changes nothing. `other` is held
+  /// weakly.
+  open func require(toFail other: UIGestureRecognizer) {
+    guard other !== self,
+      !failureRequirements.contains(where: { $0.recognizer === other })
+    else { return }
+    failureRequirements.removeAll { $0.recognizer == nil }
+    failureRequirements.append(WeakRecognizer(recognizer: other))
+  }
+
+  /// The recognizers that must fail first (``require(toFail:)``).
+  internal private(set) var failureRequirements: [WeakRecognizer] = []
+
   /// Adds a target-action pair; the target is held weakly.
   open func addTarget(_ target: ObjCObject, action: Selector) {
     actions.append(UIGestureRecognizerTarget(target: target, action: action))
@@ -225,6 +242,11 @@ open class UIPanGestureRecognizer: UIGestureRecognizer {
     state == .began || state == .changed || (state == .possible && touch != nil)
   }
 
+  /// Whether the recognizer itself may begin once the finger has moved by `translation`,
+  /// before its delegate is asked: yes; a scroll view's pan says no for a direction its content
+  /// cannot move in.
+  internal func canBegin(after translation: CGPoint) -> Bool { true }
+
   /// The translation since the gesture began.
   open func translation(in view: UIView?) -> CGPoint { translationValue }
 
@@ -265,14 +287,25 @@ open class UIScreenEdgePanGestureRecognizer: UIPanGestureRecognizer {
   }
 }
 
+/// A recognizer held weakly.
+struct WeakRecognizer {
+  weak var recognizer: UIGestureRecognizer?
+}
+
 /// One finger down, and the pans it came down on, nearest first: the first of them to begin
 /// excludes the others unless they may recognize together.
 final class TouchSequence {
-  private struct Weak {
-    weak var recognizer: UIPanGestureRecognizer?
-  }
+  private var began: [WeakRecognizer] = []
 
-  private var began: [Weak] = []
+  /// What a recognizer's failure requirements say once the finger has moved far enough.
+  enum Requirements {
+    /// None of them follows this finger any more without having begun: it may begin.
+    case met
+    /// One still follows this finger and has not begun: wait.
+    case waiting
+    /// One began on this finger: it fails.
+    case failed
+  }
 
   /// Whether `recognizer` may begin beside those that already did.
   func admits(_ recognizer: UIPanGestureRecognizer) -> Bool {
@@ -282,9 +315,23 @@ final class TouchSequence {
     }
   }
 
+  /// Where `recognizer`'s ``UIGestureRecognizer/require(toFail:)`` requirements stand on this
+  /// finger.
+  func requirements(of recognizer: UIGestureRecognizer) -> Requirements {
+    var waiting = false
+    for entry in recognizer.failureRequirements {
+      guard let other = entry.recognizer else { continue }
+      if began.contains(where: { $0.recognizer === other }) { return .failed }
+      if let pan = other as? UIPanGestureRecognizer, pan.touch === self, pan.state == .possible {
+        waiting = true
+      }
+    }
+    return waiting ? .waiting : .met
+  }
+
   /// Notes that `recognizer` began.
   func noteBegan(_ recognizer: UIPanGestureRecognizer) {
-    began.append(Weak(recognizer: recognizer))
+    began.append(WeakRecognizer(recognizer: recognizer))
   }
 }
 
@@ -388,6 +435,7 @@ public enum GestureDriver {
     var candidates: [UIPanGestureRecognizer] = []
     var current = window.hitTest(point, with: nil)
     while let view = current {
+      view.prepareBuiltInRecognizers()
       for case let pan as UIPanGestureRecognizer in view.recognizers.reversed() {
         if let edge = pan as? UIScreenEdgePanGestureRecognizer,
           !edge.touches(point, in: window.bounds)
@@ -406,7 +454,9 @@ public enum GestureDriver {
   /// down) now; the velocity is the change over one frame. A gesture under way changes. One
   /// waiting to begin begins once the finger is ``UIPanGestureRecognizer/recognitionDistance``
   /// points away, if its delegate agrees and it may recognize beside those of the same finger
-  /// that began before it; otherwise it fails and stops following the finger. A translation
+  /// that began before it; otherwise it fails and stops following the finger. While a
+  /// recognizer it requires to fail (``UIGestureRecognizer/require(toFail:)``) still follows the
+  /// finger without having begun, it waits, and is asked again at the next move. A translation
   /// with a NaN or infinite component is refused with an issue (a touch is always somewhere),
   /// and the gesture stays where it was.
   public static func move(_ recognizer: UIPanGestureRecognizer, to translation: CGPoint) {
@@ -435,8 +485,13 @@ public enum GestureDriver {
       (translation.x * translation.x + translation.y * translation.y).squareRoot()
         >= UIPanGestureRecognizer.recognitionDistance
     else { return }
+    let requirements = touch.requirements(of: recognizer)
+    // Waits, still following the finger, for a recognizer it requires to fail.
+    if requirements == .waiting { return }
     recognizer.touch = nil
-    guard touch.admits(recognizer), recognizer.delegateAllowsBegin() else {
+    guard requirements == .met, recognizer.canBegin(after: translation), touch.admits(recognizer),
+      recognizer.delegateAllowsBegin()
+    else {
       // Failed, then ready for the next touch.
       recognizer.state = .failed
       recognizer.state = .possible

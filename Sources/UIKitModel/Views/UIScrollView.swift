@@ -43,6 +43,7 @@ open class UIScrollView: UIView {
         ObjCMethodDeclaration(
           "setContentOffset:", implementation: setter.implementation, types: "v@:{CGPoint=dd}")
       }
+      ObjCMethodDeclaration(ScrollViewSelectors.handlePan, UIScrollView.handlePanIMP)
       ObjCPropertyDeclaration("contentOffset", \UIScrollView.contentOffset)
       // UIKit's ivar: key-value coding reads the offset through it (and so key-value observing
       // reports the values before and after a change).
@@ -54,6 +55,30 @@ open class UIScrollView: UIView {
   /// The running deceleration, if any. Weak: the run loop holds a scheduled timer, and the
   /// timer's block holds the view, so a reset of the run loop frees both.
   private weak var deceleration: VirtualRunLoop.Timer?
+  /// The scroll view's own pan, once made (``panGestureRecognizer``).
+  var panStorage: UIScrollViewPanGestureRecognizer?
+  /// Where the content and the finger were when the pan began; nil when no pan drags.
+  var panStart: (offset: CGPoint, translation: CGPoint)?
+
+  /// Whether the content bounces past its edges. True by default, as in UIKit; with
+  /// ``alwaysBounceHorizontal`` or ``alwaysBounceVertical`` it lets the pan drag content no
+  /// larger than the view. The model keeps the offset at the edge (it draws no rubber band).
+  open var bounces = true
+  /// Whether a horizontal drag is allowed even when the content is no wider than the view (with
+  /// ``bounces``), UIKit's documented rule; false by default.
+  open var alwaysBounceHorizontal = false
+  /// Whether a vertical drag is allowed even when the content is no taller than the view (with
+  /// ``bounces``); false by default.
+  open var alwaysBounceVertical = false
+  /// Whether the finger scrolls the content: when false, the scroll view's pan is off. True by
+  /// default.
+  open var isScrollEnabled = true {
+    didSet { panStorage?.isEnabled = isScrollEnabled }
+  }
+
+  override func prepareBuiltInRecognizers() {
+    _ = panGestureRecognizer
+  }
 
   /// The offset of the content's origin from the view's origin. Setting it sends
   /// `setContentOffset:` through the runtime, whose base implementation stores it and tells the
@@ -104,8 +129,8 @@ open class UIScrollView: UIView {
   open var contentInset: UIEdgeInsets = .zero
   /// The delegate, held weakly.
   open weak var delegate: (any UIScrollViewDelegate)?
-  /// Whether a simulated drag is under way.
-  public private(set) var isDragging = false
+  /// Whether a drag is under way: a simulated one, or the scroll view's pan.
+  public internal(set) var isDragging = false
   /// Whether the content is still moving after a flick.
   public var isDecelerating: Bool { deceleration?.isValid == true }
 
@@ -201,7 +226,7 @@ open class UIScrollView: UIView {
   /// Moves the content on after a flick at `velocity` points per second along `direction`
   /// (not zero). The timer's block holds the scroll view strongly, as UIKit's deceleration
   /// does; the run loop holds the timer.
-  private func decelerate(from velocity: CGFloat, along direction: CGPoint) {
+  func decelerate(from velocity: CGFloat, along direction: CGPoint) {
     stopDecelerating()
     let length = (direction.x * direction.x + direction.y * direction.y).squareRoot()
     let unit = CGPoint(x: direction.x / length, y: direction.y / length)
@@ -225,7 +250,7 @@ open class UIScrollView: UIView {
   }
 
   /// `offset` kept within the content, on each axis whose content size is set.
-  private func clampedToContent(_ offset: CGPoint) -> CGPoint {
+  func clampedToContent(_ offset: CGPoint) -> CGPoint {
     func clamp(
       _ value: CGFloat, _ content: CGFloat, _ visible: CGFloat, _ before: CGFloat, _ after: CGFloat
     )
@@ -239,7 +264,7 @@ open class UIScrollView: UIView {
       y: clamp(offset.y, contentSize.height, bounds.height, contentInset.top, contentInset.bottom))
   }
 
-  private func stopDecelerating() {
+  func stopDecelerating() {
     deceleration?.invalidate()
     deceleration = nil
   }

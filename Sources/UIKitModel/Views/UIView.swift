@@ -119,6 +119,10 @@ open class UIView: UIResponder {
   public var tag = 0
   /// The gesture recognizers attached to the view (`UIView+Gestures.swift`).
   var recognizers: [UIGestureRecognizer] = []
+  /// Makes the recognizers a view of this class has from its creation in UIKit (a scroll
+  /// view's pan), which the model makes when first needed: before ``recognizers`` is read or
+  /// changed. None for a plain view.
+  func prepareBuiltInRecognizers() {}
   /// The layer, made on first use: most views never need one.
   var layerStorage: CALayer?
 

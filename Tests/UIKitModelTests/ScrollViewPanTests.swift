@@ -1,0 +1,207 @@
+// A scroll view's own pan: the finger drags the content, a sideways swipe on a table view is left
+// to the pans above it, and a horizontal scroll view under the swipe-back takes the finger from
+// it unless one of the two yields (require(toFail:), or a delegate that lets both recognize).
+import Foundation
+import ObjCRuntime
+import Testing
+import UIKitModel
+
+/// A page filled by a scroll view three screens wide (a paging-style gallery), which hears the
+/// dragging callbacks.
+final class GalleryPage: UIViewController, UIScrollViewDelegate {
+  let scrollView = UIScrollView()
+  var heard: [String] = []
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    scrollView.frame = view.bounds
+    scrollView.contentSize = CGSize(width: view.bounds.width * 3, height: view.bounds.height)
+    scrollView.delegate = self
+    view.addSubview(scrollView)
+  }
+
+  func scrollViewWillBeginDragging(_ scrollView: UIScrollView) { heard.append("willBegin") }
+  func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
+    heard.append("didEnd(\(decelerate))")
+  }
+  func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
+    heard.append("didEndDecelerating")
+  }
+}
+
+/// A scroll view whose class answers
+/// `gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:` yes while its content
+/// is at its left edge, as FDFullscreenPopGesture's README and demo scroll view do.
+final class YieldingScrollView: UIScrollView {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(YieldingScrollView.self) {
+      ObjCMethodDeclaration(
+        "gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:",
+        YieldingScrollView.simultaneous)
+    }
+  }
+  static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, _, _ in
+    me.receiver(as: YieldingScrollView.self).contentOffset.x <= 0
+  }
+}
+
+extension UIKitModelTests {
+  @Suite("UIScrollView's pan")
+  struct ScrollViewPanTests {
+    /// A session whose top page is a `GalleryPage` over a home page.
+    private func gallery() -> (NavigationSession, GalleryPage) {
+      let session = NavigationSession(root: UIViewController())
+      let page = GalleryPage()
+      session.push(page)
+      return (session, page)
+    }
+
+    /// A finger down at `x`, half way down the window, moved by `dx` in `steps` frames (every
+    /// pan that follows it, nearest first), then lifted; returns the pans.
+    @discardableResult
+    private func drag(
+      at x: CGFloat, by dx: CGFloat, steps: Int = 10, in window: UIWindow
+    ) -> [UIPanGestureRecognizer] {
+      let pans = GestureDriver.touchDown(at: CGPoint(x: x, y: window.bounds.midY), in: window)
+      for step in 1...steps {
+        for pan in pans where pan.isFollowingTouch {
+          GestureDriver.move(pan, to: CGPoint(x: dx * CGFloat(step) / CGFloat(steps), y: 0))
+        }
+        VirtualRunLoop.main.advance(frames: 1)
+      }
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
+      return pans
+    }
+
+    @Test("a scroll view has its pan: first of its recognizers, with the scroll view as delegate")
+    func builtIn() throws {
+      let scrollView = UIScrollView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+      let other = UIPanGestureRecognizer()
+      scrollView.addGestureRecognizer(other)
+      let pan = scrollView.panGestureRecognizer
+      #expect(
+        scrollView.gestureRecognizers?.map(ObjectIdentifier.init)
+          == [pan, other].map(ObjectIdentifier.init))
+      #expect(pan.view === scrollView && pan.delegate === scrollView)
+      #expect(scrollView.panGestureRecognizer === pan, "one pan per scroll view")
+      #expect(scrollView.responds(to: UIScrollView.Selectors.handlePan))
+    }
+
+    @Test("a finger drags the content from where the gesture began, and a flick moves it on")
+    func drags() throws {
+      let (_, page) = gallery()
+      let window = try #require(page.view.window)
+      drag(at: 300, by: -200, in: window)
+      // The pan began at the first move past 10 points (20 of 200): the content followed the
+      // remaining 180, then the release's speed (20 points a frame) carried it on.
+      #expect(page.heard.first == "willBegin")
+      #expect(page.heard.contains("didEnd(true)"))
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(page.scrollView.contentOffset.x > 180)
+      #expect(page.scrollView.contentOffset.y == 0, "the content does not move along y")
+      #expect(page.heard.last == "didEndDecelerating")
+      #expect(!page.scrollView.isDragging)
+    }
+
+    @Test("the content stops at its edges: a drag to the right from the left edge leaves it at 0")
+    func staysWithinContent() throws {
+      let (_, page) = gallery()
+      let window = try #require(page.view.window)
+      drag(at: 200, by: 150, in: window)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(page.scrollView.contentOffset == .zero)
+      #expect(page.heard.first == "willBegin", "the pan began: the content can scroll sideways")
+    }
+
+    @Test("a sideways swipe on content that only scrolls up and down is left to the pans above")
+    func sidewaysOnTallContent() throws {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let window = try #require(page.view.window)
+      let table = UITableView(frame: page.view.bounds)
+      table.contentSize = CGSize(width: page.view.bounds.width, height: 3_000)
+      page.view.addSubview(table)
+      let outer = UIPanGestureRecognizer()
+      page.view.addGestureRecognizer(outer)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      #expect(pans.first === table.panGestureRecognizer, "the table's pan is nearest")
+      for pan in pans { GestureDriver.move(pan, to: CGPoint(x: 30, y: 2)) }
+      #expect(table.panGestureRecognizer.state == .possible && outer.state == .began)
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+      // Up and down, the table takes the finger and the outer pan fails.
+      let again = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      for pan in again { GestureDriver.move(pan, to: CGPoint(x: 2, y: -30)) }
+      #expect(table.panGestureRecognizer.state == .began && outer.state == .possible)
+      for pan in again where pan.isFollowingTouch { GestureDriver.end(pan) }
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(table.contentOffset.y > 0, "the flick scrolled the table")
+    }
+
+    @Test("alwaysBounceHorizontal lets narrow content take a sideways swipe; scrolling off, none")
+    func bounceAndEnabled() throws {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let window = try #require(page.view.window)
+      let scrollView = UIScrollView(frame: page.view.bounds)
+      page.view.addSubview(scrollView)
+      let sideways = CGPoint(x: -30, y: 0)
+      func begins() -> Bool {
+        let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+        for pan in pans { GestureDriver.move(pan, to: sideways) }
+        let began = scrollView.panGestureRecognizer.state == .began
+        for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+        return began
+      }
+      #expect(!begins(), "content no wider than the view")
+      scrollView.alwaysBounceHorizontal = true
+      #expect(begins())
+      scrollView.bounces = false
+      #expect(!begins(), "alwaysBounceHorizontal needs bounces")
+      scrollView.bounces = true
+      scrollView.isScrollEnabled = false
+      #expect(!scrollView.panGestureRecognizer.isEnabled && !begins())
+      scrollView.isScrollEnabled = true
+      #expect(begins())
+    }
+
+    @Test("under the swipe-back, a wide scroll view takes the finger: no pop")
+    func blocksSwipeBack() throws {
+      let (session, page) = gallery()
+      session.swipeBack(to: 0.7)
+      #expect(session.navigationController.viewControllers.count == 2)
+      #expect(page.heard.first == "willBegin")
+    }
+
+    @Test("require(toFail:) the swipe-back: the scroll view waits, the swipe-back pops")
+    func requireToFailSwipeBack() throws {
+      // Apple's require(toFail:): the receiver stays in possible until the other fails, and
+      // fails when the other begins.
+      let (session, page) = gallery()
+      let system = try #require(session.navigationController.interactivePopGestureRecognizer)
+      page.scrollView.panGestureRecognizer.require(toFail: system)
+      session.swipeBack(to: 0.7)
+      #expect(session.navigationController.viewControllers.count == 1)
+      #expect(page.heard.isEmpty, "the scroll view never dragged")
+      #expect(page.scrollView.contentOffset == .zero)
+    }
+
+    @Test("a scroll view that recognizes beside the swipe-back at its left edge lets it pop")
+    func simultaneousAtLeftEdge() throws {
+      let session = NavigationSession(root: UIViewController())
+      let page = UIViewController()
+      let scrollView = YieldingScrollView()
+      page.loadViewIfNeeded()
+      scrollView.frame = page.view.bounds
+      scrollView.contentSize = CGSize(width: 3 * page.view.bounds.width, height: 10)
+      page.view.addSubview(scrollView)
+      session.push(page)
+      session.swipeBack(to: 0.7)
+      #expect(session.navigationController.viewControllers.count == 1)
+      // Away from the edge it keeps the finger.
+      session.push(page)
+      scrollView.contentOffset = CGPoint(x: 50, y: 0)
+      session.swipeBack(to: 0.7)
+      #expect(session.navigationController.viewControllers.count == 2)
+    }
+  }
+}
