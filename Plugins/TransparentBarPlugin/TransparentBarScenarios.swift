@@ -14,14 +14,14 @@ extension TransparentBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
     [
       Breakage(
         name: "et-14", library: "ETNavBarTransparent",
-        report: "bigL055/ETNavBarTransparent issue 14",
+        report: "EnderTan/ETNavBarTransparent issue 14",
         reported: "with barTintColor set, navBarBgAlpha = 0 no longer makes the bar transparent",
         mechanism: "ET fades _backgroundEffectView, but a bar tint colour is drawn by a view of"
           + " its own (_colorView), which stays",
         scenario: "transparent-bar-tint", profile: .ios13),
       Breakage(
         name: "et-33", library: "ETNavBarTransparent",
-        report: "bigL055/ETNavBarTransparent issue 33",
+        report: "EnderTan/ETNavBarTransparent issue 33",
         reported: "in a presented navigation controller, navBarBgAlpha = 0 has no effect",
         mechanism: "on iOS 12 a presented navigation controller's bar gets _UIBarBackground only"
           + " once in the window (WRNavigationBar issue 153), after the page's viewDidLoad: ET's"
