@@ -38,7 +38,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(try instancesClass(cls)), selector, .before, options,
       check: typed.check(result: nil),
       body: typed.observer(body))
@@ -53,7 +53,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(try instancesClass(cls)), selector, .after, options,
       check: typed.check(result: nil),
       body: typed.observer(body))
@@ -71,7 +71,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Self, Result, repeat each Arg) -> Result
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(try instancesClass(cls)), selector, .after, options,
       check: typed.check(result: Result.self), body: typed.resultReplacer(body))
   }
@@ -88,7 +88,7 @@ extension Hookable {
       Result
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(try instancesClass(cls)), selector, .instead, options,
       check: typed.check(result: Result.self), body: typed.replacement(body))
   }
@@ -102,7 +102,7 @@ extension Hookable {
     _ selector: Selector, position: HookPosition, in cls: Class? = nil,
     options: HookOptions = [], _ body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookToken {
-    try Hooks.install(
+    try HookInstaller.install(
       on: .instances(try instancesClass(cls)), selector, position, options, check: { _ in },
       body: body)
   }
@@ -133,7 +133,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .object(self), selector, .before, options, check: typed.check(result: nil),
       body: typed.observer(body))
   }
@@ -147,7 +147,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Self, repeat each Arg) -> Void
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .object(self), selector, .after, options, check: typed.check(result: nil),
       body: typed.observer(body))
   }
@@ -162,7 +162,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Self, Result, repeat each Arg) -> Result
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .object(self), selector, .after, options, check: typed.check(result: Result.self),
       body: typed.resultReplacer(body))
   }
@@ -178,7 +178,7 @@ extension Hookable {
       Result
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Self, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .object(self), selector, .instead, options, check: typed.check(result: Result.self),
       body: typed.replacement(body))
   }
@@ -191,7 +191,8 @@ extension Hookable {
     _ selector: Selector, position: HookPosition, options: HookOptions = [],
     _ body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookToken {
-    try Hooks.install(on: .object(self), selector, position, options, check: { _ in }, body: body)
+    try HookInstaller.install(
+      on: .object(self), selector, position, options, check: { _ in }, body: body)
   }
 
   // MARK: Class methods
@@ -206,7 +207,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Class, repeat each Arg) -> Void
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Class, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(runtimeClass.metaclass), selector, .before, options,
       check: typed.check(result: nil), body: typed.observer(body))
   }
@@ -220,7 +221,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Class, repeat each Arg) -> Void
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Class, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(runtimeClass.metaclass), selector, .after, options,
       check: typed.check(result: nil), body: typed.observer(body))
   }
@@ -235,7 +236,7 @@ extension Hookable {
     _ body: @escaping @Sendable (Class, Result, repeat each Arg) -> Result
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Class, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(runtimeClass.metaclass), selector, .after, options,
       check: typed.check(result: Result.self), body: typed.resultReplacer(body))
   }
@@ -251,7 +252,7 @@ extension Hookable {
       Result
   ) throws(HookError) -> HookToken {
     let typed = TypedHook<Class, repeat each Arg>(selector)
-    return try Hooks.install(
+    return try HookInstaller.install(
       on: .instances(runtimeClass.metaclass), selector, .instead, options,
       check: typed.check(result: Result.self), body: typed.replacement(body))
   }
@@ -264,7 +265,7 @@ extension Hookable {
     _ selector: Selector, position: HookPosition, options: HookOptions = [],
     _ body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookToken {
-    try Hooks.install(
+    try HookInstaller.install(
       on: .instances(runtimeClass.metaclass), selector, position, options, check: { _ in },
       body: body)
   }

@@ -80,7 +80,7 @@ enum HookCases {
   /// hook change log records every runtime change from then on.
   static func exchangeWithChangeLog(_ count: Int) -> Int {
     guard let cls = hostClass else { return 0 }
-    if let token = try? Hooks.hook(cls, Selector("bench.hook.0:"), position: .before, { _ in }) {
+    if let token = try? cls.hook(Selector("bench.hook.0:"), position: .before, { _ in }) {
       token.remove()
     }
     let base = BenchTarget.runtimeClass
@@ -98,7 +98,7 @@ enum HookCases {
     var tokens: [HookToken] = []
     tokens.reserveCapacity(10_000)
     for index in 0..<10_000 {
-      if let token = try? Hooks.hook(cls, selectors[index % 100], position: .before, { _ in }) {
+      if let token = try? cls.hook(selectors[index % 100], position: .before, { _ in }) {
         tokens.append(token)
       }
     }
@@ -113,7 +113,7 @@ enum HookCases {
     let selector: Selector = "bench.hook.0:"
     func cycles(_ count: Int) {
       for _ in 0..<count {
-        (try? Hooks.hook(cls, selector, position: .before) { _ in })?.remove()
+        (try? cls.hook(selector, position: .before) { _ in })?.remove()
       }
     }
     cycles(10_000)
@@ -210,11 +210,11 @@ enum HookCases {
     guard let cls = hostClass else { return 0 }
     let selector: Selector = "bench.hook.99:"
     let standing = (0..<existing).compactMap { _ in
-      try? Hooks.hook(cls, selector, position: .before) { _ in }
+      try? cls.hook(selector, position: .before) { _ in }
     }
     var installed = 0
     for _ in 0..<count {
-      let token = try? Hooks.hook(cls, selector, position: .before) { _ in }
+      let token = try? cls.hook(selector, position: .before) { _ in }
       if token != nil { installed += 1 }
       token?.remove()
     }
@@ -250,7 +250,7 @@ enum HookCases {
     var installed = 0
     Stopwatch.time {
       for index in 0..<count {
-        let token = try? Hooks.hook(cls, selectors[index % 100], position: .before) { _ in }
+        let token = try? cls.hook(selectors[index % 100], position: .before) { _ in }
         if token != nil { installed += 1 }
         token?.remove()
       }

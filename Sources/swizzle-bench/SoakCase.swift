@@ -25,7 +25,7 @@ enum SoakCase {
     let value = BenchTarget()
     func round(_ index: Int) {
       method_exchangeImplementations(first, second)
-      let token = try? Hooks.hook(cls, "bench.hook.2:", position: .before) { _ in }
+      let token = try? cls.hook("bench.hook.2:", position: .before) { _ in }
       token?.remove()
       // Typed hooks, class-wide and on one object (which gains and loses its hidden subclass).
       let typed = try? BenchTarget.hook(after: "classHooked:") { (_, _: Int) in }

@@ -94,7 +94,7 @@ struct HookMatrixTests {
       case .oneObject:
         token = try (subject.receiver as! Meter).hook(signature.selector, position: position, body)
       case .classMethod:
-        token = try Hooks.hook(object_getClass(cls)!, signature.selector, position: position, body)
+        token = try object_getClass(cls)!.hook(signature.selector, position: position, body)
       }
       #expect(try subject.call(signature) == plain, "\(signature): the hook passes the result on")
       #expect(ran.take() == ["\(position)"], "\(signature): the hook ran once")

@@ -271,7 +271,7 @@ enum LessonSources {
     }
     let feed = try makeClass("Feed")
     class_addMethod(feed, "refresh", try IMP(refresh), "v@:")
-    let token = try Hooks.hook(feed, "refresh", position: .before) { _ in
+    let token = try feed.hook("refresh", position: .before) { _ in
       say("  the hook fires")
     }
     let object = new(feed)
@@ -307,7 +307,7 @@ enum LessonSources {
     try objc_msgSend(new(screen), "appear") as Void
 
     say("And a hook before it, on top:")
-    let token = try Hooks.hook(screen, "appear", position: .before) { _ in
+    let token = try screen.hook("appear", position: .before) { _ in
       say("  log: appearing (hook)")
     }
     try objc_msgSend(new(screen), "appear") as Void

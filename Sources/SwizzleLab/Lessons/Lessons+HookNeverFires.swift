@@ -30,7 +30,7 @@ extension Lessons {
     }
     let feed = try makeClass("Feed")
     class_addMethod(feed, "refresh", try IMP(refresh), "v@:")
-    let token = try Hooks.hook(feed, "refresh", position: .before) { _ in
+    let token = try feed.hook("refresh", position: .before) { _ in
       say("  the hook fires")
     }
     let object = new(feed)

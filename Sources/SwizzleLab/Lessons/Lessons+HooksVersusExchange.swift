@@ -44,7 +44,7 @@ extension Lessons {
     try objc_msgSend(new(screen), "appear") as Void
 
     say("And a hook before it, on top:")
-    let token = try Hooks.hook(screen, "appear", position: .before) { _ in
+    let token = try screen.hook("appear", position: .before) { _ in
       say("  log: appearing (hook)")
     }
     try objc_msgSend(new(screen), "appear") as Void

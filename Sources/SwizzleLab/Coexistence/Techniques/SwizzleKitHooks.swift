@@ -6,11 +6,11 @@ import ObjCRuntime
 extension Technique {
   static let classHook = Technique(
     name: "hook",
-    summary: "SwizzleKit's hook on every instance (Hooks.hook), removed with its token",
+    summary: "SwizzleKit's hook on every instance (Class.hook), removed with its token",
     isPerObject: false
   ) { site in
     let label = site.label
-    let token = try Hooks.hook(site.cls, site.selector, position: .before) { invocation in
+    let token = try site.cls.hook(site.selector, position: .before) { invocation in
       _ = LayerLog.enter(label, invocation.calledSelector)
     }
     return TechniqueInstall { token.remove() }
