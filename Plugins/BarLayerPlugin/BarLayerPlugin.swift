@@ -69,7 +69,7 @@ public struct BarLayerPlugin: HookPlugin {
         controller: UIViewController, animated: Bool
       ) in
       guard animated else { return original(controller, animated) }
-      let duration = BarLayer.settings.pushDuration
+      let duration = BarLayer.settings.value.pushDuration
       navigation.barLayerRunDisplayLink(
         duration: duration, onFinish: { controller.pushToCurrentVCFinished = true }
       ) {
@@ -252,7 +252,7 @@ extension UINavigationController {
   /// it popped.
   func barLayerAnimatedPop(_ pop: () -> ObjCObject?) -> ObjCObject? {
     var popped: ObjCObject?
-    let duration = BarLayer.settings.popDuration
+    let duration = BarLayer.settings.value.popDuration
     barLayerRunDisplayLink(duration: duration, onFinish: {}, { popped = pop() })
     return popped
   }
@@ -292,7 +292,7 @@ extension UINavigationController {
     let target = context.isCancelled ? from : to
     let duration =
       context.isCancelled
-      ? (BarLayer.settings.instantCancel ? 0 : context.transitionDuration * percent)
+      ? (BarLayer.settings.value.instantCancel ? 0 : context.transitionDuration * percent)
       : context.transitionDuration * (1 - percent)
     let bar = navigationBar
     UIView.animate(withDuration: duration, delay: 0, options: .curveLinear) {

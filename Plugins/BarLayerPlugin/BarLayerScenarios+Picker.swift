@@ -1,6 +1,7 @@
 // WRNavigationBar issue 147 in the gallery: a third-party picker's own bar, styled over by the
 // plugin's defaults unless its page is blacklisted.
 import Foundation
+import Hooks
 public import Scenarios
 import UIKitModel
 
@@ -26,7 +27,7 @@ extension BarLayerScenarios {
   /// WRNavigationBar issue 147: a third-party image picker (a navigation controller whose page
   /// sets its own dark bar, as TZImagePickerController's do) presented in an app that installed
   /// the plugin. As installed, the plugin's defaults paint the picker's bar white (`as
-  /// installed: ...`, fails everywhere); with the picker's page in `BarLayer.settings.blacklist`
+  /// installed: ...`, fails everywhere); with the picker's page in `BarLayer.settings.value.blacklist`
   /// it is left alone (`blacklisted: ...`), up to iOS 15 with its SDK, where the picker's own
   /// legacy-styled bar is clear at its scroll edge.
   public static let picker = Scenario(
@@ -34,28 +35,28 @@ extension BarLayerScenarios {
     summary: "WR #147: a third-party picker's own dark bar, painted white unless blacklisted",
     plugin: plugin
   ) { context in
-    let before = BarLayer.settings
-    defer { BarLayer.settings = before }
-    for blacklisted in [false, true] {
-      let label = blacklisted ? "blacklisted" : "as installed"
-      var settings = before
-      if blacklisted { settings.blacklist.insert(PickerPage.runtimeClass.name) }
-      BarLayer.settings = settings
-      let session = context.start(root: UIViewController())
-      let picker = UINavigationController(rootViewController: PickerPage())
-      session.navigationController.present(picker, animated: false)
-      VirtualRunLoop.main.runUntilIdle()
-      let seen = picker.navigationBar.appearance(over: scenarioBackdrop)
-      context.mark("\(label): the picker", appearance: seen)
-      let dark = UIColorComponents(PickerPage.barColor)
-      context.expect(
-        seen.backgroundColor == dark, "\(label): the picker's own dark bar",
-        seen: "background \(seen.backgroundColor.color.hexDescription)",
-        // Blacklisted, the picker draws its bar with the legacy properties alone: from iOS 15,
-        // for an app built with its SDK, that bar is clear at the top of its content (the
-        // scroll-edge appearance, gallery rt-299), a breakage of the picker's own.
-        failsOn: blacklisted ? IOSProfile.names(linkedFrom: 15) : IOSProfile.everyName)
-      picker.dismiss(animated: false)
+    var blacklisting = BarLayer.settings.value
+    blacklisting.blacklist.insert(PickerPage.runtimeClass.name)
+    let halves = [(false, BarLayer.settings.value), (true, blacklisting)]
+    for (blacklisted, settings) in halves {
+      BarLayer.settings.withValue(settings) {
+        let label = blacklisted ? "blacklisted" : "as installed"
+        let session = context.start(root: UIViewController())
+        let picker = UINavigationController(rootViewController: PickerPage())
+        session.navigationController.present(picker, animated: false)
+        VirtualRunLoop.main.runUntilIdle()
+        let seen = picker.navigationBar.appearance(over: scenarioBackdrop)
+        context.mark("\(label): the picker", appearance: seen)
+        let dark = UIColorComponents(PickerPage.barColor)
+        context.expect(
+          seen.backgroundColor == dark, "\(label): the picker's own dark bar",
+          seen: "background \(seen.backgroundColor.color.hexDescription)",
+          // Blacklisted, the picker draws its bar with the legacy properties alone: from iOS 15,
+          // for an app built with its SDK, that bar is clear at the top of its content (the
+          // scroll-edge appearance, gallery rt-299), a breakage of the picker's own.
+          failsOn: blacklisted ? IOSProfile.names(linkedFrom: 15) : IOSProfile.everyName)
+        picker.dismiss(animated: false)
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 // The plugin's global settings: the defaults every controller starts from, the lists of
 // controller classes it leaves alone, and the transition timing.
 public import Foundation
+public import Hooks
 import ObjCRuntime
 public import UIKitModel
 
@@ -40,14 +41,9 @@ public struct BarLayerSettings: Sendable {
 
 /// The settings in force.
 public enum BarLayer {
-  private static let current = RuntimeLock(BarLayerSettings())
-
-  /// The settings in force; assign to change them (for example at launch, as the seed's demo
-  /// sets a blue bar with white text).
-  public static var settings: BarLayerSettings {
-    get { current.withLock { $0 } }
-    set { current.withLock { $0 = newValue } }
-  }
+  /// The settings in force; change them through `value` (for example at launch, as the seed's
+  /// demo sets a blue bar with white text).
+  public static let settings = PluginSetting(BarLayerSettings())
 
   /// The progress of a display-link transition after `ticks` frames of a transition lasting
   /// `duration`: `min(all, ticks) / all` with `all = 60 x duration`, WRNavigationBar's formula,

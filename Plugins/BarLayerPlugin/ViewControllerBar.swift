@@ -1,6 +1,7 @@
 // The one-line API: each view controller's bar, stored as associated objects, with the
 // original's rules for when a change reaches the live bar.
 public import Foundation
+import Hooks
 import ObjCRuntime
 import Synchronization
 public import UIKitModel
@@ -24,7 +25,7 @@ extension UIViewController {
   /// The bar's background colour for this controller (default: the settings'). Applied at once
   /// when the controller is on top and not being covered or uncovered by a transition.
   public var navBarBarTintColor: UIColor {
-    get { self[Keys.barTintColor] ?? BarLayer.settings.defaultBarTintColor.color }
+    get { self[Keys.barTintColor] ?? BarLayer.settings.value.defaultBarTintColor.color }
     set {
       self[Keys.barTintColor] = newValue
       if canUpdateBarTintOrAlpha { barLayerBar?.barLayerSetBackgroundColor(newValue) }
@@ -35,7 +36,7 @@ extension UIViewController {
   public var navBarBackgroundImage: UIImage? {
     get {
       self[Keys.backgroundImage]
-        ?? BarLayer.settings.defaultBackgroundImageName.flatMap(UIImage.init(named:))
+        ?? BarLayer.settings.value.defaultBackgroundImageName.flatMap(UIImage.init(named:))
     }
     set {
       self[Keys.backgroundImage] = newValue
@@ -45,7 +46,7 @@ extension UIViewController {
 
   /// The background's alpha for this controller (default 1).
   public var navBarBackgroundAlpha: CGFloat {
-    get { self[Keys.backgroundAlpha] ?? BarLayer.settings.defaultBackgroundAlpha }
+    get { self[Keys.backgroundAlpha] ?? BarLayer.settings.value.defaultBackgroundAlpha }
     set {
       guard !newValue.isNaN else {
         Diagnostics.warn(
@@ -61,7 +62,7 @@ extension UIViewController {
 
   /// The buttons' tint for this controller.
   public var navBarTintColor: UIColor {
-    get { self[Keys.tintColor] ?? BarLayer.settings.defaultTintColor.color }
+    get { self[Keys.tintColor] ?? BarLayer.settings.value.defaultTintColor.color }
     set {
       self[Keys.tintColor] = newValue
       if canUpdateBarLayer, !pushToNextVCFinished { barLayerBar?.tintColor = newValue }
@@ -70,7 +71,7 @@ extension UIViewController {
 
   /// The title's colour for this controller.
   public var navBarTitleColor: UIColor {
-    get { self[Keys.titleColor] ?? BarLayer.settings.defaultTitleColor.color }
+    get { self[Keys.titleColor] ?? BarLayer.settings.value.defaultTitleColor.color }
     set {
       self[Keys.titleColor] = newValue
       if canUpdateBarLayer, !pushToNextVCFinished { barLayerBar?.barLayerSetTitleColor(newValue) }
@@ -81,7 +82,7 @@ extension UIViewController {
   public var statusBarStyle: UIStatusBarStyle {
     get {
       self[Keys.statusBarStyle].flatMap(UIStatusBarStyle.init(rawValue:))
-        ?? BarLayer.settings.defaultStatusBarStyle
+        ?? BarLayer.settings.value.defaultStatusBarStyle
     }
     set {
       self[Keys.statusBarStyle] = newValue.rawValue
@@ -91,7 +92,7 @@ extension UIViewController {
 
   /// Whether the hairline under the bar is hidden for this controller; always applied at once.
   public var navBarShadowImageHidden: Bool {
-    get { self[Keys.shadowHidden] ?? BarLayer.settings.defaultShadowImageHidden }
+    get { self[Keys.shadowHidden] ?? BarLayer.settings.value.defaultShadowImageHidden }
     set {
       self[Keys.shadowHidden] = newValue
       if canUpdateBarLayer { barLayerBar?.barLayerSetShadowHidden(newValue) }
@@ -173,7 +174,7 @@ internal enum BarLayerPluginRules {
   static var isInstalled: Bool { BarLayerPlugin.isOn.load(ordering: .acquiring) }
 
   static func manages(_ controller: UIViewController) -> Bool {
-    let settings = BarLayer.settings
+    let settings = BarLayer.settings.value
     var cls: Class? = object_getClass(controller)
     var names: [String] = []
     while let current = cls {

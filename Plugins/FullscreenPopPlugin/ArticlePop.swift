@@ -234,7 +234,7 @@ public final class ArticlePopPage: UIViewController, UIGestureRecognizerDelegate
 
   public override func viewDidLoad() {
     super.viewDidLoad()
-    guard FullscreenPopPlugin.technique == .articleSeed, FullscreenPopPlugin.isOn,
+    guard FullscreenPopPlugin.technique.value == .articleSeed, FullscreenPopPlugin.isOn,
       let navigation = navigationController
     else { return }
     let gesture = navigation.interactivePopGestureRecognizer

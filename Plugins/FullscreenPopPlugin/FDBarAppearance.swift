@@ -2,6 +2,7 @@
 // wants the bar hidden, and the swizzled viewWillAppear: and viewWillDisappear: hide or show
 // the bar around each appearance.
 import Foundation
+import Hooks
 import ObjCRuntime
 public import UIKitModel
 
@@ -63,7 +64,7 @@ enum FDBarAppearance {
   /// (a page that was never pushed, as the root, gets it only there). The fixed mode needs no
   /// block: it serves every page of a navigation controller.
   static func pushing(_ page: UIViewController?, on navigation: UINavigationController) {
-    guard FullscreenPopPlugin.technique == .hijackSeed,
+    guard FullscreenPopPlugin.technique.value == .hijackSeed,
       navigation.fdViewControllerBasedNavigationBarAppearanceEnabled
     else { return }
     page?[injectKey] = WeakNavigation(navigation)
@@ -77,7 +78,7 @@ enum FDBarAppearance {
   /// appearance is left alone (FDFullscreenPopGesture issue 129); the fixed mode serves every
   /// page that states a preference, and leaves the others to the app (pull request 207).
   static func willAppear(_ page: UIViewController, animated: Bool) {
-    switch FullscreenPopPlugin.technique {
+    switch FullscreenPopPlugin.technique.value {
     case .hijackSeed:
       guard let navigation = page[injectKey]?.navigation else { return }
       navigation.setNavigationBarHidden(page.fdPrefersNavigationBarHidden, animated: animated)
@@ -97,7 +98,7 @@ enum FDBarAppearance {
   /// never said (FDFullscreenPopGesture issue 5: a page hiding the bar in its own
   /// `viewWillDisappear:` sees it come back); the fixed mode only for a page that asked.
   static func willDisappear(_ page: UIViewController) {
-    let technique = FullscreenPopPlugin.technique
+    let technique = FullscreenPopPlugin.technique.value
     guard technique == .hijackSeed || technique == .hijack else { return }
     // dispatch_after(0, main queue): the next turn of the run loop, in any mode.
     VirtualRunLoop.main.perform(after: 0, inModes: [.common]) { [weak page] in

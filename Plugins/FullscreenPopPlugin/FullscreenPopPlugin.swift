@@ -36,7 +36,7 @@ public enum PopTechnique: String, Sendable, CaseIterable {
 /// FDFullscreenPopGesture's (the system's own transition, driven from anywhere on the screen).
 ///
 /// ```swift
-/// FullscreenPopPlugin.technique = .hijack
+/// FullscreenPopPlugin.technique.value = .hijack
 /// _ = FullscreenPopPlugin.installation
 /// ```
 ///
@@ -59,15 +59,7 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
 
   /// The technique used for controllers set up from now on; ``PopTechnique/article`` until
   /// set. Any thread may set it.
-  public static var technique: PopTechnique {
-    get { PopTechnique.allCases[currentTechnique.load(ordering: .relaxed)] }
-    set {
-      let index = PopTechnique.allCases.firstIndex(of: newValue) ?? 1
-      currentTechnique.store(index, ordering: .relaxed)
-    }
-  }
-
-  private static let currentTechnique = Atomic<Int>(1)
+  public static let technique = PluginSetting(PopTechnique.article)
 
   /// Hooks `-[UINavigationController viewDidLoad]` (the article's set-up),
   /// `-[UINavigationController pushViewController:animated:]` (the hijack's, before the push,
@@ -80,12 +72,12 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
     // The fixed article technique sets up once per navigation controller; the seed's page B
     // (`ArticlePopPage`) sets up in its own viewDidLoad, as the article's does.
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in
-      guard FullscreenPopPlugin.technique == .article else { return }
+      guard FullscreenPopPlugin.technique.value == .article else { return }
       ArticlePop.setUp(navigation, fixed: true)
     }
     try UINavigationController.hook(before: "pushViewController:animated:") {
       (navigation: UINavigationController, page: UIViewController?, _: Bool) in
-      let technique = FullscreenPopPlugin.technique
+      let technique = FullscreenPopPlugin.technique.value
       guard technique == .hijack || technique == .hijackSeed else { return }
       do {
         try FullscreenHijack.setUp(navigation)

@@ -69,28 +69,26 @@ public enum FullscreenPopScenarios {
     summary: "the article's custom pop: cancelled at 30 %, finished from 70 %; seed, then fixed",
     plugin: plugin
   ) { context in
-    for technique in [PopTechnique.articleSeed, .article] {
-      withTechnique(technique) {
-        let session = context.start(root: homePage())
-        let transparent = TransparentPage()
-        session.push(transparent)
-        transparent.scrollView.contentOffset = CGPoint(x: 0, y: 68)
-        context.mark("\(technique.rawValue): transparent page at 0.5")
-        session.push(opaquePage())
-        context.mark("\(technique.rawValue): opaque page")
-        session.swipeBack(to: 0.3, from: 200)
-        context.mark("\(technique.rawValue): cancelled at 30 %")
-        expectTop("Detail", "\(technique.rawValue): still on the opaque page", context)
-        session.swipeBack(to: 0.7, from: 200)
-        context.mark("\(technique.rawValue): back on the transparent page")
-        expectTop("Title", "\(technique.rawValue): back on the transparent page", context)
-        // The page scrolled half way in shows its title half faded again; the seed's
-        // viewDidAppear skips that after a gesture pop.
-        context.expectBar(
-          BarSnapshot(titleColor: UIColor(white: 0, alpha: 0.5)),
-          "\(technique.rawValue): the title half faded again",
-          failsOn: technique == .articleSeed ? IOSProfile.everyName : [])
-      }
+    FullscreenPopPlugin.technique.withEach([PopTechnique.articleSeed, .article]) { technique in
+      let session = context.start(root: homePage())
+      let transparent = TransparentPage()
+      session.push(transparent)
+      transparent.scrollView.contentOffset = CGPoint(x: 0, y: 68)
+      context.mark("\(technique.rawValue): transparent page at 0.5")
+      session.push(opaquePage())
+      context.mark("\(technique.rawValue): opaque page")
+      session.swipeBack(to: 0.3, from: 200)
+      context.mark("\(technique.rawValue): cancelled at 30 %")
+      expectTop("Detail", "\(technique.rawValue): still on the opaque page", context)
+      session.swipeBack(to: 0.7, from: 200)
+      context.mark("\(technique.rawValue): back on the transparent page")
+      expectTop("Title", "\(technique.rawValue): back on the transparent page", context)
+      // The page scrolled half way in shows its title half faded again; the seed's
+      // viewDidAppear skips that after a gesture pop.
+      context.expectBar(
+        BarSnapshot(titleColor: UIColor(white: 0, alpha: 0.5)),
+        "\(technique.rawValue): the title half faded again",
+        failsOn: technique == .articleSeed ? IOSProfile.everyName : [])
     }
   }
 
@@ -101,7 +99,7 @@ public enum FullscreenPopScenarios {
     summary: "FDFullscreenPopGesture: a swipe from mid-screen drives the system's own pop",
     plugin: plugin
   ) { context in
-    withTechnique(.hijack) {
+    FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = context.start(root: homePage())
       session.push(opaquePage())
       context.mark("detail")
@@ -121,7 +119,7 @@ public enum FullscreenPopScenarios {
     summary: "the hijack with the bar-layer plugin installed: its hooks still follow the finger",
     plugin: plugin, companions: ["bar-layer"]
   ) { context in
-    withTechnique(.hijack) {
+    FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = context.start(root: homePage())
       session.push(opaquePage())
       context.mark("detail")
@@ -144,19 +142,17 @@ public enum FullscreenPopScenarios {
     summary: "FD issue 5: the app hides the bar in viewWillDisappear:; FD shows it again",
     plugin: plugin
   ) { context in
-    for technique in [PopTechnique.hijackSeed, .hijack] {
-      withTechnique(technique) {
-        let session = context.start(root: homePage())
-        session.push(BarHidingPage())
-        context.mark("\(technique.rawValue): the page that shows the bar")
-        session.push(opaquePage())
-        context.mark("\(technique.rawValue): the page it pushed")
-        let hidden = session.navigationController.isNavigationBarHidden
-        context.expect(
-          hidden, "\(technique.rawValue): the bar stays hidden, as the app asked",
-          seen: "the bar is shown",
-          failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
-      }
+    FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
+      let session = context.start(root: homePage())
+      session.push(BarHidingPage())
+      context.mark("\(technique.rawValue): the page that shows the bar")
+      session.push(opaquePage())
+      context.mark("\(technique.rawValue): the page it pushed")
+      let hidden = session.navigationController.isNavigationBarHidden
+      context.expect(
+        hidden, "\(technique.rawValue): the bar stays hidden, as the app asked",
+        seen: "the bar is shown",
+        failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
     }
   }
 
@@ -169,25 +165,23 @@ public enum FullscreenPopScenarios {
     summary: "FD issue 129: the root prefers the bar hidden; FD shows it at launch",
     plugin: plugin
   ) { context in
-    for technique in [PopTechnique.hijackSeed, .hijack] {
-      withTechnique(technique) {
-        let root = homePage()
-        root.fdPrefersNavigationBarHidden = true
-        let session = context.start(root: root)
-        context.mark("\(technique.rawValue): launched")
-        expectBarHidden(
-          true, "\(technique.rawValue): no bar on the root at launch", context,
-          failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
-        let detail = opaquePage()
-        detail.fdPrefersNavigationBarHidden = false
-        session.push(detail)
-        context.mark("\(technique.rawValue): detail")
-        expectBarHidden(false, "\(technique.rawValue): the bar on the detail page", context)
-        session.swipeBack(to: 0.7, from: 200)
-        context.mark("\(technique.rawValue): swiped back")
-        expectTop("Home", "\(technique.rawValue): back on the root", context)
-        expectBarHidden(true, "\(technique.rawValue): no bar on the root again", context)
-      }
+    FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
+      let root = homePage()
+      root.fdPrefersNavigationBarHidden = true
+      let session = context.start(root: root)
+      context.mark("\(technique.rawValue): launched")
+      expectBarHidden(
+        true, "\(technique.rawValue): no bar on the root at launch", context,
+        failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
+      let detail = opaquePage()
+      detail.fdPrefersNavigationBarHidden = false
+      session.push(detail)
+      context.mark("\(technique.rawValue): detail")
+      expectBarHidden(false, "\(technique.rawValue): the bar on the detail page", context)
+      session.swipeBack(to: 0.7, from: 200)
+      context.mark("\(technique.rawValue): swiped back")
+      expectTop("Home", "\(technique.rawValue): back on the root", context)
+      expectBarHidden(true, "\(technique.rawValue): no bar on the root again", context)
     }
   }
 
@@ -201,29 +195,27 @@ public enum FullscreenPopScenarios {
     summary: "FD issue 61: a sideways scroll view keeps the finger; the README's category yields",
     plugin: plugin
   ) { context in
-    for technique in [PopTechnique.hijackSeed, .hijack] {
-      withTechnique(technique) {
-        let session = context.start(root: homePage())
-        let page = SidewaysScrollingPage()
-        session.push(page)
-        let screen = page.scrollView.bounds.width
-        page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
-        context.mark("\(technique.rawValue): the gallery's second screen")
-        session.swipeBack(to: 0.5, from: 200)
-        context.mark("\(technique.rawValue): swiped right on the second screen")
-        expectTop("Gallery", "\(technique.rawValue): the swipe scrolled, no pop", context)
-        let scrolled = page.scrollView.contentOffset.x
-        context.expect(
-          scrolled < screen, "\(technique.rawValue): the content moved back",
-          seen: "content offset \(scrolled)")
-        page.scrollView.contentOffset = .zero
-        context.mark("\(technique.rawValue): the gallery's first screen")
-        session.swipeBack(to: 0.7, from: 200)
-        context.mark("\(technique.rawValue): swiped right at the left edge")
-        expectTop(
-          "Home", "\(technique.rawValue): the swipe at the left edge pops", context,
-          failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
-      }
+    FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
+      let session = context.start(root: homePage())
+      let page = SidewaysScrollingPage()
+      session.push(page)
+      let screen = page.scrollView.bounds.width
+      page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
+      context.mark("\(technique.rawValue): the gallery's second screen")
+      session.swipeBack(to: 0.5, from: 200)
+      context.mark("\(technique.rawValue): swiped right on the second screen")
+      expectTop("Gallery", "\(technique.rawValue): the swipe scrolled, no pop", context)
+      let scrolled = page.scrollView.contentOffset.x
+      context.expect(
+        scrolled < screen, "\(technique.rawValue): the content moved back",
+        seen: "content offset \(scrolled)")
+      page.scrollView.contentOffset = .zero
+      context.mark("\(technique.rawValue): the gallery's first screen")
+      session.swipeBack(to: 0.7, from: 200)
+      context.mark("\(technique.rawValue): swiped right at the left edge")
+      expectTop(
+        "Home", "\(technique.rawValue): the swipe at the left edge pops", context,
+        failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
     }
   }
 
@@ -246,18 +238,6 @@ public enum FullscreenPopScenarios {
     context.expect(
       top == title, label,
       seen: "on top: \(top), \(stack.count) deep; expected \(title)", failsOn: failsOn)
-  }
-
-  /// Runs `body` with ``FullscreenPopPlugin/technique`` set to `technique`, sets it back, and
-  /// returns what `body` returned.
-  @discardableResult
-  public static func withTechnique<Result>(
-    _ technique: PopTechnique, _ body: () throws -> Result
-  ) rethrows -> Result {
-    let before = FullscreenPopPlugin.technique
-    FullscreenPopPlugin.technique = technique
-    defer { FullscreenPopPlugin.technique = before }
-    return try body()
   }
 
   /// The page the others are pushed from.

@@ -22,7 +22,7 @@ enum ScrollViewYield {
 
   private static let implementation: @convention(c) (id, SEL, id?, id?) -> Bool = {
     me, _, _, other in
-    guard FullscreenPopPlugin.isOn, FullscreenPopPlugin.technique == .hijack,
+    guard FullscreenPopPlugin.isOn, FullscreenPopPlugin.technique.value == .hijack,
       let other = other?.takeUnretainedObject() as? UIGestureRecognizer,
       other.delegate is FullscreenPopGestureDelegate
     else { return false }

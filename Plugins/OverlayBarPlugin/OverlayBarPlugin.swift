@@ -1,7 +1,6 @@
 // The plugin: LTNavigationBar's category, which needs no installing, and the mode its methods
 // run in.
 public import Hooks
-import Synchronization
 
 /// How the `lt_` methods behave: exactly as LTNavigationBar did, or with its bugs fixed.
 public enum OverlayMode: String, Sendable, CaseIterable {
@@ -52,11 +51,5 @@ public struct OverlayBarPlugin: DiscoverablePlugin {
 
   /// The mode the `lt_` methods use when a call does not name one: ``OverlayMode/fixed`` until
   /// set. Any thread may set it.
-  public static var mode: OverlayMode {
-    get { currentMode.load(ordering: .relaxed) ? .seed : .fixed }
-    set { currentMode.store(newValue == .seed, ordering: .relaxed) }
-  }
-
-  /// Whether the mode is ``OverlayMode/seed``.
-  private static let currentMode = Atomic<Bool>(false)
+  public static let mode = PluginSetting(OverlayMode.fixed)
 }

@@ -38,7 +38,7 @@ extension UINavigationBar {
   /// A colour never has a NaN component: `UIColor` takes one as 0 and reports it.
   public func lt_setBackgroundColor(
     _ color: UIColor, from controller: UIViewController? = nil,
-    mode: OverlayMode = OverlayBarPlugin.mode
+    mode: OverlayMode = OverlayBarPlugin.mode.value
   ) {
     guard !isStale(controller, mode: mode) else { return }
     if let overlay = lt_overlay {
@@ -77,7 +77,7 @@ extension UINavigationBar {
   /// ignored.
   public func lt_setTranslationY(
     _ translationY: CGFloat, from controller: UIViewController? = nil,
-    mode: OverlayMode = OverlayBarPlugin.mode
+    mode: OverlayMode = OverlayBarPlugin.mode.value
   ) {
     guard translationY.isFinite else {
       return refuse("lt_setTranslationY:", "a translation of \(translationY)")
@@ -104,7 +104,7 @@ extension UINavigationBar {
   ///   in ``OverlayMode/seed`` on iOS 11 and later.
   public func lt_setElementsAlpha(
     _ alpha: CGFloat, from controller: UIViewController? = nil,
-    mode: OverlayMode = OverlayBarPlugin.mode
+    mode: OverlayMode = OverlayBarPlugin.mode.value
   ) throws(ObjCRuntimeError) {
     guard !alpha.isNaN else { return refuse("lt_setElementsAlpha:", "an alpha of NaN") }
     guard !isStale(controller, mode: mode) else { return }
@@ -120,7 +120,7 @@ extension UINavigationBar {
   /// (an image the app had set is lost). In ``OverlayMode/fixed`` the image the bar had before
   /// the overlay comes back, and only when there is an overlay: a reset twice, or before any
   /// setter, changes nothing.
-  public func lt_reset(mode: OverlayMode = OverlayBarPlugin.mode) {
+  public func lt_reset(mode: OverlayMode = OverlayBarPlugin.mode.value) {
     if mode == .fixed, lt_overlay == nil { return }
     setBackgroundImage(mode == .fixed ? self[previousImageKey] : nil, for: .default)
     lt_overlay?.removeFromSuperview()

@@ -42,7 +42,7 @@ extension UINavigationBar {
   /// included, so a bar with a background image or an opaque one fades too.
   public func transparentSetBackgroundAlpha(_ alpha: CGFloat) {
     let bar = self
-    if TransparentBarPlugin.mode == .fixed {
+    if TransparentBarPlugin.mode.value == .fixed {
       keepBackgroundAtScrollEdge()
       guard let background = subviews.first(where: UINavigationBar.isBackground) else { return }
       if UIDevice.current.majorSystemVersion >= 11 {
@@ -115,7 +115,7 @@ extension UINavigationBar {
   /// After the bar's legacy background image changed: the scroll-edge look the fixed mode gave
   /// follows it.
   internal func transparentFollowLegacyLook() {
-    guard TransparentBarPlugin.mode == .fixed, self[scrollEdgeKey] != nil else { return }
+    guard TransparentBarPlugin.mode.value == .fixed, self[scrollEdgeKey] != nil else { return }
     keepBackgroundAtScrollEdge()
   }
 
@@ -129,7 +129,7 @@ extension UINavigationBar {
   /// values are set on it, as HBDNavigationBar's iOS 18 fix does in `didAddSubview:` and
   /// WRNavigationBar issue 153's in `insertSubview:atIndex:`.
   internal func transparentBackgroundInserted(_ view: UIView) {
-    guard TransparentBarPlugin.mode == .fixed, UINavigationBar.isBackground(view),
+    guard TransparentBarPlugin.mode.value == .fixed, UINavigationBar.isBackground(view),
       let navigation = delegate as? UINavigationController, navigation.navigationBar === self,
       let top = navigation.topViewController
     else { return }
@@ -161,7 +161,7 @@ extension UINavigationBar {
   /// `deviceName == .iPhoneX ? 64 : 88` (``TransparentMode/seed``): 64 points on a phone with
   /// the notch, 88 on the others, the wrong way round.
   public func transparentSetBackgroundColor(_ color: UIColor) {
-    let seed = TransparentBarPlugin.mode == .seed
+    let seed = TransparentBarPlugin.mode.value == .seed
     let container = seed ? subviews.first : subviews.first(where: UINavigationBar.isBackground)
     if let view = self[backgroundViewKey], let superview = view.superview,
       superview.superview === self || (!seed && UINavigationBar.isBackground(superview))

@@ -116,7 +116,7 @@ internal enum TransparentCategory {
       let n = controllers.count >= items ? 2 : 1
       guard controllers.count >= n else { return true }
       let target = controllers[controllers.count - n]
-      if UIDevice.current.majorSystemVersion >= 13, TransparentBarPlugin.mode == .fixed {
+      if UIDevice.current.majorSystemVersion >= 13, TransparentBarPlugin.mode.value == .fixed {
         navigation.transparentApply(target)
       } else {
         navigation.popToViewController(target, animated: true)

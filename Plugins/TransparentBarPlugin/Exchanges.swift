@@ -100,7 +100,7 @@ private enum Replacements {
     // The article's guard, `guard self.isKind(of: EMNavigationController.self) else { return }`:
     // a navigation controller that is not the app's own subclass returns before the original,
     // so UIKit's own update of the interactive pop never runs for it.
-    if TransparentBarPlugin.mode == .seed,
+    if TransparentBarPlugin.mode.value == .seed,
       object_getClass(navigation) === UINavigationController.runtimeClass
     {
       return

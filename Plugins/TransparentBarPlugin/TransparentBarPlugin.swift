@@ -90,13 +90,7 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
 
   /// The code path the plugin runs, ``TransparentMode/fixed`` until set. Any thread may set it;
   /// it takes effect at the next call the plugin handles.
-  public static var mode: TransparentMode {
-    get { seedMode.load(ordering: .relaxed) ? .seed : .fixed }
-    set { seedMode.store(newValue == .seed, ordering: .relaxed) }
-  }
-
-  /// Whether the mode is ``TransparentMode/seed``.
-  private static let seedMode = Atomic<Bool>(false)
+  public static let mode = PluginSetting(TransparentMode.fixed)
 
   /// How many release callbacks of swipe-backs have run in this process (one per swipe; ET's
   /// code registered one per update of the swipe), for tests and tools.
@@ -236,7 +230,8 @@ extension UINavigationController {
   /// Registers the release callback on `coordinator`, unless it was registered there already.
   internal func transparentRegisterRelease(on coordinator: UIViewControllerTransitionCoordinator) {
     // The seed registered on every update of the swipe, and at its shouldPopItem.
-    guard TransparentBarPlugin.mode == .seed || self[registeredKey]?.coordinator !== coordinator
+    guard
+      TransparentBarPlugin.mode.value == .seed || self[registeredKey]?.coordinator !== coordinator
     else { return }
     self[registeredKey] = Registration(coordinator)
     coordinator.notifyWhenInteractionChanges { [weak self] context in

@@ -127,7 +127,7 @@ public enum TransparentBarScenarios {
     summary: "ET #33: a presented navigation controller's page sets alpha 0; seed, then fixed",
     plugin: plugin
   ) { context in
-    eachMode { mode in
+    TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
       let session = context.start(root: opaquePage("Home"))
       let presented = UINavigationController(rootViewController: ClearOnLoad())
       session.navigationController.present(presented, animated: true)
@@ -151,7 +151,7 @@ public enum TransparentBarScenarios {
     summary: "ET #14: a transparent page under a bar with barTintColor; seed, then fixed",
     plugin: plugin
   ) { context in
-    eachMode { mode in
+    TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
       let session = context.start(root: opaquePage("Home"))
       session.navigationController.navigationBar.barTintColor = .red
       session.navigationController.pushViewController(
@@ -175,7 +175,7 @@ public enum TransparentBarScenarios {
     summary: "RT #299: iOS 15's scroll edge turns ET's opaque page clear; seed, then fixed",
     plugin: plugin
   ) { context in
-    eachMode { mode in
+    TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
       let session = context.start(root: transparentPage("Home"))
       session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
       VirtualRunLoop.main.runUntilIdle()
@@ -186,17 +186,6 @@ public enum TransparentBarScenarios {
       session.tapBack()
       context.mark("\(mode): back on the transparent page")
       context.expectBar(clearBar, "\(mode): clear on the transparent page")
-    }
-  }
-
-  /// Runs `body` in ``TransparentMode/seed`` and then ``TransparentMode/fixed``, and sets the
-  /// plugin's mode back: the scenarios that show a seed's break beside its fix.
-  static func eachMode(_ body: (TransparentMode) -> Void) {
-    let before = TransparentBarPlugin.mode
-    defer { TransparentBarPlugin.mode = before }
-    for mode in TransparentMode.allCases {
-      TransparentBarPlugin.mode = mode
-      body(mode)
     }
   }
 

@@ -20,8 +20,8 @@ struct DefaultBarLayerSettings: TestTrait, SuiteTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    BarLayer.settings = BarLayerSettings()
-    defer { BarLayer.settings = BarLayerSettings() }
+    BarLayer.settings.value = BarLayerSettings()
+    defer { BarLayer.settings.value = BarLayerSettings() }
     try await function()
   }
 }
@@ -70,7 +70,7 @@ struct BarLayerPluginTests {
 
   @Test("pop progress reaches exactly 1.0 (the Objective-C version stops at 7 / 7.2)")
   func popProgress() throws {
-    BarLayer.settings.popDuration = 0.12
+    BarLayer.settings.value.popDuration = 0.12
     let (navigation, _, opaque) = twoScreens()
     navigation.pushViewController(opaque, animated: false)
     navigation.popViewController(animated: true)
@@ -241,16 +241,16 @@ struct BarLayerPluginTests {
     final class ImagePicker: UIViewController {}
     let picker = ImagePicker()
     let name = object_getClass(picker)!.name
-    BarLayer.settings.blacklist = [name]
+    BarLayer.settings.value.blacklist = [name]
     let (navigation, _, _) = twoScreens()
     picker.navBarTintColor = .red
     navigation.pushViewController(picker, animated: false)
     #expect(!picker.canUpdateBarLayer)
     #expect(navigation.navigationBar.tintColor != UIColor.red)
-    BarLayer.settings.blacklist = []
-    BarLayer.settings.whitelist = ["SomethingElse"]
+    BarLayer.settings.value.blacklist = []
+    BarLayer.settings.value.whitelist = ["SomethingElse"]
     #expect(!picker.canUpdateBarLayer)
-    BarLayer.settings.whitelist = [name]
+    BarLayer.settings.value.whitelist = [name]
     #expect(picker.canUpdateBarLayer)
   }
 
@@ -300,7 +300,7 @@ struct BarLayerPluginTests {
       components(bar.barLayerBackgroundView?.backgroundColor)
         == components(transparent.navBarBarTintColor))
 
-    BarLayer.settings.instantCancel = true
+    BarLayer.settings.value.instantCancel = true
     navigation.pushViewController(opaque, animated: false)
     GestureDriver.begin(pan)
     GestureDriver.move(pan, to: CGPoint(x: width * 0.3, y: 0))

@@ -3,6 +3,7 @@
 // left edge a swipe may start at, and the first move's direction.
 import Foundation
 import FullscreenPopPlugin
+import Hooks
 import Scenarios
 import SwizzleKitTesting
 import Testing
@@ -30,7 +31,7 @@ struct FDPerPageTests {
   @Test("a page that prefers the bar hidden hides it as it appears; the next page shows it")
   func prefersHidden() {
     for technique in [PopTechnique.hijackSeed, .hijack] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         let hiding = FullscreenPopScenarios.opaquePage()
         hiding.fdPrefersNavigationBarHidden = true
@@ -49,7 +50,7 @@ struct FDPerPageTests {
   @Test("a cancelled swipe leaves the bar as the page on top wants it; a finished one too")
   func swipes() {
     for technique in [PopTechnique.hijackSeed, .hijack] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let root = FullscreenPopScenarios.homePage()
         root.fdPrefersNavigationBarHidden = false
         let session = NavigationSession(root: root)
@@ -69,7 +70,7 @@ struct FDPerPageTests {
   @Test("seed: a page that states nothing gets the bar shown; fixed: the app's choice holds")
   func statesNothing() {
     for technique in [PopTechnique.hijackSeed, .hijack] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         session.navigationController.setNavigationBarHidden(true, animated: false)
         let page = FullscreenPopScenarios.opaquePage()
@@ -84,7 +85,7 @@ struct FDPerPageTests {
   @Test("with the per-page appearance off, the bar is the app's alone, in both modes")
   func appearanceOff() {
     for technique in [PopTechnique.hijackSeed, .hijack] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         #expect(session.navigationController.fdViewControllerBasedNavigationBarAppearanceEnabled)
         session.navigationController.fdViewControllerBasedNavigationBarAppearanceEnabled = false
@@ -98,7 +99,7 @@ struct FDPerPageTests {
 
   @Test("a page that disables the pop refuses the swipe; the next page does not")
   func popDisabled() {
-    FullscreenPopScenarios.withTechnique(.hijack) {
+    FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       let locked = FullscreenPopScenarios.opaquePage()
       locked.fdInteractivePopDisabled = true
@@ -111,7 +112,7 @@ struct FDPerPageTests {
 
   @Test("a swipe may start only as far from the left edge as the page allows; 0 is anywhere")
   func maxDistance() {
-    FullscreenPopScenarios.withTechnique(.hijack) {
+    FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       let page = FullscreenPopScenarios.opaquePage()
       session.push(page)
@@ -140,7 +141,7 @@ struct FDPerPageTests {
 
   @Test("a first move to the left is refused, as FD's delegate reads the translation")
   func leftwards() {
-    FullscreenPopScenarios.withTechnique(.hijackSeed) {
+    FullscreenPopPlugin.technique.withValue(.hijackSeed) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       #expect(!swipeBegins(session, from: 200, moves: [-20, 100]))

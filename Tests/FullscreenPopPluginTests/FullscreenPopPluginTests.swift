@@ -47,7 +47,7 @@ private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
 struct FullscreenPopPluginTests {
   @Test("article seed: page B sets the swipe up in its viewDidLoad, itself the pan's delegate")
   func articleSeedPageSetUp() throws {
-    try FullscreenPopScenarios.withTechnique(.articleSeed) {
+    try FullscreenPopPlugin.technique.withValue(.articleSeed) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       let navigation = session.navigationController
       #expect(navigation.interactivePopGestureRecognizer?.isEnabled == true, "no B yet")
@@ -71,7 +71,7 @@ struct FullscreenPopPluginTests {
 
   @Test("article fixed: one set-up per navigation controller, however many pages are pushed")
   func articleFixedOnce() {
-    FullscreenPopScenarios.withTechnique(.article) {
+    FullscreenPopPlugin.technique.withValue(.article) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       session.push(FullscreenPopScenarios.opaquePage())
@@ -85,7 +85,7 @@ struct FullscreenPopPluginTests {
 
   @Test("article: the system swipe off, a pan on the controller's view, the delegate taken")
   func articleMachinery() throws {
-    try FullscreenPopScenarios.withTechnique(.article) {
+    try FullscreenPopPlugin.technique.withValue(.article) {
       let (session, _) = articleStack()
       let navigation = session.navigationController
       #expect(navigation.interactivePopGestureRecognizer?.isEnabled == false)
@@ -97,7 +97,7 @@ struct FullscreenPopPluginTests {
   @Test("article, seed: finished from 70 % the bar ends at 0, not the page's 0.5; fixed: 0.5")
   func articleFinish() {
     for technique in [PopTechnique.articleSeed, .article] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let (session, transparent) = articleStack()
         let pans = holdSwipe(session, at: 0.7)
         for pan in pans { GestureDriver.end(pan) }
@@ -114,7 +114,7 @@ struct FullscreenPopPluginTests {
   @Test("fixed: a swipe between two opaque pages leaves the bar alone; the seed clears it")
   func opaquePagesLeftAlone() {
     for technique in [PopTechnique.articleSeed, .article] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         session.push(FullscreenPopScenarios.opaquePage())
         let before = session.navigationController.navigationBar.appearance()
@@ -128,7 +128,7 @@ struct FullscreenPopPluginTests {
 
   @Test("article: mid-swipe the bar shows min(stored alpha, 1 − progress)")
   func articleFade() {
-    FullscreenPopScenarios.withTechnique(.article) {
+    FullscreenPopPlugin.technique.withValue(.article) {
       let (session, _) = articleStack(alpha: 0.9)
       let pans = holdSwipe(session, at: 0.3)
       #expect(abs((barImageAlpha(session) ?? 0) - 0.7) < 1e-9)
@@ -140,7 +140,7 @@ struct FullscreenPopPluginTests {
   @Test("article bug: a refused gesture leaves isGesturePop set, so a tap back restores nothing")
   func refusedGestureFlag() {
     for technique in [PopTechnique.articleSeed, .article] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         let transparent = TransparentPage()
         session.push(transparent)
@@ -161,7 +161,7 @@ struct FullscreenPopPluginTests {
   @Test("article bug: one stored alpha for every page; fixed: each page's own")
   func globalAlpha() {
     for technique in [PopTechnique.articleSeed, .article] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         let first = TransparentPage()
         session.push(first)
@@ -185,7 +185,7 @@ struct FullscreenPopPluginTests {
   func halfWay() throws {
     for technique in [PopTechnique.articleSeed, .article] {
       for (distance, finishes) in [(187.5, false), (188.5, true)] {
-        try FullscreenPopScenarios.withTechnique(technique) {
+        try FullscreenPopPlugin.technique.withValue(technique) {
           let (session, transparent) = articleStack()
           let window = try #require(session.navigationController.view.window)
           let pans = GestureDriver.touchDown(at: CGPoint(x: 100, y: 300), in: window)
@@ -204,7 +204,7 @@ struct FullscreenPopPluginTests {
   @Test("article, fixed: a gesture the system cancels mid-way cancels, resets the flag")
   func systemCancel() {
     for technique in [PopTechnique.articleSeed, .article] {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let (session, _) = articleStack()
         let pans = holdSwipe(session, at: 0.7)
         for pan in pans { GestureDriver.end(pan, cancelled: true) }
@@ -226,7 +226,7 @@ struct FullscreenPopPluginTests {
 
   @Test("hijack: the pan's target is the system's private one; a mid-screen swipe pops")
   func hijack() throws {
-    try FullscreenPopScenarios.withTechnique(.hijack) {
+    try FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       let navigation = session.navigationController
@@ -251,7 +251,7 @@ struct FullscreenPopPluginTests {
     "hijack beside the bar-layer plugin: its hooks still colour the bar along the swipe",
     .plugins(BarLayerPlugin()))
   func hijackWithBarLayer() throws {
-    try FullscreenPopScenarios.withTechnique(.hijack) {
+    try FullscreenPopPlugin.technique.withValue(.hijack) {
       let home = FullscreenPopScenarios.homePage()
       home.navBarBarTintColor = .red
       let session = NavigationSession(root: home)
@@ -279,7 +279,7 @@ struct FullscreenPopPluginTests {
   @Test("no pop on the root, none while one runs, no second pan: each technique")
   func refusals() {
     for technique in PopTechnique.allCases {
-      FullscreenPopScenarios.withTechnique(technique) {
+      FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         #expect(holdSwipe(session, at: 0.8).isEmpty, "\(technique): root")
         session.push(FullscreenPopScenarios.opaquePage())
@@ -296,7 +296,7 @@ struct FullscreenPopPluginTests {
 
   @Test("hijack: refused during a transition and on a page that disables it")
   func hijackRefusals() {
-    FullscreenPopScenarios.withTechnique(.hijack) {
+    FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       let navigation = session.navigationController
@@ -317,7 +317,7 @@ struct FullscreenPopPluginTests {
 
   @Test("a pan taken off its view mid-swipe is cancelled: the pop goes back, nothing stuck")
   func removedMidSwipe() throws {
-    try FullscreenPopScenarios.withTechnique(.hijack) {
+    try FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       let navigation = session.navigationController
@@ -332,7 +332,7 @@ struct FullscreenPopPluginTests {
 
   @Test("hijack on a gesture with no target: declined with a typed error, nothing changed")
   func noTarget() throws {
-    try FullscreenPopScenarios.withTechnique(.hijack) {
+    try FullscreenPopPlugin.technique.withValue(.hijack) {
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       let navigation = session.navigationController
       let system = try #require(navigation.interactivePopGestureRecognizer)
@@ -364,7 +364,7 @@ struct FullscreenPopUninstallTests {
     let registry = PluginRegistry.shared
     let identifier = FullscreenPopPlugin().identifier
     #expect(try registry.install(FullscreenPopPlugin()))
-    let session = FullscreenPopScenarios.withTechnique(.article) {
+    let session = FullscreenPopPlugin.technique.withValue(.article) {
       articleStack().0
     }
     let navigation = session.navigationController
@@ -378,7 +378,7 @@ struct FullscreenPopUninstallTests {
   func uninstallArticleSeed() throws {
     let registry = PluginRegistry.shared
     #expect(try registry.install(FullscreenPopPlugin()))
-    let session = FullscreenPopScenarios.withTechnique(.articleSeed) { () -> NavigationSession in
+    let session = FullscreenPopPlugin.technique.withValue(.articleSeed) { () -> NavigationSession in
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.push(FullscreenPopScenarios.opaquePage())
       session.push(FullscreenPopScenarios.opaquePage())
@@ -398,7 +398,7 @@ struct FullscreenPopUninstallTests {
     let registry = PluginRegistry.shared
     #expect(try registry.install(FullscreenPopPlugin()))
     let app = AppDelegate()
-    let session = FullscreenPopScenarios.withTechnique(.articleSeed) { () -> NavigationSession in
+    let session = FullscreenPopPlugin.technique.withValue(.articleSeed) { () -> NavigationSession in
       let session = NavigationSession(root: FullscreenPopScenarios.homePage())
       session.navigationController.delegate = app
       session.push(FullscreenPopScenarios.opaquePage())
@@ -414,12 +414,12 @@ struct FullscreenPopUninstallTests {
   func uninstallHijack() throws {
     let registry = PluginRegistry.shared
     #expect(try registry.install(FullscreenPopPlugin()))
-    let session = FullscreenPopScenarios.withTechnique(.hijack) {
+    let session = FullscreenPopPlugin.technique.withValue(.hijack) {
       NavigationSession(root: FullscreenPopScenarios.homePage())
     }
     let navigation = session.navigationController
     navigation.interactivePopGestureRecognizer?.isEnabled = false  // the app's own choice
-    FullscreenPopScenarios.withTechnique(.hijack) {
+    FullscreenPopPlugin.technique.withValue(.hijack) {
       session.push(FullscreenPopScenarios.opaquePage())
     }
     #expect(navigation.view.gestureRecognizers?.count == 2)

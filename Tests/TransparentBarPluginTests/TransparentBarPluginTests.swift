@@ -227,8 +227,8 @@ struct TransparentBarPluginTests {
 
   @Test("seed: a bar whose background lacks the ivars: those steps are skipped and said once")
   func missingIvar() throws {
-    TransparentBarPlugin.mode = .seed
-    defer { TransparentBarPlugin.mode = .fixed }
+    TransparentBarPlugin.mode.value = .seed
+    defer { TransparentBarPlugin.mode.value = .fixed }
     let (navigation, _, _) = twoScreens()
     let bar = navigation.navigationBar
     // Something put a plain view first: it has neither `_shadowView` nor `_backgroundEffectView`.
@@ -331,7 +331,7 @@ struct TransparentBarPluginTests {
     "ET #14: with a barTintColor set, alpha 0 clears the bar in the fixed mode, not the seed's",
     .plugins(TransparentBarPlugin()))
   func barTintColorKeepsTransparency() throws {
-    TransparentBarPlugin.mode = .seed
+    TransparentBarPlugin.mode.value = .seed
     for version in ["10.3", "13.0"] {
       UIDevice.current.systemVersion = version
       let (navigation, transparent, _) = twoScreens()
@@ -340,7 +340,7 @@ struct TransparentBarPluginTests {
       transparent.navBarBgAlpha = 0
       #expect(abs(backgroundAlpha(navigation.navigationBar) - 0.85) < 0.01, "seed, iOS \(version)")
     }
-    TransparentBarPlugin.mode = .fixed
+    TransparentBarPlugin.mode.value = .fixed
     for version in ["10.3", "13.0"] {
       UIDevice.current.systemVersion = version
       let (navigation, transparent, _) = twoScreens()

@@ -36,9 +36,7 @@ private func twoPages(em: Bool = false) -> (UINavigationController, UIViewContro
 
 /// Runs `body` with the plugin in `mode`, and the fixed mode again after.
 private func inMode(_ mode: TransparentMode, _ body: () throws -> Void) rethrows {
-  TransparentBarPlugin.mode = mode
-  defer { TransparentBarPlugin.mode = .fixed }
-  try body()
+  try TransparentBarPlugin.mode.withValue(mode, body)
 }
 
 @Suite("Transparent-bar modes", .uiKitModel, .plugins(TransparentBarPlugin()))
