@@ -128,3 +128,64 @@ extension IOSProfile: CustomTestStringConvertible {
   /// `iOS 15`, as a parameterized test's case shows a profile.
   public var testDescription: String { "iOS \(name)" }
 }
+
+/// A plugin's scenario suite in one call, what every plugin's scenarios should be held to:
+/// - each keeps its promises on every profile of `profiles` and every device of the matrix
+///   (``expectScenarios(_:on:devices:sourceLocation:)``);
+/// - its timeline is the golden one, `Golden/<scenario name>.txt` beside the calling file, with
+///   the sends of the `tracing` selectors (``expectScenario(_:options:golden:tracing:snapshots:filePath:function:sourceLocation:)``);
+/// - run twice in a row, it marks the same moments with the same bars
+///   (``expectScenariosRepeatable(_:sourceLocation:)``).
+///
+/// Swift Testing has no suite inheritance and SwizzleKit takes no macro package, so the reusable
+/// suite is this function: a plugin's test target calls it from one test, and adds the tests of
+/// its own behaviour beside it.
+///
+/// ```swift
+/// @Suite(.uiKitModel)
+/// struct MyScenarioTests {
+///   @Test("the scenarios: every profile and device, golden timelines, the same twice")
+///   func suite() {
+///     expectScenarioSuite(MyScenarios.all, tracing: ["pushViewController:animated:"])
+///   }
+/// }
+/// ```
+public func expectScenarioSuite(
+  _ scenarios: [Scenario], tracing selectors: Set<Selector> = [],
+  profiles: [IOSProfile] = IOSProfile.matrix, filePath: String = #filePath,
+  function: String = #function, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  for profile in profiles {
+    expectScenarios(scenarios, on: profile, sourceLocation: sourceLocation)
+  }
+  for scenario in scenarios {
+    expectScenario(
+      scenario, golden: scenario.name, tracing: selectors, filePath: filePath,
+      function: function, sourceLocation: sourceLocation)
+  }
+  expectScenariosRepeatable(scenarios, sourceLocation: sourceLocation)
+}
+
+/// Runs each of `scenarios` twice in a row and records an issue for each that marks other
+/// moments (or other bars at them) the second time, naming the first moment that differs: a
+/// scenario must not depend on what ran before it. A scenario whose plugin does not install is
+/// skipped (``expectScenario(_:options:golden:tracing:snapshots:filePath:function:sourceLocation:)``
+/// reports that).
+public func expectScenariosRepeatable(
+  _ scenarios: [Scenario], sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  for scenario in scenarios {
+    guard let first = try? scenario.run(), let second = try? scenario.run() else { continue }
+    let (once, again) = (first.map(\.description), second.map(\.description))
+    guard once != again else { continue }
+    let at =
+      zip(once, again).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+      ?? min(once.count, again.count)
+    TestReporter.fail(
+      "\(scenario.name) marked other moments when run again, from moment \(at + 1): "
+        + "\(once.count > at ? once[at] : "none") the first time, "
+        + "\(again.count > at ? again[at] : "none") the second; a scenario must not depend"
+        + " on what ran before it",
+      at: sourceLocation)
+  }
+}

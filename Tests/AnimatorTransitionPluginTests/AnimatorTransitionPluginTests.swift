@@ -274,19 +274,17 @@ struct AnimatorTransitionPluginTests {
     #expect(page.kj_navigationBarAlpha == 0)
   }
 
-  @Test("every scenario runs its seed half, then the plugin's, with the checks as it says")
-  func scenarios() throws {
-    for scenario in AnimatorTransitionScenarios.all {
-      let report = try #require(expectScenario(scenario, golden: scenario.name))
-      #expect(report.moments.contains { $0.name.hasPrefix("seed: ") })
-      #expect(report.moments.contains { $0.name.hasPrefix("fixed: ") })
-    }
+  @Test("the scenarios: every profile and device, golden timelines, the same twice")
+  func suite() {
+    expectScenarioSuite(AnimatorTransitionScenarios.all)
   }
 
-  @Test(
-    "every scenario keeps its promises on every device and profile",
-    arguments: IOSProfile.matrix)
-  func everywhere(profile: IOSProfile) {
-    expectScenarios(AnimatorTransitionScenarios.all, on: profile)
+  @Test("every scenario runs its seed half, then the plugin's")
+  func seedThenFixed() throws {
+    for scenario in AnimatorTransitionScenarios.all {
+      let moments = try scenario.run()
+      #expect(moments.contains { $0.name.hasPrefix("seed: ") })
+      #expect(moments.contains { $0.name.hasPrefix("fixed: ") })
+    }
   }
 }

@@ -9,17 +9,10 @@ import UIKitModel
 
 @Suite("Bar-layer scenarios", .uiKitModel)
 struct BarScenarioTests {
-  @Test(
-    "every scenario keeps its promises on every device and profile",
-    arguments: IOSProfile.matrix)
-  func everywhere(profile: IOSProfile) {
-    expectScenarios(BarLayerScenarios.all, on: profile)
-  }
-
-  @Test("every scenario's timeline is the golden one", arguments: BarLayerScenarios.all)
-  func golden(scenario: Scenario) {
-    expectScenario(
-      scenario, golden: scenario.name,
+  @Test("the scenarios: every profile and device, golden timelines, the same twice")
+  func suite() {
+    expectScenarioSuite(
+      BarLayerScenarios.all,
       tracing: ["pushViewController:animated:", "popViewControllerAnimated:", "viewWillAppear:"])
   }
 
@@ -42,14 +35,5 @@ struct BarScenarioTests {
     let moments = try #require(expectScenario(BarLayerScenarios.customBar)).moments
     expectMoment(
       "custom bar", of: moments, BarSnapshot(background: .orange, titleColor: .white))
-  }
-
-  @Test("every scenario gives the same moments twice in a row")
-  func determinism() throws {
-    for scenario in BarLayerScenarios.all {
-      let first = try scenario.run().map(\.description)
-      let second = try scenario.run().map(\.description)
-      #expect(!first.isEmpty && first == second, "\(scenario.name)")
-    }
   }
 }

@@ -8,18 +8,11 @@ import UIKitModel
 
 @Suite("Fullscreen-pop scenarios", .uiKitModel)
 struct FullscreenPopScenarioTests {
-  @Test(
-    "every scenario keeps its promises on every device and profile",
-    arguments: IOSProfile.matrix)
-  func everywhere(profile: IOSProfile) {
-    expectScenarios(FullscreenPopScenarios.all, on: profile)
-  }
-
-  @Test("every scenario's timeline is the golden one", arguments: FullscreenPopScenarios.all)
-  func golden(scenario: Scenario) {
+  @Test("the scenarios: every profile and device, golden timelines, the same twice")
+  func suite() {
     // Who drives each pop: the article's delegate and pan, or the system's own handler.
-    expectScenario(
-      scenario, golden: scenario.name,
+    expectScenarioSuite(
+      FullscreenPopScenarios.all,
       tracing: [
         "handleControllerPop:", "handleNavigationTransition:", "_updateInteractiveTransition:",
       ])

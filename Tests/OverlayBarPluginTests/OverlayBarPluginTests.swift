@@ -325,16 +325,9 @@ struct OverlayBarPluginTests {
         titleColor: UIColor(white: 0, alpha: 0), translationY: -44, hairline: true))
   }
 
-  @Test("every scenario's timeline is the golden one", arguments: OverlayBarScenarios.all)
-  func golden(scenario: Scenario) {
-    expectScenario(scenario, golden: scenario.name)
-  }
-
-  @Test(
-    "every scenario keeps its promises on every device and profile",
-    arguments: IOSProfile.matrix)
-  func everywhere(profile: IOSProfile) {
-    expectScenarios(OverlayBarScenarios.all, on: profile)
+  @Test("the scenarios: every profile and device, golden timelines, the same twice")
+  func suite() {
+    expectScenarioSuite(OverlayBarScenarios.all)
   }
 
   @Test("the known breaks are where LTNavigationBar broke: its keys from iOS 11, the notch")

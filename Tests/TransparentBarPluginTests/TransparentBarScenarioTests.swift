@@ -8,18 +8,11 @@ import UIKitModel
 
 @Suite("Transparent-bar scenarios", .uiKitModel)
 struct TransparentBarScenarioTests {
-  @Test(
-    "every scenario keeps its promises on every device and profile",
-    arguments: IOSProfile.matrix)
-  func everywhere(profile: IOSProfile) {
-    expectScenarios(TransparentBarScenarios.all, on: profile)
-  }
-
-  @Test("every scenario's timeline is the golden one", arguments: TransparentBarScenarios.all)
-  func golden(scenario: Scenario) {
+  @Test("the scenarios: every profile and device, golden timelines, the same twice")
+  func suite() {
     // The sends the exchanges answer, so the golden shows the `et_` replacements at work.
-    expectScenario(
-      scenario, golden: scenario.name,
+    expectScenarioSuite(
+      TransparentBarScenarios.all,
       tracing: ["popToRootViewControllerAnimated:", "_updateInteractiveTransition:"])
   }
 

@@ -149,6 +149,29 @@ extension UIKitModelTests {
       #expect(report.isAsExpected)
     }
 
+    @Test("a scenario that marks other moments when run again is an issue naming the moment")
+    func notRepeatable() {
+      let runs = Mutex(0)
+      let drifting = Scenario(name: "drifting", summary: "") { context in
+        context.start(root: UIViewController())
+        context.mark("start")
+        let run = runs.withLock { count in
+          count += 1
+          return count
+        }
+        context.mark("run \(run)")
+      }
+      withKnownIssue {
+        expectScenariosRepeatable([drifting])
+      } matching: { issue in
+        issue.comments.contains {
+          $0.rawValue.hasPrefix("drifting marked other moments when run again, from moment 2")
+            && $0.rawValue.contains("run 1")
+        }
+      }
+      expectScenariosRepeatable([Self.promising])
+    }
+
     @Test("a known failure that holds is an issue naming the scenario and the profile")
     func knownFailureHolds() {
       withKnownIssue {
