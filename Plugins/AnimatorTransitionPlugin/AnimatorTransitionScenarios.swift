@@ -65,7 +65,7 @@ public enum AnimatorTransitionScenarios {
         context.mark("\(mode): cancelled at 30 %")
         // The seed leaves the home page's title colour on the cyan page, on every version.
         context.expectBar(
-          BarSnapshot(background: .cyan, titleColor: .white), "\(mode): the cyan page's bar",
+          ExpectedBar(background: .cyan, titleColor: .white), "\(mode): the cyan page's bar",
           failsOn: mode == .seed ? IOSProfile.everyName : [])
         session.swipeBack(to: 0.7)
         context.mark("\(mode): finished from 70 %")

@@ -45,8 +45,8 @@ extension BarLayerScenarios {
         let picker = UINavigationController(rootViewController: PickerPage())
         session.navigationController.present(picker, animated: false)
         VirtualRunLoop.main.runUntilIdle()
-        let seen = picker.navigationBar.appearance(over: scenarioBackdrop)
-        context.mark("\(label): the picker", appearance: seen)
+        let seen = picker.navigationBar.asSeen(over: scenarioBackdrop)
+        context.mark("\(label): the picker", seenBar: seen)
         let dark = UIColorComponents(PickerPage.barColor)
         context.expect(
           seen.backgroundColor == dark, "\(label): the picker's own dark bar",

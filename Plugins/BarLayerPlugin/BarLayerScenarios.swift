@@ -139,20 +139,20 @@ extension BarLayerScenarios {
     detail.view.backgroundColor = UIColor(red: 0.85, green: 0.93, blue: 0.98, alpha: 1)
     scenario(context, root: screen) { session, mark in
       mark("transparent")
-      context.expectBar(BarSnapshot(background: scenarioBackdrop), "transparent at the top")
+      context.expectBar(ExpectedBar(background: scenarioBackdrop), "transparent at the top")
       session.scroll(screen.scrollView, by: changePoint + 16)
       mark("fading in")
       session.scroll(screen.scrollView, by: 32)
       mark("dark past half")
       session.scroll(screen.scrollView, by: 32)
       mark("opaque")
-      context.expectBar(BarSnapshot(background: .white), "white once scrolled")
+      context.expectBar(ExpectedBar(background: .white), "white once scrolled")
       session.navigationController.pushViewController(detail, animated: true)
       VirtualRunLoop.main.advance(frames: 4)
       mark("mid push")
       VirtualRunLoop.main.runUntilIdle()
       mark("pushed")
-      let blue = BarSnapshot(background: detail.navBarBarTintColor, titleColor: .white)
+      let blue = ExpectedBar(background: detail.navBarBarTintColor, titleColor: .white)
       context.expectBar(blue, "the detail's blue after the push")
       session.swipeBack(to: 0.3)
       mark("swipe cancelled at 30 %")
@@ -160,7 +160,7 @@ extension BarLayerScenarios {
       session.swipeBack(to: 0.7)
       mark("swipe finished from 70 %")
       context.expectBar(
-        BarSnapshot(background: .white, titleColor: .black), "white again after the swipe")
+        ExpectedBar(background: .white, titleColor: .black), "white again after the swipe")
     }
   }
 
@@ -173,7 +173,7 @@ extension BarLayerScenarios {
   ) { context in
     let screen = antForestScreen()
     scenario(context, root: screen) { session, mark in
-      let top = BarSnapshot(
+      let top = ExpectedBar(
         background: scenarioBackdrop, tint: .white, titleColor: .white,
         statusBarStyle: .lightContent)
       mark("start")
@@ -181,18 +181,18 @@ extension BarLayerScenarios {
       session.scroll(screen.scrollView, by: changePoint + 16)
       mark("quarter opaque")
       context.expectBar(
-        BarSnapshot(background: seen(.white, alpha: 0.25), statusBarStyle: .lightContent),
+        ExpectedBar(background: seen(.white, alpha: 0.25), statusBarStyle: .lightContent),
         "a quarter opaque, light status bar")
       session.scroll(screen.scrollView, by: 32)
       mark("three quarters opaque")
       context.expectBar(
-        BarSnapshot(
+        ExpectedBar(
           background: seen(.white, alpha: 0.75), tint: systemBlue, titleColor: .black,
           statusBarStyle: .default),
         "three quarters opaque, blue buttons, dark title and status bar")
       session.scroll(screen.scrollView, by: 64)
       mark("opaque")
-      context.expectBar(BarSnapshot(background: .white, backgroundAlpha: 1), "opaque white")
+      context.expectBar(ExpectedBar(background: .white, backgroundAlpha: 1), "opaque white")
       session.scroll(screen.scrollView, by: -(changePoint + 112))
       mark("back at the top")
       context.expectBar(top, "transparent again at the top")
@@ -215,13 +215,13 @@ extension BarLayerScenarios {
     screen.navBarTintColor = .white
     scenario(context, root: screen) { session, mark in
       mark("start")
-      context.expectBar(BarSnapshot(translationY: 0), "in place")
+      context.expectBar(ExpectedBar(translationY: 0), "in place")
       session.scroll(screen.scrollView, by: 22)
       mark("half up")
-      context.expectBar(BarSnapshot(translationY: -22), "half up")
+      context.expectBar(ExpectedBar(translationY: -22), "half up")
       session.scroll(screen.scrollView, by: 40)
       mark("hidden")
-      context.expectBar(BarSnapshot(translationY: -44), "up by its height")
+      context.expectBar(ExpectedBar(translationY: -44), "up by its height")
     }
   }
 
@@ -265,13 +265,13 @@ extension BarLayerScenarios {
     screen.navBarTitleColor = .clear
     scenario(context, root: screen) { session, mark in
       mark("start")
-      context.expectBar(BarSnapshot(background: scenarioBackdrop), "transparent over the header")
+      context.expectBar(ExpectedBar(background: scenarioBackdrop), "transparent over the header")
       session.scroll(screen.scrollView, by: 50)
       mark("half")
       session.scroll(screen.scrollView, by: 100)
       mark("opaque")
       context.expectBar(
-        BarSnapshot(background: color, backgroundAlpha: 1, titleColor: .white),
+        ExpectedBar(background: color, backgroundAlpha: 1, titleColor: .white),
         "opaque in its colour, white title")
     }
   }
@@ -288,7 +288,7 @@ extension BarLayerScenarios {
     screen.navBarTitleColor = .white
     scenario(context, root: screen) { _, mark in
       mark("start")
-      context.expectBar(BarSnapshot(background: purple), "the image's colour")
+      context.expectBar(ExpectedBar(background: purple), "the image's colour")
     }
   }
 
@@ -308,7 +308,7 @@ extension BarLayerScenarios {
     screen.navBarTitleColor = .white
     scenario(context, root: screen) { _, mark in
       mark("start")
-      context.expectBar(BarSnapshot(background: mean, backgroundAlpha: 1), "the gradient's mean")
+      context.expectBar(ExpectedBar(background: mean, backgroundAlpha: 1), "the gradient's mean")
     }
   }
 
@@ -324,11 +324,11 @@ extension BarLayerScenarios {
       UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(-44) }
       VirtualRunLoop.main.runUntilIdle()
       mark("moved up")
-      context.expectBar(BarSnapshot(translationY: -44), "up by its height")
+      context.expectBar(ExpectedBar(translationY: -44), "up by its height")
       UIView.animate(withDuration: 0.3) { bar.barLayerSetTranslationY(0) }
       VirtualRunLoop.main.runUntilIdle()
       mark("back")
-      context.expectBar(BarSnapshot(translationY: 0), "back in place")
+      context.expectBar(ExpectedBar(translationY: 0), "back in place")
     }
   }
 
@@ -345,10 +345,10 @@ extension BarLayerScenarios {
       screen.customNavBar = bar
       screen.navBarBarTintColor = .orange
       screen.navBarTitleColor = .white
-      context.mark("custom bar", appearance: bar.appearance(over: scenarioBackdrop))
+      context.mark("custom bar", seenBar: bar.asSeen(over: scenarioBackdrop))
       mark("system bar")
       context.expectBar(
-        BarSnapshot(background: .white, titleColor: .black), "the system bar keeps its defaults")
+        ExpectedBar(background: .white, titleColor: .black), "the system bar keeps its defaults")
     }
   }
 
@@ -368,11 +368,11 @@ extension BarLayerScenarios {
   }
 
   /// What the user sees of the transparent controller's bar: the backdrop, white text.
-  private static let transparentBar = BarSnapshot(
+  private static let transparentBar = ExpectedBar(
     background: scenarioBackdrop, tint: .white, titleColor: .white, statusBarStyle: .lightContent)
 
   /// What the user sees of the opaque controller's bar: the plugin's defaults.
-  private static let opaqueBar = BarSnapshot(
+  private static let opaqueBar = ExpectedBar(
     background: .white, backgroundAlpha: 1, tint: systemBlue, titleColor: .black,
     statusBarStyle: .default)
 

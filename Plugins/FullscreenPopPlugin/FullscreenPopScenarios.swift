@@ -86,7 +86,7 @@ public enum FullscreenPopScenarios {
       // The page scrolled half way in shows its title half faded again; the seed's
       // viewDidAppear skips that after a gesture pop.
       context.expectBar(
-        BarSnapshot(titleColor: UIColor(white: 0, alpha: 0.5)),
+        ExpectedBar(titleColor: UIColor(white: 0, alpha: 0.5)),
         "\(technique.rawValue): the title half faded again",
         failsOn: technique == .articleSeed ? IOSProfile.everyName : [])
     }
@@ -128,7 +128,7 @@ public enum FullscreenPopScenarios {
       expectTop("Home", "the hijacked swipe pops", context)
       // The bar-layer plugin's default bar, drawn by its hooks of the system's transition.
       context.expectBar(
-        BarSnapshot(background: .white, backgroundAlpha: 1), "the bar-layer plugin's bar")
+        ExpectedBar(background: .white, backgroundAlpha: 1), "the bar-layer plugin's bar")
     }
   }
 

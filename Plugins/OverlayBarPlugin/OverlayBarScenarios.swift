@@ -97,7 +97,7 @@ public enum OverlayBarScenarios {
       context.mark("\(mode): offset 150")
       // The seed's overlay is 20 points taller than the bar: short under a notch.
       context.expectBar(
-        BarSnapshot(background: OverlayBarScenarios.demoBlue, backgroundAlpha: 1),
+        ExpectedBar(background: OverlayBarScenarios.demoBlue, backgroundAlpha: 1),
         "\(mode): the bar blue",
         onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
       session.push(plainPage("Next"))
@@ -123,7 +123,7 @@ public enum OverlayBarScenarios {
       context.mark("\(mode): offset 60" + page.failure)
       // The seed's elements stay from iOS 11: its keys are gone.
       context.expectBar(
-        BarSnapshot(titleColor: UIColor(white: 0, alpha: 0), translationY: -44),
+        ExpectedBar(titleColor: UIColor(white: 0, alpha: 0), translationY: -44),
         "\(mode): moved up, elements faded",
         failsOn: mode == .seed ? IOSProfile.names(from: 11) : [])
     }
@@ -151,7 +151,7 @@ public enum OverlayBarScenarios {
       // Home never painted the bar: what shows is its own (the system's translucent bar, or
       // nothing at the scroll edge from iOS 15), not the popped page's opaque overlay, over the
       // bar or (the seed's overlay being short under a notch) over the status bar's strip.
-      let seen = session.navigationController.navigationBar.appearance(over: scenarioBackdrop)
+      let seen = session.navigationController.navigationBar.asSeen(over: scenarioBackdrop)
       let painted =
         seen.backgroundOpacity >= 0.9 || seen.statusBarAreaColor != seen.backgroundColor
       context.expect(

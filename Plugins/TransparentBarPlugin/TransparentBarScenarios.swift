@@ -60,10 +60,10 @@ public enum TransparentBarScenarios {
   static let translucentOpacity: CGFloat = 0.8
 
   /// What the user sees of a transparent page's bar: nothing of the background, white buttons.
-  static let clearBar = BarSnapshot(backgroundAlpha: 0, tint: .white)
+  static let clearBar = ExpectedBar(backgroundAlpha: 0, tint: .white)
 
   /// What the user sees of an opaque page's bar: the translucent background, ET's blue buttons.
-  static let opaqueBar = BarSnapshot(
+  static let opaqueBar = ExpectedBar(
     backgroundAlpha: translucentOpacity, tint: TransparentBarDefaults.tintColor)
 
   /// Where the seed's opaque bar shows clear: from iOS 15 a bar at its content's scroll edge
@@ -87,7 +87,7 @@ public enum TransparentBarScenarios {
     session.scroll(page.scrollView, by: fadeDistance / 2)
     context.mark("three quarters in")
     context.expectBar(
-      BarSnapshot(
+      ExpectedBar(
         backgroundAlpha: 0.75 * translucentOpacity, tint: TransparentBarDefaults.tintColor),
       "three quarters in, blue buttons past half")
     session.scroll(page.scrollView, by: fadeDistance)
@@ -132,8 +132,8 @@ public enum TransparentBarScenarios {
       let presented = UINavigationController(rootViewController: ClearOnLoad())
       session.navigationController.present(presented, animated: true)
       VirtualRunLoop.main.runUntilIdle()
-      let seen = presented.navigationBar.appearance(over: scenarioBackdrop)
-      context.mark("\(mode): presented page", appearance: seen)
+      let seen = presented.navigationBar.asSeen(over: scenarioBackdrop)
+      context.mark("\(mode): presented page", seenBar: seen)
       context.expect(
         seen.backgroundOpacity == 0, "\(mode): the presented page's bar is clear",
         seen: "background opacity \(seen.backgroundOpacity)",
@@ -230,7 +230,7 @@ public enum TransparentBarScenarios {
     let root = transparentPage("Home")
     let session = context.start(root: root)
     // The bar-layer plugin's defaults, written last: an opaque white bar with the system blue.
-    let barLayerWins = BarSnapshot(
+    let barLayerWins = ExpectedBar(
       background: .white, backgroundAlpha: 1,
       tint: UIColor(red: 0, green: 0.478431, blue: 1, alpha: 1))
     context.mark("transparent root")

@@ -65,24 +65,24 @@ public struct ScenarioMoment: Sendable, CustomStringConvertible {
   /// The virtual time.
   public let time: TimeInterval
   /// What the user sees.
-  public let appearance: NavigationBarAppearance
+  public let seenBar: SeenBar
   /// The views of the navigation controller's container other than the bar, back to front.
   public let views: [ScenarioViewSnapshot]
 
   /// A moment.
   public init(
-    name: String, time: TimeInterval, appearance: NavigationBarAppearance,
+    name: String, time: TimeInterval, seenBar: SeenBar,
     views: [ScenarioViewSnapshot] = []
   ) {
     self.name = name
     self.time = time
-    self.appearance = appearance
+    self.seenBar = seenBar
     self.views = views
   }
 
-  /// `name @ time: appearance`.
+  /// `name @ time: seen bar`.
   public var description: String {
-    "\(name) @ \(String(format: "%.3f", time)): \(appearance)"
+    "\(name) @ \(String(format: "%.3f", time)): \(seenBar)"
   }
 }
 
@@ -244,20 +244,20 @@ public final class ScenarioContext {
   /// ``scenarioBackdrop``, and the views under it.
   public func mark(_ name: String) {
     guard let navigation = session?.navigationController else {
-      return mark(name, appearance: UINavigationBar().appearance(over: scenarioBackdrop))
+      return mark(name, seenBar: UINavigationBar().asSeen(over: scenarioBackdrop))
     }
     mark(
-      name, appearance: navigation.navigationBar.appearance(over: scenarioBackdrop),
+      name, seenBar: navigation.navigationBar.asSeen(over: scenarioBackdrop),
       views: ScenarioViewSnapshot.snapshots(of: navigation))
   }
 
-  /// Marks a moment with `appearance` (for a bar that is not the session's) and `views`.
+  /// Marks a moment with `seenBar` (for a bar that is not the session's) and `views`.
   public func mark(
-    _ name: String, appearance: NavigationBarAppearance, views: [ScenarioViewSnapshot] = []
+    _ name: String, seenBar: SeenBar, views: [ScenarioViewSnapshot] = []
   ) {
     moments.append(
       ScenarioMoment(
-        name: name, time: VirtualRunLoop.main.currentTime, appearance: appearance, views: views))
+        name: name, time: VirtualRunLoop.main.currentTime, seenBar: seenBar, views: views))
   }
 }
 

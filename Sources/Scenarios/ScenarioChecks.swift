@@ -68,7 +68,7 @@ extension ScenarioContext {
   /// `"15"`...) and `onDevices` devices; a run matching every set given is expected to fail
   /// (a pass there is a surprise).
   public func expectBar(
-    _ expected: BarSnapshot, _ label: String, failsOn profiles: Set<String> = [],
+    _ expected: ExpectedBar, _ label: String, failsOn profiles: Set<String> = [],
     onDevices devices: Set<DeviceProfile> = [], tolerance: CGFloat = 0.01
   ) {
     guard let bar = session?.navigationController.navigationBar else {
@@ -78,7 +78,7 @@ extension ScenarioContext {
         failsOn: profiles, onDevices: devices)
     }
     let differences = expected.differences(
-      from: bar.appearance(over: scenarioBackdrop), height: bar.barHeight, tolerance: tolerance)
+      from: bar.asSeen(over: scenarioBackdrop), height: bar.barHeight, tolerance: tolerance)
     record(label, differences, failsOn: profiles, onDevices: devices)
   }
 

@@ -7,7 +7,7 @@ public enum ScenarioTimeline {
   /// One line per moment: `time  name: what the user sees`.
   public static func text(_ moments: [ScenarioMoment]) -> String {
     moments.map {
-      String(format: "%.3f", $0.time) + "  \($0.name): \($0.appearance)"
+      String(format: "%.3f", $0.time) + "  \($0.name): \($0.seenBar)"
     }.joined(separator: "\n") + "\n"
   }
 

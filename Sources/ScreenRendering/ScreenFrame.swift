@@ -58,7 +58,7 @@ public struct ScreenFrame: Equatable, Sendable {
   public init(moment: ScenarioMoment, options: ScenarioOptions, title: String? = nil) {
     self.init(
       sample: ScreenSample(
-        moment.appearance, time: moment.time, transitioning: false,
+        moment.seenBar, time: moment.time, transitioning: false,
         views: moment.views.isEmpty ? nil : moment.views),
       device: options.device, systemVersion: options.systemVersion,
       sdkVersion: options.sdkVersion, title: title ?? moment.name)
@@ -74,7 +74,7 @@ public struct ScreenFrame: Equatable, Sendable {
     else { return nil }
     return ScreenFrame(
       sample: ScreenSample(
-        navigation.navigationBar.appearance(over: scenarioBackdrop),
+        navigation.navigationBar.asSeen(over: scenarioBackdrop),
         time: VirtualRunLoop.main.currentTime, transitioning: navigation.isTransitioning,
         views: ScenarioViewSnapshot.snapshots(of: navigation)),
       device: UIScreen.main.profile, systemVersion: UIDevice.current.systemVersion,

@@ -31,7 +31,7 @@ public struct ScreenSample: Codable, Equatable, Sendable {
 
   /// A sample of what `bar` showed at `time`, with `views` under it.
   public init(
-    _ bar: NavigationBarAppearance, time: Double, transitioning: Bool,
+    _ bar: SeenBar, time: Double, transitioning: Bool,
     views: [ScenarioViewSnapshot]? = nil
   ) {
     func components(_ color: UIColorComponents) -> [Double] {

@@ -1,4 +1,4 @@
-// Expectations on what the user sees of a bar (a `BarSnapshot` of Scenarios), in Swift Testing:
+// Expectations on what the user sees of a bar (a `ExpectedBar` of Scenarios), in Swift Testing:
 // a failure lists each difference.
 public import Foundation
 public import Scenarios
@@ -10,12 +10,12 @@ public import UIKitModel
 /// scenarios' backdrop by default, as the trace and the timelines composite it), and the
 /// failure names that colour: what shows through a transparent or hidden bar is it.
 public func expectBar(
-  _ bar: UINavigationBar, _ expected: BarSnapshot, over behind: UIColor = scenarioBackdrop,
+  _ bar: UINavigationBar, _ expected: ExpectedBar, over behind: UIColor = scenarioBackdrop,
   tolerance: CGFloat = 0.01, _ comment: String = "",
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   let lines = expected.differences(
-    from: bar.appearance(over: behind), height: bar.bounds.height, tolerance: tolerance)
+    from: bar.asSeen(over: behind), height: bar.bounds.height, tolerance: tolerance)
   record(lines, comment, over: behind, sourceLocation)
 }
 
@@ -23,7 +23,7 @@ public func expectBar(
 /// `expected` (moments are composited over the scenarios' backdrop), or that there is no such
 /// moment.
 public func expectMoment(
-  _ name: String, of moments: [ScenarioMoment], _ expected: BarSnapshot,
+  _ name: String, of moments: [ScenarioMoment], _ expected: ExpectedBar,
   tolerance: CGFloat = 0.01, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   guard let moment = moments.first(where: { $0.name == name }) else {
@@ -33,7 +33,7 @@ public func expectMoment(
     return
   }
   record(
-    expected.differences(from: moment.appearance, tolerance: tolerance), "at \"\(name)\"",
+    expected.differences(from: moment.seenBar, tolerance: tolerance), "at \"\(name)\"",
     over: scenarioBackdrop, sourceLocation)
 }
 

@@ -38,7 +38,7 @@ enum TestReporter {
 ///   override var systemVersion: String { "15.0" }
 ///   func testPush() {
 ///     let session = NavigationSession(root: UIViewController())
-///     expectBar(session.navigationController.navigationBar, BarSnapshot(hidden: false))
+///     expectBar(session.navigationController.navigationBar, ExpectedBar(hidden: false))
 ///   }
 /// }
 /// ```

@@ -31,7 +31,7 @@ enum Format {
   /// What a moment's line adds when it is not the usual: a hidden bar (whose colours are what
   /// is behind it), the title's or the buttons' alpha below 1, and the status bar's strip in
   /// another colour than the bar (an overlay too short for the device).
-  static func exceptions(_ bar: NavigationBarAppearance) -> String {
+  static func exceptions(_ bar: SeenBar) -> String {
     var parts: [String] = []
     if bar.isHidden { parts.append("bar hidden") }
     if bar.titleColor.alpha < 0.995 || bar.buttonAlpha < 0.995 {
@@ -46,11 +46,11 @@ enum Format {
 
   /// The bar as a strip: in 24-bit colour on a terminal (the background, with the title in its
   /// colour), else its hex value.
-  static func strip(_ appearance: NavigationBarAppearance, title: String, color: Bool) -> String {
-    guard color else { return "[\(hex(appearance.backgroundColor))]" }
+  static func strip(_ bar: SeenBar, title: String, color: Bool) -> String {
+    guard color else { return "[\(hex(bar.backgroundColor))]" }
     func channel(_ value: CGFloat) -> Int { Int((max(0, min(1, value)) * 255).rounded()) }
-    let background = appearance.backgroundColor
-    let text = appearance.titleColor
+    let background = bar.backgroundColor
+    let text = bar.titleColor
     let label = String(title.prefix(8)).padding(toLength: 8, withPad: " ", startingAt: 0)
     return "\u{1B}[48;2;\(channel(background.red));\(channel(background.green));"
       + "\(channel(background.blue))m\u{1B}[38;2;\(channel(text.red));\(channel(text.green));"

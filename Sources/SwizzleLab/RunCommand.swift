@@ -31,7 +31,7 @@ enum RunCommand {
       .topViewController?.title ?? ""
     for (index, moment) in moments.enumerated() {
       printLog(before: index)
-      let bar = moment.appearance
+      let bar = moment.seenBar
       output.out("  \(Format.time(moment.time))  \(moment.name)\n")
       output.out(
         "    \(Format.strip(bar, title: title, color: color))"
@@ -45,9 +45,9 @@ enum RunCommand {
     if let last = moments.last {
       let summary =
         "\(moments.count) steps over \(Format.time(last.time)) of virtual time; the bar ends"
-        + " \(Format.hex(last.appearance.backgroundColor)) at opacity"
-        + " \(Format.number(last.appearance.backgroundOpacity)), status bar"
-        + " \(Format.status(last.appearance.statusBarStyle))."
+        + " \(Format.hex(last.seenBar.backgroundColor)) at opacity"
+        + " \(Format.number(last.seenBar.backgroundOpacity)), status bar"
+        + " \(Format.status(last.seenBar.statusBarStyle))."
       output.out("\n" + Lab.wrap(summary, width: 79).joined(separator: "\n") + "\n")
     }
     return .ok

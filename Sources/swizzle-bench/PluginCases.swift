@@ -108,6 +108,6 @@ enum PluginCases {
     }
     GestureDriver.end(pan, cancelled: true)
     VirtualRunLoop.main.runUntilIdle()
-    return Int(navigation.navigationBar.appearance().backgroundOpacity * 100)
+    return Int(navigation.navigationBar.asSeen().backgroundOpacity * 100)
   }
 }

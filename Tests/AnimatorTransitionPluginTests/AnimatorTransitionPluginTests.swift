@@ -69,14 +69,14 @@ struct AnimatorTransitionPluginTests {
     let cyan = AnimatorTransitionScenarios.cyanPage()
     navigation.pushViewController(cyan, animated: true)
     VirtualRunLoop.main.advance(by: 0.125)
-    let half = navigation.navigationBar.appearance(over: .white)
+    let half = navigation.navigationBar.asSeen(over: .white)
     #expect(
       half.backgroundColor == UIColorComponents(UIColor(red: 0.5, green: 1, blue: 1, alpha: 1)))
     #expect(abs(cyan.view.presentationFrame.minX - 375 / 2) < 1e-6)
     #expect(abs(home.view.presentationFrame.minX - -50) < 1e-6)
     VirtualRunLoop.main.runUntilIdle()
     #expect(navigation.topViewController === cyan && cyan.view.frame.minX == 0)
-    #expect(navigation.navigationBar.appearance().titleColor == UIColorComponents(.white))
+    #expect(navigation.navigationBar.asSeen().titleColor == UIColorComponents(.white))
   }
 
   @Test("the seed's pop: a shadow faded by a CABasicAnimation whose delegate is the animator")
@@ -110,7 +110,7 @@ struct AnimatorTransitionPluginTests {
   func notchBackground() throws {
     let seed = try seedSession(device: .iPhoneX)
     seed.push(AnimatorTransitionScenarios.cyanPage())
-    let seen = seed.navigationController.navigationBar.appearance(over: .white)
+    let seen = seed.navigationController.navigationBar.asSeen(over: .white)
     #expect(seen.statusBarAreaColor == UIColorComponents(.cyan))
     #expect(seen.backgroundColor != UIColorComponents(.cyan), "the bar's lower part uncovered")
   }
@@ -136,7 +136,7 @@ struct AnimatorTransitionPluginTests {
   func notchBackgroundFixed() {
     let session = plainSession(device: .iPhoneX)
     session.push(AnimatorTransitionScenarios.cyanPage())
-    let seen = session.navigationController.navigationBar.appearance(over: .white)
+    let seen = session.navigationController.navigationBar.asSeen(over: .white)
     #expect(seen.statusBarAreaColor == UIColorComponents(.cyan))
     #expect(seen.backgroundColor == UIColorComponents(.cyan))
   }
@@ -155,8 +155,8 @@ struct AnimatorTransitionPluginTests {
   @Test("seed bug: a cancelled swipe leaves the bar and title wrong; the plugin sets them back")
   func cancelledSwipe() throws {
     let moments = try AnimatorTransitionScenarios.swipeBack.run()
-    func seen(_ name: String) throws -> NavigationBarAppearance {
-      try #require(moments.first { $0.name == name }).appearance
+    func seen(_ name: String) throws -> SeenBar {
+      try #require(moments.first { $0.name == name }).seenBar
     }
     #expect(try seen("seed: cancelled at 30 %").titleColor == UIColorComponents(.black))
     #expect(try seen("seed: cancelled at 30 %").backgroundColor == UIColorComponents(.white))
@@ -179,7 +179,7 @@ struct AnimatorTransitionPluginTests {
     navigation.pushViewController(cyan, animated: true)
     VirtualRunLoop.main.advance(by: 0.125)
     #expect(
-      navigation.navigationBar.appearance(over: .white).backgroundColor
+      navigation.navigationBar.asSeen(over: .white).backgroundColor
         == UIColorComponents(UIColor(red: 0.5, green: 1, blue: 1, alpha: 1)))
     VirtualRunLoop.main.runUntilIdle()
     session.swipeBack(to: 0.7)

@@ -96,7 +96,7 @@ struct BarLayerPluginTests {
     VirtualRunLoop.main.runUntilIdle()
     #expect(
       components(bar.barLayerBackgroundView?.backgroundColor) == UIColorComponents(.white))
-    #expect(bar.appearance().statusBarStyle == .default)
+    #expect(bar.asSeen().statusBarStyle == .default)
   }
 
   @Test("a swipe-back cancelled at 30 % and one finished from 60 % end exactly right")
@@ -138,7 +138,7 @@ struct BarLayerPluginTests {
     #expect(
       components(bar.barLayerBackgroundView?.presentationBackgroundColor)
         == components(transparent.navBarBarTintColor))
-    #expect(bar.appearance().statusBarStyle == .lightContent)
+    #expect(bar.asSeen().statusBarStyle == .lightContent)
   }
 
   @Test(
@@ -324,17 +324,17 @@ struct BarLayerPluginTests {
     #expect(navigation.navigationBar.barLayerBackgroundView != nil)
     PluginRegistry.shared.uninstall("bar-layer")
     #expect(navigation.navigationBar.barLayerBackgroundView?.superview == nil)
-    #expect(navigation.navigationBar.appearance().backgroundColor != UIColorComponents(.white))
+    #expect(navigation.navigationBar.asSeen().backgroundColor != UIColorComponents(.white))
     // Taken off, the one-line API changes no bar (issue #29): the values are only kept.
     let top = try #require(navigation.topViewController)
-    let before = navigation.navigationBar.appearance()
+    let before = navigation.navigationBar.asSeen()
     top.navBarBarTintColor = .red
     top.navBarBackgroundAlpha = 0.3
     top.navBarTintColor = .green
     top.navBarTitleColor = .blue
     top.navBarShadowImageHidden = true
     #expect(navigation.navigationBar.barLayerBackgroundView == nil, "no background view again")
-    #expect(navigation.navigationBar.appearance() == before)
+    #expect(navigation.navigationBar.asSeen() == before)
     #expect(top.navBarBarTintColor == .red, "kept for the next install")
   }
 
@@ -353,7 +353,7 @@ struct BarLayerPluginTests {
     }
     #expect(transparent.navBarBackgroundAlpha == 0.4)
     #expect(bar.barLayerTranslationY == -10)
-    #expect(close(bar.appearance().backgroundOpacity, 0.4))
+    #expect(close(bar.asSeen().backgroundOpacity, 0.4))
     #expect(refused.count == 5)
   }
 
@@ -368,11 +368,11 @@ struct BarLayerPluginTests {
     VirtualRunLoop.main.runUntilIdle()
     let background = try #require(navigation.navigationBar.barLayerBackgroundView)
     #expect(background.superview != nil, "a new background view, in the bar")
-    #expect(navigation.navigationBar.appearance().backgroundColor == UIColorComponents(.white))
+    #expect(navigation.navigationBar.asSeen().backgroundColor == UIColorComponents(.white))
     navigation.popViewController(animated: true)
     VirtualRunLoop.main.runUntilIdle()
     #expect(
-      navigation.navigationBar.appearance(over: .black).backgroundOpacity == 0,
+      navigation.navigationBar.asSeen(over: .black).backgroundOpacity == 0,
       "the transparent root is transparent again")
   }
 }

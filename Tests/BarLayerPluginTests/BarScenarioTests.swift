@@ -19,13 +19,13 @@ struct BarScenarioTests {
   @Test("Zhihu Daily: the buttons fade as the bar moves up")
   func zhihuButtons() throws {
     let moments = try #require(expectScenario(BarLayerScenarios.zhihuDaily)).moments
-    #expect(moments.map(\.appearance.buttonAlpha) == [1, 0.5, 0])
+    #expect(moments.map(\.seenBar.buttonAlpha) == [1, 0.5, 0])
   }
 
   @Test("a push's bar is interpolated between the two controllers' half way")
   func midPush() throws {
     let moments = try #require(expectScenario(BarLayerScenarios.push)).moments
-    let colors = moments.map(\.appearance.backgroundColor)
+    let colors = moments.map(\.seenBar.backgroundColor)
     #expect(colors.count == 3)
     #expect(colors[1] != colors[0] && colors[1] != colors[2], "interpolated in between")
   }
@@ -34,6 +34,6 @@ struct BarScenarioTests {
   func customBar() throws {
     let moments = try #require(expectScenario(BarLayerScenarios.customBar)).moments
     expectMoment(
-      "custom bar", of: moments, BarSnapshot(background: .orange, titleColor: .white))
+      "custom bar", of: moments, ExpectedBar(background: .orange, titleColor: .white))
   }
 }

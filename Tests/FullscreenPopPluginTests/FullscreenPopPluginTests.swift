@@ -117,10 +117,10 @@ struct FullscreenPopPluginTests {
       FullscreenPopPlugin.technique.withValue(technique) {
         let session = NavigationSession(root: FullscreenPopScenarios.homePage())
         session.push(FullscreenPopScenarios.opaquePage())
-        let before = session.navigationController.navigationBar.appearance()
+        let before = session.navigationController.navigationBar.asSeen()
         session.swipeBack(to: 0.7, from: 200)
         #expect(session.navigationController.viewControllers.count == 1)
-        let after = session.navigationController.navigationBar.appearance()
+        let after = session.navigationController.navigationBar.asSeen()
         #expect((after == before) == (technique == .article), "\(technique)")
       }
     }
@@ -261,7 +261,7 @@ struct FullscreenPopPluginTests {
       let pans = holdSwipe(session, at: 0.5)
       #expect(pans.count == 1)
       VirtualRunLoop.main.advance(frames: 2)
-      let middle = session.navigationController.navigationBar.appearance(over: .white)
+      let middle = session.navigationController.navigationBar.asSeen(over: .white)
       #expect(middle.backgroundColor.red > 0.2 && middle.backgroundColor.blue > 0.2, "mixed")
       for pan in pans {
         GestureDriver.move(pan, to: CGPoint(x: 300, y: 0))
@@ -271,7 +271,7 @@ struct FullscreenPopPluginTests {
       let end = try #require(session.navigationController.topViewController)
       #expect(end === home)
       #expect(
-        session.navigationController.navigationBar.appearance(over: .white).backgroundColor
+        session.navigationController.navigationBar.asSeen(over: .white).backgroundColor
           == UIColorComponents(.red))
     }
   }

@@ -40,10 +40,10 @@ struct OverlayBarPluginTests {
       #expect(!overlay.isUserInteractionEnabled)
       #expect(overlay.autoresizingMask == .flexibleWidth)
       #expect(bar.backgroundImage(for: .default)?.isEmpty == true)
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(blue))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(blue))
       bar.lt_setBackgroundColor(.red, mode: .seed)
       #expect(bar.lt_overlay === overlay, "one overlay, recoloured")
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.red))
     }
   }
 
@@ -53,7 +53,7 @@ struct OverlayBarPluginTests {
     for mode in OverlayMode.allCases {
       let bar = session(device: .iPhoneX).navigationController.navigationBar
       bar.lt_setBackgroundColor(blue, mode: mode)
-      let seen = bar.appearance(over: .white)
+      let seen = bar.asSeen(over: .white)
       #expect(seen.statusBarAreaColor == UIColorComponents(blue), "\(mode)")
       if mode == .seed {
         #expect(seen.backgroundColor == UIColorComponents(.white), "the gap shows what is behind")
@@ -70,7 +70,7 @@ struct OverlayBarPluginTests {
     let bar = session().navigationController.navigationBar
     bar.lt_setTranslationY(-30)
     #expect(bar.transform.ty == -30)
-    #expect(bar.appearance().translationY == -30)
+    #expect(bar.asSeen().translationY == -30)
   }
 
   @Test("lt_setElementsAlpha, seed, iOS 10: the private keys' views fade, the back title does not")
@@ -83,20 +83,20 @@ struct OverlayBarPluginTests {
     #expect(bar.subviews.first { $0 is _UINavigationBarBackIndicatorView }?.alpha == 0.25)
     let backTitle = bar.subviews.first { $0 is UINavigationItemButtonView }
     #expect(backTitle?.alpha == 1, "the seed's issues 32, 55, 57: the back button stays")
-    #expect(bar.appearance().titleColor.alpha == 0.25)
+    #expect(bar.asSeen().titleColor.alpha == 0.25)
   }
 
   @Test("lt_setElementsAlpha, seed, iOS 11 and 13: a typed undefined-key error, the bar unchanged")
   func elementsAlphaSeedModern() {
     for version in ["11.0", "13.0"] {
       let bar = session(ios: version, pushed: true).navigationController.navigationBar
-      let before = bar.appearance()
+      let before = bar.asSeen()
       #expect(
         throws: ObjCRuntimeError.undefinedKey(className: "UINavigationBar", key: "_titleView")
       ) {
         try bar.lt_setElementsAlpha(0.5, mode: .seed)
       }
-      #expect(bar.appearance() == before, "iOS \(version): nothing faded")
+      #expect(bar.asSeen() == before, "iOS \(version): nothing faded")
     }
   }
 
@@ -106,7 +106,7 @@ struct OverlayBarPluginTests {
       let bar = session(ios: version, pushed: true).navigationController.navigationBar
       bar.lt_setBackgroundColor(blue, mode: .fixed)
       try bar.lt_setElementsAlpha(0.5, mode: .fixed)
-      let seen = bar.appearance(over: .white)
+      let seen = bar.asSeen(over: .white)
       #expect(seen.titleColor.alpha == 0.5 && seen.buttonAlpha == 0.5, "iOS \(version)")
       #expect(bar.lt_overlay?.alpha == 1, "the overlay is not an element")
       #expect(seen.backgroundColor == UIColorComponents(blue))
@@ -121,14 +121,14 @@ struct OverlayBarPluginTests {
     let bar = session().navigationController.navigationBar
     let hairline = UIImage()
     bar.shadowImage = hairline
-    let before = bar.appearance()
+    let before = bar.asSeen()
     bar.lt_setBackgroundColor(blue)
     let overlay = bar.lt_overlay
     bar.lt_reset()
     #expect(bar.lt_overlay == nil && overlay?.superview == nil)
     #expect(bar.backgroundImage(for: .default) == nil)
     #expect(bar.shadowImage === hairline)
-    #expect(bar.appearance() == before)
+    #expect(bar.asSeen() == before)
   }
 
   @Test("lt_reset twice, or before any setter, changes nothing (fixed); an app's image survives")
@@ -166,7 +166,7 @@ struct OverlayBarPluginTests {
     let moments = try OverlayBarScenarios.staleScroll.run()
     let home = moments.filter { $0.name.hasSuffix("back home") }
     #expect(home.count == 2)
-    let (seed, fixed) = (home[0].appearance, home[1].appearance)
+    let (seed, fixed) = (home[0].seenBar, home[1].seenBar)
     #expect(seed.backgroundOpacity == 1, "the popped page painted the bar")
     #expect(fixed.backgroundOpacity < 0.9, "the system's translucent bar")
     #expect(fixed.backgroundColor != seed.backgroundColor)
@@ -191,21 +191,21 @@ struct OverlayBarPluginTests {
   @Test("bad input: NaN translations refused, alpha clamped, the bar unchanged; NaN colours black")
   func badInput() throws {
     let bar = session(pushed: true).navigationController.navigationBar
-    let before = bar.appearance()
+    let before = bar.asSeen()
     bar.lt_setTranslationY(.nan)
     bar.lt_setTranslationY(.infinity)
     bar.lt_setTranslationY(-.infinity)
     try bar.lt_setElementsAlpha(.nan)
     #expect(bar.lt_overlay == nil)
-    #expect(bar.appearance() == before)
+    #expect(bar.asSeen() == before)
     // The model's UIColor takes a NaN component as 0 (an invalidColor issue): the overlay is
     // black, never NaN.
     bar.lt_setBackgroundColor(UIColor(red: .nan, green: 0, blue: 0, alpha: 1))
     #expect(bar.lt_overlay?.backgroundColor == UIColor(red: 0, green: 0, blue: 0, alpha: 1))
     try bar.lt_setElementsAlpha(7)
-    #expect(bar.appearance().titleColor.alpha == 1)
+    #expect(bar.asSeen().titleColor.alpha == 1)
     try bar.lt_setElementsAlpha(-3)
-    #expect(bar.appearance().titleColor.alpha == 0)
+    #expect(bar.asSeen().titleColor.alpha == 0)
   }
 
   @Test(
@@ -268,8 +268,8 @@ struct OverlayBarPluginTests {
       session.push(next)
       context.mark("next")
     }.run(options: ScenarioOptions(plugins: []))
-    let scrolled = try #require(moments.first).appearance
-    let next = try #require(moments.last).appearance
+    let scrolled = try #require(moments.first).seenBar
+    let next = try #require(moments.last).seenBar
     #expect(scrolled.translationY == -44 && scrolled.titleColor.alpha == 0)
     #expect(next.translationY == 0 && next.titleColor.alpha == 1)
   }
@@ -293,8 +293,8 @@ struct OverlayBarPluginTests {
   )
   func firstAttempts() throws {
     let moments = try OverlayBarScenarios.firstAttempts.run()
-    func seen(_ name: String) throws -> NavigationBarAppearance {
-      try #require(moments.first { $0.name.hasPrefix(name) }).appearance
+    func seen(_ name: String) throws -> SeenBar {
+      try #require(moments.first { $0.name.hasPrefix(name) }).seenBar
     }
     let start = try seen("start")
     #expect(try seen("appearance proxy") == start)
@@ -321,7 +321,7 @@ struct OverlayBarPluginTests {
     // left as it was (the seed never touches the shadow image).
     expectMoment(
       "fixed: offset 60", of: report.moments,
-      BarSnapshot(
+      ExpectedBar(
         titleColor: UIColor(white: 0, alpha: 0), translationY: -44, hairline: true))
   }
 

@@ -79,7 +79,7 @@ struct LabTests {
   @Test("run prints the plugins' log lines with their time, before the moment that followed them")
   func runLog() {
     let moment = { (name: String) in
-      ScenarioMoment(name: name, time: 0, appearance: UINavigationBar().appearance(over: .white))
+      ScenarioMoment(name: name, time: 0, seenBar: UINavigationBar().asSeen(over: .white))
     }
     let report = ScenarioReport(
       moments: [moment("start"), moment("pushed")], checks: [],

@@ -30,7 +30,7 @@ private func twoScreens() -> (UINavigationController, UIViewController, UIViewCo
 
 /// The opacity the user sees of the bar's background.
 private func backgroundAlpha(_ bar: UINavigationBar) -> CGFloat {
-  bar.appearance().backgroundOpacity
+  bar.asSeen().backgroundOpacity
 }
 
 /// The alpha of the bar's `_backgroundEffectView`, where ET's path puts it on a translucent bar.
@@ -280,17 +280,17 @@ struct TransparentBarPluginTests {
   func scenarios() throws {
     let header = try TransparentBarScenarios.header.run()
     #expect(
-      header.map { ($0.appearance.backgroundOpacity * 100).rounded() / 100 } == [
+      header.map { ($0.seenBar.backgroundOpacity * 100).rounded() / 100 } == [
         0, 0.2, 0.6, 0.8,
       ], "alpha offset / 136 under a translucent bar's 0.8")
-    #expect(header.first?.appearance.tintColor == UIColorComponents(.white))
+    #expect(header.first?.seenBar.tintColor == UIColorComponents(.white))
     #expect(
-      header.last?.appearance.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
+      header.last?.seenBar.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
     let pop = try TransparentBarScenarios.popToTransparent.run()
-    #expect(pop.map(\.appearance.backgroundOpacity) == [0.8, 0, 0], "snapped when called")
+    #expect(pop.map(\.seenBar.backgroundOpacity) == [0.8, 0, 0], "snapped when called")
     let swipe = try TransparentBarScenarios.swipeBack.run()
-    #expect(swipe.map(\.appearance.backgroundOpacity) == [0.8, 0.8, 0])
-    #expect(swipe.last?.appearance.tintColor == UIColorComponents(.white))
+    #expect(swipe.map(\.seenBar.backgroundOpacity) == [0.8, 0.8, 0])
+    #expect(swipe.last?.seenBar.tintColor == UIColorComponents(.white))
   }
 
   @Test(
@@ -319,10 +319,10 @@ struct TransparentBarPluginTests {
   func besideBarLayer() throws {
     let moments = try TransparentBarScenarios.besideBarLayer.run()
     #expect(
-      moments.map(\.appearance.backgroundOpacity) == [1, 1, 0, 1],
+      moments.map(\.seenBar.backgroundOpacity) == [1, 1, 0, 1],
       "ET snaps to clear as popToRoot is called; the bar-layer's animation ends on its default")
     #expect(
-      moments.last?.appearance.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
+      moments.last?.seenBar.tintColor == UIColorComponents(TransparentBarDefaults.tintColor))
     #expect(!PluginRegistry.shared.isInstalled("swizzlekit.bar-layer"), "the companion went too")
     #expect(!PluginRegistry.shared.isInstalled("swizzlekit.transparent"))
   }

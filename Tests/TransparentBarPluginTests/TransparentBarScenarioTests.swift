@@ -24,15 +24,15 @@ struct TransparentBarScenarioTests {
         TransparentBarScenarios.swipeBack, options: ScenarioOptions(systemVersion: "15.0"),
         golden: "transparent-swipe-back-ios15"))
     #expect(!report.hasKnownFailures)
-    #expect(report.moments.first?.appearance.backgroundOpacity == 0.8)
+    #expect(report.moments.first?.seenBar.backgroundOpacity == 0.8)
     let edge = try #require(
       expectScenario(
         TransparentBarScenarios.scrollEdge, options: ScenarioOptions(systemVersion: "15.0")))
-    #expect(edge.moments.first?.appearance.backgroundOpacity == 0, "the seed's bar is clear")
+    #expect(edge.moments.first?.seenBar.backgroundOpacity == 0, "the seed's bar is clear")
     let sdk14 = try #require(
       expectScenario(
         TransparentBarScenarios.scrollEdge,
         options: ScenarioOptions(systemVersion: "15.0", sdkVersion: "14.0")))
-    #expect(sdk14.moments.first?.appearance.backgroundOpacity == 0.8, "built with the iOS 14 SDK")
+    #expect(sdk14.moments.first?.seenBar.backgroundOpacity == 0.8, "built with the iOS 14 SDK")
   }
 }

@@ -131,7 +131,7 @@ struct TransparentModeTests {
         let bar = navigation.navigationBar
         bar.setBackgroundImage(UIImage(color: .red), for: .default)
         navigation.topViewController?.navBarBgAlpha = 0
-        let opacity = bar.appearance(over: .white).backgroundOpacity
+        let opacity = bar.asSeen(over: .white).backgroundOpacity
         #expect(mode == .seed ? opacity == 1 : opacity == 0, "\(mode)")
       }
     }
@@ -142,7 +142,7 @@ struct TransparentModeTests {
     let (navigation, _) = twoPages()
     navigation.navigationBar.isTranslucent = false
     navigation.topViewController?.navBarBgAlpha = 0
-    #expect(navigation.navigationBar.appearance(over: .white).backgroundOpacity == 0)
+    #expect(navigation.navigationBar.asSeen(over: .white).backgroundOpacity == 0)
   }
 
   /// A page that makes its bar clear in `viewDidLoad`, as ET #33's reporter's did.
@@ -170,7 +170,7 @@ struct TransparentModeTests {
       let presented = UINavigationController(rootViewController: ClearOnLoad())
       navigation.topViewController?.present(presented, animated: true)
       VirtualRunLoop.main.runUntilIdle()
-      let seen = presented.navigationBar.appearance(over: .white)
+      let seen = presented.navigationBar.asSeen(over: .white)
       #expect((seen.backgroundOpacity == 0) == clear, "iOS \(version), \(mode)")
       presented.dismiss(animated: true)
       VirtualRunLoop.main.runUntilIdle()

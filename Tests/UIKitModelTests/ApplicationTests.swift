@@ -137,7 +137,7 @@ extension UIKitModelTests {
       delegate.window?.statusBarAppearanceProvider = StyleNode(
         .default, child: StyleNode(.lightContent))
       #expect(app.resolvedStatusBarStyle == .lightContent)
-      #expect(UINavigationBar().appearance().statusBarStyle == .lightContent)
+      #expect(UINavigationBar().asSeen().statusBarStyle == .lightContent)
       delegate.window?.statusBarAppearanceProvider?.setNeedsStatusBarAppearanceUpdate()
       #expect(app.statusBarAppearanceUpdates == 1)
       app.isViewControllerBasedStatusBarAppearance = false

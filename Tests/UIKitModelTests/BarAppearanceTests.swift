@@ -20,7 +20,7 @@ extension UIKitModelTests {
       let bar = session.navigationController.navigationBar
       bar.standardAppearance = opaque(.blue)
       bar.scrollEdgeAppearance = opaque(.red)
-      let seen = bar.appearance(over: .white)
+      let seen = bar.asSeen(over: .white)
       #expect(seen.backgroundColor == UIColorComponents(.blue) && seen.backgroundOpacity == 1)
     }
 
@@ -31,13 +31,13 @@ extension UIKitModelTests {
       let bar = session.navigationController.navigationBar
       bar.barTintColor = .blue
       #expect(bar.isAtScrollEdge)
-      #expect(bar.appearance(over: .white).backgroundOpacity == 0, "transparent at the top")
-      #expect(!bar.appearance(over: .white).shadowVisible)
+      #expect(bar.asSeen(over: .white).backgroundOpacity == 0, "transparent at the top")
+      #expect(!bar.asSeen(over: .white).shadowVisible)
       page.scrollView.contentOffset = CGPoint(x: 0, y: 120)
       #expect(!bar.isAtScrollEdge)
-      #expect(bar.appearance(over: .white).backgroundOpacity > 0.8, "the tint, scrolled")
+      #expect(bar.asSeen(over: .white).backgroundOpacity > 0.8, "the tint, scrolled")
       page.scrollView.contentOffset = .zero
-      #expect(bar.appearance(over: .white).backgroundOpacity == 0)
+      #expect(bar.asSeen(over: .white).backgroundOpacity == 0)
     }
 
     /// infinum/ios-loggie issue 22: "this happens only when building with new iOS sdk, included
@@ -51,10 +51,10 @@ extension UIKitModelTests {
       let bar = session.navigationController.navigationBar
       bar.barTintColor = .blue
       #expect(UIDevice.current.linkedMajorVersion == 14)
-      #expect(bar.appearance(over: .white).backgroundOpacity > 0.8, "tinted at the top")
+      #expect(bar.asSeen(over: .white).backgroundOpacity > 0.8, "tinted at the top")
       page.scrollView.contentOffset = CGPoint(x: 0, y: 120)
       page.scrollView.contentOffset = .zero
-      #expect(bar.appearance(over: .white).backgroundOpacity > 0.8)
+      #expect(bar.asSeen(over: .white).backgroundOpacity > 0.8)
       UIDevice.current.linkedSDKVersion = "16.0"
       #expect(UIDevice.current.linkedMajorVersion == 15, "a newer SDK counts as the running one")
       UIDevice.current.linkedSDKVersion = "fourteen"
@@ -69,9 +69,9 @@ extension UIKitModelTests {
       let session = NavigationSession(root: UIViewController(), systemVersion: "17.0")
       let bar = session.navigationController.navigationBar
       bar.standardAppearance = opaque(.blue)
-      #expect(bar.appearance(over: .white).backgroundOpacity == 0, "standard alone: clear")
+      #expect(bar.asSeen(over: .white).backgroundOpacity == 0, "standard alone: clear")
       bar.scrollEdgeAppearance = opaque(.blue)
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.blue))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.blue))
     }
 
     @Test("the appearance's title attributes win over the bar's; iOS 10 ignores appearances")
@@ -82,14 +82,14 @@ extension UIKitModelTests {
       appearance.titleTextAttributes = [.foregroundColor: UIColor.red]
       bar.titleTextAttributes = [.foregroundColor: UIColor.green]
       bar.standardAppearance = appearance
-      #expect(bar.appearance().titleColor == UIColorComponents(.red))
+      #expect(bar.asSeen().titleColor == UIColorComponents(.red))
       freshModel()
       let old = NavigationSession(root: UIViewController(), systemVersion: "10.3")
       let oldBar = old.navigationController.navigationBar
-      let before = oldBar.appearance()
+      let before = oldBar.asSeen()
       oldBar.standardAppearance = opaque(.blue)
       oldBar.scrollEdgeAppearance = opaque(.blue)
-      #expect(oldBar.appearance() == before)
+      #expect(oldBar.asSeen() == before)
     }
 
     @Test("a bar keeps a copy: changing the appearance afterwards changes nothing")
@@ -99,7 +99,7 @@ extension UIKitModelTests {
       let appearance = opaque(.blue)
       bar.standardAppearance = appearance
       appearance.backgroundColor = .red
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.blue))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.blue))
     }
   }
 }

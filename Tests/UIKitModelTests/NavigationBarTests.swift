@@ -110,36 +110,36 @@ extension UIKitModelTests {
       let bar = bar(ios: "13.0")
       bar.setBackgroundImage(UIImage(), for: .default)
       bar.backgroundColor = .red
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.red))
       // The bar's own colour covers its 44 points only, not the status bar's strip.
-      #expect(bar.appearance(over: .white).statusBarAreaColor == UIColorComponents(.white))
+      #expect(bar.asSeen(over: .white).statusBarAreaColor == UIColorComponents(.white))
       let overlay = UIView(frame: CGRect(x: 0, y: -20, width: 375, height: 64))
       overlay.backgroundColor = .blue
       bar.insertSubview(overlay, at: 0)
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.blue))
-      #expect(bar.appearance(over: .white).statusBarAreaColor == UIColorComponents(.blue))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.blue))
+      #expect(bar.asSeen(over: .white).statusBarAreaColor == UIColorComponents(.blue))
       overlay.transform = CGAffineTransform(translationX: 0, y: -64)
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.red))
       overlay.transform = .identity
       overlay.alpha = 0
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.red))
       overlay.alpha = 1
       overlay.isHidden = true
-      #expect(bar.appearance(over: .white).backgroundColor == UIColorComponents(.red))
+      #expect(bar.asSeen(over: .white).backgroundColor == UIColorComponents(.red))
     }
 
     @Test("an empty background image makes the system background clear; the shadow image needs it")
     func backgroundRules() {
       let bar = bar(ios: "13.0")
-      #expect(bar.appearance().backgroundColor != UIColorComponents(.white))
-      #expect(bar.appearance().shadowVisible)
+      #expect(bar.asSeen().backgroundColor != UIColorComponents(.white))
+      #expect(bar.asSeen().shadowVisible)
       bar.shadowImage = UIImage()
-      #expect(bar.appearance().shadowVisible, "ignored without a custom background image")
+      #expect(bar.asSeen().shadowVisible, "ignored without a custom background image")
       bar.setBackgroundImage(UIImage(), for: .default)
-      #expect(bar.appearance().backgroundColor == UIColorComponents(.white), "clear: white shows")
-      #expect(!bar.appearance().shadowVisible, "honoured now")
+      #expect(bar.asSeen().backgroundColor == UIColorComponents(.white), "clear: white shows")
+      #expect(!bar.asSeen().shadowVisible, "honoured now")
       bar.shadowImage = nil
-      #expect(bar.appearance().shadowVisible)
+      #expect(bar.asSeen().shadowVisible)
     }
 
     @Test("the WRNavigationBar technique: a view at index 0 of the first subview, alpha fan-out")
@@ -151,12 +151,12 @@ extension UIKitModelTests {
       layer.autoresizingMask = .flexibleWidth
       layer.backgroundColor = UIColor(red: 1, green: 0, blue: 0, alpha: 1)
       background.insertSubview(layer, at: 0)
-      #expect(bar.appearance().backgroundColor == UIColorComponents(.red))
+      #expect(bar.asSeen().backgroundColor == UIColorComponents(.red))
       for view in background.subviews { view.alpha = 0.5 }
-      let seen = bar.appearance().backgroundColor
+      let seen = bar.asSeen().backgroundColor
       #expect(close(seen.red, 1) && close(seen.green, 0.5) && seen.alpha == 1)
       bar.transform = CGAffineTransform(translationX: 0, y: -44)
-      #expect(bar.appearance().translationY == -44)
+      #expect(bar.asSeen().translationY == -44)
     }
 
     @Test("-setTitleTextAttributes: can be swizzled: the seeds keep their colour that way")
@@ -185,7 +185,7 @@ extension UIKitModelTests {
       bar.titleTextAttributes = [.font: UIFont.systemFont(ofSize: 20)]
       #expect(bar.titleTextAttributes?.foregroundColor == UIColor.red)
       #expect(bar.titleTextAttributes?.font?.pointSize == 20)
-      #expect(bar.appearance().titleColor == UIColorComponents(.red))
+      #expect(bar.asSeen().titleColor == UIColorComponents(.red))
     }
 
     @Test("the delegate is asked through the runtime, so a swizzled shouldPop decides")
@@ -208,7 +208,7 @@ extension UIKitModelTests {
       bar.tintColor = .black
       UIView.animate(withDuration: 1, delay: 0, options: .curveLinear) { bar.tintColor = .white }
       VirtualRunLoop.main.advance(by: 0.5)
-      #expect(close(bar.appearance().tintColor.red, 0.5, tolerance: 1e-6))
+      #expect(close(bar.asSeen().tintColor.red, 0.5, tolerance: 1e-6))
     }
   }
 }

@@ -19,7 +19,7 @@ extension UIKitModelTests {
         session.navigationController.navigationBar.setBackgroundImage(
           UIImage(color: .blue), for: .default)
         context.expectBar(
-          BarSnapshot(background: expected), "the bar", failsOn: failsOn, onDevices: devices)
+          ExpectedBar(background: expected), "the bar", failsOn: failsOn, onDevices: devices)
       }
     }
 

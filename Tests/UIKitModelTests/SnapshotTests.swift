@@ -399,9 +399,9 @@ extension UIKitModelTests {
     func hiddenBar() {
       let session = NavigationSession(root: UIViewController())
       session.navigationController.setNavigationBarHidden(true, animated: false)
-      let seen = session.navigationController.navigationBar.appearance(over: scenarioBackdrop)
+      let seen = session.navigationController.navigationBar.asSeen(over: scenarioBackdrop)
       #expect(seen.isHidden && seen.description.hasPrefix("hidden (frame 0 20 375 44)"))
-      let lines = BarSnapshot(background: .white, hidden: false).differences(from: seen)
+      let lines = ExpectedBar(background: .white, hidden: false).differences(from: seen)
       #expect(lines.first == "hidden: expected shown, seen hidden (frame 0 20 375 44)")
       #expect(lines.last?.hasSuffix("(the bar is hidden)") == true)
     }
@@ -410,10 +410,10 @@ extension UIKitModelTests {
     func backdrop() {
       let session = NavigationSession(root: UIViewController())
       let bar = session.navigationController.navigationBar
-      let messages = failures { expectBar(bar, BarSnapshot(translationY: -44)) }
+      let messages = failures { expectBar(bar, ExpectedBar(translationY: -44)) }
       #expect(
         messages.first?.contains("composited over #33994DFF, the scenarios' backdrop") == true)
-      let white = failures { expectBar(bar, BarSnapshot(translationY: -44), over: .white) }
+      let white = failures { expectBar(bar, ExpectedBar(translationY: -44), over: .white) }
       #expect(white.first?.contains("composited over #FFFFFFFF)") == true)
     }
   }

@@ -32,9 +32,9 @@ struct TestingGuideExample {
     let page = ProfilePage()
     session.push(page)
     let bar = session.navigationController.navigationBar
-    expectBar(bar, BarSnapshot(background: .blue, backgroundAlpha: 1), "at the top")
+    expectBar(bar, ExpectedBar(background: .blue, backgroundAlpha: 1), "at the top")
     session.scroll(page.scrollView, by: 300)
-    expectBar(bar, BarSnapshot(background: .blue, backgroundAlpha: 1), "scrolled")
+    expectBar(bar, ExpectedBar(background: .blue, backgroundAlpha: 1), "scrolled")
     GoldenTimeline.check(session.trace.joined(separator: "\n") + "\n", named: "profile-ios\(ios)")
   }
 }

@@ -7,34 +7,34 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
-  @Suite("BarSnapshot")
-  struct BarSnapshotTests {
+  @Suite("ExpectedBar")
+  struct ExpectedBarTests {
     @Test("only the values given are checked, within the tolerance; each difference is a line")
     func differences() {
       let bar = NavigationSession(root: UIViewController()).navigationController.navigationBar
       bar.setBackgroundImage(UIImage(color: .blue), for: .default)
-      let seen = bar.appearance(over: .white)
-      #expect(BarSnapshot(background: .blue, backgroundAlpha: 1).differences(from: seen).isEmpty)
-      #expect(BarSnapshot().differences(from: seen).isEmpty)
-      let lines = BarSnapshot(background: .red, backgroundAlpha: 0.5, hairline: true)
+      let seen = bar.asSeen(over: .white)
+      #expect(ExpectedBar(background: .blue, backgroundAlpha: 1).differences(from: seen).isEmpty)
+      #expect(ExpectedBar().differences(from: seen).isEmpty)
+      let lines = ExpectedBar(background: .red, backgroundAlpha: 0.5, hairline: true)
         .differences(from: seen)
       #expect(lines.count == 2, "\(lines)")
       #expect(lines.first?.hasPrefix("background: expected #FF0000FF, seen #0000FFFF") == true)
       let near = UIColor(red: 0, green: 0, blue: 0.995, alpha: 1)
-      #expect(BarSnapshot(background: near).differences(from: seen).isEmpty)
-      #expect(!BarSnapshot(background: near).differences(from: seen, tolerance: 0.001).isEmpty)
+      #expect(ExpectedBar(background: near).differences(from: seen).isEmpty)
+      #expect(!ExpectedBar(background: near).differences(from: seen, tolerance: 0.001).isEmpty)
     }
 
     @Test("expectBar passes on what is seen and records the differences otherwise")
     func expectations() {
       let session = NavigationSession(root: UIViewController())
       let bar = session.navigationController.navigationBar
-      expectBar(bar, BarSnapshot(translationY: 0, hairline: true, height: 44))
+      expectBar(bar, ExpectedBar(translationY: 0, hairline: true, height: 44))
       withKnownIssue {
-        expectBar(bar, BarSnapshot(translationY: -44))
+        expectBar(bar, ExpectedBar(translationY: -44))
       }
       withKnownIssue {
-        expectMoment("missing", of: [], BarSnapshot())
+        expectMoment("missing", of: [], ExpectedBar())
       }
     }
   }
@@ -134,8 +134,8 @@ extension UIKitModelTests {
     static let promising = Scenario(name: "promising", summary: "") { context in
       let session = context.start(root: UIViewController())
       context.mark("start")
-      context.expectBar(BarSnapshot(height: 44), "44 points tall")
-      context.expectBar(BarSnapshot(translationY: 0), "in place", failsOn: ["15"])
+      context.expectBar(ExpectedBar(height: 44), "44 points tall")
+      context.expectBar(ExpectedBar(translationY: 0), "in place", failsOn: ["15"])
       session.push(UIViewController())
       context.expect(
         session.navigationController.viewControllers.count == 2, "two deep", seen: "not two")
@@ -230,7 +230,7 @@ extension UIKitModelTests {
     @Test("a bar checked before the scenario started a session fails, saying so")
     func noSession() throws {
       let early = Scenario(name: "early", summary: "") { context in
-        context.expectBar(BarSnapshot(backgroundAlpha: 1), "the bar")
+        context.expectBar(ExpectedBar(backgroundAlpha: 1), "the bar")
       }
       let report = try early.check(options: ScenarioOptions(plugins: []))
       #expect(report.checks.map(\.held) == [false])

@@ -29,10 +29,10 @@ final class XCTestReportingTests: SwizzleKitTestCase, @unchecked Sendable {
 
   func testExpectBarFailsTheCaseAtTheCallersLine() {
     let session = NavigationSession(root: UIViewController())
-    expectBar(session.navigationController.navigationBar, BarSnapshot(translationY: 0))
+    expectBar(session.navigationController.navigationBar, ExpectedBar(translationY: 0))
     XCTAssertTrue(failures.isEmpty)
     let line = #line + 1
-    expectBar(session.navigationController.navigationBar, BarSnapshot(translationY: -44))
+    expectBar(session.navigationController.navigationBar, ExpectedBar(translationY: -44))
     XCTAssertEqual(failures.count, 1)
     XCTAssertEqual(failures.first?.line, line)
     XCTAssertTrue(failures.first?.file.hasSuffix("XCTestReportingTests.swift") == true)

@@ -102,7 +102,7 @@ enum RenderCommand {
       else { return }
       samples.append(
         ScreenSample(
-          navigation.navigationBar.appearance(over: scenarioBackdrop), time: time,
+          navigation.navigationBar.asSeen(over: scenarioBackdrop), time: time,
           transitioning: navigation.isTransitioning,
           views: ScenarioViewSnapshot.snapshots(of: navigation)))
     }
@@ -114,7 +114,7 @@ enum RenderCommand {
       moments: report.moments.map {
         ReportMoment(
           name: $0.name, time: ($0.time * 10_000).rounded() / 10_000,
-          sample: ScreenSample($0.appearance, time: $0.time, transitioning: false),
+          sample: ScreenSample($0.seenBar, time: $0.time, transitioning: false),
           views: $0.views.isEmpty ? nil : $0.views.map(ViewSample.init))
       }, samples: samples)
     return (data, report)

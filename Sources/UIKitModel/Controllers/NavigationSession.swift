@@ -36,10 +36,10 @@ public final class NavigationSession {
     let time: TimeInterval
     let name: String
     let top: String
-    let appearance: NavigationBarAppearance
+    let seenBar: SeenBar
 
     var line: String {
-      "t=\(String(format: "%.3f", time)) \(name) -> top \(top); \(appearance)"
+      "t=\(String(format: "%.3f", time)) \(name) -> top \(top); \(seenBar)"
     }
   }
 
@@ -89,8 +89,8 @@ public final class NavigationSession {
   }
 
   /// What the user sees of the bar now.
-  public var appearance: NavigationBarAppearance {
-    navigationController.navigationBar.appearance()
+  public var seenBar: SeenBar {
+    navigationController.navigationBar.asSeen()
   }
 
   /// Pushes `controller` and runs until idle.
@@ -301,6 +301,6 @@ public final class NavigationSession {
     steps.append(
       Step(
         time: VirtualRunLoop.main.currentTime, name: step,
-        top: navigationController.topViewController?.title ?? "-", appearance: appearance))
+        top: navigationController.topViewController?.title ?? "-", seenBar: seenBar))
   }
 }

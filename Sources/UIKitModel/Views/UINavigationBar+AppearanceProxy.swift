@@ -7,7 +7,7 @@ extension UINavigationBar {
   /// documents, a change does not reach a bar already in a window (remove the bar's view from
   /// the hierarchy and put it back for that); LTNavigationBar's article tried it from
   /// `scrollViewDidScroll` first and saw nothing change. (What the user sees of one bar is the
-  /// instance method ``UINavigationBar/appearance(over:)``.)
+  /// instance method ``UINavigationBar/asSeen(over:)``.)
   ///
   /// The model applies every value set on the proxy each time a bar enters a window, over what
   /// was set on the bar itself; UIKit lets a value set on the bar win.

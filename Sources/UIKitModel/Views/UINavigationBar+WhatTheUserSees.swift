@@ -2,16 +2,15 @@
 public import Foundation
 
 extension UINavigationBar {
-  /// What the bar looks like now, computed from the view tree (presentation values: mid
-  /// animation, the interpolated ones), never stored beside it. (Not to be confused with the
-  /// static ``UINavigationBar/appearance()``, UIKit's appearance proxy.)
+  /// The bar as the user sees it now, over `behind`: computed from the view tree (presentation
+  /// values: mid animation, the interpolated ones), never stored beside it.
   ///
   /// The background is the colour the user sees at the middle of the bar, and the status-bar
   /// area's colour at the middle of the strip above it (``color(at:over:)``): every view of the
   /// bar that covers the point counts, whoever put it there (the bar's own `backgroundColor`, its
   /// background, an overlay a plugin inserted), with its alpha, hidden state, frame and
   /// translation.
-  public func appearance(over behind: UIColor = .white) -> NavigationBarAppearance {
+  public func asSeen(over behind: UIColor = .white) -> SeenBar {
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
     let color = color(at: middle, over: behind)
     // How opaque the background is: what it lets through of white against black.
@@ -26,7 +25,7 @@ extension UINavigationBar {
     let shadowVisible = shadowView.effectiveAlpha > 0 && !shadowView.isHidden
     let buttonAlpha =
       buttonViews.first.map { $0.effectiveAlpha } ?? (contentContainer.effectiveAlpha)
-    return NavigationBarAppearance(
+    return SeenBar(
       backgroundColor: color, statusBarAreaColor: statusBarArea,
       backgroundOpacity: max(0, min(1, 1 - seeThrough)),
       titleColor: (titleLabel.textColor ?? .black).withAlphaComponent(

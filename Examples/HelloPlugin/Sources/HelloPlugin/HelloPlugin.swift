@@ -36,13 +36,13 @@ public struct HelloPlugin: ScenarioPlugin {
         second.helloTint = .green
         let session = context.start(root: first)
         context.mark("red")
-        context.expectBar(BarSnapshot(tint: .red), "the first screen's red")
+        context.expectBar(ExpectedBar(tint: .red), "the first screen's red")
         session.push(second)
         context.mark("green")
-        context.expectBar(BarSnapshot(tint: .green), "the pushed screen's green")
+        context.expectBar(ExpectedBar(tint: .green), "the pushed screen's green")
         session.swipeBack(to: 0.8)
         context.mark("red again")
-        context.expectBar(BarSnapshot(tint: .red), "red again after the swipe")
+        context.expectBar(ExpectedBar(tint: .red), "red again after the swipe")
       }
     ]
   }

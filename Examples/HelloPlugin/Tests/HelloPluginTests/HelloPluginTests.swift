@@ -17,7 +17,7 @@ struct HelloPluginTests {
     let green = UIViewController()
     green.helloTint = .green
     session.push(green)
-    expectBar(session.navigationController.navigationBar, BarSnapshot(tint: .green))
+    expectBar(session.navigationController.navigationBar, ExpectedBar(tint: .green))
     // The screen as an image: __Snapshots__/HelloPluginTests/tintFollowsTheTop.green.<cell>.png
     expectScreen(named: "green")
   }

@@ -22,17 +22,17 @@ struct PageBarColorsTests {
     let navigation = PageColorNavigationController(rootViewController: page("Red", .red))
     let session = NavigationSession(navigationController: navigation, device: .iPhoneX)
     let bar = navigation.navigationBar
-    expectBar(bar, BarSnapshot(background: .red, backgroundAlpha: 1), "the root's colour")
+    expectBar(bar, ExpectedBar(background: .red, backgroundAlpha: 1), "the root's colour")
     session.push(page("Blue", .blue))
-    expectBar(bar, BarSnapshot(background: .blue, backgroundAlpha: 1), "the pushed page's")
+    expectBar(bar, ExpectedBar(background: .blue, backgroundAlpha: 1), "the pushed page's")
     // What @objc did on iOS, exposeMethod did here: the methods are in the tables.
     #expect(
       class_getInstanceMethod(UINavigationController.self, "pbc_pushViewController:animated:")
         != nil)
     session.swipeBack(to: 0.3)
-    expectBar(bar, BarSnapshot(background: .blue, backgroundAlpha: 1), "a cancelled swipe")
+    expectBar(bar, ExpectedBar(background: .blue, backgroundAlpha: 1), "a cancelled swipe")
     session.swipeBack(to: 0.8)
-    expectBar(bar, BarSnapshot(background: .red, backgroundAlpha: 1), "a finished swipe")
+    expectBar(bar, ExpectedBar(background: .red, backgroundAlpha: 1), "a finished swipe")
   }
 
   @Test("half way through a swipe-back the bar shows the two colours blended")
@@ -52,7 +52,7 @@ struct PageBarColorsTests {
     // Half way: red and blue, half each.
     expectBar(
       navigation.navigationBar,
-      BarSnapshot(background: UIColor(red: 0.5, green: 0, blue: 0.5, alpha: 1)),
+      ExpectedBar(background: UIColor(red: 0.5, green: 0, blue: 0.5, alpha: 1)),
       tolerance: 0.03, "half way")
     for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
     session.advance(by: 1)

@@ -1,9 +1,11 @@
-// What the user sees of a navigation bar, as a value (`UINavigationBar.appearance(over:)`).
+// What the user sees of a navigation bar, as a value (`UINavigationBar.asSeen(over:)`).
 public import Foundation
 import ObjCRuntime
 
-/// What the user sees of a navigation bar at one moment.
-public struct NavigationBarAppearance: Equatable, Sendable, CustomStringConvertible {
+/// What the user sees of a navigation bar at one moment (``UINavigationBar/asSeen(over:)``). A
+/// test states what it expects of it with the testing side's `ExpectedBar`, whose fields are
+/// these, each optional; a check's difference reads `expected …, seen …`.
+public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
   /// The background, composited over what is behind the bar, at the bar's middle.
   public let backgroundColor: UIColorComponents
   /// The background in the status-bar area above the bar, at the middle of the strip: the

@@ -7,9 +7,9 @@ public import UIKitModel
 ///
 /// ```swift
 /// expectBar(session.navigationController.navigationBar,
-///           BarSnapshot(background: .blue, backgroundAlpha: 1, titleColor: .white))
+///           ExpectedBar(background: .blue, backgroundAlpha: 1, titleColor: .white))
 /// ```
-public struct BarSnapshot: Sendable, Equatable {
+public struct ExpectedBar: Sendable, Equatable {
   /// The background as composited over what is behind the bar.
   public var background: UIColor?
   /// How opaque the background is, 0 to 1.
@@ -52,7 +52,7 @@ public struct BarSnapshot: Sendable, Equatable {
   /// within `tolerance` on each component. Empty when everything given matches. When the bar
   /// seen is hidden, each other line says so: its colours are then what is behind it.
   public func differences(
-    from seen: NavigationBarAppearance, height seenHeight: CGFloat? = nil,
+    from seen: SeenBar, height seenHeight: CGFloat? = nil,
     tolerance: CGFloat = 0.01
   ) -> [String] {
     var lines: [String] = []
