@@ -174,6 +174,12 @@ extension UIKitModelTests.CustomTransitionTests {
     VirtualRunLoop.main.runUntilIdle()
     #expect(navigation.viewControllers.count == 1 && !navigation.isTransitioning)
     #expect(animator.ended.isEmpty, "the animator never ran")
+    // The same delegate and animator do run once there is something to pop: the absence above
+    // is the root's, not a delegate the model ignores.
+    session.push(UIViewController())
+    #expect(navigation.popViewController(animated: true) != nil)
+    VirtualRunLoop.main.runUntilIdle()
+    #expect(animator.ended.last == true, "the animator ran the pop to its end")
     withExtendedLifetime(delegate) {}
   }
 
