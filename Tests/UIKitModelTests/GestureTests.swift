@@ -53,6 +53,20 @@ final class PanTarget: ObjCObject {
 extension UIKitModelTests {
   @Suite("UIGestureRecognizer")
   struct GestureTests {
+    /// A launched page with a pan on its view (inner) and one on the window (outer).
+    private func pansOnPageAndWindow() throws -> (
+      UIWindow, inner: UIPanGestureRecognizer, outer: UIPanGestureRecognizer
+    ) {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      let window = try #require(page.view.window)
+      let inner = UIPanGestureRecognizer()
+      let outer = UIPanGestureRecognizer()
+      page.view.addGestureRecognizer(inner)
+      window.addGestureRecognizer(outer)
+      return (window, inner, outer)
+    }
+
     @Test("recognizers live on views: added, moved to another view, removed")
     func attach() {
       let first = UIView(frame: .zero)
@@ -174,13 +188,7 @@ extension UIKitModelTests {
 
     @Test("two pans on one touch: the nearest begins; the other too only if simultaneous")
     func simultaneous() throws {
-      let page = UIViewController()
-      _ = NavigationSession(root: page)
-      let window = try #require(page.view.window)
-      let inner = UIPanGestureRecognizer()
-      let outer = UIPanGestureRecognizer()
-      page.view.addGestureRecognizer(inner)
-      window.addGestureRecognizer(outer)
+      let (window, inner, outer) = try pansOnPageAndWindow()
       let alone = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
       #expect(alone.count == 2 && alone.first === inner, "both follow the finger, nearest first")
       for pan in alone { GestureDriver.move(pan, to: CGPoint(x: 20, y: 0)) }
@@ -198,15 +206,9 @@ extension UIKitModelTests {
     func requireToFailBeginsAfterFailure() throws {
       // Apple's require(toFail:): the receiver's move out of possible is delayed until the
       // other fails.
-      let page = UIViewController()
-      _ = NavigationSession(root: page)
-      let window = try #require(page.view.window)
-      let inner = UIPanGestureRecognizer()
-      let outer = UIPanGestureRecognizer()
+      let (window, inner, outer) = try pansOnPageAndWindow()
       let rightwards = RightwardsOnly()
       outer.delegate = rightwards
-      page.view.addGestureRecognizer(inner)
-      window.addGestureRecognizer(outer)
       inner.require(toFail: outer)
       let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
       GestureDriver.move(inner, to: CGPoint(x: -20, y: 0))
@@ -221,13 +223,7 @@ extension UIKitModelTests {
     @Test("require(toFail:): the receiver fails when the other begins")
     func requireToFailFailsWhenOtherBegins() throws {
       // Apple's require(toFail:): if the other recognizes (or begins), the receiver fails.
-      let page = UIViewController()
-      _ = NavigationSession(root: page)
-      let window = try #require(page.view.window)
-      let inner = UIPanGestureRecognizer()
-      let outer = UIPanGestureRecognizer()
-      page.view.addGestureRecognizer(inner)
-      window.addGestureRecognizer(outer)
+      let (window, inner, outer) = try pansOnPageAndWindow()
       inner.require(toFail: outer)
       inner.require(toFail: outer)
       let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)

@@ -56,6 +56,13 @@ extension UIKitModelTests {
       return (session, page)
     }
 
+    /// A launched page, alone in its navigation controller, and its window.
+    private func launchedPage() throws -> (UIViewController, UIWindow) {
+      let page = UIViewController()
+      _ = NavigationSession(root: page)
+      return (page, try #require(page.view.window))
+    }
+
     /// A finger down at `x`, half way down the window, moved by `dx` in `steps` frames (every
     /// pan that follows it, nearest first), then lifted; returns the pans.
     @discardableResult
@@ -115,9 +122,7 @@ extension UIKitModelTests {
 
     @Test("a sideways swipe on content that only scrolls up and down is left to the pans above")
     func sidewaysOnTallContent() throws {
-      let page = UIViewController()
-      _ = NavigationSession(root: page)
-      let window = try #require(page.view.window)
+      let (page, window) = try launchedPage()
       let table = UITableView(frame: page.view.bounds)
       table.contentSize = CGSize(width: page.view.bounds.width, height: 3_000)
       page.view.addSubview(table)
@@ -139,9 +144,7 @@ extension UIKitModelTests {
 
     @Test("alwaysBounceHorizontal lets narrow content take a sideways swipe; scrolling off, none")
     func bounceAndEnabled() throws {
-      let page = UIViewController()
-      _ = NavigationSession(root: page)
-      let window = try #require(page.view.window)
+      let (page, window) = try launchedPage()
       let scrollView = UIScrollView(frame: page.view.bounds)
       page.view.addSubview(scrollView)
       let sideways = CGPoint(x: -30, y: 0)
