@@ -22,15 +22,19 @@ import Synchronization
 /// they found, so the last to finish wins: change a setting from one thread at a time, as the
 /// model's thread runs scenarios.
 public final class PluginSetting<Value: Sendable>: Sendable {
-  private let storage: Mutex<Value>
+  // Inlinable, so that a plugin's reads specialize for its value's type: the generic, unspecialized
+  // path cost a bar-layer swipe frame 5,800 instructions (19 %).
+  @usableFromInline let storage: Mutex<Value>
 
   /// A setting whose value is `value` until set.
+  @inlinable
   public init(_ value: Value) {
     storage = Mutex(value)
   }
 
   /// The value in force. Reading it and setting it are each atomic; to change part of a value
   /// from what it is, use ``update(_:)``.
+  @inlinable
   public var value: Value {
     get { storage.withLock { $0 } }
     set { storage.withLock { $0 = newValue } }
@@ -38,7 +42,7 @@ public final class PluginSetting<Value: Sendable>: Sendable {
 
   /// Changes the value in place under the lock, and returns what `body` returned. `body` must
   /// not read or change this setting.
-  @discardableResult
+  @inlinable @discardableResult
   public func update<Result: Sendable, Failure: Error>(
     _ body: (inout sending Value) throws(Failure) -> sending Result
   ) throws(Failure) -> sending Result {
@@ -47,7 +51,7 @@ public final class PluginSetting<Value: Sendable>: Sendable {
 
   /// Runs `body` with the value set to `value`, then puts the previous value back, also when
   /// `body` throws; returns what `body` returned.
-  @discardableResult
+  @inlinable @discardableResult
   public func withValue<Result, Failure: Error>(
     _ value: Value, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -70,6 +74,7 @@ extension PluginSetting {
   ///   context.mark("\(mode): launched")
   /// }
   /// ```
+  @inlinable
   public func withEach<Values: Sequence<Value>, Failure: Error>(
     _ values: Values, _ body: (Value) throws(Failure) -> Void
   ) throws(Failure) {
