@@ -1,5 +1,6 @@
 // SelfAware conformers and a plugin in a module of their own: discovery must find them across
 // modules, with no registration anywhere.
+import Foundation
 import Hooks
 import ObjCRuntime
 import Synchronization
@@ -32,6 +33,18 @@ public struct SupportDiscoverablePlugin: DiscoverablePlugin {
   public let summary = "Found by discovery in another module"
   /// A plugin value.
   public init() {}
-  /// Installs nothing.
-  public func install() throws {}
+  /// Installs nothing; counts the install on the calling thread.
+  public func install() throws {
+    let dictionary = Thread.current.threadDictionary
+    dictionary[SupportDiscoverablePlugin.key] = SupportDiscoverablePlugin.installsOnThisThread + 1
+  }
+
+  private static let key = "test.support.discoverable.installs"
+
+  /// How many times the calling thread installed the plugin. Other tests install it on their own
+  /// threads meanwhile (the lab's `hooks` installs every plugin), so a test that must see that a
+  /// call of its own installed nothing counts on its thread alone.
+  public static var installsOnThisThread: Int {
+    Thread.current.threadDictionary[key] as? Int ?? 0
+  }
 }
