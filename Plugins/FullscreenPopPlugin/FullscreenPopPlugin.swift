@@ -68,7 +68,7 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
   /// `-[UIScrollView gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:]`
   /// (the README's scroll-view category, answering only in the fixed hijack).
   public func install() throws {
-    try ScrollViewYield.install()
+    ScrollViewYield.install()
     // The fixed article technique sets up once per navigation controller; the seed's page B
     // (`ArticlePopPage`) sets up in its own viewDidLoad, as the article's does.
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in

@@ -9,12 +9,12 @@ import UIKitModel
 
 /// The category method `-[UIScrollView gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:]`.
 ///
-/// A scroll view is its pan's delegate, so UIKit asks it whether its pan may recognize beside
-/// another pan of the same finger. The plugin's method answers yes only in the fixed hijack
+/// UIKit asks a scroll view (its pan's delegate) whether its pan may recognize beside another
+/// pan of the same finger. The plugin's method answers yes only in the fixed hijack
 /// (``PopTechnique/hijack``), while the plugin is installed, when the other pan is the
 /// full-screen pan (its delegate a ``FullscreenPopGestureDelegate``) and the content is at its
 /// left edge; otherwise no, UIKit's answer for a delegate without the method. A subclass of
-/// `UIScrollView` that implements the method itself keeps its own answer, as it would beside an
+/// `UIScrollView` with the method in its own table keeps its own answer, as it would beside an
 /// Objective-C category.
 enum ScrollViewYield {
   static let selector: Selector =
@@ -29,23 +29,34 @@ enum ScrollViewYield {
     return me.receiver(as: UIScrollView.self).contentOffset.x <= 0
   }
 
-  /// Adds the method to `UIScrollView` once; a later install finds it there. objc4 has no
-  /// `class_removeMethod`, so an uninstall leaves it, answering no. When `UIScrollView` already
-  /// has a method of that name that is not the plugin's (another category), it is left alone
-  /// and the plugin says so once.
-  static func install() throws {
+  /// Whether the plugin added the method (once per process), and whether it said why it did not.
+  private static let state = RuntimeLock((added: false, warned: false))
+
+  /// Adds the method to `UIScrollView` once; a later install finds it added. objc4 has no
+  /// `class_removeMethod`, so an uninstall leaves it, answering no. When `UIScrollView`'s own
+  /// table already has a method of that name (another category), it is left alone, and the
+  /// plugin says so once; the plugin installs anyway, without the yield.
+  static func install() {
     let cls = UIScrollView.runtimeClass
-    let ours = try IMP(implementation)
-    if let method = class_getInstanceMethod(cls, selector) {
-      if method.implementation != ours {
+    state.withLock { state in
+      guard !state.added else { return }
+      do {
+        if let method = class_getInstanceMethod(cls, selector), method.owner === cls {
+          throw ObjCRuntimeError.methodAlreadyExists(
+            MethodReference(owner: cls, selector: selector))
+        }
+        try cls.addMethod(selector, implementation: IMP(implementation), types: "B@:@@")
+        state.added = true
+      } catch {
+        guard !state.warned else { return }
+        state.warned = true
         Diagnostics.warn(
-          "fullscreen-pop: -[UIScrollView \(selector)] is already \(method.owner)'s; the"
-            + " plugin leaves it, so a sideways scroll view keeps the finger from the"
-            + " full-screen pan unless that method lets both recognize",
+          "fullscreen-pop: the scroll-view category was not added (\(error)); a sideways"
+            + " scroll view keeps the finger from the full-screen pan unless its own"
+            + " -gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer: lets"
+            + " both recognize",
           kind: .plugin)
       }
-      return
     }
-    try cls.addMethod(selector, implementation: ours, types: "B@:@@")
   }
 }

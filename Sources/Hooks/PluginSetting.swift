@@ -18,6 +18,9 @@ public import ObjCRuntime
 /// MyPlugin.mode.update { $0 = .fixed }            // read and change under one lock
 /// ```
 ///
+/// The value is guarded by the runtime's `RuntimeLock`, which ThreadSanitizer can check; give it
+/// a type of non-zero size (a `Void` setting would show TSan a race that is none).
+///
 /// Two threads that change one setting with ``withValue(_:_:)`` at once each put back the value
 /// they found, so the last to finish wins: change a setting from one thread at a time, as the
 /// model's thread runs scenarios.
@@ -42,7 +45,8 @@ public final class PluginSetting<Value: Sendable>: Sendable {
   }
 
   /// Changes the value in place under the lock, and returns what `body` returned. `body` must
-  /// not read or change this setting.
+  /// not read or change this setting: the lock is not recursive, and the thread would wait for
+  /// itself forever.
   @inlinable @discardableResult
   public func update<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result

@@ -29,7 +29,7 @@ public struct ExpectedBar: Sendable, Equatable {
   /// Whether the bar is hidden (`isNavigationBarHidden`).
   public var hidden: Bool?
 
-  /// A snapshot of the given values.
+  /// An expectation of the given values.
   public init(
     background: UIColor? = nil, backgroundAlpha: CGFloat? = nil, tint: UIColor? = nil,
     titleColor: UIColor? = nil, statusBarStyle: UIStatusBarStyle? = nil,
@@ -47,7 +47,7 @@ public struct ExpectedBar: Sendable, Equatable {
     self.height = height
   }
 
-  /// The differences between this snapshot and what `seen` shows (of a bar `height` tall), one
+  /// The differences between this expectation and what `seen` shows (of a bar `height` tall), one
   /// line each (`background: expected #0000FFFF, seen #FF0000FF`); colours and numbers match
   /// within `tolerance` on each component. Empty when everything given matches. When the bar
   /// seen is hidden, each other line says so: its colours are then what is behind it.

@@ -166,26 +166,29 @@ public func expectScenarioSuite(
   expectScenariosRepeatable(scenarios, sourceLocation: sourceLocation)
 }
 
-/// Runs each of `scenarios` twice in a row and records an issue for each that marks other
-/// moments (or other bars at them) the second time, naming the first moment that differs: a
-/// scenario must not depend on what ran before it. A scenario whose plugin does not install is
-/// skipped (``expectScenario(_:options:golden:tracing:snapshots:filePath:function:sourceLocation:)``
-/// reports that).
+/// Runs each of `scenarios` twice in a row and records an issue for each whose second run's
+/// timeline (its moments with their bars, and its checks' outcomes, as ``GoldenTimeline``
+/// writes them) differs from the first's, naming the first line that differs: a scenario must
+/// not depend on what ran before it. A run that cannot start (its plugin does not install) is an
+/// issue too.
 public func expectScenariosRepeatable(
   _ scenarios: [Scenario], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   for scenario in scenarios {
-    guard let first = try? scenario.run(), let second = try? scenario.run() else { continue }
-    let (once, again) = (first.map(\.description), second.map(\.description))
-    guard once != again else { continue }
-    let at =
-      zip(once, again).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-      ?? min(once.count, again.count)
+    let once: String
+    let again: String
+    do {
+      once = GoldenTimeline.timeline(try scenario.check(options: ScenarioOptions()))
+      again = GoldenTimeline.timeline(try scenario.check(options: ScenarioOptions()))
+    } catch {
+      TestReporter.fail("\(scenario.name) did not run: \(error)", at: sourceLocation)
+      continue
+    }
+    guard let difference = GoldenTimeline.firstDifference(once, again) else { continue }
     TestReporter.fail(
-      "\(scenario.name) marked other moments when run again, from moment \(at + 1): "
-        + "\(once.count > at ? once[at] : "none") the first time, "
-        + "\(again.count > at ? again[at] : "none") the second; a scenario must not depend"
-        + " on what ran before it",
+      "\(scenario.name) ran otherwise the second time, from line \(difference.line):"
+        + " \(difference.expected) the first time, \(difference.seen) the second; a scenario"
+        + " must not depend on what ran before it",
       at: sourceLocation)
   }
 }

@@ -215,9 +215,41 @@ extension UIKitModelTests {
       #expect(inner.state == .possible && inner.isFollowingTouch, "waits for the outer pan")
       GestureDriver.move(outer, to: CGPoint(x: -20, y: 0))
       #expect(outer.state == .possible && !outer.isFollowingTouch, "the outer pan failed")
-      GestureDriver.move(inner, to: CGPoint(x: -30, y: 0))
-      #expect(inner.state == .began, "begins at the next move once the other failed")
+      #expect(inner.state == .began, "begins as soon as the other failed")
       for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+    }
+
+    @Test("require(toFail:): a waiting receiver begins when the other's finger lifts too soon")
+    func requireToFailOtherLifts() throws {
+      let (window, inner, outer) = try pansOnPageAndWindow()
+      inner.require(toFail: outer)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      GestureDriver.move(inner, to: CGPoint(x: 20, y: 0))
+      GestureDriver.move(outer, to: CGPoint(x: 5, y: 0))
+      #expect(inner.state == .possible && inner.isFollowingTouch, "waits")
+      GestureDriver.end(outer)
+      #expect(inner.state == .began, "the other never began: it failed as its finger lifted")
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+      // Disabling the other has the same effect.
+      let again = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      GestureDriver.move(inner, to: CGPoint(x: 20, y: 0))
+      #expect(inner.state == .possible && inner.isFollowingTouch)
+      outer.isEnabled = false
+      #expect(inner.state == .began, "a disabled recognizer has failed")
+      outer.isEnabled = true
+      for pan in again where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+    }
+
+    @Test("require(toFail:) of a recognizer under way with another finger: the receiver fails")
+    func requireToFailOtherUnderWay() throws {
+      let (window, inner, outer) = try pansOnPageAndWindow()
+      inner.require(toFail: outer)
+      #expect(GestureDriver.begin(outer))
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      #expect(pans.map(ObjectIdentifier.init) == [ObjectIdentifier(inner)])
+      GestureDriver.move(inner, to: CGPoint(x: 20, y: 0))
+      #expect(inner.state == .possible && !inner.isFollowingTouch, "the other recognized")
+      GestureDriver.end(outer, cancelled: true)
     }
 
     @Test("require(toFail:): the receiver fails when the other begins")
@@ -227,10 +259,11 @@ extension UIKitModelTests {
       inner.require(toFail: outer)
       inner.require(toFail: outer)
       let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
-      for pan in pans { GestureDriver.move(pan, to: CGPoint(x: 20, y: 0)) }
-      #expect(outer.state == .began && inner.state == .possible && inner.isFollowingTouch)
-      GestureDriver.move(inner, to: CGPoint(x: 30, y: 0))
-      #expect(inner.state == .possible && !inner.isFollowingTouch, "it failed")
+      GestureDriver.move(inner, to: CGPoint(x: 20, y: 0))
+      #expect(inner.state == .possible && inner.isFollowingTouch, "waits")
+      GestureDriver.move(outer, to: CGPoint(x: 20, y: 0))
+      #expect(outer.state == .began)
+      #expect(inner.state == .possible && !inner.isFollowingTouch, "failed as the other began")
       for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
     }
 
@@ -243,13 +276,15 @@ extension UIKitModelTests {
       page.view.addGestureRecognizer(pan)
       pan.require(toFail: pan)
       let elsewhere = UIPanGestureRecognizer()
-      UIView().addGestureRecognizer(elsewhere)
+      let otherView = UIView()
+      otherView.addGestureRecognizer(elsewhere)
       pan.require(toFail: elsewhere)
       let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
       #expect(pans.count == 1)
       GestureDriver.move(pan, to: CGPoint(x: 20, y: 0))
       #expect(pan.state == .began)
       GestureDriver.end(pan, cancelled: true)
+      withExtendedLifetime(otherView) {}
     }
 
     @Test("gestureRecognizerShouldBegin: is asked through the runtime: a hook can refuse")

@@ -80,7 +80,7 @@ extension UIKitModelTests {
       return pans
     }
 
-    @Test("a scroll view has its pan: first of its recognizers, with the scroll view as delegate")
+    @Test("a scroll view has its pan: first of its recognizers, with a delegate that asks the view")
     func builtIn() throws {
       let scrollView = UIScrollView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
       let other = UIPanGestureRecognizer()
@@ -89,7 +89,7 @@ extension UIKitModelTests {
       #expect(
         scrollView.gestureRecognizers?.map(ObjectIdentifier.init)
           == [pan, other].map(ObjectIdentifier.init))
-      #expect(pan.view === scrollView && pan.delegate === scrollView)
+      #expect(pan.view === scrollView && pan.delegate != nil)
       #expect(scrollView.panGestureRecognizer === pan, "one pan per scroll view")
       #expect(scrollView.responds(to: UIScrollView.Selectors.handlePan))
     }
@@ -165,6 +165,49 @@ extension UIKitModelTests {
       #expect(!scrollView.panGestureRecognizer.isEnabled && !begins())
       scrollView.isScrollEnabled = true
       #expect(begins())
+      // Dragged because it always bounces, content no larger than the view stays in place, and
+      // a flick does not carry it away.
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      for step in 1...5 {
+        for pan in pans { GestureDriver.move(pan, to: CGPoint(x: -30 * CGFloat(step), y: 0)) }
+      }
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(scrollView.contentOffset == .zero)
+    }
+
+    @Test("content inset counts: content as tall as the view under a 64-point inset scrolls")
+    func insetsCount() throws {
+      let (page, window) = try launchedPage()
+      let scrollView = UIScrollView(frame: page.view.bounds)
+      scrollView.contentSize = page.view.bounds.size
+      page.view.addSubview(scrollView)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      for pan in pans { GestureDriver.move(pan, to: CGPoint(x: 0, y: 30)) }
+      #expect(scrollView.panGestureRecognizer.state == .possible, "nothing to scroll")
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+      scrollView.contentInset = UIEdgeInsets(top: 64, left: 0, bottom: 0, right: 0)
+      let again = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      for step in 1...4 {
+        for pan in again { GestureDriver.move(pan, to: CGPoint(x: 0, y: 30 * CGFloat(step))) }
+      }
+      #expect(scrollView.panGestureRecognizer.state == .changed)
+      #expect(scrollView.contentOffset.y == -64, "pulled down to the inset's edge, no further")
+      for pan in again where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+    }
+
+    @Test("the run loop tracks while the finger drags and goes back after; scrolling off cancels")
+    func trackingAndCancel() throws {
+      let (_, page) = gallery()
+      let window = try #require(page.view.window)
+      #expect(VirtualRunLoop.main.currentMode == .default)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 300, y: 300), in: window)
+      for pan in pans { GestureDriver.move(pan, to: CGPoint(x: -40, y: 0)) }
+      #expect(VirtualRunLoop.main.currentMode == .tracking && page.scrollView.isDragging)
+      page.scrollView.isScrollEnabled = false
+      #expect(page.heard.last == "didEnd(false)", "the drag was cancelled: no deceleration")
+      #expect(VirtualRunLoop.main.currentMode == .default && !page.scrollView.isDragging)
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
     }
 
     @Test("under the swipe-back, a wide scroll view takes the finger: no pop")

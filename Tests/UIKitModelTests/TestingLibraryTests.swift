@@ -165,7 +165,7 @@ extension UIKitModelTests {
         expectScenariosRepeatable([drifting])
       } matching: { issue in
         issue.comments.contains {
-          $0.rawValue.hasPrefix("drifting marked other moments when run again, from moment 2")
+          $0.rawValue.hasPrefix("drifting ran otherwise the second time, from line 2")
             && $0.rawValue.contains("run 1")
         }
       }

@@ -98,10 +98,7 @@ open class UIGestureRecognizer: ObjCObject {
   /// UIKit does; one still waiting for the touch to move far enough fails.
   open var isEnabled = true {
     didSet {
-      if !isEnabled {
-        cancelIfUnderWay()
-        (self as? UIPanGestureRecognizer)?.touch = nil
-      }
+      if !isEnabled { cancelIfUnderWay() }
     }
   }
   /// The delegate.
@@ -159,10 +156,12 @@ open class UIGestureRecognizer: ObjCObject {
 
   /// Makes this recognizer wait for `other` to fail before it begins, as UIKit's
   /// `require(toFail:)`: once the finger has moved far enough, it stays in `possible` while
-  /// `other` still follows the same finger without having begun; it begins when `other` fails,
-  /// and fails when `other` begins. A recognizer that does not follow the finger imposes
-  /// nothing. Requiring itself, or one already required, changes nothing. `other` is held
-  /// weakly.
+  /// `other` still follows the same finger without having begun; it begins as soon as `other`
+  /// fails (refused, disabled, removed, or its finger lifted before it began), and fails as
+  /// soon as `other` begins, or if `other` is already under way with another finger. A
+  /// recognizer that follows no finger, or that is gone, imposes nothing. Requiring itself, or
+  /// one already required, changes nothing; two that require each other both wait until the
+  /// finger lifts, and then fail. `other` is held weakly.
   open func require(toFail other: UIGestureRecognizer) {
     guard other !== self,
       !failureRequirements.contains(where: { $0.recognizer === other })
@@ -191,7 +190,11 @@ open class UIGestureRecognizer: ObjCObject {
   /// touch: what UIKit does when a recognizer is disabled or leaves its view mid-gesture. A pan
   /// still waiting for the touch to move far enough stops following it.
   internal func cancelIfUnderWay() {
-    (self as? UIPanGestureRecognizer)?.touch = nil
+    if let pan = self as? UIPanGestureRecognizer, let touch = pan.touch {
+      pan.touch = nil
+      // It no longer follows the finger: for the pans that wait for it, it failed.
+      touch.stoppedFollowing(pan)
+    }
     guard state == .began || state == .changed else { return }
     transition(to: .cancelled)
     state = .possible
@@ -296,6 +299,9 @@ struct WeakRecognizer {
 /// excludes the others unless they may recognize together.
 final class TouchSequence {
   private var began: [WeakRecognizer] = []
+  /// The pans of this finger that moved far enough and wait for a recognizer they require to
+  /// fail.
+  private var waiting: [WeakRecognizer] = []
 
   /// What a recognizer's failure requirements say once the finger has moved far enough.
   enum Requirements {
@@ -322,6 +328,8 @@ final class TouchSequence {
     for entry in recognizer.failureRequirements {
       guard let other = entry.recognizer else { continue }
       if began.contains(where: { $0.recognizer === other }) { return .failed }
+      // Under way with another finger (or begun by `GestureDriver.begin`): recognized.
+      if other.state == .began || other.state == .changed { return .failed }
       if let pan = other as? UIPanGestureRecognizer, pan.touch === self, pan.state == .possible {
         waiting = true
       }
@@ -329,9 +337,33 @@ final class TouchSequence {
     return waiting ? .waiting : .met
   }
 
-  /// Notes that `recognizer` began.
+  /// Notes that `recognizer` began; the pans that waited for it to fail fail now.
   func noteBegan(_ recognizer: UIPanGestureRecognizer) {
     began.append(WeakRecognizer(recognizer: recognizer))
+    decideWaiting()
+  }
+
+  /// Notes that `recognizer` waits, still following the finger.
+  func noteWaiting(_ recognizer: UIPanGestureRecognizer) {
+    guard !waiting.contains(where: { $0.recognizer === recognizer }) else { return }
+    waiting.append(WeakRecognizer(recognizer: recognizer))
+  }
+
+  /// Notes that `recognizer` stopped following the finger without beginning (it failed, was
+  /// disabled or removed, or its finger lifted first): the pans that waited for it are decided
+  /// again now, as UIKit moves a dependent recognizer on when the one it requires fails.
+  func stoppedFollowing(_ recognizer: UIPanGestureRecognizer) {
+    waiting.removeAll { $0.recognizer == nil || $0.recognizer === recognizer }
+    decideWaiting()
+  }
+
+  /// Decides every waiting pan again; those still waiting stay in the list.
+  private func decideWaiting() {
+    let pans = waiting.compactMap { $0.recognizer as? UIPanGestureRecognizer }
+    waiting.removeAll()
+    for pan in pans where pan.touch === self && pan.state == .possible {
+      GestureDriver.decide(pan, on: self)
+    }
   }
 }
 
@@ -456,7 +488,8 @@ public enum GestureDriver {
   /// points away, if its delegate agrees and it may recognize beside those of the same finger
   /// that began before it; otherwise it fails and stops following the finger. While a
   /// recognizer it requires to fail (``UIGestureRecognizer/require(toFail:)``) still follows the
-  /// finger without having begun, it waits, and is asked again at the next move. A translation
+  /// finger without having begun, it waits, and is decided again as soon as that one fails or
+  /// begins. A translation
   /// with a NaN or infinite component is refused with an issue (a touch is always somewhere),
   /// and the gesture stays where it was.
   public static func move(_ recognizer: UIPanGestureRecognizer, to translation: CGPoint) {
@@ -485,20 +518,29 @@ public enum GestureDriver {
       (translation.x * translation.x + translation.y * translation.y).squareRoot()
         >= UIPanGestureRecognizer.recognitionDistance
     else { return }
+    decide(recognizer, on: touch)
+  }
+
+  /// Decides whether a pan whose finger has moved far enough begins, waits for a recognizer it
+  /// requires to fail (still following the finger), or fails and stops following it.
+  static func decide(_ recognizer: UIPanGestureRecognizer, on touch: TouchSequence) {
     let requirements = touch.requirements(of: recognizer)
-    // Waits, still following the finger, for a recognizer it requires to fail.
-    if requirements == .waiting { return }
+    guard requirements != .waiting else {
+      touch.noteWaiting(recognizer)
+      return
+    }
     recognizer.touch = nil
-    guard requirements == .met, recognizer.canBegin(after: translation), touch.admits(recognizer),
-      recognizer.delegateAllowsBegin()
+    guard requirements == .met, recognizer.canBegin(after: recognizer.translationValue),
+      touch.admits(recognizer), recognizer.delegateAllowsBegin()
     else {
       // Failed, then ready for the next touch.
       recognizer.state = .failed
       recognizer.state = .possible
+      touch.stoppedFollowing(recognizer)
       return
     }
-    touch.noteBegan(recognizer)
     recognizer.transition(to: .began)
+    touch.noteBegan(recognizer)
   }
 
   /// Lifts the finger of a recognizer that follows it: a gesture under way ends (or is
@@ -510,7 +552,9 @@ public enum GestureDriver {
       return
     }
     guard recognizer.state != .possible else {
+      let touch = recognizer.touch
       recognizer.touch = nil
+      touch?.stoppedFollowing(recognizer)
       return
     }
     recognizer.transition(to: cancelled ? .cancelled : .ended)

@@ -7,36 +7,95 @@ import ObjCRuntime
 /// only for a move along an axis its scroll view can scroll, so a page's table view leaves a
 /// sideways swipe to the pans above it.
 final class UIScrollViewPanGestureRecognizer: UIPanGestureRecognizer {
+  /// The scroll view whose content it drags (held weakly: the view holds its recognizers). It
+  /// stays that view's pan wherever it is attached, as UIKit's does.
+  weak var scrollView: UIScrollView?
+
   override func canBegin(after translation: CGPoint) -> Bool {
-    guard let scrollView = view as? UIScrollView else { return true }
+    guard let scrollView else { return false }
     return abs(translation.x) > abs(translation.y)
       ? scrollView.canScrollHorizontally : scrollView.canScrollVertically
   }
 }
 
-extension UIScrollView: UIGestureRecognizerDelegate {
+/// The delegate of a scroll view's pan. UIKit's is the scroll view itself; Swift has no private
+/// conformance, and a public `UIScrollView: UIGestureRecognizerDelegate` would make the iOS idiom
+/// `extension UIScrollView: UIGestureRecognizerDelegate` a redundant conformance. So this object
+/// asks the scroll view instead, through the runtime, when the scroll view's class has the method
+/// (a category on `UIScrollView`, as FDFullscreenPopGesture's README has one, or a subclass's
+/// method in its table): a pan may begin unless it says no, and recognizes beside another only
+/// if it says yes.
+final class UIScrollViewPanDelegate: ObjCObject, UIGestureRecognizerDelegate {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UIScrollViewPanDelegate.self) {
+      ObjCMethodDeclaration(PanSelectors.shouldBegin, UIScrollViewPanDelegate.shouldBegin)
+      ObjCMethodDeclaration(PanSelectors.simultaneous, UIScrollViewPanDelegate.simultaneous)
+    }
+  }
+
+  /// The scroll view it answers for.
+  weak var scrollView: UIScrollView?
+
+  init(_ scrollView: UIScrollView) {
+    self.scrollView = scrollView
+    super.init()
+  }
+
+  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, pan in
+    guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
+      view.responds(to: PanSelectors.shouldBegin)
+    else { return true }
+    let recognizer = pan?.takeUnretainedObject() as? UIGestureRecognizer
+    return (try? objc_msgSend(view, PanSelectors.shouldBegin, recognizer) as Bool) ?? true
+  }
+
+  private static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = {
+    me, _, pan, other in
+    guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
+      view.responds(to: PanSelectors.simultaneous)
+    else { return false }
+    let recognizer = pan?.takeUnretainedObject() as? UIGestureRecognizer
+    let otherRecognizer = other?.takeUnretainedObject() as? UIGestureRecognizer
+    return
+      (try? objc_msgSend(view, PanSelectors.simultaneous, recognizer, otherRecognizer) as Bool)
+      ?? false
+  }
+}
+
+/// The delegate selectors a scroll view may answer for its pan.
+private enum PanSelectors {
+  static let shouldBegin: Selector = "gestureRecognizerShouldBegin:"
+  static let simultaneous: Selector =
+    "gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:"
+}
+
+extension UIScrollView {
   /// The scroll view's own pan, as UIKit's `panGestureRecognizer`: on the scroll view (first of
-  /// its recognizers), with the scroll view as its delegate and its target (`handlePan:`, in the
-  /// table). A finger moving the content drags it: the delegate hears
-  /// `scrollViewWillBeginDragging`, every `scrollViewDidScroll`, `scrollViewDidEndDragging`, and
-  /// the deceleration of a flick, as with ``simulateDrag(by:duration:releaseVelocity:)``.
+  /// its recognizers), with the scroll view as its target (`handlePan:`, in the table). A finger
+  /// moving the content drags it: the delegate hears `scrollViewWillBeginDragging`, every
+  /// `scrollViewDidScroll`, `scrollViewDidEndDragging`, and the deceleration of a flick, as with
+  /// ``simulateDrag(by:duration:releaseVelocity:)``.
   ///
-  /// It begins only for a move mostly along an axis the content can scroll along: wider (or
-  /// taller) than the view, or with ``alwaysBounceHorizontal`` (``alwaysBounceVertical``) and
-  /// ``bounces``, as UIKit documents those properties. Like every pan, it excludes the other
-  /// pans of the same finger unless a delegate lets them recognize together
-  /// (`gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:`, asked through the
-  /// runtime, so a category on `UIScrollView` answers for every scroll view, as
-  /// FDFullscreenPopGesture's README has one do), or unless it waits for one of them to fail
-  /// (`require(toFail:)`). UIKit's header asks apps not to change its delegate.
+  /// It begins only for a move mostly along an axis the content can scroll along: larger than
+  /// the view (insets included), or with ``alwaysBounceHorizontal`` (``alwaysBounceVertical``)
+  /// and ``bounces``, as UIKit documents those properties. Like every pan, it excludes the other
+  /// pans of the same finger unless a delegate lets them recognize together, or unless it waits
+  /// for one of them to fail (`require(toFail:)`). UIKit asks the scroll view itself, its pan's
+  /// delegate, `gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:`; the
+  /// model's pan has a private delegate that asks the scroll view through the runtime, so a
+  /// category on `UIScrollView` (FDFullscreenPopGesture's README has one) or a subclass's method
+  /// in its table answers for it.
   ///
   /// The model makes it when first needed (read, or a finger coming down, or a recognizer added
-  /// or removed), where UIKit makes it with the view: nothing can tell the difference.
+  /// or removed), where UIKit makes it with the view.
   public var panGestureRecognizer: UIPanGestureRecognizer {
     if let panStorage { return panStorage }
     let pan = UIScrollViewPanGestureRecognizer()
+    let delegate = UIScrollViewPanDelegate(self)
     panStorage = pan
-    pan.delegate = self
+    panDelegate = delegate
+    pan.scrollView = self
+    pan.delegate = delegate
     pan.isEnabled = isScrollEnabled
     pan.addTarget(self, action: UIScrollView.Selectors.handlePan)
     // First, and directly: UIKit attached it when it made the view, before any other.
@@ -45,16 +104,18 @@ extension UIScrollView: UIGestureRecognizerDelegate {
     return pan
   }
 
-  /// Whether a horizontal drag is allowed: the content is wider than the view, or
-  /// ``alwaysBounceHorizontal`` with ``bounces``.
+  /// Whether a horizontal drag is allowed: the content (with its insets) is wider than the view,
+  /// or ``alwaysBounceHorizontal`` with ``bounces``.
   var canScrollHorizontally: Bool {
-    contentSize.width > bounds.width || (bounces && alwaysBounceHorizontal)
+    contentSize.width + contentInset.left + contentInset.right > bounds.width
+      || (bounces && alwaysBounceHorizontal)
   }
 
-  /// Whether a vertical drag is allowed: the content is taller than the view, or
-  /// ``alwaysBounceVertical`` with ``bounces``.
+  /// Whether a vertical drag is allowed: the content (with its insets) is taller than the view,
+  /// or ``alwaysBounceVertical`` with ``bounces``.
   var canScrollVertically: Bool {
-    contentSize.height > bounds.height || (bounces && alwaysBounceVertical)
+    contentSize.height + contentInset.top + contentInset.bottom > bounds.height
+      || (bounces && alwaysBounceVertical)
   }
 
   /// The base of `handlePan:`.
@@ -64,15 +125,16 @@ extension UIScrollView: UIGestureRecognizerDelegate {
   }
 
   /// Drags the content with the pan: from where the gesture began, the content follows the
-  /// finger along the axes it can scroll, within the content; at the release it moves on at the
-  /// finger's velocity and slows down as after a flick (``decelerationRate``). A cancelled pan
-  /// stops where it is.
+  /// finger along the axes it can scroll, within the content (at least as large as the view);
+  /// at the release it moves on at the finger's velocity and slows down as after a flick
+  /// (``decelerationRate``). A cancelled pan stops where it is. The run loop is in `tracking`
+  /// mode while the finger drags, and in the mode it was in before once it lifts.
   func followPan(_ pan: UIPanGestureRecognizer) {
     let translation = pan.translation(in: self)
     switch pan.state {
     case .began:
       stopDecelerating()
-      panStart = (contentOffset, translation)
+      panStart = (contentOffset, translation, VirtualRunLoop.main.currentMode)
       isDragging = true
       delegate?.scrollViewWillBeginDragging(self)
       VirtualRunLoop.main.currentMode = .tracking
@@ -84,19 +146,19 @@ extension UIScrollView: UIGestureRecognizerDelegate {
           ? start.offset.x - (translation.x - start.translation.x) : current.x,
         y: canScrollVertically
           ? start.offset.y - (translation.y - start.translation.y) : current.y)
-      contentOffset = clampedToContent(moved)
+      contentOffset = clampedToContent(moved, fillingBounds: true)
     case .ended, .cancelled:
-      guard panStart != nil else { return }
+      guard let start = panStart else { return }
       panStart = nil
       isDragging = false
-      VirtualRunLoop.main.currentMode = .default
+      VirtualRunLoop.main.currentMode = start.mode
       let finger = pan.state == .ended ? pan.velocity(in: self) : .zero
       let velocity = CGPoint(
         x: canScrollHorizontally ? -finger.x : 0, y: canScrollVertically ? -finger.y : 0)
       let speed = (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot()
       let decelerate = speed >= 1
       delegate?.scrollViewDidEndDragging(self, willDecelerate: decelerate)
-      if decelerate { self.decelerate(from: speed, along: velocity) }
+      if decelerate { self.decelerate(from: speed, along: velocity, fillingBounds: true) }
     default: break
     }
   }

@@ -57,8 +57,11 @@ open class UIScrollView: UIView {
   private weak var deceleration: VirtualRunLoop.Timer?
   /// The scroll view's own pan, once made (``panGestureRecognizer``).
   var panStorage: UIScrollViewPanGestureRecognizer?
-  /// Where the content and the finger were when the pan began; nil when no pan drags.
-  var panStart: (offset: CGPoint, translation: CGPoint)?
+  /// The pan's delegate, which asks this scroll view (the pan holds its delegate weakly).
+  var panDelegate: UIScrollViewPanDelegate?
+  /// Where the content and the finger were when the pan began, and the run loop's mode then;
+  /// nil when no pan drags.
+  var panStart: (offset: CGPoint, translation: CGPoint, mode: VirtualRunLoop.Mode)?
 
   /// Whether the content bounces past its edges. True by default, as in UIKit; with
   /// ``alwaysBounceHorizontal`` or ``alwaysBounceVertical`` it lets the pan drag content no
@@ -70,8 +73,9 @@ open class UIScrollView: UIView {
   /// Whether a vertical drag is allowed even when the content is no taller than the view (with
   /// ``bounces``); false by default.
   open var alwaysBounceVertical = false
-  /// Whether the finger scrolls the content: when false, the scroll view's pan is off. True by
-  /// default.
+  /// Whether a finger scrolls the content: when false, the scroll view's pan is off (a drag
+  /// under way is cancelled). True by default. ``simulateDrag(by:duration:releaseVelocity:)``
+  /// and ``setContentOffset(_:animated:)`` move the content either way.
   open var isScrollEnabled = true {
     didSet { panStorage?.isEnabled = isScrollEnabled }
   }
@@ -226,7 +230,7 @@ open class UIScrollView: UIView {
   /// Moves the content on after a flick at `velocity` points per second along `direction`
   /// (not zero). The timer's block holds the scroll view strongly, as UIKit's deceleration
   /// does; the run loop holds the timer.
-  func decelerate(from velocity: CGFloat, along direction: CGPoint) {
+  func decelerate(from velocity: CGFloat, along direction: CGPoint, fillingBounds: Bool = false) {
     stopDecelerating()
     let length = (direction.x * direction.x + direction.y * direction.y).squareRoot()
     let unit = CGPoint(x: direction.x / length, y: direction.y / length)
@@ -240,7 +244,7 @@ open class UIScrollView: UIView {
       let distance = speed * CGFloat(frame)
       let wanted = CGPoint(
         x: self.contentOffset.x + unit.x * distance, y: self.contentOffset.y + unit.y * distance)
-      let reached = self.clampedToContent(wanted)
+      let reached = self.clampedToContent(wanted, fillingBounds: fillingBounds)
       self.contentOffset = reached
       if abs(speed) < 1 || reached != wanted {
         self.stopDecelerating()
@@ -249,8 +253,10 @@ open class UIScrollView: UIView {
     }
   }
 
-  /// `offset` kept within the content, on each axis whose content size is set.
-  func clampedToContent(_ offset: CGPoint) -> CGPoint {
+  /// `offset` kept within the content, on each axis whose content size is set; with
+  /// `fillingBounds`, the content counts as at least as large as the view (what a finger drags:
+  /// content smaller than the view, dragged because it always bounces, stays at its place).
+  func clampedToContent(_ offset: CGPoint, fillingBounds: Bool = false) -> CGPoint {
     func clamp(
       _ value: CGFloat, _ content: CGFloat, _ visible: CGFloat, _ before: CGFloat, _ after: CGFloat
     )
@@ -259,9 +265,11 @@ open class UIScrollView: UIView {
       guard content > 0 else { return value }
       return max(-before, min(max(0, content - visible) + after, value))
     }
+    let width = fillingBounds ? max(contentSize.width, bounds.width) : contentSize.width
+    let height = fillingBounds ? max(contentSize.height, bounds.height) : contentSize.height
     return CGPoint(
-      x: clamp(offset.x, contentSize.width, bounds.width, contentInset.left, contentInset.right),
-      y: clamp(offset.y, contentSize.height, bounds.height, contentInset.top, contentInset.bottom))
+      x: clamp(offset.x, width, bounds.width, contentInset.left, contentInset.right),
+      y: clamp(offset.y, height, bounds.height, contentInset.top, contentInset.bottom))
   }
 
   func stopDecelerating() {
