@@ -160,8 +160,9 @@ open class UIGestureRecognizer: ObjCObject {
   /// fails (refused, disabled, removed, or its finger lifted before it began), and fails as
   /// soon as `other` begins, or if `other` is already under way with another finger. A
   /// recognizer that follows no finger, or that is gone, imposes nothing. Requiring itself, or
-  /// one already required, changes nothing; two that require each other both wait until the
-  /// finger lifts, and then fail. `other` is held weakly.
+  /// one already required, changes nothing. Two that require each other (UIKit leaves that
+  /// undefined) both wait until the finger lifts: the first lifted fails, so the other begins
+  /// and is lifted in turn. `other` is held weakly.
   open func require(toFail other: UIGestureRecognizer) {
     guard other !== self,
       !failureRequirements.contains(where: { $0.recognizer === other })
@@ -309,7 +310,7 @@ final class TouchSequence {
     case met
     /// One still follows this finger and has not begun: wait.
     case waiting
-    /// One began on this finger: it fails.
+    /// One began on this finger, or is under way with another: it fails.
     case failed
   }
 
