@@ -38,8 +38,9 @@ enum ScrollViewYield {
   /// plugin says so once; the plugin installs anyway, without the yield.
   static func install() {
     let cls = UIScrollView.runtimeClass
-    state.withLock { state in
-      guard !state.added else { return }
+    // Decided under the lock; said after it, since observers of the warning may run any code.
+    let refusal: (any Error)? = state.withLock { state in
+      guard !state.added else { return nil }
       do {
         if let method = class_getInstanceMethod(cls, selector), method.owner === cls {
           throw ObjCRuntimeError.methodAlreadyExists(
@@ -47,16 +48,19 @@ enum ScrollViewYield {
         }
         try cls.addMethod(selector, implementation: IMP(implementation), types: "B@:@@")
         state.added = true
+        return nil
       } catch {
-        guard !state.warned else { return }
+        guard !state.warned else { return nil }
         state.warned = true
-        Diagnostics.warn(
-          "fullscreen-pop: the scroll-view category was not added (\(error)); a sideways"
-            + " scroll view keeps the finger from the full-screen pan unless its own"
-            + " -gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer: lets"
-            + " both recognize",
-          kind: .plugin)
+        return error
       }
     }
+    guard let refusal else { return }
+    Diagnostics.warn(
+      "fullscreen-pop: the scroll-view category was not added (\(refusal)); a sideways scroll"
+        + " view keeps the finger from the full-screen pan unless its own"
+        + " -gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer: lets both"
+        + " recognize",
+      kind: .plugin)
   }
 }

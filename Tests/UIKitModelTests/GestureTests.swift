@@ -240,6 +240,20 @@ extension UIKitModelTests {
       for pan in again where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
     }
 
+    @Test("require(toFail:): a cancelled touch fails the waiting receiver, which never begins")
+    func requireToFailCancelledTouch() throws {
+      let (window, inner, outer) = try pansOnPageAndWindow()
+      inner.require(toFail: outer)
+      let target = PanTarget()
+      inner.addTarget(target, action: "pan:")
+      _ = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      GestureDriver.move(inner, to: CGPoint(x: 20, y: 0))
+      GestureDriver.move(outer, to: CGPoint(x: 5, y: 0))
+      GestureDriver.end(outer, cancelled: true)
+      #expect(inner.state == .possible && !inner.isFollowingTouch)
+      #expect(target.states.isEmpty, "its targets heard nothing")
+    }
+
     @Test("require(toFail:) of a recognizer under way with another finger: the receiver fails")
     func requireToFailOtherUnderWay() throws {
       let (window, inner, outer) = try pansOnPageAndWindow()

@@ -194,6 +194,35 @@ extension UIKitModelTests {
       #expect(scrollView.panGestureRecognizer.state == .changed)
       #expect(scrollView.contentOffset.y == -64, "pulled down to the inset's edge, no further")
       for pan in again where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+      // Content shorter than the view, dragged because it always bounces, stays where its inset
+      // puts it (UIKit's bound: max(-top, content + bottom - visible)).
+      scrollView.contentSize = CGSize(width: page.view.bounds.width, height: 100)
+      scrollView.alwaysBounceVertical = true
+      scrollView.contentOffset = CGPoint(x: 0, y: -64)
+      let up = GestureDriver.touchDown(at: CGPoint(x: 200, y: 300), in: window)
+      for step in 1...4 {
+        for pan in up { GestureDriver.move(pan, to: CGPoint(x: 0, y: -30 * CGFloat(step))) }
+      }
+      for pan in up where pan.isFollowingTouch { GestureDriver.end(pan) }
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(scrollView.contentOffset.y == -64)
+    }
+
+    @Test("two drags at once: the run loop tracks until the last one ends")
+    func overlappingDrags() throws {
+      let (_, page) = gallery()
+      let window = try #require(page.view.window)
+      let other = UIScrollView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+      other.contentSize = CGSize(width: 100, height: 1_000)
+      page.view.addSubview(other)
+      other.simulateDrag(by: CGPoint(x: 0, y: 200), duration: 0.5)
+      #expect(VirtualRunLoop.main.currentMode == .tracking)
+      let pans = GestureDriver.touchDown(at: CGPoint(x: 300, y: 300), in: window)
+      for pan in pans { GestureDriver.move(pan, to: CGPoint(x: -40, y: 0)) }
+      for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan, cancelled: true) }
+      #expect(VirtualRunLoop.main.currentMode == .tracking, "the simulated drag still runs")
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(VirtualRunLoop.main.currentMode == .default)
     }
 
     @Test("the run loop tracks while the finger drags and goes back after; scrolling off cancels")

@@ -159,10 +159,11 @@ open class UIGestureRecognizer: ObjCObject {
   /// `other` still follows the same finger without having begun; it begins as soon as `other`
   /// fails (refused, disabled, removed, or its finger lifted before it began), and fails as
   /// soon as `other` begins, or if `other` is already under way with another finger. A
-  /// recognizer that follows no finger, or that is gone, imposes nothing. Requiring itself, or
-  /// one already required, changes nothing. Two that require each other (UIKit leaves that
-  /// undefined) both wait until the finger lifts: the first lifted fails, so the other begins
-  /// and is lifted in turn. `other` is held weakly.
+  /// recognizer that follows no finger, or that is gone (from the waiting one's next move),
+  /// imposes nothing. Requiring itself, or one already required, changes nothing. Two that
+  /// require each other (UIKit leaves that undefined) both wait until the finger lifts: the
+  /// first lifted fails, so the other begins (and ends when it is lifted). A cancelled touch
+  /// fails the recognizers that wait. `other` is held weakly.
   open func require(toFail other: UIGestureRecognizer) {
     guard other !== self,
       !failureRequirements.contains(where: { $0.recognizer === other })
@@ -338,10 +339,21 @@ final class TouchSequence {
     return waiting ? .waiting : .met
   }
 
-  /// Notes that `recognizer` began; the pans that waited for it to fail fail now.
+  /// Notes that `recognizer` begins (before its targets hear it, so that nothing they do lets
+  /// another pan of this finger begin beside it unasked).
   func noteBegan(_ recognizer: UIPanGestureRecognizer) {
     began.append(WeakRecognizer(recognizer: recognizer))
-    decideWaiting()
+  }
+
+  /// Fails the pans that wait, as a cancelled touch does to every recognizer on it.
+  func failWaiting() {
+    let pans = waiting.compactMap { $0.recognizer as? UIPanGestureRecognizer }
+    waiting.removeAll()
+    for pan in pans where pan.touch === self && pan.state == .possible {
+      pan.touch = nil
+      pan.state = .failed
+      pan.state = .possible
+    }
   }
 
   /// Notes that `recognizer` waits, still following the finger.
@@ -358,8 +370,9 @@ final class TouchSequence {
     decideWaiting()
   }
 
-  /// Decides every waiting pan again; those still waiting stay in the list.
-  private func decideWaiting() {
+  /// Decides every waiting pan again (after one of this finger's pans began or stopped
+  /// following it); those still waiting stay in the list.
+  func decideWaiting() {
     let pans = waiting.compactMap { $0.recognizer as? UIPanGestureRecognizer }
     waiting.removeAll()
     for pan in pans where pan.touch === self && pan.state == .possible {
@@ -540,8 +553,11 @@ public enum GestureDriver {
       touch.stoppedFollowing(recognizer)
       return
     }
-    recognizer.transition(to: .began)
     touch.noteBegan(recognizer)
+    recognizer.transition(to: .began)
+    // The pans that waited for it to fail fail now; others are asked whether they may begin
+    // beside it.
+    touch.decideWaiting()
   }
 
   /// Lifts the finger of a recognizer that follows it: a gesture under way ends (or is
@@ -555,7 +571,13 @@ public enum GestureDriver {
     guard recognizer.state != .possible else {
       let touch = recognizer.touch
       recognizer.touch = nil
-      touch?.stoppedFollowing(recognizer)
+      if cancelled {
+        // A cancelled touch fails every recognizer waiting on it.
+        touch?.failWaiting()
+      } else {
+        // Lifted before it began: it failed, so the pans waiting for it are decided now.
+        touch?.stoppedFollowing(recognizer)
+      }
       return
     }
     recognizer.transition(to: cancelled ? .cancelled : .ended)

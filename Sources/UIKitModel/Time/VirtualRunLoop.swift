@@ -48,6 +48,8 @@ public final class VirtualRunLoop {
   public var currentMode: Mode = .default
   /// The number of frames so far.
   public private(set) var frameCount = 0
+  /// The drags under way (simulated ones and scroll views' pans), and the mode before the first.
+  private var tracking: (count: Int, before: Mode) = (0, .default)
 
   private var timers: [Timer] = []
   private var timerSequence = 0
@@ -59,6 +61,24 @@ public final class VirtualRunLoop {
 
   private init() {}
 
+  /// A drag starts: the first of those under way switches the run loop to `tracking`, noting the
+  /// mode it was in.
+  func beginTracking() {
+    if tracking.count == 0 {
+      tracking.before = currentMode
+      currentMode = .tracking
+    }
+    tracking.count += 1
+  }
+
+  /// A drag ends: when the last one under way ends, the run loop goes back to the mode it was in
+  /// before the first. An end without a beginning (after a reset) changes nothing.
+  func endTracking() {
+    guard tracking.count > 0 else { return }
+    tracking.count -= 1
+    if tracking.count == 0 { currentMode = tracking.before }
+  }
+
   /// Starts over: time 0, frame 0, default mode, and no timer, display link, animation or
   /// transaction left. Tests and the lab call it between scenarios, so that each starts from the
   /// same state and gives the same trace.
@@ -66,6 +86,7 @@ public final class VirtualRunLoop {
     currentTime = 0
     frameCount = 0
     currentMode = .default
+    tracking = (0, .default)
     for timer in timers { timer.invalidateQuietly() }
     timers.removeAll()
     for link in displayLinks { link.detach() }

@@ -125,19 +125,20 @@ extension UIScrollView {
   }
 
   /// Drags the content with the pan: from where the gesture began, the content follows the
-  /// finger along the axes it can scroll, within the content (at least as large as the view);
-  /// at the release it moves on at the finger's velocity and slows down as after a flick
-  /// (``decelerationRate``). A cancelled pan stops where it is. The run loop is in `tracking`
-  /// mode while the finger drags, and in the mode it was in before once it lifts.
+  /// finger along the axes it can scroll, within where a finger can take it
+  /// (``clampedForFinger(_:)``); at the release it moves on at the finger's velocity and slows
+  /// down as after a flick (``decelerationRate``). A cancelled pan stops where it is. The run
+  /// loop is in `tracking` mode while any drag is under way, and goes back to the mode it was in
+  /// once the last one ends.
   func followPan(_ pan: UIPanGestureRecognizer) {
     let translation = pan.translation(in: self)
     switch pan.state {
     case .began:
       stopDecelerating()
-      panStart = (contentOffset, translation, VirtualRunLoop.main.currentMode)
+      panStart = (contentOffset, translation)
       isDragging = true
       delegate?.scrollViewWillBeginDragging(self)
-      VirtualRunLoop.main.currentMode = .tracking
+      VirtualRunLoop.main.beginTracking()
     case .changed:
       guard let start = panStart else { return }
       let current = contentOffset
@@ -146,19 +147,19 @@ extension UIScrollView {
           ? start.offset.x - (translation.x - start.translation.x) : current.x,
         y: canScrollVertically
           ? start.offset.y - (translation.y - start.translation.y) : current.y)
-      contentOffset = clampedToContent(moved, fillingBounds: true)
+      contentOffset = clampedForFinger(moved)
     case .ended, .cancelled:
-      guard let start = panStart else { return }
+      guard panStart != nil else { return }
       panStart = nil
       isDragging = false
-      VirtualRunLoop.main.currentMode = start.mode
+      VirtualRunLoop.main.endTracking()
       let finger = pan.state == .ended ? pan.velocity(in: self) : .zero
       let velocity = CGPoint(
         x: canScrollHorizontally ? -finger.x : 0, y: canScrollVertically ? -finger.y : 0)
       let speed = (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot()
       let decelerate = speed >= 1
       delegate?.scrollViewDidEndDragging(self, willDecelerate: decelerate)
-      if decelerate { self.decelerate(from: speed, along: velocity, fillingBounds: true) }
+      if decelerate { self.decelerate(from: speed, along: velocity, byFinger: true) }
     default: break
     }
   }

@@ -59,9 +59,8 @@ open class UIScrollView: UIView {
   var panStorage: UIScrollViewPanGestureRecognizer?
   /// The pan's delegate, which asks this scroll view (the pan holds its delegate weakly).
   var panDelegate: UIScrollViewPanDelegate?
-  /// Where the content and the finger were when the pan began, and the run loop's mode then;
-  /// nil when no pan drags.
-  var panStart: (offset: CGPoint, translation: CGPoint, mode: VirtualRunLoop.Mode)?
+  /// Where the content and the finger were when the pan began; nil when no pan drags.
+  var panStart: (offset: CGPoint, translation: CGPoint)?
 
   /// Whether the content bounces past its edges. True by default, as in UIKit; with
   /// ``alwaysBounceHorizontal`` or ``alwaysBounceVertical`` it lets the pan drag content no
@@ -189,7 +188,7 @@ open class UIScrollView: UIView {
     stopDecelerating()
     isDragging = true
     delegate?.scrollViewWillBeginDragging(self)
-    VirtualRunLoop.main.currentMode = .tracking
+    VirtualRunLoop.main.beginTracking()
     let target = CGPoint(x: contentOffset.x + translation.x, y: contentOffset.y + translation.y)
     move(to: target, duration: duration, tracking: true, releaseVelocity: releaseVelocity)
   }
@@ -217,7 +216,7 @@ open class UIScrollView: UIView {
         timer.invalidate()
         if tracking {
           self.isDragging = false
-          runLoop.currentMode = .default
+          runLoop.endTracking()
           let direction = CGPoint(x: target.x - start.x, y: target.y - start.y)
           let decelerate = releaseVelocity != 0 && (direction.x != 0 || direction.y != 0)
           self.delegate?.scrollViewDidEndDragging(self, willDecelerate: decelerate)
@@ -230,7 +229,7 @@ open class UIScrollView: UIView {
   /// Moves the content on after a flick at `velocity` points per second along `direction`
   /// (not zero). The timer's block holds the scroll view strongly, as UIKit's deceleration
   /// does; the run loop holds the timer.
-  func decelerate(from velocity: CGFloat, along direction: CGPoint, fillingBounds: Bool = false) {
+  func decelerate(from velocity: CGFloat, along direction: CGPoint, byFinger: Bool = false) {
     stopDecelerating()
     let length = (direction.x * direction.x + direction.y * direction.y).squareRoot()
     let unit = CGPoint(x: direction.x / length, y: direction.y / length)
@@ -244,7 +243,7 @@ open class UIScrollView: UIView {
       let distance = speed * CGFloat(frame)
       let wanted = CGPoint(
         x: self.contentOffset.x + unit.x * distance, y: self.contentOffset.y + unit.y * distance)
-      let reached = self.clampedToContent(wanted, fillingBounds: fillingBounds)
+      let reached = byFinger ? self.clampedForFinger(wanted) : self.clampedToContent(wanted)
       self.contentOffset = reached
       if abs(speed) < 1 || reached != wanted {
         self.stopDecelerating()
@@ -253,10 +252,8 @@ open class UIScrollView: UIView {
     }
   }
 
-  /// `offset` kept within the content, on each axis whose content size is set; with
-  /// `fillingBounds`, the content counts as at least as large as the view (what a finger drags:
-  /// content smaller than the view, dragged because it always bounces, stays at its place).
-  func clampedToContent(_ offset: CGPoint, fillingBounds: Bool = false) -> CGPoint {
+  /// `offset` kept within the content, on each axis whose content size is set.
+  func clampedToContent(_ offset: CGPoint) -> CGPoint {
     func clamp(
       _ value: CGFloat, _ content: CGFloat, _ visible: CGFloat, _ before: CGFloat, _ after: CGFloat
     )
@@ -265,11 +262,24 @@ open class UIScrollView: UIView {
       guard content > 0 else { return value }
       return max(-before, min(max(0, content - visible) + after, value))
     }
-    let width = fillingBounds ? max(contentSize.width, bounds.width) : contentSize.width
-    let height = fillingBounds ? max(contentSize.height, bounds.height) : contentSize.height
     return CGPoint(
-      x: clamp(offset.x, width, bounds.width, contentInset.left, contentInset.right),
-      y: clamp(offset.y, height, bounds.height, contentInset.top, contentInset.bottom))
+      x: clamp(offset.x, contentSize.width, bounds.width, contentInset.left, contentInset.right),
+      y: clamp(offset.y, contentSize.height, bounds.height, contentInset.top, contentInset.bottom))
+  }
+
+  /// `offset` kept where a finger can take the content, on both axes, as UIKit's scroll view
+  /// bounds it: from `-inset.top` to `max(-inset.top, content + inset.bottom - visible)` (and
+  /// the same across), so content no larger than the view, dragged because it always bounces,
+  /// stays where its inset puts it.
+  func clampedForFinger(_ offset: CGPoint) -> CGPoint {
+    func clamp(
+      _ value: CGFloat, _ content: CGFloat, _ visible: CGFloat, _ before: CGFloat, _ after: CGFloat
+    ) -> CGFloat {
+      max(-before, min(max(-before, content + after - visible), value))
+    }
+    return CGPoint(
+      x: clamp(offset.x, contentSize.width, bounds.width, contentInset.left, contentInset.right),
+      y: clamp(offset.y, contentSize.height, bounds.height, contentInset.top, contentInset.bottom))
   }
 
   func stopDecelerating() {
