@@ -208,6 +208,22 @@ extension UIKitModelTests {
       #expect(scrollView.contentOffset.y == -64)
     }
 
+    @Test("session.drag: a finger that rests before lifting moves nothing on; a flick carries on")
+    func sessionDrag() throws {
+      let (session, page) = gallery()
+      session.drag(from: CGPoint(x: 300, y: 300), by: CGPoint(x: -200, y: 0))
+      // 12 steps of 200 / 12: the pan began at the first (16.7 points, past 10).
+      #expect(close(page.scrollView.contentOffset.x, 200 - 200.0 / 12, tolerance: 1e-6))
+      #expect(page.heard.last == "didEnd(false)")
+      session.drag(from: CGPoint(x: 300, y: 300), by: CGPoint(x: -200, y: 0), flick: true)
+      #expect(page.scrollView.contentOffset.x > 2 * (200 - 200.0 / 12))
+      #expect(page.heard.last == "didEndDecelerating")
+      #expect(session.trace.last?.contains("drag (300.0, 300.0) by (-200.0, 0.0)") == true)
+      session.drag(from: CGPoint(x: CGFloat.nan, y: 0), by: .zero)
+      #expect(UIKitModelIssues.all.contains { "\($0)".contains("drag (nan") })
+      #expect(session.trace.last?.contains("drag (refused)") == true)
+    }
+
     @Test("two drags at once: the run loop tracks until the last one ends")
     func overlappingDrags() throws {
       let (_, page) = gallery()

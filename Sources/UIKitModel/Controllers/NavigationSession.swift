@@ -166,14 +166,7 @@ public final class NavigationSession {
     let pans = GestureDriver.touchDown(at: start, in: window)
     guard !pans.isEmpty else { return settle("swipe back (refused)") }
     let width = view.bounds.width
-    let steps = max(1, frames)
-    for step in 1...steps {
-      for pan in pans where pan.isFollowingTouch {
-        GestureDriver.move(
-          pan, to: CGPoint(x: width * fraction * CGFloat(step) / CGFloat(steps), y: 0))
-      }
-      VirtualRunLoop.main.advance(frames: 1)
-    }
+    moveFinger(pans, by: CGPoint(x: width * fraction, y: 0), frames: frames)
     let last = width * fraction
     let releaseAt: CGFloat =
       switch release {
@@ -191,6 +184,51 @@ public final class NavigationSession {
     for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
     guard !began.isEmpty else { return settle("swipe back (refused)") }
     return settle("swipe back to \(Int((fraction * 100).rounded())) % (\(release))")
+  }
+
+  /// Drags a finger: down at `start` (window coordinates), moved by `translation` over `frames`
+  /// frames, then lifted, and runs until idle. Without `flick` the finger rests a frame before it
+  /// lifts, so nothing moves on; with it, it lifts moving at its last step's speed (a scroll
+  /// view decelerates from there). Every pan under the finger takes part, as for
+  /// ``swipeBack(to:release:frames:from:)``: a scroll view's own pan drags its content. The
+  /// step is "refused" when no pan began; a point or translation that is not finite, or beyond
+  /// a million points, is refused with an issue.
+  @discardableResult
+  public func drag(
+    from start: CGPoint, by translation: CGPoint, frames: Int = 12, flick: Bool = false
+  ) -> Self {
+    let name = "drag (\(start.x), \(start.y)) by (\(translation.x), \(translation.y))"
+    guard let window = navigationController.view.window else { return settle("\(name) (refused)") }
+    let values = [start.x, start.y, translation.x, translation.y]
+    guard values.allSatisfy({ $0.isFinite && abs($0) <= 1_000_000 }) else {
+      UIKitModelIssues.report(.invalidGeometry(view: window.description, value: name))
+      return settle("drag (refused)")
+    }
+    guard frames <= VirtualRunLoop.maximumFrames else {
+      UIKitModelIssues.report(.advanceRefused("a drag of \(frames) frames"))
+      return settle("drag (refused)")
+    }
+    let pans = GestureDriver.touchDown(at: start, in: window)
+    moveFinger(pans, by: translation, frames: frames)
+    if !flick {
+      for pan in pans where pan.isFollowingTouch { GestureDriver.move(pan, to: translation) }
+    }
+    let began = pans.filter { $0.state == .began || $0.state == .changed }
+    for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
+    return settle(began.isEmpty ? "\(name) (refused)" : name)
+  }
+
+  /// Moves a finger the pans follow by `translation`, one step per frame over `frames` frames.
+  private func moveFinger(_ pans: [UIPanGestureRecognizer], by translation: CGPoint, frames: Int) {
+    let steps = max(1, frames)
+    for step in 1...steps {
+      let fraction = CGFloat(step) / CGFloat(steps)
+      for pan in pans where pan.isFollowingTouch {
+        GestureDriver.move(
+          pan, to: CGPoint(x: translation.x * fraction, y: translation.y * fraction))
+      }
+      VirtualRunLoop.main.advance(frames: 1)
+    }
   }
 
   /// Scrolls `scrollView` by `distance` points over `duration` seconds and runs until idle.
