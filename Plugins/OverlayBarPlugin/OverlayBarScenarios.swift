@@ -49,7 +49,7 @@ public enum OverlayBarScenarios {
 
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
-    firstAttempts, backgroundColor, scrolling, staleScroll,
+    firstAttempts, backgroundColor, scrolling, staleScroll, fingerScroll,
   ]
 
   /// The article's attempts before the overlay: the appearance proxy set from
@@ -102,6 +102,37 @@ public enum OverlayBarScenarios {
         onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
       session.push(plainPage("Next"))
       context.mark("\(mode): next page")
+    }
+  }
+
+  /// The background-colour demo scrolled by a finger, as a user scrolls it: the table's own pan
+  /// drags the content, and every step of the drag reaches `scrollViewDidScroll:` (the seed's
+  /// demo is driven by UIKit's scroll view, which the model's pan is). Up by 130 points, the
+  /// overlay is blue; down again, clear. The seed's overlay is short under a notch, as in
+  /// `lt-background-color`.
+  public static let fingerScroll = Scenario(
+    name: "lt-finger-scroll",
+    summary: "the background-colour demo dragged by a finger, up then down; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    for mode in OverlayMode.allCases {
+      let page = BackgroundColorDemo(mode: mode)
+      let session = context.start(root: page)
+      context.mark("\(mode): top")
+      session.drag(from: CGPoint(x: 200, y: 500), by: CGPoint(x: 0, y: -130))
+      context.mark("\(mode): dragged up 130")
+      context.expect(
+        page.scrollView.contentOffset.y > 114, "\(mode): the finger scrolled the table",
+        seen: "offset \(page.scrollView.contentOffset.y)")
+      context.expectBar(
+        ExpectedBar(background: OverlayBarScenarios.demoBlue, backgroundAlpha: 1),
+        "\(mode): the bar blue",
+        onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
+      session.drag(from: CGPoint(x: 200, y: 300), by: CGPoint(x: 0, y: 200))
+      context.mark("\(mode): dragged down again")
+      context.expect(
+        page.scrollView.contentOffset.y == 0, "\(mode): back at the top",
+        seen: "offset \(page.scrollView.contentOffset.y)")
     }
   }
 
