@@ -22,7 +22,7 @@ public enum BarLayerScenarios {
   public static let all: [Scenario] = [
     tour, antForest, zhihuDaily, weiboProfile, qqZone, qqProfile, lagouHome, gradientBar, imageBar,
     customBar, moveBar, push, pop, popTo, popToRoot, swipeBackCancelled, swipeBackFinished,
-    picker,
+    picker, gallerySwipe,
   ]
 
 }
@@ -451,6 +451,39 @@ extension BarLayerScenarios {
     session.navigationController.popToRootViewController(animated: true)
   }
 
+  /// A swipe back from a page filled by a sideways scroll view (a gallery of three screens):
+  /// the scroll view's own pan, nearer the finger, takes the swipe from the system's
+  /// (FDFullscreenPopGesture issue 61 reports the same of FD's pan). The plugin changes no
+  /// gesture, so the page stays, under the plugin's white bar. With the app's usual answer,
+  /// `scrollView.panGestureRecognizer.require(toFail: interactivePopGestureRecognizer)`, the
+  /// swipe pops, and the plugin's hooks of the interactive transition bring the root's
+  /// transparent bar back.
+  public static let gallerySwipe = Scenario(
+    name: "bar-layer-gallery-swipe",
+    summary: "a swipe back over a sideways gallery: kept by it, then popping with require(toFail:)",
+    plugin: plugin
+  ) { context in
+    let (transparent, _) = transparentAndOpaque()
+    let gallery = SidewaysGallery()
+    scenario(context, root: transparent) { session, mark in
+      session.push(gallery)
+      mark("the gallery")
+      context.expectBar(opaqueBar, "white on the gallery")
+      session.swipeBack(to: 0.7)
+      mark("swiped: the gallery kept the finger")
+      let depth = { session.navigationController.viewControllers.count }
+      context.expect(depth() == 2, "still on the gallery", seen: "\(depth()) deep")
+      context.expectBar(opaqueBar, "still white")
+      if let system = session.navigationController.interactivePopGestureRecognizer {
+        gallery.scrollView.panGestureRecognizer.require(toFail: system)
+      }
+      session.swipeBack(to: 0.7)
+      mark("swiped with require(toFail:)")
+      context.expect(depth() == 1, "the swipe popped", seen: "\(depth()) deep")
+      context.expectBar(transparentBar, "the root's transparent bar after")
+    }
+  }
+
   /// A swipe-back released slowly at 30 %: cancelled, the bar back to the opaque one.
   public static let swipeBackCancelled = fromStack(
     name: "swipe-back-cancelled", summary: "a swipe-back released at 30 %: cancelled", pushes: 1,
@@ -464,5 +497,23 @@ extension BarLayerScenarios {
     name: "swipe-back-finished", summary: "a swipe-back released from 60 %: finished", pushes: 1
   ) { session, _ in
     session.swipeBack(to: 0.6)
+  }
+}
+
+/// A page filled by a scroll view three screens wide, whose pan takes sideways swipes.
+private final class SidewaysGallery: UIViewController {
+  let scrollView = UIScrollView()
+
+  override init() {
+    super.init()
+    title = "Gallery"
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    view.backgroundColor = .white
+    scrollView.frame = view.bounds
+    scrollView.contentSize = CGSize(width: view.bounds.width * 3, height: view.bounds.height)
+    view.addSubview(scrollView)
   }
 }
