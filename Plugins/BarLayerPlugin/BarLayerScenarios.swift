@@ -464,7 +464,7 @@ extension BarLayerScenarios {
     plugin: plugin
   ) { context in
     let (transparent, _) = transparentAndOpaque()
-    let gallery = SidewaysGallery()
+    let gallery = SidewaysGalleryPage()
     scenario(context, root: transparent) { session, mark in
       session.push(gallery)
       mark("the gallery")
@@ -497,23 +497,5 @@ extension BarLayerScenarios {
     name: "swipe-back-finished", summary: "a swipe-back released from 60 %: finished", pushes: 1
   ) { session, _ in
     session.swipeBack(to: 0.6)
-  }
-}
-
-/// A page filled by a scroll view three screens wide, whose pan takes sideways swipes.
-private final class SidewaysGallery: UIViewController {
-  let scrollView = UIScrollView()
-
-  override init() {
-    super.init()
-    title = "Gallery"
-  }
-
-  override func viewDidLoad() {
-    super.viewDidLoad()
-    view.backgroundColor = .white
-    scrollView.frame = view.bounds
-    scrollView.contentSize = CGSize(width: view.bounds.width * 3, height: view.bounds.height)
-    view.addSubview(scrollView)
   }
 }

@@ -197,7 +197,7 @@ public enum FullscreenPopScenarios {
   ) { context in
     FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
       let session = context.start(root: homePage())
-      let page = SidewaysScrollingPage()
+      let page = SidewaysGalleryPage()
       session.push(page)
       let screen = page.scrollView.bounds.width
       page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
@@ -253,26 +253,6 @@ public enum FullscreenPopScenarios {
     let page = ArticlePopPage()
     page.title = "Detail"
     return page
-  }
-}
-
-/// FDFullscreenPopGesture issue 61's page: a scroll view as large as the page, its content three
-/// screens wide (a gallery of screens side by side).
-public final class SidewaysScrollingPage: UIViewController {
-  /// The scroll view.
-  public let scrollView = UIScrollView()
-
-  /// A page titled `Gallery`.
-  public override init() {
-    super.init()
-    title = "Gallery"
-  }
-
-  public override func viewDidLoad() {
-    super.viewDidLoad()
-    scrollView.frame = view.bounds
-    scrollView.contentSize = CGSize(width: view.bounds.width * 3, height: view.bounds.height)
-    view.addSubview(scrollView)
   }
 }
 

@@ -51,6 +51,7 @@ public enum TransparentBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     header, popToTransparent, swipeBack, besideBarLayer, presented, barTint, scrollEdge,
+    gallerySwipe,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
@@ -215,6 +216,34 @@ public enum TransparentBarScenarios {
     context.expectBar(opaqueBar, "opaque again after a cancelled swipe")
     session.swipeBack(to: 0.7)
     context.mark("finished from 70 %")
+    context.expectBar(clearBar, "clear on the transparent page")
+  }
+
+  /// A swipe back from a page filled by a sideways scroll view to the transparent page: the
+  /// scroll view's own pan, nearer the finger, keeps the system's swipe (FDFullscreenPopGesture
+  /// issue 61 reports the same of FD's pan); ET changes no gesture. With the app's usual answer,
+  /// `scrollView.panGestureRecognizer.require(toFail: interactivePopGestureRecognizer)`, the
+  /// swipe pops and ET's exchanged `_updateInteractiveTransition:` fades the bar to clear.
+  public static let gallerySwipe = Scenario(
+    name: "transparent-gallery-swipe",
+    summary: "a swipe back over a sideways gallery: kept by it, then popping with require(toFail:)",
+    plugin: plugin
+  ) { context in
+    let session = context.start(root: transparentPage("Home"))
+    let gallery = SidewaysGalleryPage()
+    session.push(gallery)
+    context.mark("the gallery")
+    context.expectBar(opaqueBar, "opaque on the gallery")
+    session.swipeBack(to: 0.7)
+    context.mark("swiped: the gallery kept the finger")
+    let depth = { session.navigationController.viewControllers.count }
+    context.expect(depth() == 2, "still on the gallery", seen: "\(depth()) deep")
+    if let system = session.navigationController.interactivePopGestureRecognizer {
+      gallery.scrollView.panGestureRecognizer.require(toFail: system)
+    }
+    session.swipeBack(to: 0.7)
+    context.mark("swiped with require(toFail:)")
+    context.expect(depth() == 1, "the swipe popped", seen: "\(depth()) deep")
     context.expectBar(clearBar, "clear on the transparent page")
   }
 
