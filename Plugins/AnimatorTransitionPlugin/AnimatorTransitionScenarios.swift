@@ -20,7 +20,7 @@ public enum AnimatorTransitionScenarios {
   static let plugin = AnimatorTransitionPlugin().name
 
   /// Every scenario of the plugin.
-  public static let all: [Scenario] = [pushPop, swipeBack, rootPan]
+  public static let all: [Scenario] = [pushPop, swipeBack, rootPan, gallerySwipe]
 
   /// The seed's demo colours: a cyan bar with a white title over a home page with the default
   /// white bar and black title; a push and a pop, each marked half way through.
@@ -69,6 +69,37 @@ public enum AnimatorTransitionScenarios {
           failsOn: mode == .seed ? IOSProfile.everyName : [])
         session.swipeBack(to: 0.7)
         context.mark("\(mode): finished from 70 %")
+      }
+    }
+  }
+
+  /// A swipe back from a page filled by a sideways scroll view: KJ's own edge pan, on the
+  /// navigation controller's view, loses the finger to the scroll view's pan as the system's
+  /// does (FDFullscreenPopGesture issue 61 reports the same of FD's pan); neither KJ nor the
+  /// plugin changes that. With the app's usual answer, the gallery's pan required to fail on the
+  /// edge pans of the navigation controller's view, KJ's swipe pops.
+  public static let gallerySwipe = Scenario(
+    name: "kj-gallery-swipe",
+    summary: "a swipe back over a sideways gallery: kept by it, then popping with require(toFail:)",
+    plugin: plugin
+  ) { context in
+    for mode in AnimatorMode.allCases {
+      runHalf(mode, context) { session in
+        let gallery = SidewaysGalleryPage()
+        session.push(gallery)
+        context.mark("\(mode): the gallery")
+        session.swipeBack(to: 0.7)
+        context.mark("\(mode): swiped: the gallery kept the finger")
+        let depth = { session.navigationController.viewControllers.count }
+        context.expect(depth() == 2, "\(mode): still on the gallery", seen: "\(depth()) deep")
+        let edgePans = (session.navigationController.view.gestureRecognizers ?? [])
+          .compactMap { $0 as? UIScreenEdgePanGestureRecognizer }
+        for pan in edgePans where pan.isEnabled {
+          gallery.scrollView.panGestureRecognizer.require(toFail: pan)
+        }
+        session.swipeBack(to: 0.7)
+        context.mark("\(mode): swiped with require(toFail:)")
+        context.expect(depth() == 1, "\(mode): the swipe popped", seen: "\(depth()) deep")
       }
     }
   }
