@@ -88,18 +88,7 @@ public enum AnimatorTransitionScenarios {
         let gallery = SidewaysGalleryPage()
         session.push(gallery)
         context.mark("\(mode): the gallery")
-        session.swipeBack(to: 0.7)
-        context.mark("\(mode): swiped: the gallery kept the finger")
-        let depth = { session.navigationController.viewControllers.count }
-        context.expect(depth() == 2, "\(mode): still on the gallery", seen: "\(depth()) deep")
-        let edgePans = (session.navigationController.view.gestureRecognizers ?? [])
-          .compactMap { $0 as? UIScreenEdgePanGestureRecognizer }
-        for pan in edgePans where pan.isEnabled {
-          gallery.scrollView.panGestureRecognizer.require(toFail: pan)
-        }
-        session.swipeBack(to: 0.7)
-        context.mark("\(mode): swiped with require(toFail:)")
-        context.expect(depth() == 1, "\(mode): the swipe popped", seen: "\(depth()) deep")
+        context.swipeBackOverGallery(gallery, in: session, prefix: "\(mode): ")
       }
     }
   }

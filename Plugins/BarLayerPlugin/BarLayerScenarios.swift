@@ -469,17 +469,9 @@ extension BarLayerScenarios {
       session.push(gallery)
       mark("the gallery")
       context.expectBar(opaqueBar, "white on the gallery")
-      session.swipeBack(to: 0.7)
-      mark("swiped: the gallery kept the finger")
-      let depth = { session.navigationController.viewControllers.count }
-      context.expect(depth() == 2, "still on the gallery", seen: "\(depth()) deep")
-      context.expectBar(opaqueBar, "still white")
-      if let system = session.navigationController.interactivePopGestureRecognizer {
-        gallery.scrollView.panGestureRecognizer.require(toFail: system)
+      context.swipeBackOverGallery(gallery, in: session) {
+        context.expectBar(opaqueBar, "still white")
       }
-      session.swipeBack(to: 0.7)
-      mark("swiped with require(toFail:)")
-      context.expect(depth() == 1, "the swipe popped", seen: "\(depth()) deep")
       context.expectBar(transparentBar, "the root's transparent bar after")
     }
   }

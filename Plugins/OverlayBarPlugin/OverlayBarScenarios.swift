@@ -95,11 +95,7 @@ public enum OverlayBarScenarios {
       context.mark("\(mode): offset 82")
       page.scrollView.contentOffset = CGPoint(x: 0, y: 150)
       context.mark("\(mode): offset 150")
-      // The seed's overlay is 20 points taller than the bar: short under a notch.
-      context.expectBar(
-        ExpectedBar(background: OverlayBarScenarios.demoBlue, backgroundAlpha: 1),
-        "\(mode): the bar blue",
-        onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
+      expectBlueBar(mode, context)
       session.push(plainPage("Next"))
       context.mark("\(mode): next page")
     }
@@ -124,16 +120,21 @@ public enum OverlayBarScenarios {
       context.expect(
         page.scrollView.contentOffset.y > 114, "\(mode): the finger scrolled the table",
         seen: "offset \(page.scrollView.contentOffset.y)")
-      context.expectBar(
-        ExpectedBar(background: OverlayBarScenarios.demoBlue, backgroundAlpha: 1),
-        "\(mode): the bar blue",
-        onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
+      expectBlueBar(mode, context)
       session.drag(from: CGPoint(x: 200, y: 300), by: CGPoint(x: 0, y: 200))
       context.mark("\(mode): dragged down again")
       context.expect(
         page.scrollView.contentOffset.y == 0, "\(mode): back at the top",
         seen: "offset \(page.scrollView.contentOffset.y)")
     }
+  }
+
+  /// Checks the background-colour demo's bar is the demo's blue, fully opaque. The seed's
+  /// overlay is 20 points taller than the bar, short under a notch: known there.
+  private static func expectBlueBar(_ mode: OverlayMode, _ context: ScenarioContext) {
+    context.expectBar(
+      ExpectedBar(background: demoBlue, backgroundAlpha: 1), "\(mode): the bar blue",
+      onDevices: mode == .seed ? [.iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15] : [])
   }
 
   /// The scrolling demo: progress `clamp(y / 44)`, the bar moved up by `44 × progress` and its

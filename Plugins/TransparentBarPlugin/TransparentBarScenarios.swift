@@ -234,16 +234,7 @@ public enum TransparentBarScenarios {
     session.push(gallery)
     context.mark("the gallery")
     context.expectBar(opaqueBar, "opaque on the gallery")
-    session.swipeBack(to: 0.7)
-    context.mark("swiped: the gallery kept the finger")
-    let depth = { session.navigationController.viewControllers.count }
-    context.expect(depth() == 2, "still on the gallery", seen: "\(depth()) deep")
-    if let system = session.navigationController.interactivePopGestureRecognizer {
-      gallery.scrollView.panGestureRecognizer.require(toFail: system)
-    }
-    session.swipeBack(to: 0.7)
-    context.mark("swiped with require(toFail:)")
-    context.expect(depth() == 1, "the swipe popped", seen: "\(depth()) deep")
+    context.swipeBackOverGallery(gallery, in: session)
     context.expectBar(clearBar, "clear on the transparent page")
   }
 
