@@ -25,7 +25,8 @@ open class SidewaysGalleryPage: UIViewController {
 }
 
 extension ScenarioContext {
-  /// Swipes back twice from `gallery`, the session's top page, from the left edge to 70 %:
+  /// Swipes back twice from `gallery`, pushed on the session's root (the depths checked are 2,
+  /// then 1), from the left edge to 70 %:
   /// first as the app leaves it, when the gallery's own pan keeps the finger and the page stays;
   /// then, after `between`, with the gallery's pan required to fail on `pans` (by default the
   /// enabled edge pans of the navigation controller's view: the system's swipe-back, or a
