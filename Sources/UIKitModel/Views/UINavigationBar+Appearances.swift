@@ -37,7 +37,7 @@ extension UINavigationBar {
   /// its view) has an offset at or above its top inset, or it has no scroll view.
   public var isAtScrollEdge: Bool {
     guard let page = topPage, page.isViewLoaded, let view = page.view else { return true }
-    guard let scrollView = UINavigationBar.firstScrollView(in: view) else { return true }
+    guard let scrollView = view.firstScrollView else { return true }
     return scrollView.contentOffset.y <= -scrollView.contentInset.top
   }
 
@@ -45,14 +45,6 @@ extension UINavigationBar {
   /// the bar belongs to.
   private var topPage: UIViewController? {
     (delegate as? UINavigationController)?.topViewController
-  }
-
-  private static func firstScrollView(in view: UIView) -> UIScrollView? {
-    if let scrollView = view as? UIScrollView { return scrollView }
-    for subview in view.subviews {
-      if let found = firstScrollView(in: subview) { return found }
-    }
-    return nil
   }
 
   /// The appearance drawn now, if the bar draws one: none before iOS 13; on iOS 15 and later at
@@ -75,31 +67,6 @@ extension UINavigationBar {
     let appearance = UINavigationBarAppearance()
     appearance.titleTextAttributes = attributes ?? [:]
     return appearance
-  }
-
-  /// Draws `appearance` with the background's views.
-  func render(_ appearance: UINavigationBarAppearance, in background: _UIBarBackground) {
-    let image = appearance.backgroundImage
-    background.backgroundImageView.image = image
-    background.backgroundImageView.backgroundColor = image?.solidColor
-    background.backgroundImageView.isHidden = image == nil
-    background.backgroundEffectView.isHidden = !appearance.hasBackgroundEffect
-    background.backgroundEffectView.backgroundColor =
-      appearance.hasBackgroundEffect ? UIColor(white: 0.97, alpha: 0.8) : nil
-    background.colorView.isHidden = appearance.backgroundColor == nil
-    background.colorView.backgroundColor = appearance.backgroundColor
-    let shadow = background.shadowView
-    if let shadowImage = appearance.shadowImage, !shadowImage.isEmpty {
-      shadow.isHidden = false
-      shadow.image = shadowImage
-      shadow.backgroundColor = shadowImage.solidColor
-    } else if let color = appearance.shadowColor, color.alpha > 0 {
-      shadow.isHidden = false
-      shadow.image = nil
-      shadow.backgroundColor = color
-    } else {
-      shadow.isHidden = true
-    }
   }
 
   /// Draws the bar again after an appearance changed.

@@ -38,6 +38,31 @@ public final class _UIBarBackground: UIView {
       addSubview(view)
     }
   }
+
+  /// Draws `appearance` with its views: the image view, the effect, the colour and the
+  /// hairline (a navigation bar's and a tab bar's appearances alike).
+  func draw(_ appearance: UIBarAppearance) {
+    let image = appearance.backgroundImage
+    backgroundImageView.image = image
+    backgroundImageView.backgroundColor = image?.solidColor
+    backgroundImageView.isHidden = image == nil
+    backgroundEffectView.isHidden = !appearance.hasBackgroundEffect
+    backgroundEffectView.backgroundColor =
+      appearance.hasBackgroundEffect ? UIColor(white: 0.97, alpha: 0.8) : nil
+    colorView.isHidden = appearance.backgroundColor == nil
+    colorView.backgroundColor = appearance.backgroundColor
+    if let shadowImage = appearance.shadowImage, !shadowImage.isEmpty {
+      shadowView.isHidden = false
+      shadowView.image = shadowImage
+      shadowView.backgroundColor = shadowImage.solidColor
+    } else if let color = appearance.shadowColor, color.alpha > 0 {
+      shadowView.isHidden = false
+      shadowView.image = nil
+      shadowView.backgroundColor = color
+    } else {
+      shadowView.isHidden = true
+    }
+  }
 }
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized

@@ -203,7 +203,7 @@ open class UINavigationBar: UIView {
   /// `UINavigationBarAppearance` on iOS 13 and later when there is one, else the legacy ones.
   func applyBackground() {
     if let appearance = activeAppearance(), let bar = backgroundContainer as? _UIBarBackground {
-      render(appearance, in: bar)
+      bar.draw(appearance)
       return
     }
     let image = backgroundImages[UIBarMetrics.default.rawValue]

@@ -1,0 +1,103 @@
+// iOS 13's bar appearances: a bar's look as a value (`UIBarAppearance`), with the navigation
+// bar's title attributes (`UINavigationBarAppearance`) and the tab bar's (`UITabBarAppearance`).
+import Foundation
+
+/// A bar's background and hairline as a value, as UIKit's `UIBarAppearance` (iOS 13), the base
+/// of ``UINavigationBarAppearance`` and ``UITabBarAppearance``: a background (effect, colour,
+/// image) and a hairline (colour, image). A bar keeps a copy of what it is given.
+public class UIBarAppearance {
+  /// Whether the background blurs what is behind it (UIKit's `backgroundEffect`, the system
+  /// blur by default): the model draws it as the bar style's translucent colour.
+  public var hasBackgroundEffect = true
+  /// A colour over the effect; nil for none.
+  public var backgroundColor: UIColor?
+  /// An image over the colour; nil for none.
+  public var backgroundImage: UIImage?
+  /// The hairline's colour; nil or clear hides it.
+  public var shadowColor: UIColor? = .systemBarShadow
+  /// The hairline's image, drawn instead of its colour.
+  public var shadowImage: UIImage?
+
+  /// The default appearance: the system's translucent background and hairline.
+  public required init() {}
+
+  /// The system's translucent background with the hairline, as a new appearance has it.
+  public func configureWithDefaultBackground() {
+    hasBackgroundEffect = true
+    backgroundColor = nil
+    backgroundImage = nil
+    shadowColor = .systemBarShadow
+    shadowImage = nil
+  }
+
+  /// An opaque background of the system's bar colour, with the hairline.
+  public func configureWithOpaqueBackground() {
+    hasBackgroundEffect = false
+    backgroundColor = .systemBarBackground
+    backgroundImage = nil
+    shadowColor = .systemBarShadow
+    shadowImage = nil
+  }
+
+  /// No background and no hairline: what shows behind the bar shows through.
+  public func configureWithTransparentBackground() {
+    hasBackgroundEffect = false
+    backgroundColor = nil
+    backgroundImage = nil
+    shadowColor = nil
+    shadowImage = nil
+  }
+
+  /// A copy (a bar keeps copies, as UIKit's appearances are copied when set).
+  public func copy() -> Self {
+    let copy = Self()
+    copy.takeValues(of: self)
+    return copy
+  }
+
+  /// Takes every value of `other`; a subclass adds its own.
+  func takeValues(of other: UIBarAppearance) {
+    hasBackgroundEffect = other.hasBackgroundEffect
+    backgroundColor = other.backgroundColor
+    backgroundImage = other.backgroundImage
+    shadowColor = other.shadowColor
+    shadowImage = other.shadowImage
+  }
+}
+
+/// A navigation bar's look as a value, as UIKit's `UINavigationBarAppearance` (iOS 13): the
+/// background and hairline of every bar appearance, and title attributes. Give one to a bar's
+/// ``UINavigationBar/standardAppearance``, ``UINavigationBar/scrollEdgeAppearance`` or
+/// ``UINavigationBar/compactAppearance``; the bar keeps a copy.
+///
+/// ```swift
+/// let appearance = UINavigationBarAppearance()
+/// appearance.configureWithOpaqueBackground()
+/// appearance.backgroundColor = .blue
+/// bar.standardAppearance = appearance
+/// bar.scrollEdgeAppearance = appearance   // iOS 15: or the bar turns transparent at the top
+/// ```
+public final class UINavigationBarAppearance: UIBarAppearance {
+  /// The title's attributes; empty uses the bar's.
+  public var titleTextAttributes: TextAttributes = [:]
+
+  /// The default appearance: the system's translucent background and hairline.
+  public required init() {
+    super.init()
+  }
+
+  override func takeValues(of other: UIBarAppearance) {
+    super.takeValues(of: other)
+    titleTextAttributes = (other as? UINavigationBarAppearance)?.titleTextAttributes ?? [:]
+  }
+}
+
+/// A tab bar's look as a value, as UIKit's `UITabBarAppearance` (iOS 13): the background and
+/// hairline of every bar appearance (the items' looks are not modelled). Give one to a tab
+/// bar's ``UITabBar/standardAppearance`` or, from iOS 15, ``UITabBar/scrollEdgeAppearance``.
+public final class UITabBarAppearance: UIBarAppearance {
+  /// The default appearance: the system's translucent background and hairline.
+  public required init() {
+    super.init()
+  }
+}
