@@ -86,6 +86,6 @@ enum MethodsCommand {
 enum UIKitClasses {
   static let names = [
     "UIResponder", "UIView", "UIScrollView", "UINavigationBar", "UIViewController",
-    "UINavigationController",
+    "UINavigationController", "UITabBarController",
   ]
 }

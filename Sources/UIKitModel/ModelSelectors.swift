@@ -108,10 +108,36 @@ extension UIViewController {
     public static let viewWillLayoutSubviews: Selector = "viewWillLayoutSubviews"
     /// `preferredStatusBarStyle` (an `Int`, a `UIStatusBarStyle`'s raw value).
     public static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
+    /// `hidesBottomBarWhenPushed` (the getter: a `Bool`).
+    public static let hidesBottomBarWhenPushed: Selector = "hidesBottomBarWhenPushed"
     /// Every selector of the table, in the order it declares them.
     public static let all: [Selector] = [
       loadView, viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear,
-      viewWillLayoutSubviews, preferredStatusBarStyle,
+      viewWillLayoutSubviews, preferredStatusBarStyle, hidesBottomBarWhenPushed,
+    ]
+  }
+}
+
+extension UITabBarController {
+  /// The selectors of `UITabBarController`'s own table: selection, the tabs, the tab bar's
+  /// delegate method, and the private door a navigation controller asks before it hides the
+  /// bar.
+  public enum Selectors {
+    /// `setSelectedIndex:` (Swift: ``UITabBarController/selectedIndex``).
+    public static let setSelectedIndex: Selector = "setSelectedIndex:"
+    /// `setSelectedViewController:` (Swift: ``UITabBarController/selectedViewController``).
+    public static let setSelectedViewController: Selector = "setSelectedViewController:"
+    /// `setViewControllers:animated:` (the list is a `ViewControllerList`).
+    public static let setViewControllers: Selector = "setViewControllers:animated:"
+    /// `tabBar:didSelectItem:`, the tab bar's delegate method: the user tapped a tab.
+    public static let tabBarDidSelectItem: Selector = "tabBar:didSelectItem:"
+    /// `_selectedViewControllerInTabBar` (Swift:
+    /// ``UITabBarController/selectedViewControllerInTabBar()``).
+    public static let selectedViewControllerInTabBar: Selector = "_selectedViewControllerInTabBar"
+    /// Every selector of the table, in the order it declares them.
+    public static let all: [Selector] = [
+      setSelectedIndex, setSelectedViewController, setViewControllers, tabBarDidSelectItem,
+      selectedViewControllerInTabBar,
     ]
   }
 }

@@ -15,6 +15,7 @@ extension UIKitModelTests {
         (UINavigationBar.self, UINavigationBar.Selectors.all),
         (UIViewController.self, UIViewController.Selectors.all),
         (UINavigationController.self, UINavigationController.Selectors.all),
+        (UITabBarController.self, UITabBarController.Selectors.all),
       ])
     func tables(type: ObjCObject.Type, selectors: [Selector]) {
       let declared = type.objcDeclaration.methods.filter { !$0.isClassMethod }.map(\.selector)

@@ -25,8 +25,12 @@ public enum SwipeRelease: Sendable {
 ///
 /// The same script gives the same trace, every time.
 public final class NavigationSession {
-  /// The navigation controller, root of the window.
-  public let navigationController: UINavigationController
+  /// The navigation controller the session drives: the window's root, or with a tab bar
+  /// controller at the root, the selected tab's (the last selected that is one).
+  public private(set) var navigationController: UINavigationController
+  /// The tab bar controller at the root of the window, for a session launched with one.
+  public let tabBarController: UITabBarController?
+  private let root: UIViewController
   /// One line per step: the virtual time, the step, and what the bar looks like after it.
   public var trace: [String] { steps.map(\.line) }
 
@@ -37,9 +41,11 @@ public final class NavigationSession {
     let name: String
     let top: String
     let seenBar: SeenBar
+    let seenTabBar: SeenTabBar?
 
     var line: String {
       "t=\(String(format: "%.3f", time)) \(name) -> top \(top); \(seenBar)"
+        + (seenTabBar.map { "; \($0)" } ?? "")
     }
   }
 
@@ -47,8 +53,8 @@ public final class NavigationSession {
 
   private final class Delegate: UIApplicationDelegate {
     var window: UIWindow?
-    let root: UINavigationController
-    init(root: UINavigationController) { self.root = root }
+    let root: UIViewController
+    init(root: UIViewController) { self.root = root }
     func application(
       _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [String: Any]?
     ) -> Bool {
@@ -83,9 +89,62 @@ public final class NavigationSession {
     UIScreen.main.profile = device
     UIDevice.current.systemVersion = systemVersion
     self.navigationController = navigationController
+    tabBarController = nil
+    root = navigationController
     delegate = Delegate(root: navigationController)
     UIApplication.shared.launch(delegate: delegate, device: device, systemVersion: systemVersion)
     record("launch")
+  }
+
+  /// Launches an application on `device` running `systemVersion`, whose window shows
+  /// `tabBarController`; the session drives the selected tab's navigation controller, and
+  /// ``selectTab(_:)`` taps another tab. Make the controller and its tabs after setting the
+  /// device and version, as for a navigation controller. Nil, with
+  /// ``UIKitModelIssue/tabBarControllerRefused(controller:request:reason:)``, when no tab is a
+  /// navigation controller.
+  public init?(
+    tabBarController: UITabBarController, device: DeviceProfile = .iPhone8,
+    systemVersion: String = "13.0"
+  ) {
+    let tabs = tabBarController.viewControllers ?? []
+    guard
+      let navigation = tabBarController.selectedViewController as? UINavigationController
+        ?? tabs.lazy.compactMap({ $0 as? UINavigationController }).first
+    else {
+      UIKitModelIssues.report(
+        .tabBarControllerRefused(
+          controller: tabBarController.description, request: "start a session",
+          reason: "none of its tabs is a navigation controller"))
+      return nil
+    }
+    UIScreen.main.profile = device
+    UIDevice.current.systemVersion = systemVersion
+    self.navigationController = navigation
+    self.tabBarController = tabBarController
+    root = tabBarController
+    delegate = Delegate(root: tabBarController)
+    UIApplication.shared.launch(delegate: delegate, device: device, systemVersion: systemVersion)
+    record("launch")
+  }
+
+  /// What the user sees of the tab bar now, for a session launched with a tab bar controller.
+  public var seenTabBar: SeenTabBar? { tabBarController?.tabBar.asSeen() }
+
+  /// Taps the item of the tab at `index` and runs until idle: the tab bar controller asks its
+  /// delegate, selects the tab and tells its delegate, as for a finger's tap; the session then
+  /// drives that tab's navigation controller, if it is one. A session without a tab bar
+  /// controller, an index with no item, or a hidden tab bar: the step is "refused".
+  @discardableResult
+  public func selectTab(_ index: Int) -> Self {
+    guard let tabs = tabBarController, let window = tabs.view.window, !tabs.tabBar.isHidden,
+      let point = tabs.tabBar.tapPoint(ofItemAt: index)
+    else { return settle("tab \(index) (refused)") }
+    window.tap(at: point)
+    if let navigation = tabs.selectedViewController as? UINavigationController {
+      navigationController = navigation
+    }
+    let title = tabs.selectedViewController.flatMap { $0.tabBarItem.title ?? $0.title } ?? "-"
+    return settle("tab \(index) (selected \(tabs.selectedIndex): \(title))")
   }
 
   /// What the user sees of the bar now.
@@ -285,7 +344,7 @@ public final class NavigationSession {
   /// The controllers above the navigation controller being presented or dismissed now.
   private var presentationsUnderWay: [UIViewController] {
     var found: [UIViewController] = []
-    var presented = navigationController.presentedViewController
+    var presented = root.presentedViewController
     while let controller = presented {
       if controller.isBeingPresented || controller.isBeingDismissed { found.append(controller) }
       presented = controller.presentedViewController
@@ -339,6 +398,7 @@ public final class NavigationSession {
     steps.append(
       Step(
         time: VirtualRunLoop.main.currentTime, name: step,
-        top: navigationController.topViewController?.title ?? "-", seenBar: seenBar))
+        top: navigationController.topViewController?.title ?? "-", seenBar: seenBar,
+        seenTabBar: seenTabBar))
   }
 }

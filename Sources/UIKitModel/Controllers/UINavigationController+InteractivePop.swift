@@ -37,7 +37,8 @@ extension UINavigationController {
       duration: UINavigationController.transitionDuration)
     activeCoordinator = coordinator
     isTransitioning = true
-    interactivePop = InteractivePop(from: from, to: to, coordinator: coordinator)
+    interactivePop = InteractivePop(
+      from: from, to: to, coordinator: coordinator, bottomBar: nil)
     // UIKit asks the bar's delegate at the start of an interactive pop (seeds rely on it).
     let item = from.navigationItem
     guard navigationBar(navigationBar, shouldPop: item) else {
@@ -48,6 +49,11 @@ extension UINavigationController {
     }
     from.isMovingFromParent = true
     stack.removeLast()
+    // A tab bar the page hid follows the finger back in.
+    let slide = bottomBarSlide(to: stack, push: false)
+    slide?.start()
+    interactivePop = InteractivePop(
+      from: from, to: to, coordinator: coordinator, bottomBar: slide)
     // iOS 18: the bar's background is out of the bar during the start, as in any pop.
     navigationBar.takeBackgroundOutForTransition()
     from.viewWillDisappear(true)
@@ -64,6 +70,7 @@ extension UINavigationController {
     UIView.performWithoutAnimation {
       pop.from.view.frame = view.bounds.offsetBy(dx: width * percent, dy: 0)
       pop.to.view.frame = view.bounds.offsetBy(dx: -width * 0.3 * (1 - percent), dy: 0)
+      pop.bottomBar?.place(percent)
     }
   }
 
@@ -90,9 +97,12 @@ extension UINavigationController {
         from.view.frame = finishing ? self.view.bounds.offsetBy(dx: width, dy: 0) : self.view.bounds
         to.view.frame =
           finishing ? self.view.bounds : self.view.bounds.offsetBy(dx: -width * 0.3, dy: 0)
+        pop.bottomBar?.place(finishing ? 1 : 0)
       },
       completion: { _ in
         self.interactivePop = nil
+        pop.bottomBar?.end(completed: finishing)
+        self.tabBarController?.tabBar.scrollEdgeMayHaveChanged()
         coordinator.runCompletions()
         self.activeCoordinator = nil
         self.isTransitioning = false

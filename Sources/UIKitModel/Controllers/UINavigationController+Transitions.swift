@@ -59,6 +59,7 @@ extension UINavigationController {
     if from === to {
       for controller in removed { controller.removeFromParent() }
       navigationBar.setItems(stack.map(\.navigationItem), animated: false)
+      bottomBarSlide(to: stack, push: true)?.end(completed: true)
       return
     }
     transition(
@@ -88,6 +89,9 @@ extension UINavigationController {
     activeCoordinator = coordinator
     isTransitioning = true
     if push { to.isMovingToParent = true } else { from?.isMovingFromParent = true }
+    // A tab bar this stack hides or shows slides with the pages.
+    let slide = bottomBarSlide(to: stack, push: push)
+    slide?.start()
 
     // iOS 18: the bar's background is out of the bar from here to after willShow.
     navigationBar.takeBackgroundOutForTransition()
@@ -116,6 +120,8 @@ extension UINavigationController {
         self.navigationBar.setItems(self.stack.map(\.navigationItem), animated: animated)
         to.view.removeFromSuperview()
       }
+      slide?.end(completed: completed)
+      self.tabBarController?.tabBar.scrollEdgeMayHaveChanged()
       coordinator.runCompletions()
       self.activeCoordinator = nil
       self.activeContext = nil
@@ -152,6 +158,14 @@ extension UINavigationController {
       }
       coordinator.runAlongside()
       CATransaction.commit()
+      // The tab bar slides over the duration on its own, whatever the animator does
+      // (EZCustomNavigation issue 11: it "seems to move at its own will, not following the
+      // animation block").
+      if let slide {
+        UIView.animate(
+          withDuration: duration, delay: 0, options: .curveEaseInOut,
+          animations: { slide.place(1) })
+      }
       activeContext = context
       context.watch(after: duration)
       return
@@ -166,6 +180,7 @@ extension UINavigationController {
       animations: {
         to.view.frame = toEnd
         from?.view.frame = fromEnd
+        slide?.place(1)
         coordinator.runAlongside()
       },
       completion: { _ in

@@ -171,10 +171,15 @@ extension UIViewController {
   }
 
   /// The controllers that hear an appearance callback when this one appears or disappears as
-  /// a whole: itself, and a navigation controller's top controller (as a window's root does).
-  private var appearanceTargets: [UIViewController] {
-    guard let navigation = self as? UINavigationController, let top = navigation.topViewController
-    else { return [self] }
-    return [self, top]
+  /// a whole: itself, a navigation controller's top controller (as a window's root does), and
+  /// a tab bar controller's selected tab with its own.
+  var appearanceTargets: [UIViewController] {
+    if let navigation = self as? UINavigationController, let top = navigation.topViewController {
+      return [self, top]
+    }
+    if let tabs = self as? UITabBarController, let selected = tabs.selectedViewController {
+      return [self] + selected.appearanceTargets
+    }
+    return [self]
   }
 }

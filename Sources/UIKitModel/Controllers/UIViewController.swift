@@ -25,6 +25,9 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
       ObjCMethodDeclaration(
         "preferredStatusBarStyle", Base.preferredStatusBarStyle,
         swiftEntry: Entry.preferredStatusBarStyle)
+      ObjCMethodDeclaration(
+        "hidesBottomBarWhenPushed", Base.hidesBottomBarWhenPushed,
+        swiftEntry: Entry.hidesBottomBarWhenPushed)
     }
   }
 
@@ -35,6 +38,8 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
     }
   }
   private var ownNavigationItem: UINavigationItem?
+  private var ownTabBarItem: UITabBarItem?
+  private var hidesBottomBarStorage = false
 
   /// The parent controller (a navigation controller for the screens of a stack).
   public internal(set) weak var parent: UIViewController?
@@ -127,6 +132,32 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
     return item
   }
 
+  /// What a tab bar shows for this controller as a tab, made on first use with its title.
+  open var tabBarItem: UITabBarItem! {
+    get {
+      if let ownTabBarItem { return ownTabBarItem }
+      let item = UITabBarItem(title: title)
+      ownTabBarItem = item
+      return item
+    }
+    set { ownTabBarItem = newValue }
+  }
+
+  /// Whether the tab bar hides while this controller is in a navigation controller's stack.
+  /// As Apple documents it, "if true, the bottom bar remains hidden until the view controller
+  /// is popped from the stack": the navigation controller reads this getter of every
+  /// controller of its stack, top to bottom, and hides the bar when any says yes (a qiita.com
+  /// test on iOS 10.3: pages pushed above one that hides it cannot show it again; Xcore swizzles
+  /// this getter to make only the top page count). The getter is in the table, so a swizzle of
+  /// it (as Xcore's) or a Swift override takes effect.
+  open var hidesBottomBarWhenPushed: Bool {
+    get {
+      (try? sendToTable(ControllerSelectors.hidesBottomBarWhenPushed) as Bool)
+        ?? hidesBottomBarStorage
+    }
+    set { hidesBottomBarStorage = newValue }
+  }
+
   // MARK: Containment
 
   /// The nearest navigation controller up the parent chain (the controller itself is not).
@@ -134,6 +165,16 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
     var current = parent
     while let controller = current {
       if let navigation = controller as? UINavigationController { return navigation }
+      current = controller.parent
+    }
+    return nil
+  }
+
+  /// The nearest tab bar controller up the parent chain (the controller itself is not).
+  public var tabBarController: UITabBarController? {
+    var current = parent
+    while let controller = current {
+      if let tabs = controller as? UITabBarController { return tabs }
       current = controller.parent
     }
     return nil
@@ -201,6 +242,9 @@ extension UIViewController {
     static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { _, _ in
       UIStatusBarStyle.default.rawValue
     }
+    static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
+      UIViewController.controller(me).hidesBottomBarStorage
+    }
   }
 
   fileprivate enum Entry {
@@ -228,6 +272,9 @@ extension UIViewController {
     static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
       UIViewController.controller(me).preferredStatusBarStyle.rawValue
     }
+    static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
+      UIViewController.controller(me).hidesBottomBarWhenPushed
+    }
   }
 }
 
@@ -242,4 +289,5 @@ private enum ControllerSelectors {
   static let viewDidDisappear = SelectorReference("viewDidDisappear:")
   static let viewWillLayoutSubviews = SelectorReference("viewWillLayoutSubviews")
   static let preferredStatusBarStyle = SelectorReference("preferredStatusBarStyle")
+  static let hidesBottomBarWhenPushed = SelectorReference("hidesBottomBarWhenPushed")
 }

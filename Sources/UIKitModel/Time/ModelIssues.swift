@@ -62,6 +62,13 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// ``NavigationSession/waitUntilIdle(limit:)`` ran `limit` seconds of virtual time (a driver's
   /// step, 60) and the session was still busy with what it names.
   case notIdle(String, limit: TimeInterval)
+  /// An API used on a profile that does not have it (`UITabBar.scrollEdgeAppearance` before
+  /// iOS 15): `introduced` names the version that brought it; nothing changed.
+  case unavailable(api: String, introduced: Int, running: String)
+  /// A request a tab bar controller refuses, as UIKit raises or ignores it: a selection out of
+  /// range or of a controller not in its list, a list that is empty or names a controller
+  /// twice, and (the model's choice) a selection while the selected tab pushes or pops.
+  case tabBarControllerRefused(controller: String, request: String, reason: String)
 
   /// What was refused and why.
   public var description: String {
@@ -125,6 +132,10 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
     case .unsupportedAnimation(let layer, let keyPath):
       "\(layer) was given an animation of \(keyPath), which the model does not draw; it animates"
         + " opacity, shadowOpacity, shadowRadius and cornerRadius. The animation was not added"
+    case .unavailable(let api, let introduced, let running):
+      "\(api) came with iOS \(introduced); this is \(running): nothing changed"
+    case .tabBarControllerRefused(let controller, let request, let reason):
+      "\(controller) refused to \(request): \(reason); nothing changed"
     case .shouldPopAfterManualPop(let controller):
       "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
         + " popping a view controller (an error on iOS 13 and later; return NO)"

@@ -40,6 +40,18 @@ public enum DeviceProfile: String, CaseIterable, Sendable {
     }
   }
 
+  /// The home indicator's inset at the bottom of the screen, which a tab bar adds to its own
+  /// height: 34 points on an iPhone without a home button (useyourloaf.com, "Supporting iPhone
+  /// X": "our safe area now has a 34 point inset at the bottom"), none with one; 20 on the iPad
+  /// Air without a home button (the model's figure: no source read here gives it).
+  public var homeIndicatorInset: CGFloat {
+    switch self {
+    case .iPhone8: 0
+    case .iPhoneX, .iPhoneXS, .iPhoneXR, .iPhoneXSMax, .iPhone15: 34
+    case .iPadAir: 20
+    }
+  }
+
   /// Whether the device is an iPad (its bar is 50 points tall from iOS 12).
   public var isPad: Bool { self == .iPadAir }
 

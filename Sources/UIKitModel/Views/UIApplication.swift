@@ -56,13 +56,11 @@ open class UIWindow: UIView {
       rootViewController.view.frame = bounds
       addSubview(rootViewController.view)
       statusBarAppearanceProvider = rootViewController
-      rootViewController.viewWillAppear(false)
-      rootViewController.viewDidAppear(false)
-      if let navigation = rootViewController as? UINavigationController,
-        let top = navigation.topViewController
-      {
-        top.viewWillAppear(false)
-        top.viewDidAppear(false)
+      // The root, then a navigation controller's top page or a tab bar controller's selected
+      // tab (and its top page), each hears both.
+      for controller in rootViewController.appearanceTargets {
+        controller.viewWillAppear(false)
+        controller.viewDidAppear(false)
       }
     }
   }

@@ -121,8 +121,10 @@ open class UIScrollView: UIView {
     offset = newValue
     tellDelegate(ScrollViewSelectors.scrollViewDidScroll) { $0.scrollViewDidScroll(self) }
     // iOS 15 (and its SDK): the bar over this page draws its scroll-edge appearance at the top.
-    if UIDevice.current.linkedMajorVersion >= 15 {
-      owningPage?.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
+    // So does a tab bar under it, at the bottom.
+    if UIDevice.current.linkedMajorVersion >= 15, let page = owningPage {
+      page.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
+      page.tabBarController?.tabBar.scrollEdgeMayHaveChanged()
     }
   }
 
