@@ -193,5 +193,35 @@ extension UIKitModelTests {
       view.layoutIfNeeded()
       #expect(view.layouts == 2)
     }
+
+    @Test("setNeedsLayout lays a view in a window out at the end of the frame, once")
+    func layoutAtTheEndOfTheFrame() {
+      // Apple: setNeedsLayout "makes a note of the request and returns immediately"; "the
+      // system updates the layout during the next update cycle".
+      freshModel()
+      final class Counting: UIView {
+        var layouts = 0
+        override func layoutSubviews() {
+          layouts += 1
+          super.layoutSubviews()
+        }
+      }
+      let window = UIWindow(frame: UIScreen.main.bounds)
+      window.makeKeyAndVisible()
+      let inWindow = Counting()
+      let outside = Counting()
+      window.addSubview(inWindow)
+      VirtualRunLoop.main.advance(frames: 1)
+      let before = inWindow.layouts
+      inWindow.setNeedsLayout()
+      inWindow.setNeedsLayout()
+      outside.setNeedsLayout()
+      #expect(inWindow.layouts == before, "not at once")
+      VirtualRunLoop.main.advance(frames: 1)
+      #expect(inWindow.layouts == before + 1, "once, at the frame's end")
+      #expect(outside.layouts == 0, "a view in no window waits for layoutIfNeeded")
+      outside.layoutIfNeeded()
+      #expect(outside.layouts == 1)
+    }
   }
 }

@@ -203,7 +203,8 @@ internal final class RunningAnimation {
 
 /// The running animations of the run loop.
 internal final class AnimationEngine {
-  private(set) var running: [RunningAnimation] = []
+  // Read every frame; unchecked as the run loop's queues are (VirtualRunLoop.swift).
+  @exclusivity(unchecked) private(set) var running: [RunningAnimation] = []
 
   var isEmpty: Bool { running.isEmpty }
 

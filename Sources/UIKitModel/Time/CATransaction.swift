@@ -17,9 +17,10 @@ internal final class Transaction {
 /// The transactions of the run loop: the stack of open ones (the implicit one at the bottom once
 /// something touched it this turn), and committed ones waiting for their animations.
 internal final class TransactionQueue {
-  private var implicit: Transaction?
-  private var explicit: [Transaction] = []
-  private var waiting: [Transaction] = []
+  // Read every frame; unchecked as the run loop's queues are (VirtualRunLoop.swift).
+  @exclusivity(unchecked) private var implicit: Transaction?
+  @exclusivity(unchecked) private var explicit: [Transaction] = []
+  @exclusivity(unchecked) private var waiting: [Transaction] = []
 
   var isEmpty: Bool { implicit == nil && explicit.isEmpty && waiting.isEmpty }
 

@@ -42,22 +42,26 @@ public final class VirtualRunLoop {
   /// The duration of one frame: 1/60 s.
   public static let frameDuration: TimeInterval = 1.0 / 60
 
+  // The clock and the queues are read every frame and by every idle check. The model is
+  // confined to one thread at a time, and no access to them spans a call that could reach
+  // them again (the closures given to their arrays' methods touch nothing else): Swift's
+  // dynamic exclusivity checks could find nothing, and are switched off for them.
   /// The virtual time, in seconds since the run loop was made.
-  public private(set) var currentTime: TimeInterval = 0
+  @exclusivity(unchecked) public private(set) var currentTime: TimeInterval = 0
   /// The mode the run loop is running in; a simulated drag switches it to `tracking`.
   public var currentMode: Mode = .default
   /// The number of frames so far.
-  public private(set) var frameCount = 0
+  @exclusivity(unchecked) public private(set) var frameCount = 0
   /// The drags under way (simulated ones and scroll views' pans), and the mode before the first.
   private var tracking: (count: Int, before: Mode) = (0, .default)
 
-  private var timers: [Timer] = []
+  @exclusivity(unchecked) private var timers: [Timer] = []
   private var timerSequence = 0
   internal var displayLinks: [CADisplayLink] = []
   internal let animations = AnimationEngine()
   internal let transactions = TransactionQueue()
   /// Work to run at the end of the current turn (after the frame), in order.
-  private var endOfTurn: [() -> Void] = []
+  @exclusivity(unchecked) private var endOfTurn: [() -> Void] = []
 
   private init() {}
 
@@ -94,6 +98,8 @@ public final class VirtualRunLoop {
     animations.removeAll()
     transactions.removeAll()
     endOfTurn.removeAll()
+    for view in pendingLayout { view.layoutScheduled = false }
+    pendingLayout.removeAll()
   }
 
   // MARK: Advancing time
@@ -199,7 +205,34 @@ public final class VirtualRunLoop {
     // The main queue's work sent before now, while the model waits (MainQueueHold): once a
     // frame, not at every turn's end (`CATransaction.flush()` ends one in the middle of a push).
     MainQueueHold.endOfFrame()
+    layOutPendingViews()
     for observer in frameObservers.values { observer(currentTime) }
+  }
+
+  /// The views `setNeedsLayout` marked since the last frame, in the order they were marked.
+  @exclusivity(unchecked) private var pendingLayout: [UIView] = []
+
+  /// Keeps `view` for the frame's layout pass, once.
+  func scheduleLayout(of view: UIView) {
+    guard !view.layoutScheduled else { return }
+    view.layoutScheduled = true
+    pendingLayout.append(view)
+  }
+
+  /// The layout pass at the end of a frame: each view marked by `setNeedsLayout` that is in a
+  /// window and still needs it is sent `layoutIfNeeded` (through the table: its
+  /// `layoutSubviews`, and its subviews'), as Apple documents `setNeedsLayout`: it "makes a
+  /// note of the request and returns immediately", and "the system updates the layout during
+  /// the next update cycle". A view outside any window waits for an explicit
+  /// `layoutIfNeeded`. Views marked while the pass runs wait for the next frame.
+  private func layOutPendingViews() {
+    guard !pendingLayout.isEmpty else { return }
+    let views = pendingLayout
+    pendingLayout.removeAll()
+    for view in views {
+      view.layoutScheduled = false
+      if view.needsLayout, view.window != nil { view.layoutIfNeeded() }
+    }
   }
 
   private var frameObservers: [Int: (TimeInterval) -> Void] = [:]

@@ -12,7 +12,7 @@ extension UINavigationBar {
   /// translation.
   public func asSeen(over behind: UIColor = .white) -> SeenBar {
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-    let color = color(at: middle, over: behind)
+    let (color, opacity) = seen(at: middle, over: behind)
     let statusBarArea =
       statusBarHeight > 0
       ? self.color(at: CGPoint(x: middle.x, y: -statusBarHeight / 2), over: behind) : color
@@ -21,7 +21,7 @@ extension UINavigationBar {
       buttonViews.first.map { $0.effectiveAlpha } ?? (contentContainer.effectiveAlpha)
     return SeenBar(
       backgroundColor: color, statusBarAreaColor: statusBarArea,
-      backgroundOpacity: opacity(at: middle),
+      backgroundOpacity: opacity,
       titleColor: (titleLabel.textColor ?? .black).withAlphaComponent(
         (titleLabel.textColor?.alpha ?? 1) * titleLabel.effectiveAlpha),
       tintColor: presentationTintColor, buttonAlpha: buttonAlpha,

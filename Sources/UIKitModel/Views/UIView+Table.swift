@@ -91,7 +91,10 @@ extension UIView {
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in }
     static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).needsLayout = true
+      let view = UIView.view(me)
+      view.needsLayout = true
+      // Laid out at the end of the frame, as UIKit does in its next update cycle.
+      VirtualRunLoop.main.scheduleLayout(of: view)
     }
     static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
       let view = UIView.view(me)

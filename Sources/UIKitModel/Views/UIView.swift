@@ -98,9 +98,13 @@ open class UIView: UIResponder {
   var ownTintColor: UIColor?
   @exclusivity(unchecked) var animations: [String: RunningAnimation] = [:]
   var needsLayout = true
+  /// Whether the view waits for the frame's layout pass (``VirtualRunLoop``).
+  var layoutScheduled = false
 
+  // The tree, read on every walk of it (hit tests, compositing, effective alpha): unchecked for
+  // the same reason as the model values above (no access spans a call that could reach it).
   /// The superview, if the view is in a tree.
-  public internal(set) weak var superview: UIView?
+  @exclusivity(unchecked) public internal(set) weak var superview: UIView?
   /// The controller whose root view this is: the view's next responder, as in UIKit.
   internal weak var owningController: UIViewController?
 
@@ -108,7 +112,7 @@ open class UIView: UIResponder {
   /// superview.
   internal override var defaultNextResponder: UIResponder? { owningController ?? superview }
   /// The subviews, back to front.
-  public internal(set) var subviews: [UIView] = []
+  @exclusivity(unchecked) public internal(set) var subviews: [UIView] = []
   @exclusivity(unchecked) var hiddenFlag = false
   /// Whether the view takes touches: when false, ``hitTest(_:with:)`` passes over the view and
   /// its subviews. True by default; image views and labels say false, as UIKit's do.
