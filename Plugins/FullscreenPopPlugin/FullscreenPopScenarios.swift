@@ -56,7 +56,7 @@ public enum FullscreenPopScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
-    scrollViewPage,
+    scrollViewPage, tabBar,
   ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
@@ -182,6 +182,26 @@ public enum FullscreenPopScenarios {
       context.mark("\(technique.rawValue): swiped back")
       expectTop("Home", "\(technique.rawValue): back on the root", context)
       expectBarHidden(true, "\(technique.rawValue): no bar on the root again", context)
+    }
+  }
+
+  /// In a tab: a page that hides the tab bar, pushed and swiped back from the middle of the
+  /// screen (FD's full-screen pan drives the system's interactive pop), cancelled at 30 % then
+  /// finished from 70 %, with FD as written (`hijack-seed: ...`) and fixed (`hijack: ...`): the
+  /// tab bar follows the finger back in, stays hidden when the swipe is cancelled, and is back in
+  /// place when it finishes, in both: FD's pan drives UIKit's own pop, which moves the tab bar.
+  public static let tabBar = Scenario(
+    name: "fd-tab-bar",
+    summary: "in a tab: a page hiding the tab bar, swiped back from mid-screen; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
+      let session = context.start(tabs: [homePage(), homePage()])
+      context.mark("\(technique.rawValue): the first tab")
+      let detail = opaquePage()
+      detail.hidesBottomBarWhenPushed = true
+      context.pushAndSwipeBackOverTabBar(
+        detail, in: session, prefix: "\(technique.rawValue): ", from: 200)
     }
   }
 

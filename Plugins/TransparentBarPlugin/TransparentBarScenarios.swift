@@ -51,7 +51,7 @@ public enum TransparentBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     header, popToTransparent, swipeBack, besideBarLayer, presented, barTint, scrollEdge,
-    gallerySwipe,
+    gallerySwipe, tabBar,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
@@ -217,6 +217,38 @@ public enum TransparentBarScenarios {
     session.swipeBack(to: 0.7)
     context.mark("finished from 70 %")
     context.expectBar(clearBar, "clear on the transparent page")
+  }
+
+  /// In a tab: an opaque page that hides the tab bar, pushed on the transparent root and swiped
+  /// back, cancelled then finished, in ``TransparentMode/seed`` and then
+  /// ``TransparentMode/fixed``. The bar fades as in `transparent-swipe-back` (the seed's opaque
+  /// bar clear at the scroll edge from iOS 15 with its SDK, as in `transparent-scroll-edge`);
+  /// the tab bar leaves with the pushed page and stays hidden after the cancelled swipe. The
+  /// seed's finished swipe does not pop: the article's `em_updateInteractiveTransition:` guard
+  /// never lets a plain navigation controller's interactive pop be updated, so it ends at 0 %
+  /// and cancels, and the tab bar stays hidden with the page (fails everywhere); fixed, the
+  /// root and the tab bar come back. ET itself never touches the tab bar.
+  public static let tabBar = Scenario(
+    name: "transparent-tab-bar",
+    summary: "in a tab: a page hiding the tab bar pushed and swiped back; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
+      let session = context.start(tabs: [transparentPage("Home"), opaquePage("Other")])
+      context.mark("\(mode): the first tab")
+      let detail = opaquePage("Detail")
+      detail.hidesBottomBarWhenPushed = true
+      let seed = mode == .seed
+      context.pushAndSwipeBackOverTabBar(
+        detail, in: session, prefix: "\(mode): ",
+        finishFailsOn: seed ? IOSProfile.everyName : []
+      ) { step in
+        let finished = step == "finished"
+        context.expectBar(
+          finished ? clearBar : opaqueBar, "\(mode): \(step): the top page's bar",
+          failsOn: !seed ? [] : finished ? IOSProfile.everyName : scrollEdgeProfiles)
+      }
+    }
   }
 
   /// A swipe back from a page filled by a sideways scroll view to the transparent page: the

@@ -68,21 +68,25 @@ public struct ScenarioMoment: Sendable, CustomStringConvertible {
   public let seenBar: SeenBar
   /// The views of the navigation controller's container other than the bar, back to front.
   public let views: [ScenarioViewSnapshot]
+  /// What the user sees of the tab bar, in a session launched with tabs.
+  public let seenTabBar: SeenTabBar?
 
   /// A moment.
   public init(
     name: String, time: TimeInterval, seenBar: SeenBar,
-    views: [ScenarioViewSnapshot] = []
+    views: [ScenarioViewSnapshot] = [], seenTabBar: SeenTabBar? = nil
   ) {
     self.name = name
     self.time = time
     self.seenBar = seenBar
     self.views = views
+    self.seenTabBar = seenTabBar
   }
 
-  /// `name @ time: seen bar`.
+  /// `name @ time: seen bar`, and `; seen tab bar` in a session with tabs.
   public var description: String {
     "\(name) @ \(String(format: "%.3f", time)): \(seenBar)"
+      + (seenTabBar.map { "; \($0)" } ?? "")
   }
 }
 
@@ -240,24 +244,61 @@ public final class ScenarioContext {
     return session
   }
 
+  /// Launches an application on the run's device and system version, whose window shows a tab
+  /// bar controller with a navigation controller per page of `roots` (a root that is a
+  /// navigation controller is the tab itself; each tab is titled with its root page's title),
+  /// `selectedIndex` selected; the session drives the selected tab. No roots, or an index out
+  /// of range: a failed check says so, and the session has one blank tab.
+  @discardableResult
+  public func start(tabs roots: [UIViewController], selectedIndex: Int = 0) -> NavigationSession {
+    UIScreen.main.profile = options.device
+    UIDevice.current.systemVersion = options.systemVersion
+    UIDevice.current.linkedSDKVersion = options.sdkVersion
+    var pages = roots
+    if pages.isEmpty || !pages.indices.contains(selectedIndex) {
+      expect(
+        false, "the tabs' pages include the selected one",
+        seen: "\(pages.count) page\(pages.count == 1 ? "" : "s"), tab \(selectedIndex) selected")
+      pages = [UIViewController()]
+    }
+    let tabs = UITabBarController()
+    tabs.viewControllers = pages.map { page in
+      let navigation =
+        page as? UINavigationController ?? UINavigationController(rootViewController: page)
+      navigation.tabBarItem = UITabBarItem(title: navigation.viewControllers.first?.title)
+      return navigation
+    }
+    tabs.selectedIndex = pages.indices.contains(selectedIndex) ? selectedIndex : 0
+    // Every tab is a navigation controller, so the session starts.
+    let session = NavigationSession(
+      tabBarController: tabs, device: options.device, systemVersion: options.systemVersion)!
+    self.session = session
+    logRecorder.sessionStarted()
+    return session
+  }
+
   /// Marks a moment with what the user sees of the session's bar now, over
-  /// ``scenarioBackdrop``, and the views under it.
+  /// ``scenarioBackdrop``, the views under it, and the tab bar in a session with tabs.
   public func mark(_ name: String) {
     guard let navigation = session?.navigationController else {
       return mark(name, seenBar: UINavigationBar().asSeen(over: scenarioBackdrop))
     }
     mark(
       name, seenBar: navigation.navigationBar.asSeen(over: scenarioBackdrop),
-      views: ScenarioViewSnapshot.snapshots(of: navigation))
+      views: ScenarioViewSnapshot.snapshots(of: navigation),
+      seenTabBar: session?.tabBarController?.tabBar.asSeen(over: scenarioBackdrop))
   }
 
-  /// Marks a moment with `seenBar` (for a bar that is not the session's) and `views`.
+  /// Marks a moment with `seenBar` (for a bar that is not the session's), `views` and
+  /// `seenTabBar`.
   public func mark(
-    _ name: String, seenBar: SeenBar, views: [ScenarioViewSnapshot] = []
+    _ name: String, seenBar: SeenBar, views: [ScenarioViewSnapshot] = [],
+    seenTabBar: SeenTabBar? = nil
   ) {
     moments.append(
       ScenarioMoment(
-        name: name, time: VirtualRunLoop.main.currentTime, seenBar: seenBar, views: views))
+        name: name, time: VirtualRunLoop.main.currentTime, seenBar: seenBar, views: views,
+        seenTabBar: seenTabBar))
   }
 }
 

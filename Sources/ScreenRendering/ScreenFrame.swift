@@ -59,24 +59,19 @@ public struct ScreenFrame: Equatable, Sendable {
     self.init(
       sample: ScreenSample(
         moment.seenBar, time: moment.time, transitioning: false,
-        views: moment.views.isEmpty ? nil : moment.views),
+        views: moment.views.isEmpty ? nil : moment.views, tabBar: moment.seenTabBar),
       device: options.device, systemVersion: options.systemVersion,
       sdkVersion: options.sdkVersion, title: title ?? moment.name)
   }
 
-  /// The screen of the key window's navigation controller now, its bar composited over
-  /// `scenarioBackdrop` (of `Scenarios`), on the model's device and version, titled with the top
-  /// item's title (or `title`); nil when the key window shows no navigation controller.
+  /// The screen of the key window's navigation controller (or its tab bar controller's
+  /// selected one, with the tab bar) now, its bar composited over `scenarioBackdrop` (of
+  /// `Scenarios`), on the model's device and version, titled with the top item's title (or
+  /// `title`); nil when the key window shows no navigation controller.
   public static func current(title: String? = nil) -> ScreenFrame? {
-    guard
-      let navigation = UIApplication.shared.keyWindow?.rootViewController
-        as? UINavigationController
-    else { return nil }
+    guard let (sample, navigation) = ScreenSample.current() else { return nil }
     return ScreenFrame(
-      sample: ScreenSample(
-        navigation.navigationBar.asSeen(over: scenarioBackdrop),
-        time: VirtualRunLoop.main.currentTime, transitioning: navigation.isTransitioning,
-        views: ScenarioViewSnapshot.snapshots(of: navigation)),
+      sample: sample,
       device: UIScreen.main.profile, systemVersion: UIDevice.current.systemVersion,
       sdkVersion: UIDevice.current.linkedSDKVersion,
       title: title ?? navigation.navigationBar.topItem?.title ?? "")
@@ -111,6 +106,16 @@ public struct ScreenFrame: Equatable, Sendable {
         .rect(
           x: 0, y: top, width: width, height: height - top, color: ScreenFrame.pageColor,
           opacity: 1, outlined: false))
+    }
+    if let tabBar = sample.tabBar {
+      shapes += [
+        .rect(
+          x: tabBar.x, y: tabBar.y, width: tabBar.width, height: tabBar.height,
+          color: tabBar.background, opacity: 1, outlined: false),
+        .text(
+          x: tabBar.x + tabBar.width / 2, y: tabBar.y + 30, size: 11,
+          text: tabBar.selected ?? "", color: [0, 0.48, 1, 1], opacity: 1, centered: true),
+      ]
     }
     let ink: [Double] = sample.statusBar == "lightContent" ? [1, 1, 1, 1] : [0, 0, 0, 1]
     let time = FrameShape.text(

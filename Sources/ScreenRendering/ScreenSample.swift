@@ -28,11 +28,13 @@ public struct ScreenSample: Codable, Equatable, Sendable {
   public var views: [ViewSample]?
   /// True when the bar was hidden (absent when it showed): nothing of it is drawn.
   public var hidden: Bool?
+  /// The tab bar, in a session with tabs while it showed (absent otherwise).
+  public var tabBar: TabBarSample?
 
-  /// A sample of what `bar` showed at `time`, with `views` under it.
+  /// A sample of what `bar` showed at `time`, with `views` under it and `tabBar` over them.
   public init(
     _ bar: SeenBar, time: Double, transitioning: Bool,
-    views: [ScenarioViewSnapshot]? = nil
+    views: [ScenarioViewSnapshot]? = nil, tabBar: SeenTabBar? = nil
   ) {
     func components(_ color: UIColorComponents) -> [Double] {
       [color.red, color.green, color.blue, color.alpha].map {
@@ -51,6 +53,27 @@ public struct ScreenSample: Codable, Equatable, Sendable {
     self.transitioning = transitioning
     self.views = views.map { $0.map(ViewSample.init) }
     hidden = bar.isHidden ? true : nil
+    self.tabBar = tabBar.flatMap(TabBarSample.init)
+  }
+
+  /// What the key window shows now: its navigation controller, or its tab bar controller's
+  /// selected one with the tab bar, the bar composited over `scenarioBackdrop`, sampled at
+  /// `time` (the clock's now by default); nil when it shows neither.
+  public static func current(at time: TimeInterval = VirtualRunLoop.main.currentTime)
+    -> (sample: ScreenSample, navigation: UINavigationController)?
+  {
+    let root = UIApplication.shared.keyWindow?.rootViewController
+    let tabs = root as? UITabBarController
+    guard
+      let navigation = root as? UINavigationController
+        ?? tabs?.selectedViewController as? UINavigationController
+    else { return nil }
+    let sample = ScreenSample(
+      navigation.navigationBar.asSeen(over: scenarioBackdrop),
+      time: time, transitioning: navigation.isTransitioning,
+      views: ScenarioViewSnapshot.snapshots(of: navigation),
+      tabBar: tabs?.tabBar.asSeen(over: scenarioBackdrop))
+    return (sample, navigation)
   }
 
   /// A sample of the given values.
@@ -100,5 +123,37 @@ public struct ViewSample: Codable, Equatable, Sendable {
     color = view.color.map { [$0.red, $0.green, $0.blue, $0.alpha].map(rounded) }
     alpha = rounded(view.alpha)
     subviews = view.subviews.isEmpty ? nil : view.subviews.map(ViewSample.init)
+  }
+}
+
+/// A tab bar at one frame, in plain numbers: where it was drawn, its background composited over
+/// the backdrop, and the selected tab's title.
+public struct TabBarSample: Codable, Equatable, Sendable {
+  /// Its frame, mid-slide off to a side.
+  public var x: Double
+  /// Its top.
+  public var y: Double
+  /// Its width.
+  public var width: Double
+  /// Its height (the home indicator's inset included).
+  public var height: Double
+  /// Its background.
+  public var background: [Double]
+  /// The selected tab's title, if a tab is selected.
+  public var selected: String?
+
+  /// The sample of `bar`; nil when it was hidden (nothing of it is drawn).
+  public init?(_ bar: SeenTabBar) {
+    guard !bar.isHidden else { return nil }
+    func rounded(_ value: CGFloat) -> Double { (Double(value) * 100).rounded() / 100 }
+    x = rounded(bar.frame.minX)
+    y = rounded(bar.frame.minY)
+    width = rounded(bar.frame.width)
+    height = rounded(bar.frame.height)
+    let color = bar.backgroundColor
+    background = [color.red, color.green, color.blue, color.alpha].map {
+      (Double($0) * 10_000).rounded() / 10_000
+    }
+    selected = bar.selectedTitle
   }
 }

@@ -39,6 +39,7 @@ enum RunCommand {
           + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
           + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))"
           + Format.exceptions(bar) + "\n")
+      if let tabBar = moment.seenTabBar { output.out("    \(tabBar)\n") }
       if options.speed > 0 { usleep(useconds_t(options.speed * 1_000_000)) }
     }
     printLog(before: moments.count)

@@ -24,18 +24,30 @@ enum TransitionCases {
       limit: 2, iterations: (20, 60),
       body: { pushPops($0, plugin: AnimatorTransitionPlugin()) },
       relativeTo: "push-pop-default", relativeFactor: true),
+    BenchCase(
+      name: "push-pop-tab-bar",
+      target: "<= 2x push-pop-default (in a tab, the page hides the tab bar: it slides out and in)",
+      limit: 2, iterations: (20, 60), body: { pushPops($0, plugin: nil, inTab: true) },
+      relativeTo: "push-pop-default", relativeFactor: true),
   ]
 
   /// `count` animated pushes of a page with its own bar values and pops back, each run to its
-  /// end, with `plugin` installed for the run.
-  static func pushPops(_ count: Int, plugin: (any HookPlugin)?) -> Int {
+  /// end, with `plugin` installed for the run; `inTab`: in the first of two tabs of a tab bar
+  /// controller, the page hiding the tab bar.
+  static func pushPops(_ count: Int, plugin: (any HookPlugin)?, inTab: Bool = false) -> Int {
     VirtualRunLoop.main.reset()
     if let plugin { _ = try? PluginRegistry.shared.install(plugin) }
     defer { if let plugin { _ = PluginRegistry.shared.uninstall(plugin) } }
     let home = UIViewController()
     let navigation = UINavigationController(rootViewController: home)
     let window = UIWindow(frame: UIScreen.main.bounds)
-    window.rootViewController = navigation
+    if inTab {
+      let tabs = UITabBarController()
+      tabs.viewControllers = [navigation, UIViewController()]
+      window.rootViewController = tabs
+    } else {
+      window.rootViewController = navigation
+    }
     VirtualRunLoop.main.runUntilIdle()
     var depth = 0
     Stopwatch.time {
@@ -43,6 +55,7 @@ enum TransitionCases {
         let page = UIViewController()
         page.kj_navigationBarTintColor = .cyan
         page.kj_navigationTitleColor = .white
+        page.hidesBottomBarWhenPushed = inTab
         navigation.pushViewController(page, animated: true)
         VirtualRunLoop.main.runUntilIdle()
         navigation.popViewController(animated: true)
@@ -63,9 +76,15 @@ enum ScenarioCases {
       limit: 2_000_000, iterations: (36, 108), body: runs)
   ]
 
-  /// `count` scenario runs, cycling through the scenarios and, for each round, a profile.
+  /// `count` scenario runs, cycling through the scenarios and, for each round, a profile. With
+  /// `SWIZZLEKIT_BENCH_SCENARIOS` set to names separated by commas, only those scenarios (to
+  /// find what one costs: `callgrind.sh` with 9 and 18 runs covers each profile once).
   static func runs(_ count: Int) -> Int {
-    let scenarios = ScenarioCatalog.all()
+    var scenarios = ScenarioCatalog.all()
+    if let names = ProcessInfo.processInfo.environment["SWIZZLEKIT_BENCH_SCENARIOS"] {
+      let chosen = Set(names.split(separator: ",").map(String.init))
+      scenarios = scenarios.filter { chosen.contains($0.name) }
+    }
     guard !scenarios.isEmpty else { return 0 }
     var moments = 0
     Stopwatch.time {

@@ -96,15 +96,7 @@ enum RenderCommand {
   {
     var samples: [ScreenSample] = []
     let observer = VirtualRunLoop.main.addFrameObserver { time in
-      guard
-        let navigation = UIApplication.shared.keyWindow?.rootViewController
-          as? UINavigationController
-      else { return }
-      samples.append(
-        ScreenSample(
-          navigation.navigationBar.asSeen(over: scenarioBackdrop), time: time,
-          transitioning: navigation.isTransitioning,
-          views: ScenarioViewSnapshot.snapshots(of: navigation)))
+      if let (sample, _) = ScreenSample.current(at: time) { samples.append(sample) }
     }
     defer { VirtualRunLoop.main.removeFrameObserver(observer) }
     let report = try scenario.check(options: options)
@@ -114,7 +106,8 @@ enum RenderCommand {
       moments: report.moments.map {
         ReportMoment(
           name: $0.name, time: ($0.time * 10_000).rounded() / 10_000,
-          sample: ScreenSample($0.seenBar, time: $0.time, transitioning: false),
+          sample: ScreenSample(
+            $0.seenBar, time: $0.time, transitioning: false, tabBar: $0.seenTabBar),
           views: $0.views.isEmpty ? nil : $0.views.map(ViewSample.init))
       }, samples: samples)
     return (data, report)

@@ -244,10 +244,11 @@ open class UITabBar: UIView {
   public func asSeen(over behind: UIColor = .white) -> SeenTabBar {
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
     let selectedIndex = selectedItem.flatMap { item in items?.firstIndex { $0 === item } }
+    let (color, opacity) = seen(at: middle, over: behind)
     return SeenTabBar(
       isHidden: isHidden || effectiveAlpha == 0,
       frame: presentationFrame.offsetBy(dx: presentationTransform.tx, dy: presentationTransform.ty),
-      backgroundColor: color(at: middle, over: behind), backgroundOpacity: opacity(at: middle),
+      backgroundColor: color, backgroundOpacity: opacity,
       selectedIndex: selectedIndex, selectedTitle: selectedItem?.title)
   }
 }
@@ -283,8 +284,8 @@ public struct SeenTabBar: Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     guard !isHidden else { return "tab bar hidden" }
     let x =
-      frame.minX.isFinite && frame.minX == frame.minX.rounded()
-      ? "\(Int(frame.minX))" : "\(frame.minX)"
+      frame.minX.isFinite && abs(frame.minX) < 1e15 && frame.minX == frame.minX.rounded()
+      ? "\(Int(frame.minX))" : String(format: "%.1f", Double(frame.minX))
     let tab = selectedIndex.map { " tab \($0) (\(selectedTitle ?? "untitled"))" } ?? ""
     return "tab bar \(backgroundColor.color.hexDescription)"
       + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))) at x \(x),\(tab)"
