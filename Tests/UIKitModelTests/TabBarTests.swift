@@ -64,6 +64,10 @@ extension UIKitModelTests {
       #expect(navigations[1].isViewLoaded == false, "the other tab loads when selected")
       #expect(tabs.tabBar.items?.map(\.title) == ["A", "B"])
       #expect(session.seenTabBar?.selectedIndex == 0)
+      // Docs/UIKitModel.md, section 7, quotes this line's end.
+      #expect(
+        session.trace.last?.hasSuffix("; tab bar #F9F9F9FF (opacity 0.80) at x 0, tab 0 (A)")
+          == true, "\(session.trace.last ?? "")")
     }
 
     @Test("selecting a tab calls back in UIKit's order: new loads and will appear, old goes")
