@@ -6,7 +6,7 @@ extension UINavigationBar {
   /// values: mid animation, the interpolated ones), never stored beside it.
   ///
   /// The background is the colour the user sees at the middle of the bar, and the status-bar
-  /// area's colour at the middle of the strip above it (``color(at:over:)``): every view of the
+  /// area's colour at the middle of the strip above it (``UIView/color(at:over:)``): every view of the
   /// bar that covers the point counts, whoever put it there (the bar's own `backgroundColor`, its
   /// background, an overlay a plugin inserted), with its alpha, hidden state, frame and
   /// translation.

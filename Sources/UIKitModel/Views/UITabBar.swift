@@ -30,7 +30,7 @@ public protocol UITabBarDelegate: AnyObject {
 /// A tab bar, as UIKit's: the items of a tab bar controller's tabs along the bottom of the
 /// screen, the selected one marked.
 ///
-/// Its background is a ``_UIBarBackground`` (`subviews[0]`, as the navigation bar's on iOS 11
+/// Its background is a `_UIBarBackground` (`subviews[0]`, as the navigation bar's on iOS 11
 /// and later), drawn from the legacy properties (``barTintColor``, ``backgroundImage``,
 /// ``isTranslucent``) or, from iOS 13, from an appearance set on it. On iOS 15, for an
 /// application built with the iOS 15 SDK, the bar draws its ``scrollEdgeAppearance`` when the
