@@ -10,7 +10,8 @@ extension OverlayBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
   /// The seed's demo screens and the attempts its article made first.
   public var scenarios: [Scenario] { OverlayBarScenarios.all }
 
-  /// LTNavigationBar's reported breakages its scenarios reproduce.
+  /// LTNavigationBar's reported breakages its scenarios reproduce, and one of a peer's whose
+  /// mechanism the seed's code meets too.
   public var breakages: [Breakage] {
     [
       Breakage(
@@ -36,6 +37,19 @@ extension OverlayBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
           + " (the maintainer's finding), while the content decelerates, and paints the bar"
           + " again; the fix of the time cleared the scroll view's delegate",
         scenario: "lt-stale-scroll", profile: .ios10),
+      Breakage(
+        name: "hbd-188", library: "HBDNavigationBar",
+        report: "listenzz/HBDNavigationBar issue 188",
+        reported: "on iOS 18 a page's bar settings go wrong during a push or a pop (a page with"
+          + " hbd_barAlpha = 0 shows a bar): navigationBar.subviews[0] is then not the bar's"
+          + " background but a view with a zero frame",
+        mechanism: "during a push or a pop iOS 18 takes _UIBarBackground out of the bar and"
+          + " inserts it again at index 0; code that reads subviews[0] in between gets another"
+          + " view. LTNavigationBar's overlay, made again in the page's viewWillAppear: as a"
+          + " swipe back starts, goes into that view: it covers the bar but not the status bar's"
+          + " strip. The issue's fix applies the state again when the background is inserted"
+          + " (didAddSubview:); the fixed overlay waits for the bar's next layout",
+        scenario: "lt-tab-bar", profile: .ios18),
     ]
   }
 }

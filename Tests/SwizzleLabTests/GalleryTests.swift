@@ -32,7 +32,7 @@ struct GalleryTests {
     UIApplication.resetModel()
     let list = CapturedOutput(terminal: false)
     #expect(Lab.main(["gallery"], output: list, environment: [:]) == .ok)
-    #expect(list.standardOutput.contains("  et-33   EnderTan/ETNavBarTransparent issue 33"))
+    #expect(list.standardOutput.contains("  et-33    EnderTan/ETNavBarTransparent issue 33"))
     let run = CapturedOutput(terminal: false)
     #expect(Lab.main(["gallery", "et-33", "--no-color"], output: run, environment: [:]) == .ok)
     #expect(run.standardOutput.contains("iPhone 8, iOS 12.0, plugin transparent"))
