@@ -255,10 +255,13 @@ public final class ScenarioContext {
     UIDevice.current.systemVersion = options.systemVersion
     UIDevice.current.linkedSDKVersion = options.sdkVersion
     var pages = roots
-    if pages.isEmpty || !pages.indices.contains(selectedIndex) {
+    var seen = Set<ObjectIdentifier>()
+    let distinct = pages.allSatisfy { seen.insert(ObjectIdentifier($0)).inserted }
+    if pages.isEmpty || !pages.indices.contains(selectedIndex) || !distinct {
       expect(
-        false, "the tabs' pages include the selected one",
-        seen: "\(pages.count) page\(pages.count == 1 ? "" : "s"), tab \(selectedIndex) selected")
+        false, "the tabs' pages are distinct and include the selected one",
+        seen: "\(pages.count) page\(pages.count == 1 ? "" : "s")"
+          + (distinct ? "" : ", one of them twice") + ", tab \(selectedIndex) selected")
       pages = [UIViewController()]
     }
     let tabs = UITabBarController()
@@ -269,9 +272,15 @@ public final class ScenarioContext {
       return navigation
     }
     tabs.selectedIndex = pages.indices.contains(selectedIndex) ? selectedIndex : 0
-    // Every tab is a navigation controller, so the session starts.
-    let session = NavigationSession(
-      tabBarController: tabs, device: options.device, systemVersion: options.systemVersion)!
+    // Every tab is a navigation controller, so the session starts; should the tab bar
+    // controller have refused the list anyway, a plain navigation controller stands in.
+    guard
+      let session = NavigationSession(
+        tabBarController: tabs, device: options.device, systemVersion: options.systemVersion)
+    else {
+      expect(false, "the tabs start a session", seen: "the tab bar controller refused them")
+      return start(root: UIViewController())
+    }
     self.session = session
     logRecorder.sessionStarted()
     return session

@@ -149,6 +149,64 @@ extension UIKitModelTests {
       #expect(other.parent == nil, "a removed tab leaves its parent")
     }
 
+    @Test("a switch asked from a switch's own callback is refused; the screen stays whole")
+    func reentrantSwitchRefused() throws {
+      final class Jumping: UIViewController {
+        weak var tabs: UITabBarController?
+        override func viewWillAppear(_ animated: Bool) {
+          super.viewWillAppear(animated)
+          tabs?.selectedIndex = 2
+          tabs?.viewControllers = []
+        }
+      }
+      let (_, tabs, navigations) = try tabScene()
+      let jumping = Jumping()
+      jumping.tabs = tabs
+      let third = UIViewController()
+      tabs.viewControllers = navigations + [third]
+      tabs.viewControllers = [navigations[0], jumping, third]
+      UIKitModelIssues.removeAll()
+      tabs.selectedIndex = 1
+      #expect(tabs.selectedIndex == 1 && tabs.viewControllers?.count == 3)
+      let shown = tabs.view.subviews.filter { !($0 is UITabBar) }
+      #expect(shown.count == 1 && shown.first === jumping.view, "one tab's view on screen")
+      #expect(UIKitModelIssues.all.count == 2)
+      #expect("\(UIKitModelIssues.all.first.map { "\($0)" } ?? "")".contains("switch is under way"))
+    }
+
+    @Test("a tab list holding the tab bar controller itself, or its parent, is refused")
+    func cyclesRefused() throws {
+      let (_, tabs, navigations) = try tabScene()
+      UIKitModelIssues.removeAll()
+      tabs.viewControllers = [navigations[0], tabs]
+      let holder = UINavigationController(rootViewController: UIViewController())
+      holder.addChild(tabs)
+      tabs.viewControllers = [holder]
+      holder.removeFromParent()
+      #expect(tabs.viewControllers?.count == 2 && tabs.viewControllers?.first === navigations[0])
+      #expect(UIKitModelIssues.all.count == 2)
+      #expect(UIKitModelIssues.all.allSatisfy { "\($0)".contains("a cycle") })
+    }
+
+    @Test("setViewControllers:animated: sent something that is not a list is refused")
+    func wrongArgumentRefused() throws {
+      let (_, tabs, _) = try tabScene()
+      UIKitModelIssues.removeAll()
+      try objc_msgSend(
+        tabs, UITabBarController.Selectors.setViewControllers, UIViewController(), false)
+        as Void
+      #expect(tabs.viewControllers?.count == 2, "the tabs stay")
+      #expect("\(UIKitModelIssues.all.last.map { "\($0)" } ?? "")".contains("not a list"))
+    }
+
+    @Test("a controller's title is its tab item's title too, once the item exists")
+    func titleUpdatesTheTabItem() {
+      let page = UIViewController()
+      let item = page.tabBarItem
+      page.title = "Inbox"
+      #expect(item?.title == "Inbox" && page.navigationItem.title == "Inbox")
+    }
+
     @Test("a session needs a tab that is a navigation controller")
     func sessionNeedsANavigationTab() {
       UIKitModelIssues.removeAll()
@@ -269,6 +327,25 @@ extension UIKitModelTests {
 
   @Suite("UITabBar")
   struct TabBarTests {
+    @Test("a tap on a bar of any width finds its item or none, never a trap")
+    func itemAtAnyWidth() {
+      let tabs = UITabBarController()
+      let pages = ["A", "B"].map { title in
+        let page = UIViewController()
+        page.title = title
+        return page
+      }
+      tabs.viewControllers = pages
+      let bar = tabs.tabBar
+      for width in [CGFloat.leastNonzeroMagnitude, 1, 375, 1e300] {
+        bar.frame.size.width = width
+        _ = bar.item(at: CGPoint(x: width / 2, y: 10))
+      }
+      bar.frame.size.width = 375
+      #expect(bar.item(at: CGPoint(x: 300, y: 10))?.title == "B")
+      #expect(bar.item(at: CGPoint(x: CGFloat.nan, y: 10)) == nil)
+    }
+
     @Test("the bar is 49 points on an iPhone, 50 on an iPad from iOS 12, plus the home indicator")
     func heights() {
       #expect(UITabBar.height(on: .iPhone8, majorVersion: 13) == 49)

@@ -97,7 +97,8 @@ public final class NavigationSession {
   }
 
   /// Launches an application on `device` running `systemVersion`, whose window shows
-  /// `tabBarController`; the session drives the selected tab's navigation controller, and
+  /// `tabBarController`; the session drives the selected tab's navigation controller (when the
+  /// selected tab is not one, the first tab that is, off screen until it is selected), and
   /// ``selectTab(_:)`` taps another tab. Make the controller and its tabs after setting the
   /// device and version, as for a navigation controller. Nil, with
   /// ``UIKitModelIssue/tabBarControllerRefused(controller:request:reason:)``, when no tab is a
@@ -379,12 +380,18 @@ public final class NavigationSession {
     let loop = VirtualRunLoop.main
     let allowed = max(0, min(VirtualRunLoop.maximumAdvance, limit.isNaN ? 0 : limit))
     let deadline = loop.currentTime + allowed
-    while !isIdle {
-      guard loop.currentTime < deadline else {
-        UIKitModelIssues.report(.notIdle(busyWork.joined(separator: ", "), limit: allowed))
-        return
+    // UIKit lays out what a step marked before the screen shows it: once idle, the views
+    // waiting for layout are laid out at once (no time passes), and if that started work, the
+    // wait goes on; a layout that keeps marking views waits for the next step after a few.
+    for _ in 0..<VirtualRunLoop.layoutPassesPerTurn {
+      while !isIdle {
+        guard loop.currentTime < deadline else {
+          UIKitModelIssues.report(.notIdle(busyWork.joined(separator: ", "), limit: allowed))
+          return
+        }
+        loop.advance(frames: 1)
       }
-      loop.advance(frames: 1)
+      guard loop.layOutPendingViews() else { return }
     }
   }
 

@@ -26,9 +26,10 @@ extension UINavigationController {
     let hides = hidesBottomBar(for: controllers)
     guard hides != bar.isHidden else { return nil }
     let width = bar.bounds.width
-    // It leaves with the page it belongs to and comes back with it: off to the left on a
-    // push, in from the left on a pop, its whole width (EZCustomNavigation issue 11: "UITabBar
-    // always moves the full width when pushing a controller with HidesBottomBarWhenPushed").
+    // Its whole width, off to the left on a push and in from the left on a pop: what
+    // EZCustomNavigation issue 11 reports with a custom animator ("UITabBar always moves the
+    // full width when pushing a controller with HidesBottomBarWhenPushed"); for the default
+    // push and for the finger, the model's reading (Docs/UIKitModel.md, section 7).
     return BottomBarSlide(bar: bar, hiding: hides, offscreenX: push ? -width : width)
   }
 }

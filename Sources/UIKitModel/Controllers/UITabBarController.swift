@@ -70,6 +70,9 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
 
   private var tabs: [UIViewController] = []
   private var selected = NSNotFound
+  /// Set while a selection or a new list calls back: a change asked from those callbacks (or
+  /// from the delegate's) is refused rather than nested.
+  private var isSwitching = false
 
   /// A tab bar controller with no tabs: give it ``viewControllers``.
   public override init() {
@@ -178,7 +181,7 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
   private func updateTabBar() {
     let items = tabs.map { $0.tabBarItem ?? UITabBarItem(title: $0.title) }
     tabBar.setItems(items, selected: items.indices.contains(selected) ? items[selected] : nil)
-    if let navigation = selectedViewController as? UINavigationController,
+    if let navigation = selectedViewControllerInTabBar() as? UINavigationController,
       navigation.managedTabBar === tabBar
     {
       tabBar.isHidden = navigation.hidesBottomBar(for: navigation.viewControllers)
@@ -188,10 +191,16 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     tabBar.scrollEdgeMayHaveChanged()
   }
 
-  /// Why the selection cannot change now, if it cannot: the selected tab pushes or pops.
+  /// Why the selection cannot change now, if it cannot: a switch is calling back, or the
+  /// selected tab (or the navigation controller that hides the bar for it) pushes or pops.
   private var busyReason: String? {
-    guard let navigation = selectedViewController as? UINavigationController,
-      navigation.isTransitioning
+    if isSwitching {
+      return "a tab switch is under way (asked from one of its callbacks; the model's choice)"
+    }
+    let candidates = [selectedViewController, selectedViewControllerInTabBar()]
+    guard
+      let navigation = candidates.lazy.compactMap({ $0 as? UINavigationController })
+        .first(where: \.isTransitioning)
     else { return nil }
     return "\(navigation) is pushing or popping (the model's choice: UIKit's order is unknown)"
   }
@@ -220,6 +229,8 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
       return updateTabBar()
     }
     new.loadViewIfNeeded()
+    isSwitching = true
+    defer { isSwitching = false }
     selected = index
     for controller in new.appearanceTargets { controller.viewWillAppear(false) }
     if let old {
@@ -240,7 +251,17 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     if let duplicate = controllers.first(where: { !seen.insert(ObjectIdentifier($0)).inserted }) {
       return refuse("set its view controllers", "\(duplicate) appears more than once")
     }
+    // A controller holding this one (or itself) as a tab would make a cycle of parents.
+    var ancestors: [UIViewController] = [self]
+    while let parent = ancestors.last?.parent, !ancestors.contains(where: { $0 === parent }) {
+      ancestors.append(parent)
+    }
+    if let cycle = controllers.first(where: { tab in ancestors.contains { $0 === tab } }) {
+      return refuse("set its view controllers", "\(cycle) is itself or holds it: a cycle")
+    }
     if let busyReason { return refuse("set its view controllers", busyReason) }
+    isSwitching = true
+    defer { isSwitching = false }
     let old = selectedViewController
     let index: Int
     if let old, let kept = controllers.firstIndex(where: { $0 === old }) {
@@ -285,6 +306,8 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     else { return }
     let controller = tabs[index]
     if let delegate, !delegate.tabBarController(self, shouldSelect: controller) { return }
+    // The delegate may have changed the tabs: the tapped controller must still be there.
+    guard tabs.indices.contains(index), tabs[index] === controller else { return }
     if index != selected {
       performSelect(index)
       guard selected == index else { return }
@@ -304,6 +327,21 @@ extension UITabBarController {
     object.map { $0.takeUnretainedObject() } as? T
   }
 
+  /// The controllers of a `setViewControllers:animated:` argument: none for nil; nil, with an
+  /// issue, for an object that is not a ``ViewControllerList``.
+  fileprivate static func controllers(in list: id?, for tabs: UITabBarController)
+    -> [UIViewController]?
+  {
+    guard let list else { return [] }
+    if let controllers = object(list, as: ViewControllerList.self)?.controllers {
+      return controllers
+    }
+    tabs.refuse(
+      "set its view controllers",
+      "\(list.takeUnretainedObject()) is not a list of view controllers")
+    return nil
+  }
+
   fileprivate enum Base {
     static let setSelectedIndex: @convention(c) (id, SEL, Int) -> Void = { me, _, index in
       UITabBarController.tabs(me).performSelect(index)
@@ -320,9 +358,10 @@ extension UITabBarController {
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, _ in
-      let controllers =
-        UITabBarController.object(list, as: ViewControllerList.self)?.controllers ?? []
-      UITabBarController.tabs(me).performSet(controllers)
+      let tabs = UITabBarController.tabs(me)
+      // nil clears the tabs, as in UIKit; anything but a list of controllers is refused.
+      guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
+      tabs.performSet(controllers)
     }
     static let didSelectItem: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, _, item in
       guard let item = UITabBarController.object(item, as: UITabBarItem.self) else { return }
@@ -347,8 +386,9 @@ extension UITabBarController {
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      let controllers = UITabBarController.object(list, as: ViewControllerList.self)?.controllers
-      UITabBarController.tabs(me).setViewControllers(controllers, animated: animated)
+      let tabs = UITabBarController.tabs(me)
+      guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
+      tabs.setViewControllers(controllers, animated: animated)
     }
     static let didSelectItem: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, bar, item in
       guard let bar = UITabBarController.object(bar, as: UITabBar.self),

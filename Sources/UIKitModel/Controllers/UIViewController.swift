@@ -118,9 +118,13 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
 
   // MARK: Title and item
 
-  /// The title; also the navigation item's.
+  /// The title; also the navigation item's and, once made, the tab bar item's: Apple
+  /// documents that assigning it "updates the title text of those objects".
   open var title: String? {
-    didSet { navigationItem.title = title }
+    didSet {
+      navigationItem.title = title
+      ownTabBarItem?.title = title
+    }
   }
 
   /// What a navigation bar shows for this controller, made on first use with its title.

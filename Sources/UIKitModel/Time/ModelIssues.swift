@@ -66,8 +66,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// iOS 15): `introduced` names the version that brought it; nothing changed.
   case unavailable(api: String, introduced: Int, running: String)
   /// A request a tab bar controller refuses, as UIKit raises or ignores it: a selection out of
-  /// range or of a controller not in its list, a list that is empty or names a controller
-  /// twice, and (the model's choice) a selection while the selected tab pushes or pops.
+  /// range or of a controller not in its list, a list that names a controller twice or holds
+  /// the tab bar controller itself (a cycle), and (the model's choice) a selection or a new list
+  /// while the selected tab pushes or pops, or asked from the callbacks of a switch under way.
   case tabBarControllerRefused(controller: String, request: String, reason: String)
 
   /// What was refused and why.

@@ -219,20 +219,31 @@ public final class VirtualRunLoop {
     pendingLayout.append(view)
   }
 
+  /// How many layout passes a scripted step runs once idle before it records
+  /// (`NavigationSession`): a layout that marks views again is laid out again, a few times.
+  static let layoutPassesPerTurn = 4
+
   /// The layout pass at the end of a frame: each view marked by `setNeedsLayout` that is in a
   /// window and still needs it is sent `layoutIfNeeded` (through the table: its
   /// `layoutSubviews`, and its subviews'), as Apple documents `setNeedsLayout`: it "makes a
   /// note of the request and returns immediately", and "the system updates the layout during
   /// the next update cycle". A view outside any window waits for an explicit
-  /// `layoutIfNeeded`. Views marked while the pass runs wait for the next frame.
-  private func layOutPendingViews() {
-    guard !pendingLayout.isEmpty else { return }
+  /// `layoutIfNeeded`. Views marked while the pass runs wait for the next pass. Returns whether
+  /// any view was laid out.
+  @discardableResult
+  func layOutPendingViews() -> Bool {
+    guard !pendingLayout.isEmpty else { return false }
     let views = pendingLayout
     pendingLayout.removeAll()
+    var laidOut = false
     for view in views {
       view.layoutScheduled = false
-      if view.needsLayout, view.window != nil { view.layoutIfNeeded() }
+      if view.needsLayout, view.window != nil {
+        view.layoutIfNeeded()
+        laidOut = true
+      }
     }
+    return laidOut
   }
 
   private var frameObservers: [Int: (TimeInterval) -> Void] = [:]

@@ -101,3 +101,49 @@ public final class UITabBarAppearance: UIBarAppearance {
     super.init()
   }
 }
+
+extension UIBarAppearance {
+  /// What a bar draws at its content's edge from iOS 15, for an application built with the iOS
+  /// 15 SDK: its scroll-edge appearance, or else its standard look (`standard`, or the legacy
+  /// properties' when none is set) with a transparent background (Apple developer forums
+  /// thread 682420: the scroll-edge appearance "by default produces a transparent background").
+  static func drawnAtScrollEdge<Appearance: UIBarAppearance>(
+    _ scrollEdge: Appearance?, standard: Appearance?, legacy: () -> Appearance
+  ) -> Appearance {
+    if let scrollEdge { return scrollEdge }
+    let transparent = standard?.copy() ?? legacy()
+    transparent.configureWithTransparentBackground()
+    return transparent
+  }
+}
+
+/// A bar that draws another look when its content reaches an edge (iOS 15 with its SDK): the
+/// navigation bar at the top of its page's content, the tab bar at the bottom.
+protocol ScrollEdgeDrawing: AnyObject {
+  /// Whether the content is at the bar's edge now.
+  var isAtScrollEdge: Bool { get }
+  /// Whether the bar was last drawn at the edge.
+  var drawnAtScrollEdge: Bool { get set }
+  /// Draws the bar again.
+  func redrawForScrollEdge()
+}
+
+extension ScrollEdgeDrawing {
+  /// Draws the bar again if its content crossed the edge since the bar was last drawn (iOS 15
+  /// with its SDK): the scroll view tells the bars as it scrolls, the controllers as the page
+  /// on screen changes.
+  func scrollEdgeMayHaveChanged() {
+    guard UIDevice.current.linkedMajorVersion >= 15 else { return }
+    let atEdge = isAtScrollEdge
+    guard atEdge != drawnAtScrollEdge else { return }
+    drawnAtScrollEdge = atEdge
+    redrawForScrollEdge()
+  }
+}
+
+extension UIColor {
+  /// A bar tint colour as a bar draws it: a little see-through when the bar is translucent.
+  func asBarTint(translucent: Bool) -> UIColor {
+    translucent ? withAlphaComponent(alpha * 0.85) : self
+  }
+}

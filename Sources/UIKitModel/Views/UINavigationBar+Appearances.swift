@@ -54,10 +54,8 @@ extension UINavigationBar {
   func activeAppearance() -> UINavigationBarAppearance? {
     guard UIDevice.current.majorSystemVersion >= 13 else { return nil }
     if UIDevice.current.linkedMajorVersion >= 15, isAtScrollEdge {
-      if let scrollEdgeStorage { return scrollEdgeStorage }
-      let transparent = standardStorage?.copy() ?? legacyAppearance()
-      transparent.configureWithTransparentBackground()
-      return transparent
+      return UIBarAppearance.drawnAtScrollEdge(
+        scrollEdgeStorage, standard: standardStorage, legacy: legacyAppearance)
     }
     return standardStorage
   }
@@ -76,14 +74,12 @@ extension UINavigationBar {
     applyTitleAttributes()
   }
 
-  /// Draws the bar again if the top page's content crossed its top edge since it was last
-  /// drawn (iOS 15 and later): the scroll view tells the bar as it scrolls, the bar checks on
-  /// each change of its items.
-  func scrollEdgeMayHaveChanged() {
-    guard UIDevice.current.linkedMajorVersion >= 15 else { return }
-    let atEdge = isAtScrollEdge
-    guard atEdge != drawnAtScrollEdge else { return }
-    drawnAtScrollEdge = atEdge
+}
+
+extension UINavigationBar: ScrollEdgeDrawing {
+  /// Draws the bar again when the top page's content crossed its top edge (the bar also checks
+  /// on each change of its items).
+  func redrawForScrollEdge() {
     applyBackground()
     applyTitleAttributes()
   }

@@ -190,7 +190,7 @@ open class UINavigationBar: UIView {
 
   private var systemBackgroundColor: UIColor {
     if let barTint {
-      return isTranslucent ? barTint.withAlphaComponent(barTint.alpha * 0.85) : barTint
+      return barTint.asBarTint(translucent: isTranslucent)
     }
     switch barStyle {
     case .default: return isTranslucent ? UIColor(white: 0.97, alpha: 0.8) : .systemBarBackground

@@ -65,7 +65,8 @@ open class UITabBar: UIView {
 
   private var standardStorage: UITabBarAppearance?
   private var scrollEdgeStorage: UITabBarAppearance?
-  private var drawnAtScrollEdge = false
+  /// Whether the bar was last drawn at the content's edge (``ScrollEdgeDrawing``).
+  var drawnAtScrollEdge = false
 
   /// A bar along the bottom of the current device's screen (``height(on:majorVersion:)``).
   public convenience init() {
@@ -153,9 +154,8 @@ open class UITabBar: UIView {
       appearance.hasBackgroundEffect = false
       appearance.shadowImage = shadowImage
     } else if let barTintColor {
-      // As the navigation bar draws its tint: a little see-through when translucent.
-      appearance.backgroundColor =
-        isTranslucent ? barTintColor.withAlphaComponent(barTintColor.alpha * 0.85) : barTintColor
+      // As the navigation bar draws its tint.
+      appearance.backgroundColor = barTintColor.asBarTint(translucent: isTranslucent)
       appearance.hasBackgroundEffect = false
     } else if !isTranslucent {
       appearance.configureWithOpaqueBackground()
@@ -179,10 +179,8 @@ open class UITabBar: UIView {
   private func activeAppearance() -> UITabBarAppearance {
     let device = UIDevice.current
     if device.linkedMajorVersion >= 15, isAtScrollEdge {
-      if let scrollEdgeStorage { return scrollEdgeStorage }
-      let transparent = standardStorage?.copy() ?? legacyAppearance()
-      transparent.configureWithTransparentBackground()
-      return transparent
+      return UIBarAppearance.drawnAtScrollEdge(
+        scrollEdgeStorage, standard: standardStorage, legacy: legacyAppearance)
     }
     if device.majorSystemVersion >= 13, let standardStorage { return standardStorage }
     return legacyAppearance()
@@ -191,17 +189,6 @@ open class UITabBar: UIView {
   /// Draws the background from the appearance in force.
   func applyBackground() {
     background.draw(activeAppearance())
-  }
-
-  /// Draws the bar again if the content crossed its bottom edge since the bar was last drawn
-  /// (iOS 15 with its SDK): the scroll view tells it as it scrolls, the tab bar controller as
-  /// the page on screen changes.
-  func scrollEdgeMayHaveChanged() {
-    guard UIDevice.current.linkedMajorVersion >= 15 else { return }
-    let atEdge = isAtScrollEdge
-    guard atEdge != drawnAtScrollEdge else { return }
-    drawnAtScrollEdge = atEdge
-    applyBackground()
   }
 
   // MARK: Items and taps
@@ -218,7 +205,10 @@ open class UITabBar: UIView {
     guard let items, !items.isEmpty, bounds.width > 0, point.x >= 0, point.x < bounds.width,
       point.y >= 0, point.y < bounds.height
     else { return nil }
-    return items[min(items.count - 1, Int(point.x / (bounds.width / CGFloat(items.count))))]
+    // The share of the width, times the count: finite and in 0..<count for any finite width.
+    let slot = (point.x / bounds.width * CGFloat(items.count)).rounded(.down)
+    guard slot.isFinite else { return nil }
+    return items[max(0, min(items.count - 1, Int(slot)))]
   }
 
   /// The middle of the item at `index`, in window coordinates: where a finger taps it. Nil for
@@ -290,4 +280,9 @@ public struct SeenTabBar: Equatable, Sendable, CustomStringConvertible {
     return "tab bar \(backgroundColor.color.hexDescription)"
       + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))) at x \(x),\(tab)"
   }
+}
+
+extension UITabBar: ScrollEdgeDrawing {
+  /// Draws the bar again when the content crossed its bottom edge.
+  func redrawForScrollEdge() { applyBackground() }
 }
