@@ -38,6 +38,18 @@ extension TransparentBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
           + " ET's opaque page is, turns clear there. The maintainer's fix sets a"
           + " scrollEdgeAppearance with the default background",
         scenario: "transparent-scroll-edge", profile: .ios15),
+      Breakage(
+        name: "wr-182", library: "WRNavigationBar",
+        report: "wangrui460/WRNavigationBar issue 182",
+        reported: "on iOS 13 a tap on the back button crashes the app",
+        mechanism: "WRNavigationBar's navigationBar:shouldPopItem: pops the stack by hand and"
+          + " answers YES; from iOS 13 UIKit raises for that (\"Override of"
+          + " -navigationBar:shouldPopItem: returned YES after manually popping a view"
+          + " controller\", quoted in TZImagePickerController issue 1151, whose reporter found"
+          + " WRNavigationBar's method the cause). The EM article's shouldPopItem, the"
+          + " transparent plugin's seed, does the same; the issue's fix, as ET's iOS 13 variant,"
+          + " answers YES without popping and lets UIKit pop",
+        scenario: "transparent-back-button", profile: .ios13),
     ]
   }
 }
@@ -51,7 +63,7 @@ public enum TransparentBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     header, popToTransparent, swipeBack, besideBarLayer, presented, barTint, scrollEdge,
-    gallerySwipe, tabBar,
+    gallerySwipe, tabBar, backButton,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
@@ -187,6 +199,40 @@ public enum TransparentBarScenarios {
       session.tapBack()
       context.mark("\(mode): back on the transparent page")
       context.expectBar(clearBar, "\(mode): clear on the transparent page")
+    }
+  }
+
+  /// WRNavigationBar issue 182: a tap on the back button of an opaque page over the transparent
+  /// root, in ``TransparentMode/seed`` and then ``TransparentMode/fixed``. The seed (the EM
+  /// article's `navigationBar:shouldPopItem:`) pops the stack by hand and answers YES, which
+  /// iOS 13 and later refuse with an exception ("Override of -navigationBar:shouldPopItem:
+  /// returned YES after manually popping a view controller"; the model reports it as
+  /// ``UIKitModelIssue/shouldPopAfterManualPop(controller:)``): WRNavigationBar's method did the
+  /// same, and its users' apps crashed on the tap. ET's iOS 13 variant, the fixed mode, sets the
+  /// bar's values and lets UIKit pop. Both end on the root with its clear bar.
+  public static let backButton = Scenario(
+    name: "transparent-back-button",
+    summary: "WR #182: the back button; the seed pops by hand and says YES, UIKit's iOS 13 error",
+    plugin: plugin
+  ) { context in
+    TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
+      let session = context.start(root: transparentPage("Home"))
+      session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
+      VirtualRunLoop.main.runUntilIdle()
+      context.mark("\(mode): opaque page")
+      let before = UIKitModelIssues.all.count
+      session.tapBack()
+      context.mark("\(mode): back button tapped")
+      let raised = UIKitModelIssues.all.dropFirst(before).contains {
+        if case .shouldPopAfterManualPop = $0 { true } else { false }
+      }
+      context.expect(
+        !raised, "\(mode): the tap pops without UIKit's exception",
+        seen: "shouldPopItem returned YES after popping by hand: UIKit raises from iOS 13",
+        failsOn: mode == .seed ? IOSProfile.names(from: 13) : [])
+      let depth = session.navigationController.viewControllers.count
+      context.expect(depth == 1, "\(mode): back on the root", seen: "\(depth) deep")
+      context.expectBar(clearBar, "\(mode): clear on the transparent root")
     }
   }
 
