@@ -207,7 +207,7 @@ public enum TransparentBarScenarios {
   /// article's `navigationBar:shouldPopItem:`) pops the stack by hand and answers YES, which
   /// iOS 13 and later refuse with an exception ("Override of -navigationBar:shouldPopItem:
   /// returned YES after manually popping a view controller"; the model reports it as
-  /// ``UIKitModelIssue/shouldPopAfterManualPop(controller:)``): WRNavigationBar's method did the
+  /// `UIKitModelIssue.shouldPopAfterManualPop`): WRNavigationBar's method did the
   /// same, and its users' apps crashed on the tap. ET's iOS 13 variant, the fixed mode, sets the
   /// bar's values and lets UIKit pop. Both end on the root with its clear bar.
   public static let backButton = Scenario(

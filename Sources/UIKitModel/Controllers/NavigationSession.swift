@@ -383,7 +383,7 @@ public final class NavigationSession {
     // UIKit lays out what a step marked before the screen shows it: once idle, the views
     // waiting for layout are laid out at once (no time passes), and if that started work, the
     // wait goes on; a layout that keeps marking views waits for the next step after a few.
-    for _ in 0..<VirtualRunLoop.layoutPassesPerTurn {
+    for pass in 0...VirtualRunLoop.layoutPassesPerTurn {
       while !isIdle {
         guard loop.currentTime < deadline else {
           UIKitModelIssues.report(.notIdle(busyWork.joined(separator: ", "), limit: allowed))
@@ -391,7 +391,7 @@ public final class NavigationSession {
         }
         loop.advance(frames: 1)
       }
-      guard loop.layOutPendingViews() else { return }
+      guard pass < VirtualRunLoop.layoutPassesPerTurn, loop.layOutPendingViews() else { return }
     }
   }
 
