@@ -3,6 +3,7 @@
 // UITabBar's heights and iOS 13 / 15 appearances.
 import Foundation
 import ObjCRuntime
+import ScreenRendering
 import Testing
 import UIKitModel
 
@@ -147,6 +148,22 @@ extension UIKitModelTests {
       tabs.viewControllers = [navigations[0]]
       #expect(tabs.selectedIndex == 0 && tabs.selectedViewController === navigations[0])
       #expect(other.parent == nil, "a removed tab leaves its parent")
+    }
+
+    @Test("the lab's frame of a screen with tabs draws the tab bar, and none once it hides")
+    func framesDrawTheTabBar() throws {
+      let (session, _, _) = try tabScene()
+      func tabBarRect() -> FrameShape? {
+        ScreenFrame.current()?.shapes.first { shape in
+          if case .rect(_, let y, let width, let height, _, _, _) = shape {
+            return y == 667 - 49 && width == 375 && height == 49
+          }
+          return false
+        }
+      }
+      #expect(tabBarRect() != nil, "the 49-point bar at the bottom of an iPhone 8")
+      session.push(hidingPage("D"))
+      #expect(tabBarRect() == nil)
     }
 
     @Test("a switch asked from a switch's own callback is refused; the screen stays whole")

@@ -1,7 +1,7 @@
 // UITabBarController: tabs of controllers (a navigation controller each, typically) over a tab
 // bar, selection by code and by tap with UIKit's appearance callbacks and delegate rules, and the
 // private door a navigation controller asks before it hides the bar for a pushed page.
-public import Foundation
+import Foundation
 public import ObjCRuntime
 
 /// The delegate of a tab bar controller, as UIKit's `UITabBarControllerDelegate`. As Apple

@@ -1,5 +1,5 @@
 // What the user sees of a navigation bar: the whole bar composited at a point, back to front.
-public import Foundation
+import Foundation
 
 extension UINavigationBar {
   /// The bar as the user sees it now, over `behind`: computed from the view tree (presentation
