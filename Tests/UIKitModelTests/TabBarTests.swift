@@ -191,6 +191,62 @@ extension UIKitModelTests {
       #expect("\(UIKitModelIssues.all.first.map { "\($0)" } ?? "")".contains("switch is under way"))
     }
 
+    @Test("a selection from viewDidLoad is refused; from viewDidAppear it runs after the switch")
+    func selectionsFromCallbacks() throws {
+      final class Selecting: UIViewController {
+        weak var tabs: UITabBarController?
+        var onLoad: Int?
+        var onAppear: Int?
+        override func viewDidLoad() {
+          super.viewDidLoad()
+          if let onLoad { tabs?.selectedIndex = onLoad }
+        }
+        override func viewDidAppear(_ animated: Bool) {
+          super.viewDidAppear(animated)
+          if let onAppear { tabs?.selectedIndex = onAppear }
+        }
+      }
+      let (_, tabs, navigations) = try tabScene()
+      let loading = Selecting()
+      loading.onLoad = 1
+      let appearing = Selecting()
+      appearing.onAppear = 0
+      for page in [loading, appearing] { page.tabs = tabs }
+      tabs.viewControllers = navigations + [loading, appearing]
+      UIKitModelIssues.removeAll()
+      tabs.selectedIndex = 2
+      #expect(tabs.selectedIndex == 2, "from viewDidLoad: refused")
+      #expect(UIKitModelIssues.all.count == 1)
+      tabs.selectedIndex = 3
+      #expect(tabs.selectedIndex == 0, "from viewDidAppear: run once the switch returned")
+      let shown = tabs.view.subviews.filter { !($0 is UITabBar) }
+      #expect(shown.count == 1 && shown.first === navigations[0].view)
+    }
+
+    @Test("tabs that select each other from viewDidAppear stop after a few, with an issue")
+    func pingPongStops() throws {
+      final class Bouncing: UIViewController {
+        weak var tabs: UITabBarController?
+        var target = 0
+        override func viewDidAppear(_ animated: Bool) {
+          super.viewDidAppear(animated)
+          tabs?.selectedIndex = target
+        }
+      }
+      let (_, tabs, navigations) = try tabScene()
+      let pages = [Bouncing(), Bouncing()]
+      pages[0].target = 3
+      pages[1].target = 2
+      for page in pages { page.tabs = tabs }
+      tabs.viewControllers = navigations + pages
+      UIKitModelIssues.removeAll()
+      tabs.selectedIndex = 2
+      #expect(UIKitModelIssues.all.count == 1)
+      #expect("\(UIKitModelIssues.all.first.map { "\($0)" } ?? "")".contains("in a row"))
+      let shown = tabs.view.subviews.filter { !($0 is UITabBar) }
+      #expect(shown.count == 1 && shown.first === tabs.selectedViewController?.view)
+    }
+
     @Test("a tab list holding the tab bar controller itself, or its parent, is refused")
     func cyclesRefused() throws {
       let (_, tabs, navigations) = try tabScene()

@@ -70,9 +70,21 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
 
   private var tabs: [UIViewController] = []
   private var selected = NSNotFound
-  /// Set while a selection or a new list calls back: a change asked from those callbacks (or
-  /// from the delegate's) is refused rather than nested.
-  private var isSwitching = false
+  /// Where a selection or a new list is in its callbacks: a change asked while the new tab loads
+  /// or hears its `will` callbacks is refused rather than nested; a selection asked from the
+  /// `did` callbacks, when the switch has happened, runs once the switch returns.
+  private var switchPhase = SwitchPhase.idle
+  /// A selection asked from a switch's `did` callbacks, run once the switch returns.
+  private var deferredSelection: Int?
+  /// How many such selections ran in a row: tabs that select each other from `viewDidAppear:`
+  /// would do so for ever.
+  private var chainedSelections = 0
+  /// The most selections asked from `did` callbacks that run in a row; the next is refused.
+  public static let maximumChainedSelections = 8
+
+  private enum SwitchPhase {
+    case idle, appearing, finishing
+  }
 
   /// A tab bar controller with no tabs: give it ``viewControllers``.
   public override init() {
@@ -194,7 +206,7 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
   /// Why the selection cannot change now, if it cannot: a switch is calling back, or the
   /// selected tab (or the navigation controller that hides the bar for it) pushes or pops.
   private var busyReason: String? {
-    if isSwitching {
+    if switchPhase != .idle {
       return "a tab switch is under way (asked from one of its callbacks; the model's choice)"
     }
     let candidates = [selectedViewController, selectedViewControllerInTabBar()]
@@ -216,6 +228,11 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
       return refuse(
         "select tab \(index)", "it has \(tabs.count) tab\(tabs.count == 1 ? "" : "s")")
     }
+    // Asked from the did callbacks of a switch that has happened: it runs when that returns.
+    if switchPhase == .finishing {
+      deferredSelection = index
+      return
+    }
     guard index != selected else { return }
     if let busyReason { return refuse("select tab \(index)", busyReason) }
     let old = selectedViewController
@@ -228,9 +245,10 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
       }
       return updateTabBar()
     }
+    // From before the new tab's view loads: its viewDidLoad is one of the switch's callbacks.
+    switchPhase = .appearing
+    defer { endSwitch() }
     new.loadViewIfNeeded()
-    isSwitching = true
-    defer { isSwitching = false }
     selected = index
     for controller in new.appearanceTargets { controller.viewWillAppear(false) }
     if let old {
@@ -239,10 +257,30 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     }
     show(new)
     updateTabBar()
+    switchPhase = .finishing
     if let old {
       for controller in old.appearanceTargets { controller.viewDidDisappear(false) }
     }
     for controller in new.appearanceTargets { controller.viewDidAppear(false) }
+  }
+
+  /// Ends a switch, then runs a selection its did callbacks asked for.
+  private func endSwitch() {
+    switchPhase = .idle
+    guard let index = deferredSelection else {
+      chainedSelections = 0
+      return
+    }
+    deferredSelection = nil
+    guard chainedSelections < UITabBarController.maximumChainedSelections else {
+      chainedSelections = 0
+      return refuse(
+        "select tab \(index)",
+        "\(UITabBarController.maximumChainedSelections) selections in a row were asked from"
+          + " switches' did callbacks (tabs selecting each other); the model stops there")
+    }
+    chainedSelections += 1
+    performSelect(index)
   }
 
   /// Replaces the tabs, keeping or moving the selection as Apple documents.
@@ -260,8 +298,8 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
       return refuse("set its view controllers", "\(cycle) is itself or holds it: a cycle")
     }
     if let busyReason { return refuse("set its view controllers", busyReason) }
-    isSwitching = true
-    defer { isSwitching = false }
+    switchPhase = .appearing
+    defer { endSwitch() }
     let old = selectedViewController
     let index: Int
     if let old, let kept = controllers.firstIndex(where: { $0 === old }) {
@@ -291,6 +329,7 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     selected = index
     if isViewLoaded, let new, new.view.superview !== view { show(new) }
     updateTabBar()
+    switchPhase = .finishing
     if onScreen, let old {
       for controller in old.appearanceTargets { controller.viewDidDisappear(false) }
     }
@@ -306,11 +345,12 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     else { return }
     let controller = tabs[index]
     if let delegate, !delegate.tabBarController(self, shouldSelect: controller) { return }
-    // The delegate may have changed the tabs: the tapped controller must still be there.
-    guard tabs.indices.contains(index), tabs[index] === controller else { return }
-    if index != selected {
-      performSelect(index)
-      guard selected == index else { return }
+    // The delegate may have changed the tabs: the tapped controller is selected where it is now,
+    // and not at all if it has left.
+    guard let current = tabs.firstIndex(where: { $0 === controller }) else { return }
+    if current != selected {
+      performSelect(current)
+      guard selectedViewController === controller else { return }
     }
     delegate?.tabBarController(self, didSelect: controller)
   }
