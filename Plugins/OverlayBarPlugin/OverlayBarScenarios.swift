@@ -47,7 +47,8 @@ extension OverlayBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
           + " inserts it again at index 0; code that reads subviews[0] in between gets another"
           + " view. LTNavigationBar's overlay, made again in the page's viewWillAppear: as a"
           + " swipe back starts, goes into that view: it covers the bar but not the status bar's"
-          + " strip. The issue's fix applies the state again when the background is inserted"
+          + " strip (the report's mechanism met by LTNavigationBar's code; its symptom differs)."
+          + " Pull request 191 (open) applies the state again when the background is inserted"
           + " (didAddSubview:); the fixed overlay waits for the bar's next layout",
         scenario: "lt-tab-bar", profile: .ios18),
     ]

@@ -43,10 +43,11 @@ extension TransparentBarPlugin: ScenarioPlugin, BreakageGalleryPlugin {
         report: "wangrui460/WRNavigationBar issue 182",
         reported: "on iOS 13 a tap on the back button crashes the app",
         mechanism: "WRNavigationBar's navigationBar:shouldPopItem: pops the stack by hand and"
-          + " answers YES; from iOS 13 UIKit raises for that (\"Override of"
-          + " -navigationBar:shouldPopItem: returned YES after manually popping a view"
-          + " controller\", quoted in TZImagePickerController issue 1151, whose reporter found"
-          + " WRNavigationBar's method the cause). The EM article's shouldPopItem, the"
+          + " answers YES; from iOS 13, for an app built with the iOS 13 SDK, UIKit raises for"
+          + " that (\"Override of -navigationBar:shouldPopItem: returned YES after manually"
+          + " popping a view controller\", quoted in TZImagePickerController issue 1151, whose"
+          + " reporter saw it with Xcode 11 and not with an Xcode 10 build; a commenter there"
+          + " traced it to WRNavigationBar's method). The EM article's shouldPopItem, the"
           + " transparent plugin's seed, does the same; the issue's fix, as ET's iOS 13 variant,"
           + " answers YES without popping and lets UIKit pop",
         scenario: "transparent-back-button", profile: .ios13),
@@ -205,7 +206,7 @@ public enum TransparentBarScenarios {
   /// WRNavigationBar issue 182: a tap on the back button of an opaque page over the transparent
   /// root, in ``TransparentMode/seed`` and then ``TransparentMode/fixed``. The seed (the EM
   /// article's `navigationBar:shouldPopItem:`) pops the stack by hand and answers YES, which
-  /// iOS 13 and later refuse with an exception ("Override of -navigationBar:shouldPopItem:
+  /// iOS 13 and later (with the iOS 13 SDK) refuse with an exception ("Override of -navigationBar:shouldPopItem:
   /// returned YES after manually popping a view controller"; the model reports it as
   /// `UIKitModelIssue.shouldPopAfterManualPop`): WRNavigationBar's method did the
   /// same, and its users' apps crashed on the tap. ET's iOS 13 variant, the fixed mode, sets the
@@ -229,7 +230,7 @@ public enum TransparentBarScenarios {
       context.expect(
         !raised, "\(mode): the tap pops without UIKit's exception",
         seen: "shouldPopItem returned YES after popping by hand: UIKit raises from iOS 13",
-        failsOn: mode == .seed ? IOSProfile.names(from: 13) : [])
+        failsOn: mode == .seed ? IOSProfile.names(linkedFrom: 13) : [])
       let depth = session.navigationController.viewControllers.count
       context.expect(depth == 1, "\(mode): back on the root", seen: "\(depth) deep")
       context.expectBar(clearBar, "\(mode): clear on the transparent root")

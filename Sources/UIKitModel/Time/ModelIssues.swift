@@ -24,7 +24,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case notInStack(controller: String, navigationController: String)
   /// An empty list of view controllers.
   case emptyViewControllers(controller: String)
-  /// On iOS 13 and later, `navigationBar(_:shouldPop:)` returned true after popping by itself.
+  /// On iOS 13 and later (built with its SDK), `navigationBar(_:shouldPop:)` returned true after
+  /// popping by itself.
   case shouldPopAfterManualPop(controller: String)
   /// A gesture moved or released that never began.
   case gestureNotBegun(String)

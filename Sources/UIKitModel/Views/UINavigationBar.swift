@@ -294,8 +294,10 @@ open class UINavigationBar: UIView {
   /// The user taps the back button: the delegate is asked `navigationBar:shouldPopItem:`
   /// (through the runtime); if it agrees, the top item goes and the delegate hears `didPop` (a
   /// navigation controller then pops its top controller). If the delegate popped by itself and
-  /// still returned true, the bar pops nothing more, and on iOS 13 and later that is reported as
-  /// the error UIKit raises (``UIKitModelIssue/shouldPopAfterManualPop(controller:)``).
+  /// still returned true, the bar pops nothing more, and on iOS 13 and later, for an application
+  /// built with the iOS 13 SDK or later, that is reported as the error UIKit raises
+  /// (``UIKitModelIssue/shouldPopAfterManualPop(controller:)``): TZImagePickerController issue
+  /// 1151's reporter met it with Xcode 11 and saw the same code run with an Xcode 10 build.
   open func tapBackButton() {
     guard let item = topItem, itemStack.count > 1 else { return }
     let countBefore = itemStack.count
@@ -303,7 +305,7 @@ open class UINavigationBar: UIView {
       "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
     guard allowed else { return }
     guard itemStack.count == countBefore, topItem === item else {
-      if UIDevice.current.majorSystemVersion >= 13 {
+      if UIDevice.current.linkedMajorVersion >= 13 {
         UIKitModelIssues.report(
           .shouldPopAfterManualPop(controller: delegate.map { "\($0)" } ?? "the delegate"))
       }
