@@ -190,9 +190,7 @@ public enum TransparentBarScenarios {
     plugin: plugin
   ) { context in
     TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
-      let session = context.start(root: transparentPage("Home"))
-      session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
-      VirtualRunLoop.main.runUntilIdle()
+      let session = startOnOpaqueDetail(context)
       context.mark("\(mode): opaque page, content at its top")
       context.expectBar(
         opaqueBar, "\(mode): the opaque page's bar at the top of its content",
@@ -217,9 +215,7 @@ public enum TransparentBarScenarios {
     plugin: plugin
   ) { context in
     TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
-      let session = context.start(root: transparentPage("Home"))
-      session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
-      VirtualRunLoop.main.runUntilIdle()
+      let session = startOnOpaqueDetail(context)
       context.mark("\(mode): opaque page")
       let before = UIKitModelIssues.all.count
       session.tapBack()
@@ -252,10 +248,7 @@ public enum TransparentBarScenarios {
     summary: "a swipe-back from an opaque page to a transparent one: cancelled, then finished",
     plugin: plugin
   ) { context in
-    let root = transparentPage("Home")
-    let session = context.start(root: root)
-    session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
-    VirtualRunLoop.main.runUntilIdle()
+    let session = startOnOpaqueDetail(context)
     context.mark("opaque")
     context.expectBar(opaqueBar, "opaque pushed page")
     session.swipeBack(to: 0.3)
@@ -345,6 +338,16 @@ public enum TransparentBarScenarios {
   }
 
   /// A page with a transparent bar and white buttons.
+  /// A launch on the transparent page "Home" with the opaque page "Detail" pushed over it,
+  /// without animation, run until idle: where the swipe-back, scroll-edge and back-button
+  /// scenarios start.
+  static func startOnOpaqueDetail(_ context: ScenarioContext) -> NavigationSession {
+    let session = context.start(root: transparentPage("Home"))
+    session.navigationController.pushViewController(opaquePage("Detail"), animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    return session
+  }
+
   static func transparentPage(_ title: String) -> UIViewController {
     let page = UIViewController()
     page.title = title

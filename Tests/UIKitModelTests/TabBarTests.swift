@@ -388,6 +388,10 @@ extension UIKitModelTests {
     @Test("a swizzle of the hidesBottomBarWhenPushed getter is what the push reads")
     func getterIsInTheTable() throws {
       let (session, tabs, _) = try tabScene()
+      // Without the swizzle, the page hides the bar.
+      session.push(hidingPage("D"))
+      #expect(tabs.tabBar.isHidden)
+      session.pop()
       let onlyTop: @convention(c) (id, SEL) -> Bool = { _, _ in false }
       let getter = try #require(
         class_getInstanceMethod(UIViewController.self, "hidesBottomBarWhenPushed"))

@@ -15,6 +15,15 @@ final class RecordingView: UIView {
   }
 }
 
+/// A view that counts its layouts.
+private final class Counting: UIView {
+  var layouts = 0
+  override func layoutSubviews() {
+    layouts += 1
+    super.layoutSubviews()
+  }
+}
+
 extension UIKitModelTests {
   @Suite("UIView")
   struct UIViewTests {
@@ -178,13 +187,6 @@ extension UIKitModelTests {
     @Test("layoutIfNeeded lays out views that need it, through overridable layoutSubviews")
     func layout() {
       freshModel()
-      final class Counting: UIView {
-        var layouts = 0
-        override func layoutSubviews() {
-          layouts += 1
-          super.layoutSubviews()
-        }
-      }
       let view = Counting()
       view.layoutIfNeeded()
       view.layoutIfNeeded()
@@ -199,13 +201,6 @@ extension UIKitModelTests {
       // Apple: setNeedsLayout "makes a note of the request and returns immediately"; "the
       // system updates the layout during the next update cycle".
       freshModel()
-      final class Counting: UIView {
-        var layouts = 0
-        override func layoutSubviews() {
-          layouts += 1
-          super.layoutSubviews()
-        }
-      }
       let window = UIWindow(frame: UIScreen.main.bounds)
       window.makeKeyAndVisible()
       let inWindow = Counting()

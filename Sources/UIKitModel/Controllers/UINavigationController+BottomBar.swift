@@ -47,7 +47,7 @@ struct BottomBarSlide {
     guard !hiding else { return }
     UIView.performWithoutAnimation {
       bar.isHidden = false
-      bar.frame.origin.x = hiding ? 0 : -offscreenX
+      bar.frame.origin.x = -offscreenX
     }
   }
 

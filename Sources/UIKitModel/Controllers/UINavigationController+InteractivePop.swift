@@ -52,8 +52,7 @@ extension UINavigationController {
     // A tab bar the page hid follows the finger back in.
     let slide = bottomBarSlide(to: stack, push: false)
     slide?.start()
-    interactivePop = InteractivePop(
-      from: from, to: to, coordinator: coordinator, bottomBar: slide)
+    interactivePop?.bottomBar = slide
     // iOS 18: the bar's background is out of the bar during the start, as in any pop.
     navigationBar.takeBackgroundOutForTransition()
     from.viewWillDisappear(true)

@@ -244,8 +244,9 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
     let from: UIViewController
     let to: UIViewController
     let coordinator: UIViewControllerTransitionCoordinator
-    /// The tab bar sliding back in with the page below, if the leaving page hid it.
-    let bottomBar: BottomBarSlide?
+    /// The tab bar sliding back in with the page below, if the leaving page hid it (set once
+    /// the bar's delegate agreed to the pop).
+    var bottomBar: BottomBarSlide?
   }
 
   /// The interactive pop under way, between the pan's began and the end of its animation.

@@ -200,7 +200,8 @@ open class UITabBar: UIView {
   }
 
   /// The item under `point` (in the bar's coordinates): the items share the bar's width
-  /// equally, left to right.
+  /// equally, left to right (the model's layout: an iPhone's tab bar looks so; no document
+  /// gives the rule).
   public func item(at point: CGPoint) -> UITabBarItem? {
     guard let items, !items.isEmpty, bounds.width > 0, point.x >= 0, point.x < bounds.width,
       point.y >= 0, point.y < bounds.height

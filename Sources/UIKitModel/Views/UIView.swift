@@ -67,26 +67,6 @@ open class UIView: UIResponder {
 
   // MARK: State
 
-  /// Autoresizing, as UIKit's `UIView.AutoresizingMask`.
-  public struct AutoresizingMask: OptionSet, Sendable, Hashable {
-    /// The bits.
-    public let rawValue: UInt
-    /// A mask from its bits.
-    public init(rawValue: UInt) { self.rawValue = rawValue }
-    /// The left margin follows the superview's width.
-    public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1 << 0)
-    /// The width follows the superview's width.
-    public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
-    /// The right margin follows the superview's width.
-    public static let flexibleRightMargin = AutoresizingMask(rawValue: 1 << 2)
-    /// The top margin follows the superview's height.
-    public static let flexibleTopMargin = AutoresizingMask(rawValue: 1 << 3)
-    /// The height follows the superview's height.
-    public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
-    /// The bottom margin follows the superview's height.
-    public static let flexibleBottomMargin = AutoresizingMask(rawValue: 1 << 5)
-  }
-
   // The model values and running animations. The model is confined to one thread at a time
   // (`VirtualRunLoop`), and every access to these is a plain read or write that never spans a
   // call: Swift's dynamic exclusivity checks (about 200 instructions for each write of a class's
@@ -466,41 +446,5 @@ open class UIView: UIResponder {
       subview.frame = UIView.autoresized(
         subview.modelFrame, mask: subview.autoresizingMask, from: old, to: new)
     }
-  }
-
-  /// `frame` resized by UIKit's autoresizing rules, when the superview goes from `old` to `new`.
-  static func autoresized(
-    _ frame: CGRect, mask: AutoresizingMask, from old: CGSize, to new: CGSize
-  ) -> CGRect {
-    func axis(
-      _ origin: CGFloat, _ size: CGFloat, _ oldTotal: CGFloat, _ newTotal: CGFloat,
-      flexibleStart: Bool, flexibleSize: Bool, flexibleEnd: Bool
-    ) -> (CGFloat, CGFloat) {
-      let delta = newTotal - oldTotal
-      let end = oldTotal - origin - size
-      var parts: [(CGFloat, Bool)] = [
-        (origin, flexibleStart), (size, flexibleSize), (end, flexibleEnd),
-      ]
-      let flexibleTotal = parts.filter(\.1).reduce(0) { $0 + $1.0 }
-      let flexibleCount = CGFloat(parts.filter(\.1).count)
-      guard flexibleCount > 0 else { return (origin, size) }
-      for index in parts.indices where parts[index].1 {
-        let share =
-          flexibleTotal > 0 ? parts[index].0 / flexibleTotal * delta : delta / flexibleCount
-        parts[index].0 += share
-      }
-      return (parts[0].0, parts[1].0)
-    }
-    let (x, width) = axis(
-      frame.origin.x, frame.width, old.width, new.width,
-      flexibleStart: mask.contains(.flexibleLeftMargin),
-      flexibleSize: mask.contains(.flexibleWidth),
-      flexibleEnd: mask.contains(.flexibleRightMargin))
-    let (y, height) = axis(
-      frame.origin.y, frame.height, old.height, new.height,
-      flexibleStart: mask.contains(.flexibleTopMargin),
-      flexibleSize: mask.contains(.flexibleHeight),
-      flexibleEnd: mask.contains(.flexibleBottomMargin))
-    return CGRect(x: x, y: y, width: width, height: height)
   }
 }
