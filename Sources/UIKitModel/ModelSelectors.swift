@@ -110,10 +110,19 @@ extension UIViewController {
     public static let preferredStatusBarStyle: Selector = "preferredStatusBarStyle"
     /// `hidesBottomBarWhenPushed` (the getter: a `Bool`).
     public static let hidesBottomBarWhenPushed: Selector = "hidesBottomBarWhenPushed"
+    /// `presentViewController:animated:completion:` (the completion travels as a
+    /// ``UICompletionBlock``).
+    public static let present: Selector = "presentViewController:animated:completion:"
+    /// `dismissViewControllerAnimated:completion:`.
+    public static let dismiss: Selector = "dismissViewControllerAnimated:completion:"
+    /// `modalPresentationStyle` (the getter: an `Int`, a ``UIModalPresentationStyle``'s raw
+    /// value).
+    public static let modalPresentationStyle: Selector = "modalPresentationStyle"
     /// Every selector of the table, in the order it declares them.
     public static let all: [Selector] = [
       loadView, viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear,
-      viewWillLayoutSubviews, preferredStatusBarStyle, hidesBottomBarWhenPushed,
+      viewWillLayoutSubviews, preferredStatusBarStyle, hidesBottomBarWhenPushed, present, dismiss,
+      modalPresentationStyle,
     ]
   }
 }

@@ -1,5 +1,5 @@
-// Modal presentation: UIKit's callbacks and order, the presenting root, the status bar, and the
-// presentations UIKit refuses.
+// Modal presentation, full screen: UIKit's callbacks and order, the presenting root, the status
+// bar, and the presentations UIKit refuses (sheets: SheetTests.swift).
 import Foundation
 import ObjCRuntime
 import Testing
@@ -11,6 +11,12 @@ extension UIKitModelTests {
     /// A page that prefers light content, for the status bar.
     final class LightScreen: UIViewController {
       override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
+    }
+
+    /// `controller`, presented full screen (the default from iOS 13 is a sheet).
+    private func fullScreen<Controller: UIViewController>(_ controller: Controller) -> Controller {
+      controller.modalPresentationStyle = .fullScreen
+      return controller
     }
 
     /// A navigation controller with A at its root, in a key window; the log is emptied.
@@ -26,10 +32,10 @@ extension UIKitModelTests {
       return (navigation, root, log)
     }
 
-    @Test("present and dismiss call back in UIKit's order, sliding over the duration")
+    @Test("full screen: present and dismiss call back in UIKit's order, sliding over the duration")
     func presentAndDismiss() {
       let (navigation, root, log) = scene()
-      let sheet = LoggedScreen("S", log: log)
+      let sheet = fullScreen(LoggedScreen("S", log: log))
       var completions: [String] = []
       root.present(sheet, animated: true) { completions.append("presented") }
       #expect(navigation.presentedViewController === sheet, "the root of the hierarchy presents")
@@ -59,11 +65,11 @@ extension UIKitModelTests {
       #expect(sheet.view.superview == nil)
     }
 
-    @Test("the presented controller decides the status bar until it is dismissed")
+    @Test("full screen: the presented controller decides the status bar until it is dismissed")
     func statusBar() {
       let (navigation, _, _) = scene()
       #expect(UIApplication.shared.resolvedStatusBarStyle == .default)
-      navigation.present(LightScreen(), animated: false)
+      navigation.present(fullScreen(LightScreen()), animated: false)
       #expect(UIApplication.shared.resolvedStatusBarStyle == .lightContent)
       navigation.dismiss(animated: false)
       #expect(UIApplication.shared.resolvedStatusBarStyle == .default)
@@ -73,7 +79,7 @@ extension UIKitModelTests {
     func presentedNavigation() {
       let (navigation, _, log) = scene()
       let page = LoggedScreen("P", log: log)
-      let presented = UINavigationController(rootViewController: page)
+      let presented = fullScreen(UINavigationController(rootViewController: page))
       navigation.present(presented, animated: false)
       #expect(
         log.take() == [
@@ -161,7 +167,7 @@ extension UIKitModelTests {
     @Test("dismissing from the bottom of three presentations dismisses all; only the top animates")
     func dismissChain() {
       let (navigation, _, log) = scene()
-      let first = LoggedScreen("P1", log: log)
+      let first = fullScreen(LoggedScreen("P1", log: log))
       let second = LoggedScreen("P2", log: log)
       let third = LoggedScreen("P3", log: log)
       navigation.present(first, animated: false)

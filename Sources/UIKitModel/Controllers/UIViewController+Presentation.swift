@@ -1,6 +1,6 @@
-// Modal presentation, full screen: `present(_:animated:completion:)` and
-// `dismiss(animated:completion:)`, with UIKit's appearance callbacks, its refusals, and the
-// status bar handed to the presented controller.
+// Modal presentation, full screen and as a sheet: `present(_:animated:completion:)` and
+// `dismiss(animated:completion:)` through the table, with UIKit's appearance callbacks, its
+// refusals, the styles and how they resolve, and the status bar.
 import Foundation
 import ObjCRuntime
 
@@ -9,27 +9,108 @@ extension UIViewController {
   /// of the window, or back down (the model's figure; UIKit's cover-vertical is about as long).
   public static let presentationDuration: TimeInterval = 0.35
 
-  /// Presents `viewControllerToPresent` over the whole window, as UIKit's full-screen modal
-  /// presentation does. The presentation is made by the root of this controller's hierarchy
-  /// (a child's navigation controller, for a screen of a stack), which becomes
-  /// ``presentingViewController``. Callbacks, in UIKit's order: the presented view loads, then
-  /// the presenter's `viewWillDisappear:`, the presented controller's `viewWillAppear:` (and its top
-  /// controller's, for a navigation controller), then, after the slide, `viewDidAppear:` and the
-  /// presenter's `viewDidDisappear:`, then `completion`. The presented controller decides the
-  /// status bar meanwhile.
+  /// Presents `viewControllerToPresent`, in the style its ``modalPresentationStyle`` resolves to
+  /// on this device and system (``resolvedPresentationStyle``). The presentation is made by the
+  /// root of this controller's hierarchy (a child's navigation controller, for a screen of a
+  /// stack), which becomes ``presentingViewController``. Through the table
+  /// (`presentViewController:animated:completion:`), so a swizzle of it runs (the classic iOS 13
+  /// fix swizzles it to force full screen).
+  ///
+  /// Callbacks, in UIKit's order: the presented view loads, then (full screen only) the
+  /// presenter's `viewWillDisappear:`, the presented controller's `viewWillAppear:` (and its top
+  /// controller's, for a navigation controller), then, after the slide up, `viewDidAppear:` and
+  /// (full screen only) the presenter's `viewDidDisappear:`, then `completion`.
+  ///
+  /// - Full screen: the presented view covers the window, and the presented controller decides
+  ///   the status bar.
+  /// - A sheet keeps the presenter's view on screen, and the presenter hears no appearance
+  ///   callback (FittedSheets issue 61 and YPImagePicker issue 517, after Apple's design; the
+  ///   livefront article they cite). From iOS 13 on a phone the sheet is a card below the status
+  ///   bar (TZImagePickerController pull request 1161: "the layout must subtract the status
+  ///   bar's height"), the presenter's view scaled back behind it (WWDC19 "Modernizing Your UI
+  ///   for iOS 13", quoted by netguru), a presented navigation controller's bar 56 points tall
+  ///   at the sheet's top (wix/react-native-navigation issue 5730, QMUI_iOS issue 877,
+  ///   HWPanModal issue 85), and a swipe down dismisses it (``UIPresentationController``). The
+  ///   status bar stays with the presenter unless the presented controller
+  ///   ``modalPresentationCapturesStatusBarAppearance``.
   ///
   /// Refused, with ``UIKitModelIssue/presentationRefused(presenter:presented:reason:)`` and
   /// nothing changed, as UIKit refuses with a console warning or raises: when the presenter
-  /// already presents a controller, is itself being presented or dismissed, or its view is not
-  /// in a window; when `viewControllerToPresent` is already presented, is in the presenter's
-  /// hierarchy, is active (its view in a window) or presents the presenter (a cycle); and, the
-  /// model's choice, while the presenter's navigation controller pushes or pops.
+  /// already presents a controller, is itself being presented or dismissed (a sheet being
+  /// dragged down included), or its view is not in a window; when `viewControllerToPresent` is
+  /// already presented, is in the presenter's hierarchy, is active (its view in a window) or
+  /// presents the presenter (a cycle); and, the model's choice, while a navigation controller of
+  /// the presenter's screen pushes or pops (an interactive pop included).
   public func present(
     _ viewControllerToPresent: UIViewController, animated: Bool,
     completion: (() -> Void)? = nil
   ) {
+    sendToTableReportingFailure(
+      PresentationSelectors.present, viewControllerToPresent as ObjCObject?, animated,
+      UICompletionBlock.wrap(completion) as ObjCObject?)
+  }
+
+  /// Dismisses the controller this one presents, or, when it presents none, this controller
+  /// from its presenter (UIKit asks the presenter either way), and every controller presented
+  /// above it: as Apple documents `dismiss(animated:completion:)`, dismissing from lower in a
+  /// stack of presentations "dismisses its immediate child view controller and all view
+  /// controllers above that child", and "only the top-most view is dismissed in an animated
+  /// fashion; any intermediate view controllers are simply removed". Through the table
+  /// (`dismissViewControllerAnimated:completion:`).
+  ///
+  /// Callbacks in UIKit's order: the top-most controller's `viewWillDisappear:`, the
+  /// presenter's `viewWillAppear:` (when the presentation above it covered the screen), then,
+  /// after the slide down, the presenter's `viewDidAppear:`, the top-most controller's
+  /// `viewDidDisappear:`, then `completion`; the intermediate ones, already hidden under the
+  /// top-most, hear nothing (the model's reading). The adaptive delegate hears nothing: Apple
+  /// documents its dismissal methods as not called for a dismissal from code. Nothing
+  /// presented: nothing happens and `completion` runs, as in UIKit. Refused (an issue) while a
+  /// presentation or dismissal in the stack runs, a sheet being dragged down included.
+  public func dismiss(animated: Bool, completion: (() -> Void)? = nil) {
+    sendToTableReportingFailure(
+      PresentationSelectors.dismiss, animated, UICompletionBlock.wrap(completion) as ObjCObject?)
+  }
+
+  /// The style set, or the default of this profile.
+  var storedPresentationStyle: UIModalPresentationStyle {
+    presentationStyleStorage
+      ?? (UIDevice.current.linkedMajorVersion >= 13 ? .automatic : .fullScreen)
+  }
+
+  /// The style a presentation of this controller takes now: ``modalPresentationStyle`` with
+  /// `.automatic` resolved to a page sheet (netguru's "iOS 13 Modals Changes": "if you simply
+  /// instantiate and present a custom subclass of UIViewController, system by default will
+  /// resolve .automatic to .pageSheet"), and a sheet on an iPhone adapted to full screen before
+  /// iOS 13 or with an older SDK (Apple's header: a sheet "on iPhone is adapted to full screen",
+  /// quoted by hacknicity's "View Controller Presentation Changes in iOS 13"; an app built with
+  /// Xcode 10 keeps iOS 12's behaviour, the model's reading of the same article).
+  public var resolvedPresentationStyle: UIModalPresentationStyle {
+    let cards = UIDevice.current.linkedMajorVersion >= 13
+    switch modalPresentationStyle {
+    case .fullScreen: return .fullScreen
+    case .automatic: return cards ? .pageSheet : .fullScreen
+    case .pageSheet, .formSheet:
+      return UIScreen.main.profile.isPad || cards ? modalPresentationStyle : .fullScreen
+    }
+  }
+
+  /// The object that manages this controller's presentation: made on first use, as UIKit's,
+  /// which fixes the style it will present in (HWPanModal issue 27: reading it before presenting
+  /// kept a later `modalPresentationStyle = .fullScreen` from taking effect). Set its
+  /// `delegate` before presenting to hear about a swipe down. Gone once the controller is
+  /// dismissed.
+  public var presentationController: UIPresentationController? {
+    if let presentationControllerStorage { return presentationControllerStorage }
+    let made = UIPresentationController(presented: self, style: resolvedPresentationStyle)
+    presentationControllerStorage = made
+    return made
+  }
+
+  /// The base of `presentViewController:animated:completion:`.
+  func performPresent(
+    _ presented: UIViewController, animated: Bool, completion: (() -> Void)?
+  ) {
     let presenter = presentationRoot
-    let presented = viewControllerToPresent
     func refuse(_ reason: String) {
       UIKitModelIssues.report(
         .presentationRefused(
@@ -58,51 +139,68 @@ extension UIViewController {
     // presenter's stack pushes or pops would give the arriving page a disappearance before its
     // appearance ended, as UIKit's "Unbalanced calls to begin/end appearance transitions"
     // warns; it is refused instead, and nothing changes.
-    if let navigation = presenter as? UINavigationController, navigation.isTransitioning {
+    let screens = [presenter] + presenter.appearanceTargets
+    if screens.contains(where: { ($0 as? UINavigationController)?.isTransitioning == true }) {
       return refuse("while its push or pop is in progress")
     }
     guard presenter.isViewLoaded, let window = presenter.view.window else {
       return refuse("whose view is not in the window hierarchy")
     }
+    let presentation =
+      presented.presentationController
+      ?? UIPresentationController(
+        presented: presented, style: presented.resolvedPresentationStyle)
+    let sheet = !presentation.isFullScreen
+    let bounds = window.bounds
+    let frame = sheet ? UIPresentationController.sheetFrame(in: bounds) : bounds
+    let transform =
+      sheet && presentation.isCard && !UIScreen.main.profile.isPad
+      ? CGAffineTransform(
+        scaleX: UIPresentationController.presenterScale, y: UIPresentationController.presenterScale)
+      : .identity
+    presentation.begin(presenting: presenter, frame: frame, transform: transform)
     presenter.presentedViewController = presented
     presented.presentingViewController = presenter
     presented.isBeingPresented = true
-    let bounds = window.bounds
     // iOS 12: a presented navigation controller's bar gets its background once in the window.
-    let presentedBar = (presented as? UINavigationController)?.navigationBar
-    presentedBar?.takeBackgroundOutForPresentation()
+    let presentedNavigation = presented as? UINavigationController
+    presentedNavigation?.navigationBar.takeBackgroundOutForPresentation()
     presented.loadViewIfNeeded()
-    presented.view.frame = animated ? bounds.offsetBy(dx: 0, dy: bounds.height) : bounds
-    for controller in presenter.appearanceTargets { controller.viewWillDisappear(animated) }
+    presented.view.frame = animated ? frame.offsetBy(dx: 0, dy: bounds.maxY - frame.minY) : frame
+    presentedNavigation?.placeForPresentation(inSheet: sheet)
+    if !sheet {
+      for controller in presenter.appearanceTargets { controller.viewWillDisappear(animated) }
+    }
     for controller in presented.appearanceTargets { controller.viewWillAppear(animated) }
     window.addSubview(presented.view)
-    presentedBar?.putBackgroundBackForPresentation()
-    window.statusBarAppearanceProvider = presented
+    presentedNavigation?.navigationBar.putBackgroundBackForPresentation()
+    if !sheet || presented.modalPresentationCapturesStatusBarAppearance {
+      window.statusBarAppearanceProvider = presented
+    }
+    if presentation.isCard { presentation.installDismissalPan(on: presented.view) }
     let finish = {
       presented.isBeingPresented = false
       for controller in presented.appearanceTargets { controller.viewDidAppear(animated) }
-      for controller in presenter.appearanceTargets { controller.viewDidDisappear(animated) }
+      if !sheet {
+        for controller in presenter.appearanceTargets { controller.viewDidDisappear(animated) }
+      }
       completion?()
     }
-    guard animated else { return finish() }
+    let presenterView = presenter.view
+    guard animated else {
+      presenterView?.transform = transform
+      return finish()
+    }
     UIView.animate(
       withDuration: UIViewController.presentationDuration, delay: 0, options: .curveEaseInOut,
-      animations: { presented.view.frame = bounds }, completion: { _ in finish() })
+      animations: {
+        presented.view.frame = frame
+        presenterView?.transform = transform
+      }, completion: { _ in finish() })
   }
 
-  /// Dismisses the controller this one presents, or, when it presents none, this controller
-  /// from its presenter (UIKit asks the presenter either way), and every controller presented
-  /// above it: as Apple documents `dismiss(animated:completion:)`, dismissing from lower in a
-  /// stack of presentations "dismisses its immediate child view controller and all view
-  /// controllers above that child", and "only the top-most view is dismissed in an animated
-  /// fashion; any intermediate view controllers are simply removed". Callbacks in UIKit's
-  /// order: the top-most controller's `viewWillDisappear:`, the presenter's `viewWillAppear:`,
-  /// then, after the slide down, the presenter's `viewDidAppear:`, the top-most controller's
-  /// `viewDidDisappear:`, then `completion`; the intermediate ones, already hidden under the
-  /// top-most, hear nothing (the model's reading). Nothing presented: nothing happens and
-  /// `completion` runs, as in UIKit. Refused (an issue) while a presentation or dismissal in
-  /// the stack runs.
-  public func dismiss(animated: Bool, completion: (() -> Void)? = nil) {
+  /// The base of `dismissViewControllerAnimated:completion:`.
+  func performDismiss(animated: Bool, completion: (() -> Void)?) {
     let presenter =
       presentedViewController != nil ? presentationRoot : (presentingViewController ?? self)
     guard presenter.presentedViewController != nil else {
@@ -124,37 +222,60 @@ extension UIViewController {
       return
     }
     guard let top = stack.last else { return }
+    // The presenter hears callbacks when the presentation just above it took its view away.
+    let presenterReturns = stack.first?.presentationControllerStorage?.isFullScreen ?? true
     for controller in stack { controller.isBeingDismissed = true }
     // The intermediate ones are "simply removed": the top-most slides down over the presenter.
     for controller in stack.dropLast() where controller.isViewLoaded {
       controller.view.removeFromSuperview()
     }
     for controller in top.appearanceTargets { controller.viewWillDisappear(animated) }
-    for controller in presenter.appearanceTargets { controller.viewWillAppear(animated) }
+    if presenterReturns {
+      for controller in presenter.appearanceTargets { controller.viewWillAppear(animated) }
+    }
     let window = top.view.window
+    let presenterView = presenter.view
     let finish = {
-      for controller in stack.reversed() {
-        controller.view.removeFromSuperview()
-        controller.presentingViewController?.presentedViewController = nil
-        controller.presentingViewController = nil
-        controller.isBeingDismissed = false
+      UIViewController.tearDown(stack, presenter: presenter, window: window)
+      if presenterReturns {
+        for controller in presenter.appearanceTargets { controller.viewDidAppear(animated) }
       }
-      if let window, stack.contains(where: { window.statusBarAppearanceProvider === $0 }) {
-        window.statusBarAppearanceProvider = presenter
-      }
-      for controller in presenter.appearanceTargets { controller.viewDidAppear(animated) }
       for controller in top.appearanceTargets { controller.viewDidDisappear(animated) }
       completion?()
     }
-    guard animated, let window else { return finish() }
-    let below = window.bounds.offsetBy(dx: 0, dy: window.bounds.height)
+    guard animated, let window else {
+      presenterView?.transform = .identity
+      return finish()
+    }
+    let below = top.view.frame.offsetBy(dx: 0, dy: window.bounds.maxY - top.view.frame.minY)
     UIView.animate(
       withDuration: UIViewController.presentationDuration, delay: 0, options: .curveEaseInOut,
-      animations: { top.view.frame = below }, completion: { _ in finish() })
+      animations: {
+        top.view.frame = below
+        presenterView?.transform = .identity
+      }, completion: { _ in finish() })
+  }
+
+  /// The end of a dismissal of `stack` (lowest first) down to `presenter`: the views leave the
+  /// window, the links and presentation controllers go, the status bar returns.
+  static func tearDown(
+    _ stack: [UIViewController], presenter: UIViewController, window: UIWindow?
+  ) {
+    for controller in stack.reversed() {
+      controller.view.removeFromSuperview()
+      controller.presentingViewController?.presentedViewController = nil
+      controller.presentingViewController = nil
+      controller.isBeingDismissed = false
+      controller.presentationControllerStorage?.end()
+      controller.presentationControllerStorage = nil
+    }
+    if let window, stack.contains(where: { window.statusBarAppearanceProvider === $0 }) {
+      window.statusBarAppearanceProvider = presenter
+    }
   }
 
   /// This controller's root and the controllers that present it, down to the window's.
-  private var presentationChain: [UIViewController] {
+  var presentationChain: [UIViewController] {
     var chain: [UIViewController] = [presentationRoot]
     while let below = chain.last?.presentingViewController, !chain.contains(where: { $0 === below })
     {
@@ -164,7 +285,7 @@ extension UIViewController {
   }
 
   /// The root of this controller's hierarchy of children: who presents for it.
-  private var presentationRoot: UIViewController {
+  var presentationRoot: UIViewController {
     var root = self
     while let parent = root.parent { root = parent }
     return root
@@ -181,5 +302,58 @@ extension UIViewController {
       return [self] + selected.appearanceTargets
     }
     return [self]
+  }
+}
+
+/// The IMPs of the presentation methods of UIViewController's table (the base), and the Swift
+/// entry points of a subclass's overrides.
+enum PresentationBase {
+  static let present: @convention(c) (id, SEL, id?, Bool, id?) -> Void = {
+    me, _, presented, animated, completion in
+    let presenter = me.receiver(as: UIViewController.self)
+    guard let presented = presented?.takeUnretainedObject() as? UIViewController else {
+      return refuseNotAController(presenter: presenter)
+    }
+    presenter.performPresent(
+      presented, animated: animated,
+      completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject()))
+  }
+  static let dismiss: @convention(c) (id, SEL, Bool, id?) -> Void = { me, _, animated, completion in
+    me.receiver(as: UIViewController.self).performDismiss(
+      animated: animated, completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject()))
+  }
+  static let modalPresentationStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+    me.receiver(as: UIViewController.self).storedPresentationStyle.rawValue
+  }
+
+  /// A presentation sent through the runtime with nil or an object that is not a view
+  /// controller (UIKit raises "Application tried to present a nil modal view controller").
+  static func refuseNotAController(presenter: UIViewController) {
+    UIKitModelIssues.report(
+      .presentationRefused(
+        presenter: presenter.description, presented: "nil",
+        reason: "which is not a view controller"))
+  }
+}
+
+enum PresentationEntry {
+  static let modalPresentationStyle: @convention(c) (id, SEL) -> Int = { me, _ in
+    me.receiver(as: UIViewController.self).modalPresentationStyle.rawValue
+  }
+}
+
+/// The selectors of the presentation methods, registered once.
+enum PresentationSelectors {
+  static let present = SelectorReference("presentViewController:animated:completion:")
+  static let dismiss = SelectorReference("dismissViewControllerAnimated:completion:")
+  static let modalPresentationStyle = SelectorReference("modalPresentationStyle")
+}
+
+extension UINavigationController {
+  /// Lays the controller out for a presentation, its view already at its frame: the bar at the
+  /// top of a sheet or under the status bar, the top controller's view filling the view.
+  func placeForPresentation(inSheet: Bool) {
+    navigationBar.placeInSheet(inSheet, width: view.bounds.width)
+    topViewController?.viewIfLoaded?.frame = view.bounds
   }
 }

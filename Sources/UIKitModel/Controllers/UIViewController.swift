@@ -28,6 +28,12 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
       ObjCMethodDeclaration(
         "hidesBottomBarWhenPushed", Base.hidesBottomBarWhenPushed,
         swiftEntry: Entry.hidesBottomBarWhenPushed)
+      ObjCMethodDeclaration(
+        "presentViewController:animated:completion:", PresentationBase.present)
+      ObjCMethodDeclaration("dismissViewControllerAnimated:completion:", PresentationBase.dismiss)
+      ObjCMethodDeclaration(
+        "modalPresentationStyle", PresentationBase.modalPresentationStyle,
+        swiftEntry: PresentationEntry.modalPresentationStyle)
     }
   }
 
@@ -57,6 +63,17 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   public internal(set) var isBeingPresented = false
   /// Whether the controller is being dismissed (from `dismiss` until its `viewDidDisappear:`).
   public internal(set) var isBeingDismissed = false
+  /// The style set with `modalPresentationStyle`; nil for the default (UIViewController+Presentation.swift).
+  var presentationStyleStorage: UIModalPresentationStyle?
+  /// `isModalInPresentation`'s value.
+  var modalInPresentationStorage = false
+  /// The presentation controller, made on first use or when the controller is presented.
+  var presentationControllerStorage: UIPresentationController?
+  /// Whether a presentation that does not cover the screen hands the status bar to this
+  /// controller, as UIKit's property: Apple documents that control "is transferred from the
+  /// presenting to the presented view controller only if the presented controller's
+  /// modalPresentationStyle value is UIModalPresentationFullScreen", unless this is true.
+  open var modalPresentationCapturesStatusBarAppearance = false
 
   /// A controller whose view is loaded on first access.
   public override init() {
@@ -76,6 +93,9 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
 
   /// Whether the view was loaded.
   public var isViewLoaded: Bool { loadedView != nil }
+
+  /// The view if it is loaded, without loading it, as UIKit's `viewIfLoaded`.
+  public var viewIfLoaded: UIView? { loadedView }
 
   /// Loads the view if it is not loaded: ``loadView()``, then ``viewDidLoad()``, once.
   public func loadViewIfNeeded() {
@@ -160,6 +180,43 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
         ?? hidesBottomBarStorage
     }
     set { hidesBottomBarStorage = newValue }
+  }
+
+  // MARK: Presentation
+
+  /// How the controller is presented: a sheet by default from iOS 13 with its SDK
+  /// (`.automatic`, which a controller of the app resolves to a page sheet), full screen
+  /// before. Through the table (the getter `modalPresentationStyle`), so the swizzle that apps
+  /// used to keep full screen on iOS 13 takes effect. `.automatic` before iOS 13 or with an
+  /// older SDK is refused with ``UIKitModelIssue/unavailable(api:introduced:running:)``.
+  open var modalPresentationStyle: UIModalPresentationStyle {
+    get {
+      let raw = (try? sendToTable(PresentationSelectors.modalPresentationStyle) as Int)
+      return raw.flatMap(UIModalPresentationStyle.init(rawValue:)) ?? storedPresentationStyle
+    }
+    set {
+      if newValue == .automatic {
+        guard UIDevice.isAvailable("UIModalPresentationStyle.automatic", from: 13, linked: true)
+        else { return }
+      }
+      presentationStyleStorage = newValue
+    }
+  }
+
+  /// Whether the controller refuses to be dismissed by a swipe down while presented as a sheet
+  /// (iOS 13). As Apple documents it, UIKit "prevents the interactive dismissal of the view
+  /// controller while it is onscreen", and the presentation controller's delegate hears
+  /// `presentationControllerDidAttemptToDismiss` instead (WWDC19, quoted by Ichiro Hirata's
+  /// "iOS Lifecycle When Dismissing a Modal View With .pageSheet"). Setting it before iOS 13 is
+  /// refused with ``UIKitModelIssue/unavailable(api:introduced:running:)``.
+  open var isModalInPresentation: Bool {
+    get { modalInPresentationStorage }
+    set {
+      guard UIDevice.isAvailable("UIViewController.isModalInPresentation", from: 13) else {
+        return
+      }
+      modalInPresentationStorage = newValue
+    }
   }
 
   // MARK: Containment

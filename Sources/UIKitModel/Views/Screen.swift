@@ -185,3 +185,21 @@ public final class UIDevice {
       ))
   }
 }
+
+extension UIDevice {
+  /// Whether `api`, which came with iOS `major`, exists on this profile (for the application's
+  /// SDK when `linked`); reports ``UIKitModelIssue/unavailable(api:introduced:running:)`` when
+  /// not, so the caller changes nothing.
+  static func isAvailable(_ api: String, from major: Int, linked: Bool = false) -> Bool {
+    let device = UIDevice.current
+    let version = linked ? device.linkedMajorVersion : device.majorSystemVersion
+    guard version < major else { return true }
+    let running =
+      device.linkedMajorVersion < device.majorSystemVersion
+      ? "iOS \(device.majorSystemVersion) with an application built with the iOS"
+        + " \(device.linkedMajorVersion) SDK"
+      : "iOS \(device.majorSystemVersion)"
+    UIKitModelIssues.report(.unavailable(api: api, introduced: major, running: running))
+    return false
+  }
+}

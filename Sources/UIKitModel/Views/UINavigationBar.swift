@@ -32,8 +32,15 @@ open class UINavigationBar: UIView {
     device.isPad && UIDevice.majorVersion(of: systemVersion) >= 12 ? 50 : 44
   }
 
-  /// This bar's height, without the status bar, fixed when the bar is made.
-  public let barHeight: CGFloat
+  /// This bar's height, without the status bar: fixed when the bar is made, and 56 points while
+  /// its navigation controller is presented as a sheet from iOS 13
+  /// (``placeInSheet(_:width:)``).
+  public internal(set) var barHeight: CGFloat
+
+  /// The height of a navigation bar at the top of a sheet from iOS 13, where no status bar is
+  /// above it: 56 points (wix/react-native-navigation issue 5730, "if we look at the View
+  /// Hierarchy, it should be 56"; QMUI_iOS issue 877; HWPanModal issue 85).
+  public static let sheetHeight: CGFloat = 56
 
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UINavigationBar.self) {
@@ -70,7 +77,8 @@ open class UINavigationBar: UIView {
   var backgroundImages: [Int: UIImage] = [:]
   var attributes: TextAttributes?
   var barTint: UIColor?
-  let statusBarHeight: CGFloat
+  /// How far the background extends up under the status bar: none in a sheet.
+  var statusBarHeight: CGFloat
   // The iOS 13 appearances (`UINavigationBar+Appearances.swift`), copies of what was set.
   var standardStorage: UINavigationBarAppearance?
   var scrollEdgeStorage: UINavigationBarAppearance?
@@ -106,6 +114,25 @@ open class UINavigationBar: UIView {
       frame: CGRect(
         x: 0, y: statusBar, width: screen.bounds.width, height: UINavigationBar.height),
       statusBarHeight: statusBar)
+  }
+
+  /// Places the bar `width` points wide for its navigation controller's presentation: at the
+  /// top of a sheet with no status bar above it (``sheetHeight`` tall from iOS 13, its usual
+  /// height before, on an iPad's sheet) when `inSheet`, else under the status bar at its usual
+  /// height.
+  func placeInSheet(_ inSheet: Bool, width: CGFloat) {
+    let profile = UIScreen.main.profile
+    let usual = UINavigationBar.height(on: profile, systemVersion: UIDevice.current.systemVersion)
+    let height =
+      inSheet && UIDevice.current.majorSystemVersion >= 13 ? UINavigationBar.sheetHeight : usual
+    let statusBar = inSheet ? 0 : profile.statusBarHeight
+    guard height != barHeight || statusBar != statusBarHeight || frame.width != width else {
+      return
+    }
+    barHeight = height
+    statusBarHeight = statusBar
+    frame = CGRect(x: 0, y: statusBar, width: width, height: height)
+    setNeedsLayout()
   }
 
   /// A bar with `frame`, whose background extends `statusBarHeight` points above it.

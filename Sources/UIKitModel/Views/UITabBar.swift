@@ -109,7 +109,7 @@ open class UITabBar: UIView {
   open var standardAppearance: UITabBarAppearance {
     get { standardStorage?.copy() ?? legacyAppearance() }
     set {
-      guard UITabBar.available("UITabBar.standardAppearance", from: 13) else { return }
+      guard UIDevice.isAvailable("UITabBar.standardAppearance", from: 13) else { return }
       standardStorage = newValue.copy()
       drawnAtScrollEdge = isAtScrollEdge
       applyBackground()
@@ -122,28 +122,13 @@ open class UITabBar: UIView {
   open var scrollEdgeAppearance: UITabBarAppearance? {
     get { scrollEdgeStorage?.copy() }
     set {
-      guard UITabBar.available("UITabBar.scrollEdgeAppearance", from: 15, linked: true) else {
+      guard UIDevice.isAvailable("UITabBar.scrollEdgeAppearance", from: 15, linked: true) else {
         return
       }
       scrollEdgeStorage = newValue?.copy()
       drawnAtScrollEdge = isAtScrollEdge
       applyBackground()
     }
-  }
-
-  /// Whether `api`, which came with iOS `major`, exists on this profile (for the application's
-  /// SDK when `linked`); reports it when not.
-  static func available(_ api: String, from major: Int, linked: Bool = false) -> Bool {
-    let device = UIDevice.current
-    let version = linked ? device.linkedMajorVersion : device.majorSystemVersion
-    guard version < major else { return true }
-    let running =
-      device.linkedMajorVersion < device.majorSystemVersion
-      ? "iOS \(device.majorSystemVersion) with an application built with the iOS"
-        + " \(device.linkedMajorVersion) SDK"
-      : "iOS \(device.majorSystemVersion)"
-    UIKitModelIssues.report(.unavailable(api: api, introduced: major, running: running))
-    return false
   }
 
   /// The legacy properties as an appearance (what iOS 13 derives from them).
