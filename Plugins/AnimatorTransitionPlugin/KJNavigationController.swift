@@ -107,12 +107,16 @@ extension UINavigationController {
   ///
   /// The seed begins on the root controller too: it makes the transition, the pop pops
   /// nothing, and the updates drive a transition that never started (the model reports it).
-  /// The plugin's pan does not begin there (``AnimatorTransitionPlugin``), and with
-  /// `dropsUnusedInteraction` it lets go of its transition when the pop did not take it (the
-  /// app's delegate returned an animator of its own, which then runs by itself).
-  func kjEdgePanGesture(_ sender: UIPanGestureRecognizer, dropsUnusedInteraction: Bool = false) {
+  /// The plugin's pan does not begin there (``AnimatorTransitionPlugin``), and `fixed` (the
+  /// plugin's) lets go of its transition when the pop did not take it (the app's delegate
+  /// returned an animator of its own, which then runs by itself), and measures the finger
+  /// against the width of the pan's view, not the screen's: in an iPad's sheet, narrower than
+  /// the screen, the seed's swipe across 70 % of the sheet is under half the screen and cancels
+  /// (`kj-sheet`).
+  func kjEdgePanGesture(_ sender: UIPanGestureRecognizer, fixed: Bool = false) {
     let offsetX = max(0, sender.translation(in: sender.view).x)
-    let width = UIScreen.main.bounds.width
+    let screen = UIScreen.main.bounds.width
+    let width = fixed ? max(1, sender.view?.bounds.width ?? screen) : screen
     let percent = offsetX / width
     switch sender.state {
     case .began:
@@ -120,7 +124,7 @@ extension UINavigationController {
       interactive.completionCurve = .linear
       kjInteractive = interactive
       popViewController(animated: true)
-      if dropsUnusedInteraction, topViewController?.transitionCoordinator?.isInteractive != true {
+      if fixed, topViewController?.transitionCoordinator?.isInteractive != true {
         kjInteractive = nil
       }
     case .changed:

@@ -151,7 +151,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
     guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
       let navigation = proxy.navigationController
     else { return }
-    navigation.kjEdgePanGesture(pan, dropsUnusedInteraction: true)
+    navigation.kjEdgePanGesture(pan, fixed: true)
   }
 
   // MARK: The delegate's messages

@@ -1,5 +1,5 @@
-// The bar-layer plugin in a tab bar controller: a page that hides the tab bar, pushed and swiped
-// back, then the other tab and back.
+// The bar-layer plugin in a tab bar controller (a page that hides the tab bar, pushed and swiped
+// back, then the other tab and back) and in a sheet.
 import Foundation
 public import Scenarios
 import UIKitModel
@@ -35,5 +35,35 @@ extension BarLayerScenarios {
     session.selectTab(0)
     context.mark("back on the first tab")
     context.expectBar(transparentBar, "the first tab's transparent bar again")
+  }
+
+  /// In a sheet: the transparent page at the root of a navigation controller presented in the
+  /// default style (a card from iOS 13 with its SDK, full screen before), the opaque page pushed
+  /// in it and swiped back, the sheet dragged down and let go, then dragged away. The sheet's
+  /// bar follows its pages as the app's does; the app's own bar, under the sheet, keeps its
+  /// look when the sheet leaves (a card's presenter hears no `viewWillAppear:`, which the plugin
+  /// styles the bar in, and needs none: its bar never changed). In a card the status bar stays
+  /// the app's: Apple documents that a presentation that does not cover the screen hands it
+  /// over only when the presented controller sets `modalPresentationCapturesStatusBarAppearance`,
+  /// so the transparent page's light status bar applies full screen only.
+  public static let sheet = Scenario(
+    name: "bar-layer-sheet",
+    summary: "in a sheet: a transparent page, a push and swipe back, the sheet dragged",
+    plugin: plugin
+  ) { context in
+    let home = UIViewController()
+    home.title = "Home"
+    let session = context.start(root: home)
+    let (transparent, opaque) = transparentAndOpaque()
+    let sheet = context.presentSheet(transparent, in: session)
+    var inCard = transparentBar
+    if context.isCard(sheet) { inCard.statusBarStyle = .default }
+    context.pushAndDragInSheet(sheet, pushing: opaque, in: session) { step in
+      switch step {
+      case "pushed": context.expectBar(opaqueBar, "pushed: the opaque page's bar")
+      case "dismissed": context.expectBar(opaqueBar, "dismissed: the app's own bar, the default")
+      default: context.expectBar(inCard, "\(step): transparent on the sheet's root")
+      }
+    }
   }
 }

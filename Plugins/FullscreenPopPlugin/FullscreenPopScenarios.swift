@@ -56,7 +56,7 @@ public enum FullscreenPopScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
-    scrollViewPage, tabBar,
+    scrollViewPage, tabBar, sheet,
   ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
@@ -202,6 +202,27 @@ public enum FullscreenPopScenarios {
       detail.hidesBottomBarWhenPushed = true
       context.pushAndSwipeBackOverTabBar(
         detail, in: session, prefix: "\(technique.rawValue): ", from: 200)
+    }
+  }
+
+  /// In a sheet: a navigation controller presented in the default style (a card from iOS 13
+  /// with its SDK, full screen before), a page pushed in it and swiped back from the middle of
+  /// the sheet, the sheet dragged down and let go, then dragged away, with FD as written
+  /// (`hijack-seed: ...`) and fixed (`hijack: ...`). FD's pan sits on the sheet's navigation
+  /// view beside the sheet's own swipe-down pan: it takes the sideways swipe, whose move to the
+  /// right it lets begin, and refuses the downward drag (no move to the right), which the
+  /// sheet's pan takes. The model has no report of FD in a sheet; QMUI_iOS issue 877's reporter
+  /// saw QMUI's pop check skipped in one, with no mechanism given.
+  public static let sheet = Scenario(
+    name: "fd-sheet",
+    summary: "in a sheet: a page swiped back from mid-sheet, the sheet dragged; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
+      let session = context.start(root: homePage())
+      let sheet = context.presentSheet(homePage(), in: session, prefix: "\(technique.rawValue): ")
+      context.pushAndDragInSheet(
+        sheet, pushing: opaquePage(), in: session, prefix: "\(technique.rawValue): ", from: 200)
     }
   }
 

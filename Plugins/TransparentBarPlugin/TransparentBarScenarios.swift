@@ -64,7 +64,7 @@ public enum TransparentBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     header, popToTransparent, swipeBack, besideBarLayer, presented, barTint, scrollEdge,
-    gallerySwipe, tabBar, backButton,
+    gallerySwipe, tabBar, backButton, sheet,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
@@ -287,6 +287,47 @@ public enum TransparentBarScenarios {
         context.expectBar(
           finished ? clearBar : opaqueBar, "\(mode): \(step): the top page's bar",
           failsOn: !seed ? [] : finished ? IOSProfile.everyName : scrollEdgeProfiles)
+      }
+    }
+  }
+
+  /// In a sheet: a transparent page at the root of a navigation controller presented in the
+  /// default style (a card from iOS 13 with its SDK, full screen before), an opaque page pushed
+  /// in it and swiped back, the sheet dragged down and let go, then dragged away. The sheet's
+  /// bar is a bar of its own, 56 points tall in a card, and ET's alpha follows its pages there
+  /// as on the app's stack; the app's own bar, opaque under the sheet, is untouched when the
+  /// sheet leaves. Seed, then fixed: the seed's swipe back does not pop, as on the app's stack
+  /// (`transparent-tab-bar`), and on iOS 12 its presented bar stays opaque (ET issue 33,
+  /// `transparent-presented`).
+  public static let sheet = Scenario(
+    name: "transparent-sheet",
+    summary:
+      "in a sheet: a transparent page, a push and swipe back, the sheet dragged; seed, then fixed",
+    plugin: plugin
+  ) { context in
+    TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
+      let session = context.start(root: opaquePage("Home"))
+      let sheet = context.presentSheet(transparentPage("Sheet"), in: session, prefix: "\(mode): ")
+      let seed = mode == .seed
+      context.pushAndDragInSheet(
+        sheet, pushing: opaquePage("Detail"), in: session, prefix: "\(mode): ",
+        finishFailsOn: seed ? IOSProfile.everyName : []
+      ) { step in
+        switch step {
+        case "pushed":
+          context.expectBar(
+            opaqueBar, "\(mode): pushed: opaque on the detail",
+            failsOn: seed ? scrollEdgeProfiles : [])
+        case "dismissed":
+          context.expectBar(
+            opaqueBar, "\(mode): dismissed: the app's opaque bar",
+            failsOn: seed ? scrollEdgeProfiles : [])
+        default:
+          // iOS 12's presented bar is ET #33's (`transparent-presented`).
+          let fails: Set<String> = step == "presented" ? ["12"] : IOSProfile.everyName
+          context.expectBar(
+            clearBar, "\(mode): \(step): clear on the sheet's root", failsOn: seed ? fails : [])
+        }
       }
     }
   }

@@ -287,9 +287,11 @@ public final class ScenarioContext {
   }
 
   /// Marks a moment with what the user sees of the session's bar now, over
-  /// ``scenarioBackdrop``, the views under it, and the tab bar in a session with tabs.
+  /// ``scenarioBackdrop``, the views under it, and the tab bar in a session with tabs. With a
+  /// navigation controller presented (a sheet's), its bar is the one marked: the one the user
+  /// looks at (`NavigationSession.frontNavigationController`).
   public func mark(_ name: String) {
-    guard let navigation = session?.navigationController else {
+    guard let navigation = session?.frontNavigationController else {
       return mark(name, seenBar: UINavigationBar().asSeen(over: scenarioBackdrop))
     }
     mark(

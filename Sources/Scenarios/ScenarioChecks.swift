@@ -63,7 +63,8 @@ public struct ScenarioReport: Sendable {
 
 extension ScenarioContext {
   /// Checks what the user sees of the session's bar now against `expected` (over
-  /// ``scenarioBackdrop``), recording the outcome under `label`. Where the technique is known
+  /// ``scenarioBackdrop``), recording the outcome under `label`; with a navigation controller
+  /// presented (a sheet's), its bar, the one the user looks at. Where the technique is known
   /// to fail the check, say so: `failsOn` names iOS profiles (`IOSProfile` names: `"11"`,
   /// `"15"`...) and `onDevices` devices; a run matching every set given is expected to fail
   /// (a pass there is a surprise).
@@ -71,7 +72,7 @@ extension ScenarioContext {
     _ expected: ExpectedBar, _ label: String, failsOn profiles: Set<String> = [],
     onDevices devices: Set<DeviceProfile> = [], tolerance: CGFloat = 0.01
   ) {
-    guard let bar = session?.navigationController.navigationBar else {
+    guard let bar = session?.frontNavigationController.navigationBar else {
       // No session: there is no bar to compare, and a stand-in's would say something untrue.
       return record(
         label, ["no session: the scenario calls start(root:) before it checks the bar"],

@@ -164,8 +164,9 @@ public enum GestureDriver {
 
   /// A finger comes down at `point` of `window`: the enabled pan recognizers on the view the
   /// hit test finds and on its ancestors (the nearest view first; on one view, the one added
-  /// last first) follow the touch. An edge pan takes it only within 20 points of one of its
-  /// edges. None begins yet: each is asked whether it may begin when the finger has moved
+  /// last first) follow the touch. An edge pan takes it only within 20 points of one of the
+  /// edges of its view (the screen's, for a view that fills it; an iPad sheet's own, the
+  /// model's reading). None begins yet: each is asked whether it may begin when the finger has moved
   /// ``UIPanGestureRecognizer/recognitionDistance`` points (``move(_:to:)``, in the order
   /// returned), and begins only if it may also recognize simultaneously with those that began
   /// before it. Returns the recognizers following the touch; move and end them with
@@ -182,8 +183,10 @@ public enum GestureDriver {
     while let view = current {
       view.prepareBuiltInRecognizers()
       for case let pan as UIPanGestureRecognizer in view.recognizers.reversed() {
+        // The edge is the recognizer's view's: the screen's for a view that fills it, a
+        // sheet's edge on an iPad (the model's reading).
         if let edge = pan as? UIScreenEdgePanGestureRecognizer,
-          !edge.touches(point, in: window.bounds)
+          !edge.touches(point, in: view.convert(view.bounds, to: nil))
         {
           continue
         }

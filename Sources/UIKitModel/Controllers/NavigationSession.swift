@@ -31,7 +31,8 @@ public final class NavigationSession {
   /// The tab bar controller at the root of the window, for a session launched with one.
   public let tabBarController: UITabBarController?
   private let root: UIViewController
-  /// One line per step: the virtual time, the step, and what the bar looks like after it.
+  /// One line per step: the virtual time, the step, and what the bar the user looks at
+  /// (``frontNavigationController``'s) looks like after it.
   public var trace: [String] { steps.map(\.line) }
 
   /// A step as it was recorded; its line is written when someone reads the trace (most runs
@@ -151,6 +152,60 @@ public final class NavigationSession {
   /// What the user sees of the bar now.
   public var seenBar: SeenBar {
     navigationController.navigationBar.asSeen()
+  }
+
+  /// The navigation controller the user looks at: the top-most one presented above the
+  /// session's screen (a sheet's, say), else ``navigationController``.
+  public var frontNavigationController: UINavigationController {
+    var front = navigationController
+    var presented = root.presentedViewController
+    while let controller = presented {
+      if let navigation = controller as? UINavigationController { front = navigation }
+      presented = controller.presentedViewController
+    }
+    return front
+  }
+
+  /// Drags the top-most sheet down, released `fraction` of the way out of the window, over
+  /// `frames` frames, and runs until idle: a finger down 40 points below the sheet's top, in
+  /// the middle, as a user grabs a sheet. Past half way without a flick back the sheet is
+  /// dismissed; before, it goes back (``UIPresentationController``). The step is "refused" when
+  /// nothing is presented as a card (a full-screen presentation, or before iOS 13), or the
+  /// sheet's pan did not begin.
+  @discardableResult
+  public func dragSheetDown(to fraction: CGFloat, frames: Int = 12) -> Self {
+    var top: UIViewController?
+    var presented = root.presentedViewController
+    while let controller = presented {
+      top = controller
+      presented = controller.presentedViewController
+    }
+    guard let top, top.presentationController?.isCard == true, let sheet = top.viewIfLoaded,
+      let window = sheet.window
+    else { return settle("drag the sheet down (refused)") }
+    guard fraction.isFinite, abs(fraction) <= 10 else {
+      UIKitModelIssues.report(
+        .invalidGeometry(view: sheet.description, value: "drag the sheet to \(fraction)"))
+      return settle("drag the sheet down (refused)")
+    }
+    guard frames <= VirtualRunLoop.maximumFrames else {
+      UIKitModelIssues.report(.advanceRefused("a drag of \(frames) frames"))
+      return settle("drag the sheet down (refused)")
+    }
+    let frame = sheet.frame
+    let start = CGPoint(x: frame.midX, y: frame.minY + 40)
+    let travel = window.bounds.maxY - frame.minY
+    let pans = GestureDriver.touchDown(at: start, in: window)
+    moveFinger(pans, by: CGPoint(x: 0, y: travel * fraction), frames: frames)
+    for pan in pans where pan.isFollowingTouch {
+      GestureDriver.move(pan, to: CGPoint(x: 0, y: travel * fraction))
+    }
+    let began =
+      pans.contains { $0 === top.presentationController?.dismissalPanGestureRecognizer }
+      && top.presentationController?.dragging != nil
+    for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
+    guard began else { return settle("drag the sheet down (refused)") }
+    return settle("drag the sheet down to \(Int((fraction * 100).rounded())) %")
   }
 
   /// Pushes `controller` and runs until idle.
@@ -401,11 +456,13 @@ public final class NavigationSession {
     return self
   }
 
+  /// Records `step` with the bar the user looks at: a sheet's over the session's own.
   private func record(_ step: String) {
+    let front = frontNavigationController
     steps.append(
       Step(
         time: VirtualRunLoop.main.currentTime, name: step,
-        top: navigationController.topViewController?.title ?? "-", seenBar: seenBar,
+        top: front.topViewController?.title ?? "-", seenBar: front.navigationBar.asSeen(),
         seenTabBar: seenTabBar))
   }
 }

@@ -132,7 +132,11 @@ open class UINavigationBar: UIView {
     barHeight = height
     statusBarHeight = statusBar
     frame = CGRect(x: 0, y: statusBar, width: width, height: height)
+    // Laid out at once, before the presentation's appearance callbacks: UIKit lays the
+    // presented view out before it animates it in (the model's reading), and a seed that adds
+    // a view to the background from `viewWillAppear:` finds it at the sheet's size.
     setNeedsLayout()
+    layoutIfNeeded()
   }
 
   /// A bar with `frame`, whose background extends `statusBarHeight` points above it.
