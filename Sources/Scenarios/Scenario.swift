@@ -70,17 +70,21 @@ public struct ScenarioMoment: Sendable, CustomStringConvertible {
   public let views: [ScenarioViewSnapshot]
   /// What the user sees of the tab bar, in a session launched with tabs.
   public let seenTabBar: SeenTabBar?
+  /// Where the sheet whose bar is marked is in the window (mid-drag, where the finger has it);
+  /// nil for a bar that fills the screen's width under the status bar.
+  public let sheetFrame: CGRect?
 
   /// A moment.
   public init(
     name: String, time: TimeInterval, seenBar: SeenBar,
-    views: [ScenarioViewSnapshot] = [], seenTabBar: SeenTabBar? = nil
+    views: [ScenarioViewSnapshot] = [], seenTabBar: SeenTabBar? = nil, sheetFrame: CGRect? = nil
   ) {
     self.name = name
     self.time = time
     self.seenBar = seenBar
     self.views = views
     self.seenTabBar = seenTabBar
+    self.sheetFrame = sheetFrame
   }
 
   /// `name @ time: seen bar`, and `; seen tab bar` in a session with tabs.
@@ -294,22 +298,24 @@ public final class ScenarioContext {
     guard let navigation = session?.frontNavigationController else {
       return mark(name, seenBar: UINavigationBar().asSeen(over: scenarioBackdrop))
     }
+    let inSheet = navigation.activePresentationController.map { !$0.isFullScreen } ?? false
     mark(
       name, seenBar: navigation.navigationBar.asSeen(over: scenarioBackdrop),
       views: ScenarioViewSnapshot.snapshots(of: navigation),
-      seenTabBar: session?.tabBarController?.tabBar.asSeen(over: scenarioBackdrop))
+      seenTabBar: session?.tabBarController?.tabBar.asSeen(over: scenarioBackdrop),
+      sheetFrame: inSheet ? navigation.viewIfLoaded?.frame : nil)
   }
 
-  /// Marks a moment with `seenBar` (for a bar that is not the session's), `views` and
-  /// `seenTabBar`.
+  /// Marks a moment with `seenBar` (for a bar that is not the session's), `views`,
+  /// `seenTabBar`, and the frame of the sheet the bar is in.
   public func mark(
     _ name: String, seenBar: SeenBar, views: [ScenarioViewSnapshot] = [],
-    seenTabBar: SeenTabBar? = nil
+    seenTabBar: SeenTabBar? = nil, sheetFrame: CGRect? = nil
   ) {
     moments.append(
       ScenarioMoment(
         name: name, time: VirtualRunLoop.main.currentTime, seenBar: seenBar, views: views,
-        seenTabBar: seenTabBar))
+        seenTabBar: seenTabBar, sheetFrame: sheetFrame))
   }
 }
 

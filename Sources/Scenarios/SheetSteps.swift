@@ -32,7 +32,7 @@ extension ScenarioContext {
 
   /// Whether `sheet` is presented as a card (iOS 13 and later): a sheet a swipe down dismisses.
   public func isCard(_ sheet: UIViewController) -> Bool {
-    sheet.presentationController?.isCard == true
+    sheet.activePresentationController?.isCard == true
   }
 
   /// The colour the user sees 10 points below the bar the marks look at, over

@@ -59,7 +59,8 @@ public struct ScreenFrame: Equatable, Sendable {
     self.init(
       sample: ScreenSample(
         moment.seenBar, time: moment.time, transitioning: false,
-        views: moment.views.isEmpty ? nil : moment.views, tabBar: moment.seenTabBar),
+        views: moment.views.isEmpty ? nil : moment.views, tabBar: moment.seenTabBar,
+        sheet: moment.sheetFrame),
       device: options.device, systemVersion: options.systemVersion,
       sdkVersion: options.sdkVersion, title: title ?? moment.name)
   }
@@ -83,28 +84,47 @@ public struct ScreenFrame: Equatable, Sendable {
   /// The shapes of the frame: the backdrop, the views under the bar (below it; what shows
   /// through the bar is the backdrop its colour was composited over), the bar, the status
   /// bar's strip, the time, the back button and the title. A hidden bar draws none of its
-  /// parts, and the views show up to the status bar.
+  /// parts, and the views show up to the status bar. A sheet's bar is drawn at the sheet's top
+  /// with its page below, over the dark window a card leaves around it (the presenter behind
+  /// is not drawn).
   public var shapes: [FrameShape] {
-    let width = Double(device.screenSize.width)
-    let height = Double(device.screenSize.height)
-    let status = Double(device.statusBarHeight)
-    let bar = Double(UINavigationBar.height(on: device, systemVersion: systemVersion))
+    let sheet = sample.sheet
+    // The area the bar and its page fill: the screen, or the sheet.
+    let left = sheet?.x ?? 0
+    let width = sheet?.width ?? Double(device.screenSize.width)
+    let height = sheet.map { $0.y + $0.height } ?? Double(device.screenSize.height)
+    let deviceStatus = Double(device.statusBarHeight)
+    let status = sheet.map { $0.y } ?? deviceStatus
+    let bar =
+      sheet?.barHeight ?? Double(UINavigationBar.height(on: device, systemVersion: systemVersion))
     let hidden = sample.hidden == true
-    let offset = sample.offset
-    let top = hidden ? 0 : max(0, status + bar + offset)
+    let offset = sample.offset + (sheet?.y ?? 0)
+    let top = hidden ? (sheet?.y ?? 0) : max(0, (sheet == nil ? status : 0) + bar + offset)
     let backdrop = UIColorComponents(scenarioBackdrop)
     var shapes: [FrameShape] = [
       .rect(
-        x: 0, y: 0, width: width, height: height,
-        color: [backdrop.red, backdrop.green, backdrop.blue, 1].map(Double.init), opacity: 1,
-        outlined: false)
+        x: 0, y: 0, width: Double(device.screenSize.width),
+        height: Double(device.screenSize.height),
+        color: sheet == nil
+          ? [backdrop.red, backdrop.green, backdrop.blue, 1].map(Double.init) : [0, 0, 0, 1],
+        opacity: 1, outlined: false)
     ]
+    if let sheet {
+      shapes.append(
+        .rect(
+          x: sheet.x, y: sheet.y, width: sheet.width, height: sheet.height,
+          color: [backdrop.red, backdrop.green, backdrop.blue, 1].map(Double.init), opacity: 1,
+          outlined: true))
+    }
     if let views = sample.views, !views.isEmpty {
-      for view in views { shapes += ScreenFrame.viewShapes(view, below: top, page: true) }
+      for view in views {
+        shapes += ScreenFrame.viewShapes(
+          view.moved(by: left, sheet?.y ?? 0), below: top, page: true)
+      }
     } else {
       shapes.append(
         .rect(
-          x: 0, y: top, width: width, height: height - top, color: ScreenFrame.pageColor,
+          x: left, y: top, width: width, height: height - top, color: ScreenFrame.pageColor,
           opacity: 1, outlined: false))
     }
     if let tabBar = sample.tabBar {
@@ -117,28 +137,33 @@ public struct ScreenFrame: Equatable, Sendable {
           text: tabBar.selected ?? "", color: [0, 0.48, 1, 1], opacity: 1, centered: true),
       ]
     }
-    let ink: [Double] = sample.statusBar == "lightContent" ? [1, 1, 1, 1] : [0, 0, 0, 1]
+    // Over a card's dark surround the time is drawn light, whatever the style.
+    let ink: [Double] =
+      sample.statusBar == "lightContent" || sheet != nil ? [1, 1, 1, 1] : [0, 0, 0, 1]
     let time = FrameShape.text(
-      x: 12, y: status - 5, size: 12, text: "9:41", color: ink, opacity: 1, centered: false)
+      x: 12, y: deviceStatus - 5, size: 12, text: "9:41", color: ink, opacity: 1,
+      centered: false)
     guard !hidden else { return shapes + [time] }
+    // A sheet's bar has no status bar's strip above it.
+    let strip = sheet == nil ? status : 0
     shapes.append(
       .rect(
-        x: 0, y: offset, width: width, height: status + bar, color: sample.background,
+        x: left, y: offset, width: width, height: strip + bar, color: sample.background,
         opacity: 1, outlined: false))
-    if let area = sample.statusArea {
+    if let area = sample.statusArea, strip > 0 {
       shapes.append(
         .rect(
-          x: 0, y: offset, width: width, height: status, color: area, opacity: 1,
+          x: left, y: offset, width: width, height: strip, color: area, opacity: 1,
           outlined: false))
     }
-    let middle = offset + status + bar / 2 + 5
+    let middle = offset + strip + bar / 2 + 5
     shapes += [
       time,
       .text(
-        x: 10, y: middle, size: 15, text: "< Back", color: sample.tint, opacity: 1,
+        x: left + 10, y: middle, size: 15, text: "< Back", color: sample.tint, opacity: 1,
         centered: false),
       .text(
-        x: width / 2, y: middle, size: 15, text: title, color: sample.title,
+        x: left + width / 2, y: middle, size: 15, text: title, color: sample.title,
         opacity: sample.title.count > 3 ? sample.title[3] : 1, centered: true),
     ]
     return shapes
@@ -233,5 +258,18 @@ public struct ScreenFrame: Equatable, Sendable {
   public static func escape(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+}
+
+extension ViewSample {
+  /// The sample moved by (`dx`, `dy`), its subviews with it: from a sheet's coordinates to the
+  /// screen's.
+  func moved(by dx: Double, _ dy: Double) -> ViewSample {
+    guard dx != 0 || dy != 0 else { return self }
+    var moved = self
+    moved.x += dx
+    moved.y += dy
+    moved.subviews = subviews?.map { $0.moved(by: dx, dy) }
+    return moved
   }
 }

@@ -30,11 +30,14 @@ public struct ScreenSample: Codable, Equatable, Sendable {
   public var hidden: Bool?
   /// The tab bar, in a session with tabs while it showed (absent otherwise).
   public var tabBar: TabBarSample?
+  /// The sheet the bar is in, when it is a sheet's (absent otherwise).
+  public var sheet: SheetSample?
 
-  /// A sample of what `bar` showed at `time`, with `views` under it and `tabBar` over them.
+  /// A sample of what `bar` showed at `time`, with `views` under it and `tabBar` over them;
+  /// `sheet` is where the sheet the bar is in was, for a sheet's bar.
   public init(
     _ bar: SeenBar, time: Double, transitioning: Bool,
-    views: [ScenarioViewSnapshot]? = nil, tabBar: SeenTabBar? = nil
+    views: [ScenarioViewSnapshot]? = nil, tabBar: SeenTabBar? = nil, sheet: CGRect? = nil
   ) {
     func components(_ color: UIColorComponents) -> [Double] {
       [color.red, color.green, color.blue, color.alpha].map {
@@ -54,25 +57,34 @@ public struct ScreenSample: Codable, Equatable, Sendable {
     self.views = views.map { $0.map(ViewSample.init) }
     hidden = bar.isHidden ? true : nil
     self.tabBar = tabBar.flatMap(TabBarSample.init)
+    self.sheet = sheet.map { SheetSample($0, barHeight: bar.frame.height) }
   }
 
   /// What the key window shows now: its navigation controller, or its tab bar controller's
-  /// selected one with the tab bar, the bar composited over `scenarioBackdrop`, sampled at
-  /// `time` (the clock's now by default); nil when it shows neither.
+  /// selected one with the tab bar, or the top-most navigation controller presented over them
+  /// (a sheet's, drawn where the sheet is), the bar composited over `scenarioBackdrop`, sampled
+  /// at `time` (the clock's now by default); nil when it shows none.
   public static func current(at time: TimeInterval = VirtualRunLoop.main.currentTime)
     -> (sample: ScreenSample, navigation: UINavigationController)?
   {
     let root = UIApplication.shared.keyWindow?.rootViewController
     let tabs = root as? UITabBarController
-    guard
-      let navigation = root as? UINavigationController
-        ?? tabs?.selectedViewController as? UINavigationController
-    else { return nil }
+    var front =
+      root as? UINavigationController ?? tabs?.selectedViewController as? UINavigationController
+    var presented = root?.presentedViewController
+    while let controller = presented {
+      if let navigation = controller as? UINavigationController { front = navigation }
+      presented = controller.presentedViewController
+    }
+    guard let navigation = front else { return nil }
+    let presentation = navigation.activePresentationController
+    let sheet = presentation.map { $0.isFullScreen ? nil : navigation.viewIfLoaded?.frame } ?? nil
     let sample = ScreenSample(
       navigation.navigationBar.asSeen(over: scenarioBackdrop),
       time: time, transitioning: navigation.isTransitioning,
       views: ScenarioViewSnapshot.snapshots(of: navigation),
-      tabBar: tabs?.tabBar.asSeen(over: scenarioBackdrop))
+      tabBar: presentation == nil ? tabs?.tabBar.asSeen(over: scenarioBackdrop) : nil,
+      sheet: sheet)
     return (sample, navigation)
   }
 
@@ -123,6 +135,30 @@ public struct ViewSample: Codable, Equatable, Sendable {
     color = view.color.map { [$0.red, $0.green, $0.blue, $0.alpha].map(rounded) }
     alpha = rounded(view.alpha)
     subviews = view.subviews.isEmpty ? nil : view.subviews.map(ViewSample.init)
+  }
+}
+
+/// A sheet at one frame, in plain numbers: where it was in the window and how tall its bar was.
+public struct SheetSample: Codable, Equatable, Sendable {
+  /// Its left edge, in the screen's points.
+  public var x: Double
+  /// Its top.
+  public var y: Double
+  /// Its width.
+  public var width: Double
+  /// Its height.
+  public var height: Double
+  /// Its navigation bar's height (56 points in a card).
+  public var barHeight: Double
+
+  /// The sample of a sheet at `frame` whose bar is `barHeight` tall, rounded to two places.
+  public init(_ frame: CGRect, barHeight: CGFloat) {
+    func rounded(_ value: CGFloat) -> Double { (Double(value) * 100).rounded() / 100 }
+    x = rounded(frame.minX)
+    y = rounded(frame.minY)
+    width = rounded(frame.width)
+    height = rounded(frame.height)
+    self.barHeight = rounded(barHeight)
   }
 }
 

@@ -4,6 +4,7 @@
 // swizzles of the table's presentation methods, and the refusals.
 import Foundation
 import ObjCRuntime
+import ScreenRendering
 import Testing
 import UIKitModel
 
@@ -346,6 +347,79 @@ extension UIKitModelTests {
         nil as ObjCObject?) as Void
       #expect(navigation.presentedViewController == nil)
       #expect(UIKitModelIssues.all.count == 2)
+    }
+
+    @Test("a session drags a card down: let go early it goes back, past half way it leaves")
+    func sessionDrag() {
+      let session = NavigationSession(root: LoggedScreen("A", log: NavigationLog()))
+      let sheet = UINavigationController(rootViewController: UIViewController())
+      sheet.topViewController?.title = "Sheet"
+      session.navigationController.present(sheet, animated: false)
+      #expect(session.frontNavigationController === sheet, "the bar the user looks at")
+      session.dragSheetDown(to: 0.3)
+      #expect(session.navigationController.presentedViewController === sheet)
+      session.dragSheetDown(to: 0.7)
+      #expect(session.navigationController.presentedViewController == nil)
+      #expect(session.frontNavigationController === session.navigationController)
+      let lines = Array(session.trace.dropFirst())  // after "launch"
+      #expect(lines[0].contains("drag the sheet down to 30 %") && lines[0].contains("top Sheet"))
+      #expect(lines[1].contains("drag the sheet down to 70 %") && lines[1].contains("top A"))
+    }
+
+    @Test("a session's drag is refused without a card, and for a fraction or length out of range")
+    func sessionDragRefused() {
+      let session = NavigationSession(root: UIViewController(), systemVersion: "12.4")
+      session.dragSheetDown(to: 0.7)
+      let sheet = UIViewController()
+      session.navigationController.present(sheet, animated: false)
+      session.dragSheetDown(to: 0.7)
+      #expect(session.navigationController.presentedViewController === sheet, "full screen")
+      #expect(session.trace.dropFirst().allSatisfy { $0.contains("drag the sheet down (refused)") })
+      session.navigationController.dismiss(animated: false)
+      UIDevice.current.systemVersion = "13.0"
+      session.navigationController.present(UIViewController(), animated: false)
+      UIKitModelIssues.removeAll()
+      session.dragSheetDown(to: .nan)
+      session.dragSheetDown(to: 0.7, frames: VirtualRunLoop.maximumFrames + 1)
+      #expect(UIKitModelIssues.all.count == 2)
+      #expect(session.navigationController.presentedViewController != nil)
+    }
+
+    @Test("on an iPad the swipe back starts at the sheet's edge, not the screen's")
+    func padSwipeBackAtSheetEdge() throws {
+      let (navigation, window) = sheetScene(device: .iPadAir, version: "13.0")
+      let sheet = UINavigationController(rootViewController: UIViewController())
+      navigation.present(sheet, animated: false)
+      sheet.pushViewController(UIViewController(), animated: false)
+      let frame = sheet.view.frame
+      #expect(frame.minX > 20, "a centred sheet")
+      let screenEdge = GestureDriver.touchDown(at: CGPoint(x: 5, y: frame.midY), in: window)
+      #expect(screenEdge.isEmpty, "outside the sheet nothing takes the finger")
+      let pans = GestureDriver.touchDown(
+        at: CGPoint(x: frame.minX + 5, y: frame.midY), in: window)
+      #expect(pans.contains { $0 === sheet.interactivePopGestureRecognizer })
+      for pan in pans { GestureDriver.end(pan, cancelled: true) }
+    }
+
+    @Test("the lab's frame of a card draws the dark surround and the bar at the sheet's top")
+    func frameOfACard() throws {
+      let (navigation, _) = sheetScene(device: .iPhoneX, version: "13.0")
+      let sheet = UINavigationController(rootViewController: UIViewController())
+      navigation.present(sheet, animated: false)
+      let frame = try #require(ScreenFrame.current())
+      let top = DeviceProfile.iPhoneX.statusBarHeight
+      #expect(frame.sample.sheet?.y == Double(top) && frame.sample.sheet?.barHeight == 56)
+      let rects = frame.shapes.compactMap {
+        shape -> (y: Double, height: Double, color: [Double])? in
+        if case .rect(_, let y, _, let height, let color, _, _) = shape {
+          return (y, height, color)
+        }
+        return nil
+      }
+      #expect(rects.first?.color == [0, 0, 0, 1], "the window around a card is dark")
+      #expect(
+        rects.contains { $0.y == Double(top) && $0.height == 56 },
+        "the bar at the sheet's top, with no status bar's strip")
     }
   }
 }

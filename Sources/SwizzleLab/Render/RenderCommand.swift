@@ -107,7 +107,8 @@ enum RenderCommand {
         ReportMoment(
           name: $0.name, time: ($0.time * 10_000).rounded() / 10_000,
           sample: ScreenSample(
-            $0.seenBar, time: $0.time, transitioning: false, tabBar: $0.seenTabBar),
+            $0.seenBar, time: $0.time, transitioning: false, tabBar: $0.seenTabBar,
+            sheet: $0.sheetFrame),
           views: $0.views.isEmpty ? nil : $0.views.map(ViewSample.init))
       }, samples: samples)
     return (data, report)

@@ -180,7 +180,7 @@ public final class NavigationSession {
       top = controller
       presented = controller.presentedViewController
     }
-    guard let top, top.presentationController?.isCard == true, let sheet = top.viewIfLoaded,
+    guard let top, top.activePresentationController?.isCard == true, let sheet = top.viewIfLoaded,
       let window = sheet.window
     else { return settle("drag the sheet down (refused)") }
     guard fraction.isFinite, abs(fraction) <= 10 else {

@@ -42,8 +42,18 @@ extension UIPresentationController {
     dismissalPanGestureRecognizer = pan
   }
 
-  /// The presentation ended: the pan leaves the sheet's view.
+  /// Puts the dimming view over the window's content, under the sheet about to be added.
+  func installDimmingView(in window: UIWindow) {
+    let dimming = UIDimmingView(frame: window.bounds)
+    dimming.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+    window.addSubview(dimming)
+    dimmingView = dimming
+  }
+
+  /// The presentation ended: the pan leaves the sheet's view, the dimming view the window.
   func end() {
+    dimmingView?.removeFromSuperview()
+    dimmingView = nil
     if let pan = dismissalPanGestureRecognizer {
       pan.view?.removeGestureRecognizer(pan)
     }

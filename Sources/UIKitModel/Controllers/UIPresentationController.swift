@@ -88,6 +88,9 @@ open class UIPresentationController: ObjCObject {
 
   /// The swipe-down pan on the sheet's view (iOS 13 and later, sheets only).
   public internal(set) var dismissalPanGestureRecognizer: UIPanGestureRecognizer?
+  /// The view between a sheet and the presenter's view, over the whole window: it takes the
+  /// touches outside the sheet (sheets only).
+  public internal(set) var dimmingView: UIView?
 
   /// The presented view's frame in the window while it rests.
   var restingFrame = CGRect.zero
@@ -118,6 +121,13 @@ open class UIPresentationController: ObjCObject {
   /// The view presented: the presented controller's.
   public var presentedView: UIView? { presentedViewController?.view }
 }
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The view UIKit puts between a sheet and the presenter (its private `UIDimmingView`): it
+/// covers the window, so a touch outside the sheet reaches neither the presenter's views nor
+/// their gestures (the presenter's swipe back cannot pop its stack under a sheet). It draws
+/// nothing in the model: how much UIKit dims the presenter is left out, for want of a source.
+public final class UIDimmingView: UIView {}
 
 /// A swipe-down dismissal under way.
 struct SheetDrag {

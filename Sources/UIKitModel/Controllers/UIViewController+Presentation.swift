@@ -106,6 +106,13 @@ extension UIViewController {
     return made
   }
 
+  /// The presentation controller of this controller's presentation while it is presented (or
+  /// being presented or dismissed); nil otherwise. The model's door: unlike
+  /// ``presentationController`` it never makes one, so reading it fixes no style.
+  public var activePresentationController: UIPresentationController? {
+    presentingViewController == nil ? nil : presentationControllerStorage
+  }
+
   /// The base of `presentViewController:animated:completion:`.
   func performPresent(
     _ presented: UIViewController, animated: Bool, completion: (() -> Void)?
@@ -172,6 +179,7 @@ extension UIViewController {
       for controller in presenter.appearanceTargets { controller.viewWillDisappear(animated) }
     }
     for controller in presented.appearanceTargets { controller.viewWillAppear(animated) }
+    if sheet { presentation.installDimmingView(in: window) }
     window.addSubview(presented.view)
     presentedNavigation?.navigationBar.putBackgroundBackForPresentation()
     if !sheet || presented.modalPresentationCapturesStatusBarAppearance {
