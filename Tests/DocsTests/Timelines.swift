@@ -1,5 +1,6 @@
 // The timelines of Docs/UIKitModel.md: every callback of a push, a pop and an interactive pop
-// (cancelled and finished), with the coordinator's flags at each, recorded from a run.
+// (cancelled and finished), with the coordinator's flags at each, and of a sheet presented and
+// dragged down (cancelled and finished), with its delegate's, recorded from a run.
 import Foundation
 import Hooks
 import UIKitModel
@@ -9,10 +10,16 @@ final class TimelineLog {
   var lines: [String] = []
   /// The navigation controller whose flags each line shows.
   weak var navigation: UINavigationController?
+  /// The sheet whose flags each line shows instead, in a sheet's timeline.
+  weak var sheet: UIViewController?
 
   func note(_ text: String) {
     let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
     var flags: [String] = []
+    if let sheet {
+      flags.append("presented \(sheet.presentingViewController == nil ? "no" : "yes")")
+      flags.append("being dismissed \(sheet.isBeingDismissed ? "yes" : "no")")
+    }
     if let navigation {
       flags.append("top \(navigation.topViewController?.title ?? "-")")
       flags.append("transitioning \(navigation.isTransitioning ? "yes" : "no")")
@@ -23,7 +30,7 @@ final class TimelineLog {
             + " \(String(format: "%.2f", coordinator.percentComplete))")
       }
     }
-    let padded = text.padding(toLength: 36, withPad: " ", startingAt: 0)
+    let padded = text.padding(toLength: 40, withPad: " ", startingAt: 0)
     lines.append("\(time)  \(padded)\(flags.joined(separator: ", "))")
   }
 }
@@ -80,8 +87,27 @@ private func noteNavigation(_ navigation: UINavigationController, in log: Timeli
   }
 }
 
+/// Notes what a presentation controller's delegate is asked and told.
+final class TimelineSheetDelegate: UIAdaptivePresentationControllerDelegate {
+  let log: TimelineLog
+  init(log: TimelineLog) { self.log = log }
+
+  func presentationControllerShouldDismiss(_ presentationController: UIPresentationController)
+    -> Bool
+  {
+    log.note("  presentationControllerShouldDismiss")
+    return true
+  }
+  func presentationControllerWillDismiss(_ presentationController: UIPresentationController) {
+    log.note("  presentationControllerWillDismiss")
+  }
+  func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
+    log.note("  presentationControllerDidDismiss")
+  }
+}
+
 enum Timelines {
-  /// The four timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
+  /// The seven timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
   static func markdown() -> String {
     var parts: [String] = []
     for (title, run) in [
@@ -89,6 +115,9 @@ enum Timelines {
       ("A pop of B back to A, animated", pop),
       ("A swipe-back from B to A, released at 30 %: cancelled", { swipe(to: 0.3) }),
       ("A swipe-back from B to A, released from 70 %: finished", { swipe(to: 0.7) }),
+      ("S presented over A in the default style (a page sheet), animated", presentSheet),
+      ("S's sheet dragged down, released at 30 %: it goes back", { dragSheet(to: 0.3) }),
+      ("S's sheet dragged down, released from 70 %: dismissed", { dragSheet(to: 0.7) }),
     ] as [(String, () -> [String])] {
       parts.append("**\(title)**\n\n```\n" + run().joined(separator: "\n") + "\n```\n")
     }
@@ -149,6 +178,46 @@ enum Timelines {
       VirtualRunLoop.main.advance(frames: 1)
     }
     GestureDriver.move(pan, to: CGPoint(x: width * fraction + 1, y: 0))
+    log.note("the finger lifts")
+    GestureDriver.end(pan)
+    VirtualRunLoop.main.runUntilIdle()
+    log.note("idle")
+    return log.lines
+  }
+
+  private static func presentSheet() -> [String] {
+    let (navigation, _, _, log) = start()
+    let sheet = TimelineScreen("S", log: log)
+    log.navigation = nil
+    log.sheet = sheet
+    log.note("present S, animated")
+    navigation.present(sheet, animated: true)
+    VirtualRunLoop.main.runUntilIdle()
+    log.note("idle")
+    return log.lines
+  }
+
+  private static func dragSheet(to fraction: CGFloat) -> [String] {
+    let (navigation, _, _, log) = start()
+    let sheet = TimelineScreen("S", log: log)
+    let delegate = TimelineSheetDelegate(log: log)
+    sheet.presentationController?.delegate = delegate
+    navigation.present(sheet, animated: false)
+    VirtualRunLoop.main.runUntilIdle()
+    log.navigation = nil
+    log.sheet = sheet
+    log.lines.removeAll()
+    guard let pan = sheet.activePresentationController?.dismissalPanGestureRecognizer else {
+      return ["no gesture"]
+    }
+    log.note("the finger touches the sheet")
+    _ = GestureDriver.begin(pan)
+    let travel = navigation.view.bounds.height - sheet.view.frame.minY
+    for step in 1...4 {
+      GestureDriver.move(pan, to: CGPoint(x: 0, y: travel * fraction * CGFloat(step) / 4))
+      VirtualRunLoop.main.advance(frames: 1)
+    }
+    GestureDriver.move(pan, to: CGPoint(x: 0, y: travel * fraction + 1))
     log.note("the finger lifts")
     GestureDriver.end(pan)
     VirtualRunLoop.main.runUntilIdle()

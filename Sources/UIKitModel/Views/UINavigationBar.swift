@@ -32,9 +32,8 @@ open class UINavigationBar: UIView {
     device.isPad && UIDevice.majorVersion(of: systemVersion) >= 12 ? 50 : 44
   }
 
-  /// This bar's height, without the status bar: fixed when the bar is made, and 56 points while
-  /// its navigation controller is presented as a sheet from iOS 13
-  /// (``placeInSheet(_:width:)``).
+  /// This bar's height, without the status bar: fixed when the bar is made, and ``sheetHeight``
+  /// while its navigation controller is presented as a sheet from iOS 13.
   public internal(set) var barHeight: CGFloat
 
   /// The height of a navigation bar at the top of a sheet from iOS 13, where no status bar is
