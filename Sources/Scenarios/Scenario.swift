@@ -298,12 +298,16 @@ public final class ScenarioContext {
     guard let navigation = session?.frontNavigationController else {
       return mark(name, seenBar: UINavigationBar().asSeen(over: scenarioBackdrop))
     }
-    let inSheet = navigation.activePresentationController.map { !$0.isFullScreen } ?? false
+    // A presented navigation controller covers the tab bar; a sheet's is drawn where the sheet
+    // is now (mid-animation, where the user sees it).
+    let presentation = navigation.activePresentationController
+    let inSheet = presentation?.isSheet ?? false
     mark(
       name, seenBar: navigation.navigationBar.asSeen(over: scenarioBackdrop),
       views: ScenarioViewSnapshot.snapshots(of: navigation),
-      seenTabBar: session?.tabBarController?.tabBar.asSeen(over: scenarioBackdrop),
-      sheetFrame: inSheet ? navigation.viewIfLoaded?.frame : nil)
+      seenTabBar: presentation == nil
+        ? session?.tabBarController?.tabBar.asSeen(over: scenarioBackdrop) : nil,
+      sheetFrame: inSheet ? navigation.viewIfLoaded?.presentationFrame : nil)
   }
 
   /// Marks a moment with `seenBar` (for a bar that is not the session's), `views`,

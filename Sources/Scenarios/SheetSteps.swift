@@ -82,9 +82,10 @@ extension ScenarioContext {
     if card {
       session.dragSheetDown(to: 0.3)
       mark("\(prefix)sheet dragged to 30 % and let go")
+      let dragged = session.trace.last?.contains("drag the sheet down to 30 %") == true
       expect(
-        sheet.presentingViewController != nil, "\(prefix)the sheet went back",
-        seen: "dismissed")
+        dragged && sheet.presentingViewController != nil, "\(prefix)the sheet went back",
+        seen: dragged ? "dismissed" : "the drag did not begin")
       checkBar("drag cancelled")
       session.dragSheetDown(to: 0.7)
     } else {

@@ -85,8 +85,8 @@ public struct ScreenFrame: Equatable, Sendable {
   /// through the bar is the backdrop its colour was composited over), the bar, the status
   /// bar's strip, the time, the back button and the title. A hidden bar draws none of its
   /// parts, and the views show up to the status bar. A sheet's bar is drawn at the sheet's top
-  /// with its page below, over the dark window a card leaves around it (the presenter behind
-  /// is not drawn).
+  /// with its page below, over a dark window around the sheet (the presenter behind is not
+  /// drawn).
   public var shapes: [FrameShape] {
     let sheet = sample.sheet
     // The area the bar and its page fill: the screen, or the sheet.

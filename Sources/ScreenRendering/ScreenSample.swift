@@ -78,7 +78,7 @@ public struct ScreenSample: Codable, Equatable, Sendable {
     }
     guard let navigation = front else { return nil }
     let presentation = navigation.activePresentationController
-    let sheet = presentation.map { $0.isFullScreen ? nil : navigation.viewIfLoaded?.frame } ?? nil
+    let sheet = presentation?.isSheet == true ? navigation.viewIfLoaded?.presentationFrame : nil
     let sample = ScreenSample(
       navigation.navigationBar.asSeen(over: scenarioBackdrop),
       time: time, transitioning: navigation.isTransitioning,

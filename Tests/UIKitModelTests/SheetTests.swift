@@ -119,6 +119,7 @@ extension UIKitModelTests {
       VirtualRunLoop.main.runUntilIdle()
       #expect(log.take() == ["S.willDisappear", "S.didDisappear"])
       #expect(navigation.view.transform.isIdentity, "back to its size")
+      #expect(!window.subviews.contains { $0 is UIDimmingView }, "the dimming view went")
       #expect(sheet.presentationController?.presentingViewController == nil, "a new one next time")
       #expect(navigation.presentedViewController == nil && sheet.view.superview == nil)
     }
@@ -196,8 +197,9 @@ extension UIKitModelTests {
       #expect(log.take() == ["S.willDisappear", "S.willAppear", "S.didAppear"])
       #expect(sheet.view.frame == resting && !sheet.isBeingDismissed)
       #expect(navigation.presentedViewController === sheet)
-      try dragDown(sheet, by: 40, cancelled: true)
+      try dragDown(sheet, by: 500, cancelled: true)
       #expect(navigation.presentedViewController === sheet, "a cancelled touch never dismisses")
+      #expect(sheet.view.frame == resting && !sheet.isBeingDismissed)
     }
 
     @Test("isModalInPresentation and a delegate's no make the swipe an attempt; nothing moves")
@@ -213,6 +215,7 @@ extension UIKitModelTests {
       sheet.isModalInPresentation = true
       try dragDown(sheet, by: 500)
       #expect(delegate.calls == ["didAttemptToDismiss"], "WWDC19: the attempt only")
+      #expect(log.take().isEmpty, "no appearance callback")
       #expect(sheet.view.frame == resting && navigation.presentedViewController === sheet)
       sheet.isModalInPresentation = false
       delegate.allowsDismissal = false
@@ -388,12 +391,16 @@ extension UIKitModelTests {
     @Test("on an iPad the swipe back starts at the sheet's edge, not the screen's")
     func padSwipeBackAtSheetEdge() throws {
       let (navigation, window) = sheetScene(device: .iPadAir, version: "13.0")
+      // The presenter's stack is two deep: its own swipe back would pop.
+      navigation.pushViewController(UIViewController(), animated: false)
       let sheet = UINavigationController(rootViewController: UIViewController())
       navigation.present(sheet, animated: false)
       sheet.pushViewController(UIViewController(), animated: false)
       let frame = sheet.view.frame
       #expect(frame.minX > 20, "a centred sheet")
-      let screenEdge = GestureDriver.touchDown(at: CGPoint(x: 5, y: frame.midY), in: window)
+      let outside = CGPoint(x: 5, y: frame.midY)
+      #expect(window.hitTest(outside, with: nil) is UIDimmingView)
+      let screenEdge = GestureDriver.touchDown(at: outside, in: window)
       #expect(screenEdge.isEmpty, "outside the sheet nothing takes the finger")
       let pans = GestureDriver.touchDown(
         at: CGPoint(x: frame.minX + 5, y: frame.midY), in: window)
@@ -420,6 +427,137 @@ extension UIKitModelTests {
       #expect(
         rects.contains { $0.y == Double(top) && $0.height == 56 },
         "the bar at the sheet's top, with no status bar's strip")
+    }
+
+    @Test("a slow release past half way dismisses; a flick back from there does not")
+    func releaseRules() throws {
+      let (navigation, _) = sheetScene()
+      let sheet = UIViewController()
+      navigation.present(sheet, animated: false)
+      let pan = try #require(sheet.activePresentationController?.dismissalPanGestureRecognizer)
+      let travel = UIScreen.main.bounds.height - sheet.view.frame.minY
+      // To 60 % slowly, then back 30 points in the last frame: a flick back.
+      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: travel * 0.6), steps: 60)
+      VirtualRunLoop.main.advance(frames: 59)
+      GestureDriver.move(pan, to: CGPoint(x: 0, y: travel * 0.6 - 30))
+      GestureDriver.end(pan)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(navigation.presentedViewController === sheet, "the flick back keeps it")
+      // To 60 % over 60 frames and let go there: slow, past half way.
+      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: travel * 0.6), steps: 60)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(navigation.presentedViewController == nil)
+    }
+
+    @Test("a delegate that dismisses or presents from its callbacks leaves nothing half-done")
+    func reentrantDelegate() throws {
+      final class Meddler: UIAdaptivePresentationControllerDelegate {
+        var action: (String) -> Void = { _ in }
+        func presentationControllerShouldDismiss(_ p: UIPresentationController) -> Bool {
+          action("should")
+          return true
+        }
+        func presentationControllerWillDismiss(_ p: UIPresentationController) { action("will") }
+        func presentationControllerDidAttemptToDismiss(_ p: UIPresentationController) {
+          action("attempt")
+        }
+      }
+      let log = NavigationLog()
+      let (navigation, _) = sheetScene(log: log)
+      let meddler = Meddler()
+      // Dismissed from `should`: the drag stops, the presenter keeps its size, the sheet went.
+      var sheet = LoggedScreen("S", log: log)
+      sheet.presentationController?.delegate = meddler
+      navigation.present(sheet, animated: false)
+      meddler.action = { if $0 == "should" { sheet.dismiss(animated: false) } }
+      _ = log.take()
+      try dragDown(sheet, by: 500)
+      #expect(navigation.presentedViewController == nil && !sheet.isBeingDismissed)
+      #expect(log.take() == ["S.willDisappear", "S.didDisappear"], "the dismissal's, once")
+      #expect(navigation.view.transform.isIdentity)
+      // Presented again, it is presented and dismissed as any other time.
+      navigation.present(sheet, animated: false)
+      meddler.action = { _ in }
+      try dragDown(sheet, by: 500)
+      #expect(navigation.presentedViewController == nil, "dismissed by the swipe this time")
+      // Dismissed or presented from `will`: refused, the swipe goes on and dismisses.
+      sheet = LoggedScreen("T", log: log)
+      sheet.presentationController?.delegate = meddler
+      navigation.present(sheet, animated: false)
+      UIKitModelIssues.removeAll()
+      meddler.action = {
+        guard $0 == "will" else { return }
+        sheet.dismiss(animated: false)
+        sheet.present(UIViewController(), animated: false)
+      }
+      try dragDown(sheet, by: 500)
+      #expect(UIKitModelIssues.all.count == 2)
+      #expect(navigation.presentedViewController == nil && sheet.presentedViewController == nil)
+      // Dismissed from the attempt, as apps do after asking the user.
+      sheet = LoggedScreen("U", log: log)
+      sheet.isModalInPresentation = true
+      sheet.presentationController?.delegate = meddler
+      navigation.present(sheet, animated: false)
+      meddler.action = { if $0 == "attempt" { sheet.dismiss(animated: false) } }
+      try dragDown(sheet, by: 500)
+      #expect(navigation.presentedViewController == nil && navigation.view.transform.isIdentity)
+    }
+
+    @Test("dismissing two sheets from below leaves neither scaled; the lower one shows whole again")
+    func stackedSheets() {
+      let (navigation, _) = sheetScene()
+      let first = UIViewController()
+      let second = UIViewController()
+      navigation.present(first, animated: false)
+      first.present(second, animated: false)
+      let scale = UIPresentationController.presenterScale
+      #expect(first.view.transform == CGAffineTransform(scaleX: scale, y: scale), "cards stack")
+      navigation.dismiss(animated: false)
+      #expect(navigation.presentedViewController == nil && first.view.transform.isIdentity)
+      navigation.present(first, animated: false)
+      #expect(first.view.frame == UIPresentationController.sheetFrame(in: UIScreen.main.bounds))
+    }
+
+    @Test("a drag does not begin while the sheet's navigation controller pushes")
+    func noDragDuringPush() throws {
+      let (navigation, _) = sheetScene()
+      let sheet = UINavigationController(rootViewController: UIViewController())
+      navigation.present(sheet, animated: false)
+      sheet.pushViewController(UIViewController(), animated: true)
+      let pan = try #require(sheet.activePresentationController?.dismissalPanGestureRecognizer)
+      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: 500), steps: 5)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(navigation.presentedViewController === sheet && sheet.viewControllers.count == 2)
+    }
+
+    @Test(
+      "over full screen keeps the presenter's views and callbacks quiet; an unknown style is full screen"
+    )
+    func overFullScreenAndUnknown() throws {
+      let log = NavigationLog()
+      let (navigation, window) = sheetScene(log: log)
+      let over = LoggedScreen("O", log: log)
+      over.modalPresentationStyle = .overFullScreen
+      navigation.present(over, animated: false)
+      #expect(log.take() == ["O.viewDidLoad", "O.willAppear", "O.didAppear"])
+      #expect(
+        over.view.frame == window.bounds && over.activePresentationController?.isSheet == false)
+      navigation.dismiss(animated: false)
+      // A swizzle answering the popover style (7): reported, presented full screen.
+      let getter = try #require(
+        class_getInstanceMethod(
+          UIViewController.self, UIViewController.Selectors.modalPresentationStyle))
+      let popover: @convention(c) (id, SEL) -> Int = { _, _ in 7 }
+      let previous = method_setImplementation(getter, unsafeBitCast(popover, to: IMP.self))
+      defer { method_setImplementation(getter, previous) }
+      UIKitModelIssues.removeAll()
+      let page = LoggedScreen("P", log: log)
+      navigation.present(page, animated: false)
+      #expect(page.view.frame == window.bounds)
+      #expect(
+        UIKitModelIssues.all.contains {
+          if case .unsupportedPresentationStyle(_, 7) = $0 { true } else { false }
+        })
     }
   }
 }

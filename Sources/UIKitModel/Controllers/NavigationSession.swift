@@ -200,9 +200,10 @@ public final class NavigationSession {
     for pan in pans where pan.isFollowingTouch {
       GestureDriver.move(pan, to: CGPoint(x: 0, y: travel * fraction))
     }
+    let presentation = top.activePresentationController
     let began =
-      pans.contains { $0 === top.presentationController?.dismissalPanGestureRecognizer }
-      && top.presentationController?.dragging != nil
+      pans.contains { $0 === presentation?.dismissalPanGestureRecognizer }
+      && presentation?.dragging?.refused == false
     for pan in pans where pan.isFollowingTouch { GestureDriver.end(pan) }
     guard began else { return settle("drag the sheet down (refused)") }
     return settle("drag the sheet down to \(Int((fraction * 100).rounded())) %")

@@ -16,7 +16,7 @@ extension UIPresentationController {
 
   /// Whether the presentation is a card of iOS 13 and later: a sheet that a swipe down
   /// dismisses, with a 56-point navigation bar.
-  public var isCard: Bool { !isFullScreen && UIDevice.current.majorSystemVersion >= 13 }
+  public var isCard: Bool { isSheet && UIDevice.current.linkedMajorVersion >= 13 }
 
   /// Where a sheet rests in a window of `bounds` on the current device: on a phone the whole
   /// width below the status bar (TZImagePickerController pull request 1161); on an iPad
@@ -50,8 +50,11 @@ extension UIPresentationController {
     dimmingView = dimming
   }
 
-  /// The presentation ended: the pan leaves the sheet's view, the dimming view the window.
+  /// The presentation ended: the pan leaves the sheet's view, the dimming view the window. A
+  /// drag under way is forgotten first, so the pan's cancellation puts nothing back.
   func end() {
+    dragging = nil
+    presentingViewController = nil
     dimmingView?.removeFromSuperview()
     dimmingView = nil
     if let pan = dismissalPanGestureRecognizer {
@@ -98,25 +101,38 @@ extension UIPresentationController {
     }
   }
 
+  /// Whether this presentation is still what `presented` shows, and free to be dragged: not
+  /// being presented or dismissed, presenting nothing above it, and no navigation controller of
+  /// it pushing or popping (its arriving page would get unbalanced appearance callbacks).
+  private func isDraggable(_ presented: UIViewController) -> Bool {
+    presented.presentationControllerStorage === self && presented.presentingViewController != nil
+      && !presented.isBeingPresented && !presented.isBeingDismissed
+      && presented.presentedViewController == nil
+      && !([presented] + presented.appearanceTargets).contains {
+        ($0 as? UINavigationController)?.isTransitioning == true
+      }
+  }
+
   private func beginDrag() {
-    guard let presented = presentedViewController, presented.presentingViewController != nil,
-      !presented.isBeingPresented, !presented.isBeingDismissed,
-      presented.presentedViewController == nil
-    else {
-      dragging = SheetDrag(refused: true)
-      return
-    }
-    // WWDC19's order: a modal sheet is an attempt; otherwise should, then will.
-    if presented.isModalInPresentation
-      || !(delegate?.presentationControllerShouldDismiss(self) ?? true)
-    {
-      dragging = SheetDrag(refused: true)
+    dragging = SheetDrag(refused: true)
+    guard let presented = presentedViewController, isDraggable(presented) else { return }
+    // WWDC19's order: a modal sheet is an attempt; otherwise should, then will. The delegate
+    // may present or dismiss from any of them: the drag goes on only if the sheet is still
+    // there and free, and is marked as being dismissed before `will`, so that a dismissal
+    // asked from it is refused instead of nested.
+    if presented.isModalInPresentation {
       delegate?.presentationControllerDidAttemptToDismiss(self)
       return
     }
+    let allowed = delegate?.presentationControllerShouldDismiss(self) ?? true
+    guard isDraggable(presented) else { return }
+    guard allowed else {
+      delegate?.presentationControllerDidAttemptToDismiss(self)
+      return
+    }
+    presented.isBeingDismissed = true
     dragging = SheetDrag(refused: false)
     delegate?.presentationControllerWillDismiss(self)
-    presented.isBeingDismissed = true
     for controller in presented.appearanceTargets { controller.viewWillDisappear(true) }
   }
 

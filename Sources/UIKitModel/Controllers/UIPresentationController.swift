@@ -5,15 +5,20 @@ import Foundation
 public import ObjCRuntime
 
 /// How a controller is presented, as UIKit's `UIModalPresentationStyle` (UIKit's raw values).
-/// The model has the full-screen presentation and the two sheets; the others (over full screen,
-/// popover, custom) are left out.
+/// The model has the two full-screen presentations and the two sheets; the others (popover,
+/// custom, the current-context ones) are left out, and a controller that answers one is
+/// presented full screen with an issue.
 public enum UIModalPresentationStyle: Int, Sendable, CaseIterable {
-  /// The presented view covers the screen, and the presenter's view leaves the window.
+  /// The presented view covers the screen; UIKit removes the presenter's views once it has
+  /// (the model leaves them under it), and the presenter hears the appearance callbacks.
   case fullScreen = 0
   /// A sheet. On an iPhone before iOS 13 (or with an older SDK) it is adapted to full screen.
   case pageSheet = 1
   /// A smaller sheet; on an iPhone as ``pageSheet``.
   case formSheet = 2
+  /// The presented view covers the screen, and the presenter's views stay: Apple documents it
+  /// as the style that prevents their removal, so the presenter hears no appearance callback.
+  case overFullScreen = 5
   /// The system's choice (iOS 13): a page sheet for a controller of the app.
   case automatic = -2
 }
@@ -57,8 +62,8 @@ extension UIAdaptivePresentationControllerDelegate {
   ) {}
 }
 
-/// The object that manages one presentation, as UIKit's: made when the controller is presented,
-/// gone when it is dismissed. For a sheet from iOS 13 it owns the swipe-down pan on the sheet's
+/// The object that manages one presentation, as UIKit's: made when the presented controller's
+/// `presentationController` is first read or when it is presented, gone when it is dismissed. For a sheet from iOS 13 it owns the swipe-down pan on the sheet's
 /// view and runs the interactive dismissal; its ``delegate`` is asked and told about it.
 open class UIPresentationController: ObjCObject {
   /// `_handleDismissalPan:`, the action of the swipe-down pan (in the table, so a plugin can
@@ -79,7 +84,7 @@ open class UIPresentationController: ObjCObject {
   /// The controller presented.
   public private(set) weak var presentedViewController: UIViewController?
   /// The controller that presents it.
-  public private(set) weak var presentingViewController: UIViewController?
+  public internal(set) weak var presentingViewController: UIViewController?
   /// The style the presentation took on this device and system (``UIModalPresentationStyle``'s
   /// `.automatic` resolved, a sheet on an iPhone before iOS 13 adapted to full screen).
   public let presentationStyle: UIModalPresentationStyle
@@ -115,8 +120,14 @@ open class UIPresentationController: ObjCObject {
     presenterTransform = transform
   }
 
-  /// Whether the presentation covers the screen and takes the presenter's view away.
-  public var isFullScreen: Bool { presentationStyle == .fullScreen }
+  /// Whether the presenter's view is taken away once the presentation has covered it, as
+  /// UIKit's property of that name: for a full-screen presentation only. The presenter hears
+  /// appearance callbacks exactly then (the model leaves the view under the presented one).
+  open var shouldRemovePresentersView: Bool { presentationStyle == .fullScreen }
+
+  /// Whether the presentation is a page or form sheet (on an iPhone before iOS 13, or with an
+  /// older SDK, a sheet has resolved to full screen): the model's.
+  public var isSheet: Bool { presentationStyle == .pageSheet || presentationStyle == .formSheet }
 
   /// The view presented: the presented controller's.
   public var presentedView: UIView? { presentedViewController?.view }

@@ -22,7 +22,9 @@ extension UIViewController {
   /// (full screen only) the presenter's `viewDidDisappear:`, then `completion`.
   ///
   /// - Full screen: the presented view covers the window, and the presented controller decides
-  ///   the status bar.
+  ///   the status bar. Over full screen it covers the window too, but the presenter's views stay
+  ///   (Apple's documentation of the style): the presenter hears no appearance callback, and
+  ///   keeps the status bar unless the presented controller captures it.
   /// - A sheet keeps the presenter's view on screen, and the presenter hears no appearance
   ///   callback (FittedSheets issue 61 and YPImagePicker issue 517, after Apple's design; the
   ///   livefront article they cite). From iOS 13 on a phone the sheet is a card below the status
@@ -87,7 +89,7 @@ extension UIViewController {
   public var resolvedPresentationStyle: UIModalPresentationStyle {
     let cards = UIDevice.current.linkedMajorVersion >= 13
     switch modalPresentationStyle {
-    case .fullScreen: return .fullScreen
+    case .fullScreen, .overFullScreen: return modalPresentationStyle
     case .automatic: return cards ? .pageSheet : .fullScreen
     case .pageSheet, .formSheet:
       return UIScreen.main.profile.isPad || cards ? modalPresentationStyle : .fullScreen
@@ -100,6 +102,11 @@ extension UIViewController {
   /// `delegate` before presenting to hear about a swipe down. Gone once the controller is
   /// dismissed.
   public var presentationController: UIPresentationController? {
+    ensurePresentationController()
+  }
+
+  /// The presentation controller, made now if there is none.
+  func ensurePresentationController() -> UIPresentationController {
     if let presentationControllerStorage { return presentationControllerStorage }
     let made = UIPresentationController(presented: self, style: resolvedPresentationStyle)
     presentationControllerStorage = made
@@ -153,11 +160,9 @@ extension UIViewController {
     guard presenter.isViewLoaded, let window = presenter.view.window else {
       return refuse("whose view is not in the window hierarchy")
     }
-    let presentation =
-      presented.presentationController
-      ?? UIPresentationController(
-        presented: presented, style: presented.resolvedPresentationStyle)
-    let sheet = !presentation.isFullScreen
+    let presentation = presented.ensurePresentationController()
+    let sheet = presentation.isSheet
+    let removesPresenter = presentation.shouldRemovePresentersView
     let bounds = window.bounds
     let frame = sheet ? UIPresentationController.sheetFrame(in: bounds) : bounds
     let transform =
@@ -175,21 +180,21 @@ extension UIViewController {
     presented.loadViewIfNeeded()
     presented.view.frame = animated ? frame.offsetBy(dx: 0, dy: bounds.maxY - frame.minY) : frame
     presentedNavigation?.placeForPresentation(inSheet: sheet)
-    if !sheet {
+    if removesPresenter {
       for controller in presenter.appearanceTargets { controller.viewWillDisappear(animated) }
     }
     for controller in presented.appearanceTargets { controller.viewWillAppear(animated) }
     if sheet { presentation.installDimmingView(in: window) }
     window.addSubview(presented.view)
     presentedNavigation?.navigationBar.putBackgroundBackForPresentation()
-    if !sheet || presented.modalPresentationCapturesStatusBarAppearance {
+    if removesPresenter || presented.modalPresentationCapturesStatusBarAppearance {
       window.statusBarAppearanceProvider = presented
     }
     if presentation.isCard { presentation.installDismissalPan(on: presented.view) }
     let finish = {
       presented.isBeingPresented = false
       for controller in presented.appearanceTargets { controller.viewDidAppear(animated) }
-      if !sheet {
+      if removesPresenter {
         for controller in presenter.appearanceTargets { controller.viewDidDisappear(animated) }
       }
       completion?()
@@ -231,7 +236,8 @@ extension UIViewController {
     }
     guard let top = stack.last else { return }
     // The presenter hears callbacks when the presentation just above it took its view away.
-    let presenterReturns = stack.first?.presentationControllerStorage?.isFullScreen ?? true
+    let presenterReturns =
+      stack.first?.presentationControllerStorage?.shouldRemovePresentersView ?? true
     for controller in stack { controller.isBeingDismissed = true }
     // The intermediate ones are "simply removed": the top-most slides down over the presenter.
     for controller in stack.dropLast() where controller.isViewLoaded {
@@ -271,6 +277,8 @@ extension UIViewController {
   ) {
     for controller in stack.reversed() {
       controller.view.removeFromSuperview()
+      // A sheet presented over it had scaled it back; a dismissal from lower down leaves it.
+      controller.view.transform = .identity
       controller.presentingViewController?.presentedViewController = nil
       controller.presentingViewController = nil
       controller.isBeingDismissed = false

@@ -191,8 +191,15 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   /// older SDK is refused with ``UIKitModelIssue/unavailable(api:introduced:running:)``.
   open var modalPresentationStyle: UIModalPresentationStyle {
     get {
-      let raw = (try? sendToTable(PresentationSelectors.modalPresentationStyle) as Int)
-      return raw.flatMap(UIModalPresentationStyle.init(rawValue:)) ?? storedPresentationStyle
+      guard let raw = try? sendToTable(PresentationSelectors.modalPresentationStyle) as Int else {
+        return storedPresentationStyle
+      }
+      guard let style = UIModalPresentationStyle(rawValue: raw) else {
+        UIKitModelIssues.report(
+          .unsupportedPresentationStyle(controller: "\(type(of: self))", rawValue: raw))
+        return .fullScreen
+      }
+      return style
     }
     set {
       if newValue == .automatic {

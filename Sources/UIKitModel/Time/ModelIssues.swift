@@ -71,6 +71,10 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// the tab bar controller itself (a cycle), and (the model's choice) a selection or a new list
   /// while the selected tab pushes or pops, or asked from the callbacks of a switch under way.
   case tabBarControllerRefused(controller: String, request: String, reason: String)
+  /// A `modalPresentationStyle` the model does not present (a swizzle or an override answered
+  /// the popover, a custom style, a current-context one): the controller is presented full
+  /// screen.
+  case unsupportedPresentationStyle(controller: String, rawValue: Int)
 
   /// What was refused and why.
   public var description: String {
@@ -138,6 +142,10 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "\(api) came with iOS \(introduced); this is \(running): nothing changed"
     case .tabBarControllerRefused(let controller, let request, let reason):
       "\(controller) refused to \(request): \(reason); nothing changed"
+    case .unsupportedPresentationStyle(let controller, let rawValue):
+      "-[\(controller) modalPresentationStyle] answered \(rawValue), a style the model does not"
+        + " present (it has full screen, over full screen, and the page and form sheets); it is"
+        + " presented full screen"
     case .shouldPopAfterManualPop(let controller):
       "override of -navigationBar:shouldPopItem: on \(controller) returned YES after manually"
         + " popping a view controller (an error on iOS 13 and later; return NO)"
