@@ -116,14 +116,14 @@ open class UINavigationBar: UIView {
   }
 
   /// Places the bar `width` points wide for its navigation controller's presentation: at the
-  /// top of a sheet with no status bar above it (``sheetHeight`` tall from iOS 13, its usual
+  /// top of a sheet with no status bar above it (``sheetHeight`` tall from iOS 13 with its SDK, its usual
   /// height before, on an iPad's sheet) when `inSheet`, else under the status bar at its usual
   /// height.
   func placeInSheet(_ inSheet: Bool, width: CGFloat) {
     let profile = UIScreen.main.profile
     let usual = UINavigationBar.height(on: profile, systemVersion: UIDevice.current.systemVersion)
     let height =
-      inSheet && UIDevice.current.majorSystemVersion >= 13 ? UINavigationBar.sheetHeight : usual
+      inSheet && UIDevice.current.linkedMajorVersion >= 13 ? UINavigationBar.sheetHeight : usual
     let statusBar = inSheet ? 0 : profile.statusBarHeight
     guard height != barHeight || statusBar != statusBarHeight || frame.width != width else {
       return
