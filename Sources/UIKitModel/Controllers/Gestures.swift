@@ -93,8 +93,12 @@ open class UIGestureRecognizer: ObjCObject {
     }
   }
 
+  // The state and the targets are read at every step of a gesture, on the model's thread; a
+  // write is one statement, and the targets are copied before the actions run (an action that
+  // adds a target changes the next step's list): no access spans a call that could reach them
+  // again, so Swift's dynamic exclusivity checks could find nothing, and are switched off.
   /// The state.
-  public internal(set) var state: State = .possible
+  @exclusivity(unchecked) public internal(set) var state: State = .possible
   /// Whether the recognizer takes touches. Turning it off mid-gesture cancels the gesture, as
   /// UIKit does; one still waiting for the touch to move far enough fails.
   open var isEnabled = true {
@@ -110,7 +114,7 @@ open class UIGestureRecognizer: ObjCObject {
   internal var locationValue = CGPoint.zero
   /// The target-action pairs, as UIKit keeps them in its private ivar `_targets` (so
   /// `value(forKey: "targets")` reads them, as FDFullscreenPopGesture does).
-  internal private(set) var actions: [UIGestureRecognizerTarget] = []
+  @exclusivity(unchecked) internal private(set) var actions: [UIGestureRecognizerTarget] = []
 
   /// A recognizer that sends `action` to `target`.
   public init(target: ObjCObject?, action: Selector?) {

@@ -49,7 +49,7 @@ public final class VirtualRunLoop {
   /// The virtual time, in seconds since the run loop was made.
   @exclusivity(unchecked) public private(set) var currentTime: TimeInterval = 0
   /// The mode the run loop is running in; a simulated drag switches it to `tracking`.
-  public var currentMode: Mode = .default
+  @exclusivity(unchecked) public var currentMode: Mode = .default
   /// The number of frames so far.
   @exclusivity(unchecked) public private(set) var frameCount = 0
   /// The drags under way (simulated ones and scroll views' pans), and the mode before the first.
@@ -57,7 +57,7 @@ public final class VirtualRunLoop {
 
   @exclusivity(unchecked) private var timers: [Timer] = []
   private var timerSequence = 0
-  internal var displayLinks: [CADisplayLink] = []
+  @exclusivity(unchecked) internal var displayLinks: [CADisplayLink] = []
   internal let animations = AnimationEngine()
   internal let transactions = TransactionQueue()
   /// Work to run at the end of the current turn (after the frame), in order.
@@ -246,7 +246,8 @@ public final class VirtualRunLoop {
     return laidOut
   }
 
-  private var frameObservers: [Int: (TimeInterval) -> Void] = [:]
+  // Read every frame; as the clock and the queues above, no access spans a call back.
+  @exclusivity(unchecked) private var frameObservers: [Int: (TimeInterval) -> Void] = [:]
   private var nextObserver = 0
 
   /// Calls `observer` with the time at the end of every frame, after the display links, the
@@ -265,7 +266,7 @@ public final class VirtualRunLoop {
     displayLinkObservers[number] = nil
   }
 
-  private var displayLinkObservers: [Int: (CADisplayLink) -> Void] = [:]
+  @exclusivity(unchecked) private var displayLinkObservers: [Int: (CADisplayLink) -> Void] = [:]
 
   /// Calls `observer` with each display link just before it fires: what tools use to follow
   /// the ticks of display links they did not make (the lab traces their selectors). Observers

@@ -275,9 +275,17 @@ open class UINavigationBar: UIView {
 
   func applyTitleAttributes() {
     let attributes = activeAppearance()?.titleTextAttributes ?? self.attributes
-    titleLabel.textColor = attributes?.foregroundColor ?? .black
-    titleLabel.font = attributes?.font ?? .boldSystemFont(ofSize: 17)
+    let color = attributes?.foregroundColor ?? .black
+    let font = attributes?.font ?? UINavigationBar.defaultTitleFont
+    // A bar's title attributes are set again at every step of some seeds' transitions, mostly
+    // to what they were: the label is left alone then.
+    if titleLabel.textColor !== color { titleLabel.textColor = color }
+    if titleLabel.font !== font { titleLabel.font = font }
   }
+
+  /// The title's font when the attributes give none: the 17-point bold system font, made once
+  /// (a font is immutable).
+  static let defaultTitleFont = UIFont.boldSystemFont(ofSize: 17)
 
   // MARK: Items
 

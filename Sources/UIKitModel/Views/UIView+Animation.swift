@@ -56,11 +56,11 @@ extension UIView {
   func presentationValue(_ key: String) -> AnimatableValue? {
     // Most views animate nothing: no key is hashed for them.
     guard !animations.isEmpty else { return nil }
-    return animations[key]?.value(at: VirtualRunLoop.main.currentTime)
+    return animations.first { $0.key == key }?.value(at: VirtualRunLoop.main.currentTime)
   }
 
   /// The properties animating now, by name (`alpha`, `frame`, `backgroundColor`...).
-  public var animatingProperties: [String] { animations.keys.sorted() }
+  public var animatingProperties: [String] { animations.map(\.key).sorted() }
 }
 
 // MARK: - Animation
@@ -78,7 +78,7 @@ extension UIView: AnimationTarget {
     guard let context = AnimationContext.current, context.duration > 0 || context.delay > 0 else {
       // Outside an animation block (or in one of no time) the change is immediate, and ends any
       // running animation.
-      if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
+      if let running = removeAnimation(of: key) {
         VirtualRunLoop.main.animations.interrupt(running)
       }
       return
@@ -86,19 +86,29 @@ extension UIView: AnimationTarget {
     let runLoop = VirtualRunLoop.main
     // The presentation value before the running animation of the key (if any) is replaced.
     let from = from(self)
-    if !animations.isEmpty, let running = animations.removeValue(forKey: key) {
+    if let running = removeAnimation(of: key) {
       runLoop.animations.interrupt(running)
     }
     let animation = RunningAnimation(
       target: self, key: key, from: from, to: to, start: runLoop.currentTime + context.delay,
       duration: context.duration, curve: context.curve, group: context.group,
       transactions: runLoop.transactions.open)
-    animations[key] = animation
+    animations.append(animation)
     runLoop.animations.add(animation)
   }
 
+  /// Takes the running animation of `key` out of the view's list and returns it; nil if none.
+  private func removeAnimation(of key: String) -> RunningAnimation? {
+    guard !animations.isEmpty, let index = animations.firstIndex(where: { $0.key == key }) else {
+      return nil
+    }
+    return animations.remove(at: index)
+  }
+
   func animationEnded(_ animation: RunningAnimation) {
-    if animations[animation.key] === animation { animations[animation.key] = nil }
+    if let index = animations.firstIndex(where: { $0 === animation }) {
+      animations.remove(at: index)
+    }
   }
 
   func restore(_ key: String, to value: AnimatableValue) {

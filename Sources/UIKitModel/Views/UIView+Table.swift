@@ -172,8 +172,9 @@ extension UIView {
       return
     }
     // The index counts the subviews as they are once the child left its current place, as in
-    // UIKit, which takes the view out first (even from this view).
-    let others = subviews.filter { $0 !== child }
+    // UIKit, which takes the view out first (even from this view). A child of another view
+    // leaves this view's subviews as they are, and they are not copied.
+    let others = child.superview === self ? subviews.filter { $0 !== child } : subviews
     guard let index = position(others) else { return }
     guard (0...others.count).contains(index) else {
       UIKitModelIssues.report(
