@@ -32,6 +32,8 @@ private final class Holder: ObjCObject {
 
 nonisolated(unsafe) private var staticKey: UInt8 = 0
 // nonisolated(unsafe): never read or written; only its address is used, as a key.
+nonisolated(unsafe) private var otherKey: UInt8 = 0
+// nonisolated(unsafe): as `staticKey`, only its address is used.
 
 private let colorKey = AssociatedKey<String>(default: "white")
 private let optionalKey = AssociatedKey<Tracked?>()
@@ -49,6 +51,28 @@ struct AssociatedObjectTests {
     #expect((objc_getAssociatedObject(holder, &staticKey) as? Tracked)?.name == "value")
     holder = nil
     #expect(log.all == ["holder", "value"])
+  }
+
+  @Test("an object inside an existential (a class-bound protocol's, Any's) is stored as itself")
+  func objectInsideExistential() {
+    let log = DeinitLog()
+    var holder: Holder? = Holder()
+    holder?.log = log
+    // A generic wrapper called with V = Any, or with a protocol existential, hands the setter
+    // an Any that holds an existential, not the class.
+    func keep<Value>(_ value: Value, _ key: UnsafeRawPointer) {
+      objc_setAssociatedObject(holder, key, value, .retain)
+    }
+    do {
+      let boxed: Any = Tracked("inside Any", log)
+      keep(boxed, &staticKey)
+      let bound: any ObjCCopying = Tracked("inside a protocol", log)
+      keep(bound, &otherKey)
+    }
+    #expect((objc_getAssociatedObject(holder, &staticKey) as? Tracked)?.name == "inside Any")
+    #expect((objc_getAssociatedObject(holder, &otherKey) as? Tracked)?.name == "inside a protocol")
+    holder = nil
+    #expect(log.count(of: "inside Any") == 1 && log.count(of: "inside a protocol") == 1)
   }
 
   @Test("ASSIGN does not retain: a read after the value died returns nil, not a dangling pointer")

@@ -51,9 +51,13 @@ internal enum Associations {
   /// colours in associations (callgrind, 2026-12-03).
   private static func reference(in value: Any) -> AnyObject {
     func open<Class>(_ object: Class) -> AnyObject {
-      // `Class` is the dynamic type, a class (checked by the caller): a reference, as large as
-      // `AnyObject`; the cast retains it.
-      unsafeBitCast(object, to: AnyObject.self)
+      // `Class` is the type the `Any` holds, whose dynamic type is a class (checked by the
+      // caller): a class is a reference as large as `AnyObject`, and the cast retains it. An
+      // existential in the `Any` (a class-bound protocol's, or `Any` itself) is larger: the
+      // runtime's cast unwraps it.
+      guard MemoryLayout<Class>.size == MemoryLayout<AnyObject>.size, Class.self is AnyClass
+      else { return object as AnyObject }
+      return unsafeBitCast(object, to: AnyObject.self)
     }
     return _openExistential(value, do: open)
   }

@@ -187,10 +187,13 @@ open class UIGestureRecognizer: ObjCObject {
 
   /// Removes a target's actions (all of them when `action` is nil).
   open func removeTarget(_ target: ObjCObject?, action: Selector?) {
-    actions.removeAll { pair in
-      pair.target == nil
-        || ((target == nil || pair.target === target) && (action == nil || pair.action == action))
+    // The kept pairs are assigned whole, and the removed ones are released after it: the
+    // list's write never spans a deinit that could reach it.
+    let kept = actions.filter { pair in
+      !(pair.target == nil
+        || ((target == nil || pair.target === target) && (action == nil || pair.action == action)))
     }
+    actions = kept
   }
 
   /// Cancels the gesture if it is under way (its targets hear `cancelled`), ready for the next

@@ -184,7 +184,8 @@ extension UIView {
     let moved = child.superview !== self
     let oldWindow = moved ? child.window : nil
     child.detachFromSuperview(notify: moved)
-    subviews.insert(child, at: index)
+    // An override of `willRemoveSubview:` or `didMoveToSuperview` may have changed the subviews.
+    subviews.insert(child, at: min(index, subviews.count))
     child.superview = self
     if moved {
       didAddSubview(child)
