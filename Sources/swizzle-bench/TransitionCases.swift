@@ -29,12 +29,23 @@ enum TransitionCases {
       target: "<= 2x push-pop-default (in a tab, the page hides the tab bar: it slides out and in)",
       limit: 2, iterations: (20, 60), body: { pushPops($0, plugin: nil, inTab: true) },
       relativeTo: "push-pop-default", relativeFactor: true),
+    BenchCase(
+      name: "push-pop-large-title-tab-bar",
+      target:
+        "<= 2x push-pop-default (in a tab, from a large title to a page without one that hides"
+        + " the tab bar: the title collapses, the tab bar slides; issue #34)",
+      limit: 2, iterations: (20, 60),
+      body: { pushPops($0, plugin: nil, inTab: true, largeTitles: true) },
+      relativeTo: "push-pop-default", relativeFactor: true),
   ]
 
   /// `count` animated pushes of a page with its own bar values and pops back, each run to its
   /// end, with `plugin` installed for the run; `inTab`: in the first of two tabs of a tab bar
-  /// controller, the page hiding the tab bar.
-  static func pushPops(_ count: Int, plugin: (any HookPlugin)?, inTab: Bool = false) -> Int {
+  /// controller, the page hiding the tab bar; `largeTitles`: the bar prefers large titles (on
+  /// iOS 13), and the pushed page shows none, so the bar's large title collapses and comes back.
+  static func pushPops(
+    _ count: Int, plugin: (any HookPlugin)?, inTab: Bool = false, largeTitles: Bool = false
+  ) -> Int {
     VirtualRunLoop.main.reset()
     if let plugin { _ = try? PluginRegistry.shared.install(plugin) }
     defer { if let plugin { _ = PluginRegistry.shared.uninstall(plugin) } }
@@ -48,6 +59,7 @@ enum TransitionCases {
     } else {
       window.rootViewController = navigation
     }
+    if largeTitles { navigation.navigationBar.prefersLargeTitles = true }
     VirtualRunLoop.main.runUntilIdle()
     var depth = 0
     Stopwatch.time {
@@ -56,6 +68,7 @@ enum TransitionCases {
         page.kj_navigationBarTintColor = .cyan
         page.kj_navigationTitleColor = .white
         page.hidesBottomBarWhenPushed = inTab
+        if largeTitles { page.navigationItem.largeTitleDisplayMode = .never }
         navigation.pushViewController(page, animated: true)
         VirtualRunLoop.main.runUntilIdle()
         navigation.popViewController(animated: true)

@@ -80,6 +80,8 @@ public class UIBarAppearance {
 public final class UINavigationBarAppearance: UIBarAppearance {
   /// The title's attributes; empty uses the bar's.
   public var titleTextAttributes: TextAttributes = [:]
+  /// The large title's attributes (iOS 11's large titles); nil uses the bar's.
+  public var largeTitleTextAttributes: TextAttributes?
 
   /// The default appearance: the system's translucent background and hairline.
   public required init() {
@@ -89,6 +91,7 @@ public final class UINavigationBarAppearance: UIBarAppearance {
   override func takeValues(of other: UIBarAppearance) {
     super.takeValues(of: other)
     titleTextAttributes = (other as? UINavigationBarAppearance)?.titleTextAttributes ?? [:]
+    largeTitleTextAttributes = (other as? UINavigationBarAppearance)?.largeTitleTextAttributes
   }
 }
 

@@ -53,7 +53,9 @@ extension UINavigationBar {
   /// the standard appearance, if set.
   func activeAppearance() -> UINavigationBarAppearance? {
     guard UIDevice.current.majorSystemVersion >= 13 else { return nil }
-    if UIDevice.current.linkedMajorVersion >= 15, isAtScrollEdge {
+    // Apple's documentation of `scrollEdgeAppearance`: for an app built for iOS 14 or earlier
+    // it applies to bars with a large title only; from iOS 15 to every bar.
+    if UIDevice.current.linkedMajorVersion >= 15 || showsLargeTitle, isAtScrollEdge {
       return UIBarAppearance.drawnAtScrollEdge(
         scrollEdgeStorage, standard: standardStorage, legacy: legacyAppearance)
     }
@@ -72,6 +74,7 @@ extension UINavigationBar {
     drawnAtScrollEdge = isAtScrollEdge
     applyBackground()
     applyTitleAttributes()
+    applyLargeTitleAttributes()
   }
 
 }
@@ -82,5 +85,6 @@ extension UINavigationBar: ScrollEdgeDrawing {
   func redrawForScrollEdge() {
     applyBackground()
     applyTitleAttributes()
+    applyLargeTitleAttributes()
   }
 }

@@ -25,8 +25,12 @@ extension UINavigationBar {
     shadowView.frame = CGRect(
       x: 0, y: backgroundContainer.bounds.height, width: width, height: hairline)
     if contentContainer !== self && contentContainer.superview === self {
-      contentContainer.frame = bounds
+      contentContainer.frame = CGRect(x: 0, y: 0, width: width, height: contentHeight)
     }
+    largeTitleView?.frame = CGRect(
+      x: 0, y: contentHeight, width: width, height: largeTitleExtent)
+    largeTitleView?.label.frame = CGRect(
+      x: 16, y: max(0, largeTitleExtent - 41), width: max(0, width - 32), height: 41)
     let title = CGRect(x: width / 2 - 80, y: 11, width: 160, height: 22)
     if let titleItemView {
       titleItemView.frame = title
@@ -36,7 +40,7 @@ extension UINavigationBar {
     }
     backIndicatorView.frame = CGRect(x: 8, y: 11, width: 13, height: 21)
     backButtonView?.frame = CGRect(x: 21, y: 11, width: backButtonFrame.width - 21, height: 22)
-    let height = barHeight
+    let height = contentHeight
     // The button bars share the width beside the title; the buttons sit 44 points apart, the
     // left ones after the back button, the right ones from the right edge.
     let side = max(0, width / 2 - 80)

@@ -32,9 +32,14 @@ open class UINavigationBar: UIView {
     device.isPad && UIDevice.majorVersion(of: systemVersion) >= 12 ? 50 : 44
   }
 
-  /// This bar's height, without the status bar: fixed when the bar is made, and ``sheetHeight``
-  /// while its navigation controller is presented as a sheet from iOS 13.
-  public internal(set) var barHeight: CGFloat
+  /// This bar's height, without the status bar: its ``contentHeight`` (fixed when the bar is
+  /// made, and ``sheetHeight`` while its navigation controller is presented as a sheet from
+  /// iOS 13), and the large title's area while one shows (``largeTitleExtent``).
+  public var barHeight: CGFloat { contentHeight + largeTitleExtent }
+
+  /// The height of the bar's row of title and buttons: fixed when the bar is made, and
+  /// ``sheetHeight`` in a sheet; the large title's area is below it.
+  public internal(set) var contentHeight: CGFloat
 
   /// The height of a navigation bar at the top of a sheet from iOS 13, where no status bar is
   /// above it: 56 points (wix/react-native-navigation issue 5730, "if we look at the View
@@ -61,7 +66,7 @@ open class UINavigationBar: UIView {
   public let backgroundContainer: UIView
   /// The view holding title and buttons (the content view on iOS 11+, the bar itself on 10).
   public var contentContainer: UIView { contentView ?? self }
-  private let contentView: _UINavigationBarContentView?
+  let contentView: _UINavigationBarContentView?
   /// The title label (in the `UINavigationItemView` on iOS 10, in the content view on 11+).
   public let titleLabel = UILabel(frame: .zero)
   /// The back chevron.
@@ -84,6 +89,15 @@ open class UINavigationBar: UIView {
   var compactStorage: UINavigationBarAppearance?
   /// Whether the bar was last drawn at its scroll edge (iOS 15 and later).
   var drawnAtScrollEdge = false
+  // Large titles (`UINavigationBar+LargeTitles.swift`).
+  var prefersLargeTitlesStorage = false
+  var largeTitleAttributesStorage: TextAttributes?
+  /// The large title's view, between the background and the content, once large titles are on.
+  var largeTitleView: _UINavigationBarLargeTitleView?
+  /// How much of the large title's area shows now, 0 to ``largeTitleHeight``.
+  public internal(set) var largeTitleExtent: CGFloat = 0
+  /// Whether the top item shows a large title (its area may have scrolled away).
+  public internal(set) var showsLargeTitle = false
 
   /// The shadow image; honoured only when a custom background image is set. `UIImage()` hides
   /// the hairline.
@@ -125,12 +139,12 @@ open class UINavigationBar: UIView {
     let height =
       inSheet && UIDevice.current.linkedMajorVersion >= 13 ? UINavigationBar.sheetHeight : usual
     let statusBar = inSheet ? 0 : profile.statusBarHeight
-    guard height != barHeight || statusBar != statusBarHeight || frame.width != width else {
+    guard height != contentHeight || statusBar != statusBarHeight || frame.width != width else {
       return
     }
-    barHeight = height
+    contentHeight = height
     statusBarHeight = statusBar
-    frame = CGRect(x: 0, y: statusBar, width: width, height: height)
+    frame = CGRect(x: 0, y: statusBar, width: width, height: barHeight)
     // Laid out at once, before the presentation's appearance callbacks: UIKit lays the
     // presented view out before it animates it in (the model's reading), and a seed that adds
     // a view to the background from `viewWillAppear:` finds it at the sheet's size.
@@ -141,7 +155,7 @@ open class UINavigationBar: UIView {
   /// A bar with `frame`, whose background extends `statusBarHeight` points above it.
   public init(frame: CGRect, statusBarHeight: CGFloat) {
     self.statusBarHeight = statusBarHeight
-    barHeight = UINavigationBar.height
+    contentHeight = UINavigationBar.height
     usesLegacyHierarchy = UIDevice.current.majorSystemVersion < 11
     if usesLegacyHierarchy {
       backgroundContainer = _UINavigationBarBackground(frame: .zero)
@@ -304,7 +318,7 @@ open class UINavigationBar: UIView {
         "navigationBar:shouldPushItem:", item, swift: { $0.navigationBar(self, shouldPush: item) })
     else { return }
     itemStack.append(item)
-    showTopItem()
+    showTopItem(animated: animated)
     tellDelegate("navigationBar:didPushItem:", item) { $0.navigationBar(self, didPush: item) }
   }
 
@@ -324,7 +338,7 @@ open class UINavigationBar: UIView {
         "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
     else { return nil }
     itemStack.removeLast()
-    showTopItem()
+    showTopItem(animated: animated)
     tellDelegate("navigationBar:didPopItem:", item) { $0.navigationBar(self, didPop: item) }
     return item
   }
@@ -350,14 +364,14 @@ open class UINavigationBar: UIView {
       return
     }
     itemStack.removeLast()
-    showTopItem()
+    showTopItem(animated: true)
     tellDelegate("navigationBar:didPopItem:", item) { $0.navigationBar(self, didPop: item) }
   }
 
   /// Replaces the items.
   open func setItems(_ items: [UINavigationItem]?, animated: Bool) {
     itemStack = items ?? []
-    showTopItem()
+    showTopItem(animated: animated)
   }
 
   private func askDelegate(
@@ -389,8 +403,9 @@ open class UINavigationBar: UIView {
   private(set) var rightButtonViews: [UIView] = []
   var buttonViews: [UIView] { leftButtonViews + rightButtonViews }
 
-  private func showTopItem() {
+  private func showTopItem(animated: Bool = false) {
     titleLabel.text = topItem?.title
+    updateLargeTitle(animated: animated)
     for view in buttonViews { view.removeFromSuperview() }
     leftButtonViews = (topItem?.leftBarButtonItems ?? []).map { buttonView(for: $0, left: true) }
     rightButtonViews = (topItem?.rightBarButtonItems ?? []).map {

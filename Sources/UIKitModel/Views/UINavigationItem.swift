@@ -107,6 +107,36 @@ open class UINavigationItem: ObjCObject {
   /// UIKit): left items replace it.
   open var leftItemsSupplementBackButton = false
 
+  /// How the item's title shows when its bar ``UINavigationBar/prefersLargeTitles`` (iOS 11),
+  /// as UIKit's `UINavigationItem.LargeTitleDisplayMode`.
+  public enum LargeTitleDisplayMode: Int, Sendable, CaseIterable {
+    /// As the item below it shows its title (Apple: "If the previous item's title was large,
+    /// the current item also displays a large title"); the first item shows a large title.
+    case automatic = 0
+    /// Always large.
+    case always = 1
+    /// Never large.
+    case never = 2
+  }
+
+  /// How the title shows when the bar prefers large titles; `.automatic` by default, as
+  /// Apple documents it. Setting it before iOS 11 is refused with
+  /// ``UIKitModelIssue/unavailable(api:introduced:running:)``. A bar showing the item follows
+  /// a change at once.
+  open var largeTitleDisplayMode: LargeTitleDisplayMode {
+    get { largeTitleModeStorage }
+    set {
+      guard UIDevice.isAvailable("UINavigationItem.largeTitleDisplayMode", from: 11) else {
+        return
+      }
+      largeTitleModeStorage = newValue
+      showingBar?.updateLargeTitle(animated: false)
+    }
+  }
+  private var largeTitleModeStorage = LargeTitleDisplayMode.automatic
+  /// The bar that shows this item on top, told when the mode changes.
+  weak var showingBar: UINavigationBar?
+
   /// An item with `title`.
   public init(title: String) {
     self.title = title

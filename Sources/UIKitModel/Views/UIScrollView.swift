@@ -126,6 +126,14 @@ open class UIScrollView: UIView {
       page.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
       page.tabBarController?.tabBar.scrollEdgeMayHaveChanged()
     }
+    // iOS 11: a large title's area collapses as the content scrolls up (looked for only once a
+    // bar has preferred large titles).
+    if UINavigationBar.someBarPrefersLargeTitles,
+      let bar = owningPage?.navigationController?.navigationBar,
+      bar.prefersLargeTitlesStorage
+    {
+      bar.updateLargeTitle(animated: false)
+    }
   }
 
   /// The size of the content.

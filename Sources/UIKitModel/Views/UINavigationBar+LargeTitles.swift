@@ -1,0 +1,149 @@
+// Large titles (iOS 11): the bar's preference, the items' display modes, the large title's view
+// below the bar's row, and its area collapsing as the page's content scrolls and as a page
+// without a large title is pushed.
+import Foundation
+import ObjCRuntime
+
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+/// The view of a bar's large title, as UIKit's private class of that name: a subview of the bar
+/// between its background and its content view (niw's "UINavigationBar on iOS 11" notes list
+/// `_UIBarBackground`, `_UINavigationBarLargeTitleView` with its `UILabel`, then
+/// `_UINavigationBarContentView`).
+public final class _UINavigationBarLargeTitleView: UIView {
+  /// The large title.
+  public let label = UILabel(frame: .zero)
+
+  override init(frame: CGRect) {
+    super.init(frame: frame)
+    label.font = UINavigationBar.defaultLargeTitleFont
+    addSubview(label)
+  }
+}
+
+extension UINavigationBar {
+  /// The height of the large title's area below the bar's row: 52 points, so that a bar with
+  /// its large title showing is 96 tall on a phone (a CSDN note, "iOS11 UINavigationBar新添加的
+  /// prefersLargeTitles属性", printed the bar's frame: 44 without, 96 with, changing as the page
+  /// scrolls). The iPad's figure is the model's: the same 52 under its 50-point row.
+  public static let largeTitleHeight: CGFloat = 52
+
+  // nonisolated(unsafe): the model is used by one thread at a time (VirtualRunLoop).
+  /// Whether any bar has preferred large titles since the model was reset: until one has, a
+  /// scroll view does not look for its page's bar as it scrolls (before iOS 15).
+  nonisolated(unsafe) static var someBarPrefersLargeTitles = false
+
+  /// The large title's font when the attributes give none: the 34-point bold system font, the
+  /// model's figure.
+  static let defaultLargeTitleFont = UIFont.boldSystemFont(ofSize: 34)
+
+  /// Whether the bar shows a large title for the items that ask for one (iOS 11), as UIKit's
+  /// property; false by default. Setting it before iOS 11 is refused with
+  /// ``UIKitModelIssue/unavailable(api:introduced:running:)``, nothing changed.
+  public var prefersLargeTitles: Bool {
+    get { prefersLargeTitlesStorage }
+    set {
+      guard UIDevice.isAvailable("UINavigationBar.prefersLargeTitles", from: 11) else { return }
+      prefersLargeTitlesStorage = newValue
+      if newValue { UINavigationBar.someBarPrefersLargeTitles = true }
+      updateLargeTitle(animated: false)
+    }
+  }
+
+  /// The large title's text attributes (its colour and font), as UIKit's property; from iOS 13
+  /// an appearance's `largeTitleTextAttributes` wins when the bar draws one.
+  public var largeTitleTextAttributes: TextAttributes? {
+    get { largeTitleAttributesStorage }
+    set {
+      largeTitleAttributesStorage = newValue
+      applyLargeTitleAttributes()
+    }
+  }
+
+  /// Whether `item`, on top, shows a large title: never unless the bar prefers large titles;
+  /// then as its `largeTitleDisplayMode` says, an `.automatic` item as the item below it (Apple's
+  /// documentation of `.automatic`), the first item large (UIKit's header: "If the first item
+  /// pushed is set to Automatic, then it will show the large title if the navigation bar has
+  /// prefersLargeTitles=YES").
+  public func displaysLargeTitle(for item: UINavigationItem) -> Bool {
+    guard prefersLargeTitlesStorage, UIDevice.current.majorSystemVersion >= 11 else {
+      return false
+    }
+    var large = true
+    for candidate in itemStack {
+      switch candidate.largeTitleDisplayMode {
+      case .automatic: break
+      case .always: large = true
+      case .never: large = false
+      }
+      if candidate === item { return large }
+    }
+    return large
+  }
+
+  /// How far the top page's content has scrolled from its top: its first scroll view's offset
+  /// past its top inset (0 without one).
+  private var scrolledFromTop: CGFloat {
+    guard let page = (delegate as? UINavigationController)?.topViewController,
+      let scrollView = page.viewIfLoaded?.firstScrollView
+    else { return 0 }
+    return scrollView.contentOffset.y + scrollView.contentInset.top
+  }
+
+  /// Sets the large title's area for the top item and the content's scroll: the whole of
+  /// ``largeTitleHeight`` at the top of the content, less as the content scrolls up, none once
+  /// it scrolled the area's height or for an item without a large title. The bar's frame grows
+  /// or shrinks downwards, animated over a push's or pop's duration when `animated`.
+  func updateLargeTitle(animated: Bool) {
+    for item in itemStack { item.showingBar = item === topItem ? self : nil }
+    let large = topItem.map(displaysLargeTitle(for:)) ?? false
+    let extent =
+      large
+      ? max(
+        0, min(UINavigationBar.largeTitleHeight, UINavigationBar.largeTitleHeight - scrolledFromTop)
+      ) : 0
+    if prefersLargeTitlesStorage, largeTitleView == nil, contentView != nil {
+      let view = _UINavigationBarLargeTitleView(frame: .zero)
+      // Between the background (index 0) and the content view, as in UIKit.
+      insertSubview(view, at: 1)
+      largeTitleView = view
+      applyLargeTitleAttributes()
+    }
+    largeTitleView?.label.text = topItem?.title
+    largeTitleView?.isHidden = !large
+    // The row's title shows once the large one has gone.
+    titleLabel.alpha = large && extent > 0 ? 0 : 1
+    let showedLarge = showsLargeTitle
+    showsLargeTitle = large
+    guard extent != largeTitleExtent || large != showedLarge else { return }
+    largeTitleExtent = extent
+    // Before iOS 15 a bar draws its scroll-edge appearance only with a large title (iOS 13).
+    if UIDevice.current.majorSystemVersion >= 13, UIDevice.current.linkedMajorVersion < 15 {
+      drawnAtScrollEdge = isAtScrollEdge
+      applyBackground()
+      applyTitleAttributes()
+      applyLargeTitleAttributes()
+    }
+    let frame = CGRect(x: frame.minX, y: frame.minY, width: frame.width, height: barHeight)
+    setNeedsLayout()
+    guard animated else {
+      self.frame = frame
+      layoutIfNeeded()
+      return
+    }
+    UIView.animate(
+      withDuration: UINavigationController.transitionDuration, delay: 0,
+      options: .curveEaseInOut,
+      animations: {
+        self.frame = frame
+        self.layoutIfNeeded()
+      })
+  }
+
+  /// Colours and sizes the large title from the attributes in force.
+  func applyLargeTitleAttributes() {
+    guard let label = largeTitleView?.label else { return }
+    let attributes = activeAppearance()?.largeTitleTextAttributes ?? largeTitleAttributesStorage
+    label.textColor = attributes?.foregroundColor ?? .black
+    label.font = attributes?.font ?? UINavigationBar.defaultLargeTitleFont
+  }
+}
