@@ -59,7 +59,10 @@ enum TransitionCases {
     } else {
       window.rootViewController = navigation
     }
-    if largeTitles { navigation.navigationBar.prefersLargeTitles = true }
+    if largeTitles {
+      UIDevice.current.systemVersion = "13.0"
+      navigation.navigationBar.prefersLargeTitles = true
+    }
     VirtualRunLoop.main.runUntilIdle()
     var depth = 0
     Stopwatch.time {

@@ -100,6 +100,9 @@ extension UIKitModelTests {
       VirtualRunLoop.main.advance(by: UINavigationController.transitionDuration / 2)
       let mid = bar.presentationFrame.height
       #expect(mid > 44 && mid < 96, "between the two heights half way")
+      // The background moves with the bar, not ahead of it.
+      let background = bar.backgroundContainer.presentationFrame.height
+      #expect(background > 64 && background < 116, "the background too (with the status bar)")
       session.waitUntilIdle()
       #expect(bar.presentationFrame.height == 44)
       navigation.popViewController(animated: true)
@@ -107,9 +110,11 @@ extension UIKitModelTests {
       #expect(bar.presentationFrame.height == 96)
     }
 
-    @Test("iOS 13 and 14 draw the scroll-edge appearance only with a large title; 15 always")
-    func scrollEdgeWithLargeTitle() {
-      let (session, root) = largeTitleScene(version: "13.0")
+    @Test(
+      "iOS 13 and 14 draw the scroll-edge appearance only with a large title",
+      arguments: [("13.0", nil), ("15.0", "14.0")] as [(String, String?)])
+    func scrollEdgeWithLargeTitle(version: String, sdk: String?) {
+      let (session, root) = largeTitleScene(version: version, sdk: sdk)
       let bar = session.navigationController.navigationBar
       let standard = UINavigationBarAppearance()
       standard.backgroundColor = .red
@@ -130,11 +135,13 @@ extension UIKitModelTests {
         (bar.subviews.dropFirst().first as? _UINavigationBarLargeTitleView)?.label)
       bar.largeTitleTextAttributes = [.foregroundColor: UIColor.blue]
       #expect(label.textColor == .blue)
-      let appearance = UINavigationBarAppearance()
-      appearance.largeTitleTextAttributes = [.foregroundColor: UIColor.green]
-      bar.standardAppearance = appearance
-      bar.scrollEdgeAppearance = appearance
-      #expect(label.textColor == .green)
+      let standard = UINavigationBarAppearance()
+      standard.largeTitleTextAttributes = [.foregroundColor: UIColor.red]
+      let edge = UINavigationBarAppearance()
+      edge.largeTitleTextAttributes = [.foregroundColor: UIColor.green]
+      bar.standardAppearance = standard
+      bar.scrollEdgeAppearance = edge
+      #expect(label.textColor == .green, "at the top with a large title: the scroll edge's")
     }
 
     @Test("refused before iOS 11, nothing changed: prefersLargeTitles, largeTitleDisplayMode")
@@ -158,6 +165,26 @@ extension UIKitModelTests {
       #expect(!bar.showsLargeTitle && bar.frame.height == 44)
       root.navigationItem.largeTitleDisplayMode = .always
       #expect(bar.showsLargeTitle && bar.frame.height == 96)
+    }
+
+    @Test("a lower item's mode change reaches the automatic item on top")
+    func lowerItemModeChange() {
+      let (session, root) = largeTitleScene()
+      let bar = session.navigationController.navigationBar
+      session.push(ListPage("Message"))
+      #expect(bar.showsLargeTitle)
+      root.navigationItem.largeTitleDisplayMode = .never
+      #expect(!bar.showsLargeTitle && bar.frame.height == 44)
+    }
+
+    @Test("a bar that never preferred large titles is left alone: its title's alpha stays")
+    func untouchedWithout() {
+      let session = NavigationSession(root: ListPage("Inbox"))
+      let bar = session.navigationController.navigationBar
+      bar.titleLabel.alpha = 0.5
+      session.push(ListPage("Message"))
+      #expect(bar.titleLabel.alpha == 0.5 && bar.barHeight == 44)
+      #expect(!bar.subviews.contains { $0 is _UINavigationBarLargeTitleView })
     }
   }
 }

@@ -1,5 +1,6 @@
-// The bar's iOS 13 appearances, and which one is drawn: on iOS 15 and later the scroll-edge one
-// when the top page's content is at its top (or the page has no scroll view).
+// The bar's iOS 13 appearances, and which one is drawn: the scroll-edge one when the top page's
+// content is at its top (or the page has no scroll view), on iOS 15 and later for every bar, on
+// iOS 13 and 14 for a bar showing a large title.
 import Foundation
 
 extension UINavigationBar {
@@ -15,7 +16,7 @@ extension UINavigationBar {
   }
 
   /// The appearance of the bar when the top page's content is at its top. iOS 15 draws it for
-  /// every bar there (iOS 13 and 14 only for large titles, which the model does not draw), and
+  /// every bar there (iOS 13 and 14 only while the bar shows a large title), and
   /// when it is nil, draws the standard appearance with a **transparent background**: a bar
   /// that set only the legacy properties turns transparent at the top on iOS 15 (the white or
   /// see-through bars apps shipped with).

@@ -65,9 +65,9 @@ extension UINavigationBar {
   /// pushed is set to Automatic, then it will show the large title if the navigation bar has
   /// prefersLargeTitles=YES").
   public func displaysLargeTitle(for item: UINavigationItem) -> Bool {
-    guard prefersLargeTitlesStorage, UIDevice.current.majorSystemVersion >= 11 else {
-      return false
-    }
+    // The iOS 10 hierarchy has no large title, whatever the version reads later.
+    guard prefersLargeTitlesStorage, UIDevice.current.majorSystemVersion >= 11, contentView != nil
+    else { return false }
     var large = true
     for candidate in itemStack {
       switch candidate.largeTitleDisplayMode {
@@ -92,29 +92,38 @@ extension UINavigationBar {
   /// Sets the large title's area for the top item and the content's scroll: the whole of
   /// ``largeTitleHeight`` at the top of the content, less as the content scrolls up, none once
   /// it scrolled the area's height or for an item without a large title. The bar's frame grows
-  /// or shrinks downwards, animated over a push's or pop's duration when `animated`.
+  /// or shrinks downwards, animated over a push's or pop's duration when `animated` (an
+  /// interactive pop's too: the height does not follow the finger, the model's reading).
   func updateLargeTitle(animated: Bool) {
-    for item in itemStack { item.showingBar = item === topItem ? self : nil }
+    // A bar that never preferred large titles has nothing to do.
+    guard prefersLargeTitlesStorage || largeTitleView != nil || largeTitleExtent != 0 else {
+      return
+    }
+    // Every item of the stack tells the bar when its mode changes: an automatic item on top
+    // follows the items below it.
+    for item in itemStack { item.showingBar = self }
     let large = topItem.map(displaysLargeTitle(for:)) ?? false
-    let extent =
-      large
-      ? max(
-        0, min(UINavigationBar.largeTitleHeight, UINavigationBar.largeTitleHeight - scrolledFromTop)
-      ) : 0
+    let full = UINavigationBar.largeTitleHeight
+    let extent = large ? max(0, min(full, full - scrolledFromTop)) : 0
     if prefersLargeTitlesStorage, largeTitleView == nil, contentView != nil {
       let view = _UINavigationBarLargeTitleView(frame: .zero)
-      // Between the background (index 0) and the content view, as in UIKit.
-      insertSubview(view, at: 1)
+      // Between the background and the content view, as in UIKit (while an iOS 12 presentation
+      // has the background out of the bar, below the content view all the same).
+      if contentContainer.superview === self {
+        insertSubview(view, belowSubview: contentContainer)
+      } else {
+        insertSubview(view, at: min(1, subviews.count))
+      }
       largeTitleView = view
       applyLargeTitleAttributes()
     }
-    largeTitleView?.label.text = topItem?.title
+    if largeTitleView?.label.text != topItem?.title { largeTitleView?.label.text = topItem?.title }
+    let showedLarge = showsLargeTitle
+    guard extent != largeTitleExtent || large != showedLarge else { return }
+    showsLargeTitle = large
     largeTitleView?.isHidden = !large
     // The row's title shows once the large one has gone.
     titleLabel.alpha = large && extent > 0 ? 0 : 1
-    let showedLarge = showsLargeTitle
-    showsLargeTitle = large
-    guard extent != largeTitleExtent || large != showedLarge else { return }
     largeTitleExtent = extent
     // Before iOS 15 a bar draws its scroll-edge appearance only with a large title (iOS 13).
     if UIDevice.current.majorSystemVersion >= 13, UIDevice.current.linkedMajorVersion < 15 {
@@ -124,17 +133,20 @@ extension UINavigationBar {
       applyLargeTitleAttributes()
     }
     let frame = CGRect(x: frame.minX, y: frame.minY, width: frame.width, height: barHeight)
-    setNeedsLayout()
     guard animated else {
       self.frame = frame
+      setNeedsLayout()
       layoutIfNeeded()
       return
     }
+    // Laid out inside the block, so that the background, the large title and the content
+    // move with the bar; a layout after it to the same frames leaves their animations running.
     UIView.animate(
       withDuration: UINavigationController.transitionDuration, delay: 0,
       options: .curveEaseInOut,
       animations: {
         self.frame = frame
+        self.setNeedsLayout()
         self.layoutIfNeeded()
       })
   }

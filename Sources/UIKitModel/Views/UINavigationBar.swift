@@ -7,8 +7,8 @@ import ObjCRuntimeGeometry
 /// A navigation bar, with the hierarchy iOS gives it, chosen by the device's system version:
 ///
 /// - iOS 11 and later: `subviews[0]` is `_UIBarBackground` (background image view, effect view,
-///   shadow view), `subviews[1]` is `_UINavigationBarContentView` (title label, button views,
-///   back indicator);
+///   shadow view), then, once the bar prefers large titles, `_UINavigationBarLargeTitleView`,
+///   then `_UINavigationBarContentView` (title label, button views, back indicator);
 /// - iOS 10: `_UINavigationBarBackground` (an image view holding the effect and shadow views),
 ///   then `UINavigationItemView` (holding the title label), the back button
 ///   (`UINavigationItemButtonView`), the `UINavigationButton`s of the bar button items and the
@@ -405,7 +405,6 @@ open class UINavigationBar: UIView {
 
   private func showTopItem(animated: Bool = false) {
     titleLabel.text = topItem?.title
-    updateLargeTitle(animated: animated)
     for view in buttonViews { view.removeFromSuperview() }
     leftButtonViews = (topItem?.leftBarButtonItems ?? []).map { buttonView(for: $0, left: true) }
     rightButtonViews = (topItem?.rightBarButtonItems ?? []).map {
@@ -415,6 +414,7 @@ open class UINavigationBar: UIView {
     backButtonView?.isHidden = !showsBackButton
     performLayout()
     scrollEdgeMayHaveChanged()
+    updateLargeTitle(animated: animated)
   }
 
   private func buttonView(for item: UIBarButtonItem, left: Bool) -> UIView {

@@ -122,16 +122,17 @@ open class UIScrollView: UIView {
     tellDelegate(ScrollViewSelectors.scrollViewDidScroll) { $0.scrollViewDidScroll(self) }
     // iOS 15 (and its SDK): the bar over this page draws its scroll-edge appearance at the top.
     // So does a tab bar under it, at the bottom.
-    if UIDevice.current.linkedMajorVersion >= 15, let page = owningPage {
+    // iOS 11: a large title's area collapses as the content scrolls up (looked for only once a
+    // bar has preferred large titles).
+    let scrollEdges = UIDevice.current.linkedMajorVersion >= 15
+    guard scrollEdges || UINavigationBar.someBarPrefersLargeTitles, let page = owningPage else {
+      return
+    }
+    if scrollEdges {
       page.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
       page.tabBarController?.tabBar.scrollEdgeMayHaveChanged()
     }
-    // iOS 11: a large title's area collapses as the content scrolls up (looked for only once a
-    // bar has preferred large titles).
-    if UINavigationBar.someBarPrefersLargeTitles,
-      let bar = owningPage?.navigationController?.navigationBar,
-      bar.prefersLargeTitlesStorage
-    {
+    if let bar = page.navigationController?.navigationBar, bar.prefersLargeTitlesStorage {
       bar.updateLargeTitle(animated: false)
     }
   }

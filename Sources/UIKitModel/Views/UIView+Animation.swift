@@ -77,7 +77,12 @@ extension UIView: AnimationTarget {
   ) {
     guard let context = AnimationContext.current, context.duration > 0 || context.delay > 0 else {
       // Outside an animation block (or in one of no time) the change is immediate, and ends any
-      // running animation.
+      // running animation, unless it sets the value that animation is heading to (a layout
+      // that runs again after an animated one, as Core Animation leaves an animation running
+      // when the model value is set again).
+      guard !animations.isEmpty, animations.first(where: { $0.key == key })?.to != to else {
+        return
+      }
       if let running = removeAnimation(of: key) {
         VirtualRunLoop.main.animations.interrupt(running)
       }
