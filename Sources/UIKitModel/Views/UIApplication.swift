@@ -172,7 +172,6 @@ public final class UIApplication: UIResponder {
     statusBarStyle = .default
     statusBarAppearanceUpdates = 0
     UINavigationBar.appearanceProxy.reset()
-    UINavigationBar.someBarPrefersLargeTitles = false
     NSUserDefaults.reset()
     self.delegate = delegate
     UIApplication.launchingThread.store(UInt(pthread_self()), ordering: .releasing)
