@@ -261,12 +261,12 @@ public enum OverlayBarScenarios {
   /// Large titles: the background-colour demo at the root of a navigation controller whose bar
   /// prefers large titles (from iOS 11; before, the plain bar), scrolled until its bar is blue,
   /// then back to the top. The overlay is made in the demo's first `viewWillAppear:`, with the
-  /// large title showing: the seed's is the bar's height then (96 points on a phone) plus 20,
-  /// and keeps that height, so once the content has scrolled the large title away and the bar
-  /// is its row's height, it hangs 52 points below the bar over the page (the model's prediction from the
+  /// large title showing: the seed's is the bar's height then (96 points on a phone) plus 20, and
+  /// keeps that height, so once the content has scrolled the large title away and the bar is its
+  /// row's height, it hangs 52 points below the bar over the page (the model's prediction from the
   /// seed's code and the large title's sourced heights; HBDNavigationBar issues 10 and 127 and
-  /// YPNavigationBarTransition issue 31 say only that large titles are not supported). The
-  /// fixed overlay follows the background. Seed, then fixed.
+  /// YPNavigationBarTransition issue 31 say only that large titles are not supported). The fixed
+  /// overlay follows the background. Seed, then fixed.
   public static let largeTitle = Scenario(
     name: "lt-large-title",
     summary: "large titles: the demo's blue bar as the large title scrolls away; seed, then fixed",

@@ -55,8 +55,9 @@ extension ScenarioContext {
   /// (before iOS 13, or for an app built with an older SDK, a phone's sheet is full screen),
   /// the first drag is skipped and the sheet is dismissed from code. Names after `prefix`;
   /// `finishFailsOn` names the profiles (and `finishDevices` the devices) where a technique is
-  /// known to keep the swipe back from popping. `checkBar` runs after each step with its name (`presented`, `pushed`, `popped`,
-  /// `drag cancelled`, `dismissed`), for the plugin's own checks.
+  /// known to keep the swipe back from popping. `checkBar` runs after each step with its name
+  /// (`presented`, `pushed`, `popped`, `drag cancelled`, `dismissed`), for the plugin's own
+  /// checks.
   public func pushAndDragInSheet(
     _ sheet: UINavigationController, pushing page: UIViewController,
     in session: NavigationSession, prefix: String = "", from startX: CGFloat = 5,
@@ -78,8 +79,7 @@ extension ScenarioContext {
       depth() == 1, "\(prefix)back at the sheet's root", seen: "\(depth()) deep",
       failsOn: finishFailsOn, onDevices: finishDevices)
     checkBar("popped")
-    let card = isCard(sheet)
-    if card {
+    if isCard(sheet) {
       session.dragSheetDown(to: 0.3)
       mark("\(prefix)sheet dragged to 30 % and let go")
       let dragged = session.trace.last?.contains("drag the sheet down to 30 %") == true

@@ -162,15 +162,15 @@ public enum GestureDriver {
     return true
   }
 
-  /// A finger comes down at `point` of `window`: the enabled pan recognizers on the view the
-  /// hit test finds and on its ancestors (the nearest view first; on one view, the one added
-  /// last first) follow the touch. An edge pan takes it only within 20 points of one of the
-  /// edges of its view (the screen's, for a view that fills it; an iPad sheet's own, the
-  /// model's reading). None begins yet: each is asked whether it may begin when the finger has moved
+  /// A finger comes down at `point` of `window`: the enabled pan recognizers on the view the hit
+  /// test finds and on its ancestors (the nearest view first; on one view, the one added last
+  /// first) follow the touch. An edge pan takes it only within 20 points of one of the edges of its
+  /// view (the screen's, for a view that fills it; an iPad sheet's own, the model's reading). None
+  /// begins yet: each is asked whether it may begin when the finger has moved
   /// ``UIPanGestureRecognizer/recognitionDistance`` points (``move(_:to:)``, in the order
   /// returned), and begins only if it may also recognize simultaneously with those that began
-  /// before it. Returns the recognizers following the touch; move and end them with
-  /// ``move(_:to:)`` and ``end(_:cancelled:)`` while ``UIPanGestureRecognizer/isFollowingTouch``.
+  /// before it. Returns the recognizers following the touch; move and end them with ``move(_:to:)``
+  /// and ``end(_:cancelled:)`` while ``UIPanGestureRecognizer/isFollowingTouch``.
   @discardableResult
   public static func touchDown(at point: CGPoint, in window: UIWindow) -> [UIPanGestureRecognizer] {
     guard point.x.isFinite, point.y.isFinite else {

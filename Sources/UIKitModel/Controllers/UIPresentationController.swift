@@ -63,8 +63,9 @@ extension UIAdaptivePresentationControllerDelegate {
 }
 
 /// The object that manages one presentation, as UIKit's: made when the presented controller's
-/// `presentationController` is first read or when it is presented, gone when it is dismissed. For a sheet from iOS 13 it owns the swipe-down pan on the sheet's
-/// view and runs the interactive dismissal; its ``delegate`` is asked and told about it.
+/// `presentationController` is first read or when it is presented, gone when it is dismissed. For a
+/// sheet from iOS 13 it owns the swipe-down pan on the sheet's view and runs the interactive
+/// dismissal; its ``delegate`` is asked and told about it.
 open class UIPresentationController: ObjCObject {
   /// `_handleDismissalPan:`, the action of the swipe-down pan (in the table, so a plugin can
   /// hook the sheet's drag as it hooks the swipe back).

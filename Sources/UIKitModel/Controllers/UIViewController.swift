@@ -63,7 +63,8 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   public internal(set) var isBeingPresented = false
   /// Whether the controller is being dismissed (from `dismiss` until its `viewDidDisappear:`).
   public internal(set) var isBeingDismissed = false
-  /// The style set with `modalPresentationStyle`; nil for the default (UIViewController+Presentation.swift).
+  /// The style set with `modalPresentationStyle`; nil for the default
+  /// (UIViewController+Presentation.swift).
   var presentationStyleStorage: UIModalPresentationStyle?
   /// `isModalInPresentation`'s value.
   var modalInPresentationStorage = false
