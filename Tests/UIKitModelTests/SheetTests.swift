@@ -1,7 +1,8 @@
 // Sheets: how a presentation style resolves on each device and version, the presenter kept and
 // scaled behind a card without appearance callbacks, a navigation bar 56 points tall in a sheet,
-// the swipe-down dismissal with its delegate's order, `isModalInPresentation`, the status bar,
-// swizzles of the table's presentation methods, and the refusals.
+// the status bar, swizzles of the table's presentation methods, the lab's frame, and the
+// refusals (the swipe down: SheetTests+SwipeDown.swift). The scene and the delegate recorder are
+// shared with that file.
 import Foundation
 import ObjCRuntime
 import ScreenRendering
@@ -10,7 +11,7 @@ import UIKitModel
 
 /// A navigation controller over a logged page A in a key window on `device` running `version`
 /// (built with `sdk`); the log is emptied.
-private func sheetScene(
+func sheetScene(
   device: DeviceProfile = .iPhone8, version: String = "13.0", sdk: String? = nil,
   log: NavigationLog = NavigationLog()
 ) -> (UINavigationController, UIWindow) {
@@ -27,7 +28,7 @@ private func sheetScene(
 }
 
 /// Records what a presentation controller's delegate is asked and told.
-private final class SheetDelegate: UIAdaptivePresentationControllerDelegate {
+final class SheetDelegate: UIAdaptivePresentationControllerDelegate {
   var calls: [String] = []
   var allowsDismissal = true
 
@@ -57,7 +58,7 @@ private final class LightPage: UIViewController {
 
 /// Drags the sheet of `presented` down by `distance` points over ten frames and lets go (or
 /// the gesture is cancelled), then lets the run loop settle.
-private func dragDown(_ presented: UIViewController, by distance: CGFloat, cancelled: Bool = false)
+func dragDown(_ presented: UIViewController, by distance: CGFloat, cancelled: Bool = false)
   throws
 {
   let pan = try #require(presented.presentationController?.dismissalPanGestureRecognizer)
@@ -154,88 +155,6 @@ extension UIKitModelTests {
       #expect(navigation.view.transform.isIdentity)
     }
 
-    @Test("a swipe down past half way dismisses: should, will, then did; the page's callbacks")
-    func swipeDismisses() throws {
-      let log = NavigationLog()
-      let (navigation, _) = sheetScene(log: log)
-      let sheet = LoggedScreen("S", log: log)
-      let delegate = SheetDelegate()
-      sheet.presentationController?.delegate = delegate
-      navigation.present(sheet, animated: false)
-      _ = log.take()
-      let pan = try #require(sheet.presentationController?.dismissalPanGestureRecognizer)
-      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: 500), steps: 10)
-      VirtualRunLoop.main.advance(by: VirtualRunLoop.frameDuration * 5)
-      #expect(delegate.calls == ["shouldDismiss", "willDismiss"])
-      #expect(log.take() == ["S.willDisappear"])
-      #expect(sheet.isBeingDismissed)
-      #expect(sheet.view.frame.minY > DeviceProfile.iPhone8.statusBarHeight, "follows the finger")
-      let scale = navigation.view.transform.a
-      #expect(scale > UIPresentationController.presenterScale && scale < 1, "grows back")
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(delegate.calls == ["shouldDismiss", "willDismiss", "didDismiss"])
-      #expect(log.take() == ["S.didDisappear"])
-      #expect(navigation.presentedViewController == nil && sheet.view.superview == nil)
-      #expect(navigation.view.transform.isIdentity)
-    }
-
-    @Test("a short swipe goes back: the page appears again and the delegate hears no did")
-    func swipeCancels() throws {
-      let log = NavigationLog()
-      let (navigation, _) = sheetScene(log: log)
-      let sheet = LoggedScreen("S", log: log)
-      let delegate = SheetDelegate()
-      sheet.presentationController?.delegate = delegate
-      navigation.present(sheet, animated: false)
-      let resting = sheet.view.frame
-      _ = log.take()
-      // Slow and short (100 points over 50 frames), then a cancelled touch.
-      let pan = try #require(sheet.presentationController?.dismissalPanGestureRecognizer)
-      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: 100), steps: 50)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(delegate.calls == ["shouldDismiss", "willDismiss"])
-      #expect(log.take() == ["S.willDisappear", "S.willAppear", "S.didAppear"])
-      #expect(sheet.view.frame == resting && !sheet.isBeingDismissed)
-      #expect(navigation.presentedViewController === sheet)
-      try dragDown(sheet, by: 500, cancelled: true)
-      #expect(navigation.presentedViewController === sheet, "a cancelled touch never dismisses")
-      #expect(sheet.view.frame == resting && !sheet.isBeingDismissed)
-    }
-
-    @Test("isModalInPresentation and a delegate's no make the swipe an attempt; nothing moves")
-    func attempts() throws {
-      let log = NavigationLog()
-      let (navigation, _) = sheetScene(log: log)
-      let sheet = LoggedScreen("S", log: log)
-      let delegate = SheetDelegate()
-      sheet.presentationController?.delegate = delegate
-      navigation.present(sheet, animated: false)
-      let resting = sheet.view.frame
-      _ = log.take()
-      sheet.isModalInPresentation = true
-      try dragDown(sheet, by: 500)
-      #expect(delegate.calls == ["didAttemptToDismiss"], "WWDC19: the attempt only")
-      #expect(log.take().isEmpty, "no appearance callback")
-      #expect(sheet.view.frame == resting && navigation.presentedViewController === sheet)
-      sheet.isModalInPresentation = false
-      delegate.allowsDismissal = false
-      delegate.calls = []
-      try dragDown(sheet, by: 500)
-      #expect(delegate.calls == ["shouldDismiss", "didAttemptToDismiss"])
-      #expect(log.take().isEmpty && navigation.presentedViewController === sheet)
-    }
-
-    @Test("a sideways move never drags the sheet")
-    func sidewaysMove() throws {
-      let (navigation, _) = sheetScene()
-      let sheet = UIViewController()
-      navigation.present(sheet, animated: false)
-      let pan = try #require(sheet.presentationController?.dismissalPanGestureRecognizer)
-      GestureDriver.swipe(pan, translation: CGPoint(x: 300, y: 20))
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.presentedViewController === sheet && !sheet.isBeingDismissed)
-    }
-
     @Test("a sheet leaves the status bar to the presenter unless it captures it")
     func statusBar() {
       let (navigation, _) = sheetScene()
@@ -307,23 +226,6 @@ extension UIKitModelTests {
       #expect(page.modalPresentationStyle == .fullScreen, "needs the iOS 13 SDK too")
     }
 
-    @Test("refused while a sheet is dragged: dismissing it, presenting from it")
-    func refusedWhileDragged() throws {
-      let (navigation, _) = sheetScene()
-      let sheet = UIViewController()
-      navigation.present(sheet, animated: false)
-      let pan = try #require(sheet.presentationController?.dismissalPanGestureRecognizer)
-      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: 500), steps: 10)
-      VirtualRunLoop.main.advance(by: VirtualRunLoop.frameDuration * 5)
-      UIKitModelIssues.removeAll()
-      sheet.dismiss(animated: false)
-      sheet.present(UIViewController(), animated: false)
-      #expect(UIKitModelIssues.all.count == 2)
-      #expect(sheet.presentedViewController == nil && navigation.presentedViewController === sheet)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.presentedViewController == nil, "the swipe finished its dismissal")
-    }
-
     @Test("presenting a sheet during a swipe back is refused; the pop goes on")
     func duringInteractivePop() throws {
       let (navigation, _) = sheetScene()
@@ -350,42 +252,6 @@ extension UIKitModelTests {
         nil as ObjCObject?) as Void
       #expect(navigation.presentedViewController == nil)
       #expect(UIKitModelIssues.all.count == 2)
-    }
-
-    @Test("a session drags a card down: let go early it goes back, past half way it leaves")
-    func sessionDrag() {
-      let session = NavigationSession(root: LoggedScreen("A", log: NavigationLog()))
-      let sheet = UINavigationController(rootViewController: UIViewController())
-      sheet.topViewController?.title = "Sheet"
-      session.navigationController.present(sheet, animated: false)
-      #expect(session.frontNavigationController === sheet, "the bar the user looks at")
-      session.dragSheetDown(to: 0.3)
-      #expect(session.navigationController.presentedViewController === sheet)
-      session.dragSheetDown(to: 0.7)
-      #expect(session.navigationController.presentedViewController == nil)
-      #expect(session.frontNavigationController === session.navigationController)
-      let lines = Array(session.trace.dropFirst())  // after "launch"
-      #expect(lines[0].contains("drag the sheet down to 30 %") && lines[0].contains("top Sheet"))
-      #expect(lines[1].contains("drag the sheet down to 70 %") && lines[1].contains("top A"))
-    }
-
-    @Test("a session's drag is refused without a card, and for a fraction or length out of range")
-    func sessionDragRefused() {
-      let session = NavigationSession(root: UIViewController(), systemVersion: "12.4")
-      session.dragSheetDown(to: 0.7)
-      let sheet = UIViewController()
-      session.navigationController.present(sheet, animated: false)
-      session.dragSheetDown(to: 0.7)
-      #expect(session.navigationController.presentedViewController === sheet, "full screen")
-      #expect(session.trace.dropFirst().allSatisfy { $0.contains("drag the sheet down (refused)") })
-      session.navigationController.dismiss(animated: false)
-      UIDevice.current.systemVersion = "13.0"
-      session.navigationController.present(UIViewController(), animated: false)
-      UIKitModelIssues.removeAll()
-      session.dragSheetDown(to: .nan)
-      session.dragSheetDown(to: 0.7, frames: VirtualRunLoop.maximumFrames + 1)
-      #expect(UIKitModelIssues.all.count == 2)
-      #expect(session.navigationController.presentedViewController != nil)
     }
 
     @Test("on an iPad the swipe back starts at the sheet's edge, not the screen's")
@@ -429,80 +295,6 @@ extension UIKitModelTests {
         "the bar at the sheet's top, with no status bar's strip")
     }
 
-    @Test("a slow release past half way dismisses; a flick back from there does not")
-    func releaseRules() throws {
-      let (navigation, _) = sheetScene()
-      let sheet = UIViewController()
-      navigation.present(sheet, animated: false)
-      let pan = try #require(sheet.activePresentationController?.dismissalPanGestureRecognizer)
-      let travel = UIScreen.main.bounds.height - sheet.view.frame.minY
-      // To 60 % slowly, then back 30 points in the last frame: a flick back.
-      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: travel * 0.6), steps: 60)
-      VirtualRunLoop.main.advance(frames: 59)
-      GestureDriver.move(pan, to: CGPoint(x: 0, y: travel * 0.6 - 30))
-      GestureDriver.end(pan)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.presentedViewController === sheet, "the flick back keeps it")
-      // To 60 % over 60 frames and let go there: slow, past half way.
-      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: travel * 0.6), steps: 60)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.presentedViewController == nil)
-    }
-
-    @Test("a delegate that dismisses or presents from its callbacks leaves nothing half-done")
-    func reentrantDelegate() throws {
-      final class Meddler: UIAdaptivePresentationControllerDelegate {
-        var action: (String) -> Void = { _ in }
-        func presentationControllerShouldDismiss(_ p: UIPresentationController) -> Bool {
-          action("should")
-          return true
-        }
-        func presentationControllerWillDismiss(_ p: UIPresentationController) { action("will") }
-        func presentationControllerDidAttemptToDismiss(_ p: UIPresentationController) {
-          action("attempt")
-        }
-      }
-      let log = NavigationLog()
-      let (navigation, _) = sheetScene(log: log)
-      let meddler = Meddler()
-      // Dismissed from `should`: the drag stops, the presenter keeps its size, the sheet went.
-      var sheet = LoggedScreen("S", log: log)
-      sheet.presentationController?.delegate = meddler
-      navigation.present(sheet, animated: false)
-      meddler.action = { if $0 == "should" { sheet.dismiss(animated: false) } }
-      _ = log.take()
-      try dragDown(sheet, by: 500)
-      #expect(navigation.presentedViewController == nil && !sheet.isBeingDismissed)
-      #expect(log.take() == ["S.willDisappear", "S.didDisappear"], "the dismissal's, once")
-      #expect(navigation.view.transform.isIdentity)
-      // Presented again, it is presented and dismissed as any other time.
-      navigation.present(sheet, animated: false)
-      meddler.action = { _ in }
-      try dragDown(sheet, by: 500)
-      #expect(navigation.presentedViewController == nil, "dismissed by the swipe this time")
-      // Dismissed or presented from `will`: refused, the swipe goes on and dismisses.
-      sheet = LoggedScreen("T", log: log)
-      sheet.presentationController?.delegate = meddler
-      navigation.present(sheet, animated: false)
-      UIKitModelIssues.removeAll()
-      meddler.action = {
-        guard $0 == "will" else { return }
-        sheet.dismiss(animated: false)
-        sheet.present(UIViewController(), animated: false)
-      }
-      try dragDown(sheet, by: 500)
-      #expect(UIKitModelIssues.all.count == 2)
-      #expect(navigation.presentedViewController == nil && sheet.presentedViewController == nil)
-      // Dismissed from the attempt, as apps do after asking the user.
-      sheet = LoggedScreen("U", log: log)
-      sheet.isModalInPresentation = true
-      sheet.presentationController?.delegate = meddler
-      navigation.present(sheet, animated: false)
-      meddler.action = { if $0 == "attempt" { sheet.dismiss(animated: false) } }
-      try dragDown(sheet, by: 500)
-      #expect(navigation.presentedViewController == nil && navigation.view.transform.isIdentity)
-    }
-
     @Test("dismissing two sheets from below leaves neither scaled; the lower one shows whole again")
     func stackedSheets() {
       let (navigation, _) = sheetScene()
@@ -516,18 +308,6 @@ extension UIKitModelTests {
       #expect(navigation.presentedViewController == nil && first.view.transform.isIdentity)
       navigation.present(first, animated: false)
       #expect(first.view.frame == UIPresentationController.sheetFrame(in: UIScreen.main.bounds))
-    }
-
-    @Test("a drag does not begin while the sheet's navigation controller pushes")
-    func noDragDuringPush() throws {
-      let (navigation, _) = sheetScene()
-      let sheet = UINavigationController(rootViewController: UIViewController())
-      navigation.present(sheet, animated: false)
-      sheet.pushViewController(UIViewController(), animated: true)
-      let pan = try #require(sheet.activePresentationController?.dismissalPanGestureRecognizer)
-      GestureDriver.swipe(pan, translation: CGPoint(x: 0, y: 500), steps: 5)
-      VirtualRunLoop.main.runUntilIdle()
-      #expect(navigation.presentedViewController === sheet && sheet.viewControllers.count == 2)
     }
 
     @Test(

@@ -157,13 +157,20 @@ public final class NavigationSession {
   /// The navigation controller the user looks at: the top-most one presented above the
   /// session's screen (a sheet's, say), else ``navigationController``.
   public var frontNavigationController: UINavigationController {
-    var front = navigationController
+    presentedChain.last { $0 is UINavigationController } as? UINavigationController
+      ?? navigationController
+  }
+
+  /// The controllers presented above the session's screen, the lowest first; empty (and not
+  /// allocated) when nothing is presented.
+  private var presentedChain: [UIViewController] {
+    var chain: [UIViewController] = []
     var presented = root.presentedViewController
     while let controller = presented {
-      if let navigation = controller as? UINavigationController { front = navigation }
+      chain.append(controller)
       presented = controller.presentedViewController
     }
-    return front
+    return chain
   }
 
   /// Drags the top-most sheet down, released `fraction` of the way out of the window, over
@@ -174,13 +181,8 @@ public final class NavigationSession {
   /// sheet's pan did not begin.
   @discardableResult
   public func dragSheetDown(to fraction: CGFloat, frames: Int = 12) -> Self {
-    var top: UIViewController?
-    var presented = root.presentedViewController
-    while let controller = presented {
-      top = controller
-      presented = controller.presentedViewController
-    }
-    guard let top, top.activePresentationController?.isCard == true, let sheet = top.viewIfLoaded,
+    guard let top = presentedChain.last, top.activePresentationController?.isCard == true,
+      let sheet = top.viewIfLoaded,
       let window = sheet.window
     else { return settle("drag the sheet down (refused)") }
     guard fraction.isFinite, abs(fraction) <= 10 else {
@@ -400,13 +402,7 @@ public final class NavigationSession {
 
   /// The controllers above the navigation controller being presented or dismissed now.
   private var presentationsUnderWay: [UIViewController] {
-    var found: [UIViewController] = []
-    var presented = root.presentedViewController
-    while let controller = presented {
-      if controller.isBeingPresented || controller.isBeingDismissed { found.append(controller) }
-      presented = controller.presentedViewController
-    }
-    return found
+    presentedChain.filter { $0.isBeingPresented || $0.isBeingDismissed }
   }
 
   /// Whether the session is idle, as EarlGrey and KIF wait for: no transition or presentation

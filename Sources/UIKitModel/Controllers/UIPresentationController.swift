@@ -135,10 +135,13 @@ open class UIPresentationController: ObjCObject {
 }
 
 // swift-format-ignore: TypeNamesShouldBeCapitalized
-/// The view UIKit puts between a sheet and the presenter (its private `UIDimmingView`): it
+/// The view between a sheet and the presenter, named after UIKit's private `UIDimmingView`: it
 /// covers the window, so a touch outside the sheet reaches neither the presenter's views nor
-/// their gestures (the presenter's swipe back cannot pop its stack under a sheet). It draws
-/// nothing in the model: how much UIKit dims the presenter is left out, for want of a source.
+/// their gestures (the presenter's swipe back cannot pop its stack under a sheet). The model's
+/// reading: Apple documents that with `isModalInPresentation` "UIKit ignores events outside the
+/// view controller's bounds", and no source says the presenter is touchable otherwise; the
+/// model keeps it untouchable either way. It draws nothing: how much UIKit dims the presenter
+/// is left out, for want of a source.
 public final class UIDimmingView: UIView {}
 
 /// A swipe-down dismissal under way.

@@ -37,15 +37,15 @@ extension UINavigationBar {
   /// Whether the top page's content is at its top edge: its first scroll view (depth first in
   /// its view) has an offset at or above its top inset, or it has no scroll view.
   public var isAtScrollEdge: Bool {
-    guard let page = topPage, page.isViewLoaded, let view = page.view else { return true }
-    guard let scrollView = view.firstScrollView else { return true }
+    guard let scrollView = topContentScrollView else { return true }
     return scrollView.contentOffset.y <= -scrollView.contentInset.top
   }
 
-  /// The page whose content the bar sits over: the top controller of the navigation controller
-  /// the bar belongs to.
-  private var topPage: UIViewController? {
-    (delegate as? UINavigationController)?.topViewController
+  /// The scroll view of the content the bar sits over: the first (depth first) in the view of
+  /// the top controller of the navigation controller the bar belongs to, if that view is loaded.
+  /// The scroll edge and the large title's collapse both read it.
+  var topContentScrollView: UIScrollView? {
+    (delegate as? UINavigationController)?.topViewController?.viewIfLoaded?.firstScrollView
   }
 
   /// The appearance drawn now, if the bar draws one: none before iOS 13; on iOS 15 and later at

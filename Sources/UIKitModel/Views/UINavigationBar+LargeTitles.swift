@@ -83,9 +83,7 @@ extension UINavigationBar {
   /// How far the top page's content has scrolled from its top: its first scroll view's offset
   /// past its top inset (0 without one).
   private var scrolledFromTop: CGFloat {
-    guard let page = (delegate as? UINavigationController)?.topViewController,
-      let scrollView = page.viewIfLoaded?.firstScrollView
-    else { return 0 }
+    guard let scrollView = topContentScrollView else { return 0 }
     return scrollView.contentOffset.y + scrollView.contentInset.top
   }
 
