@@ -57,21 +57,31 @@ extension UINavigationBar {
   }
 
   private func makeBackgroundView() -> UIView {
-    setBackgroundImage(UIImage(), for: .default)
-    let view = UIView(frame: CGRect(x: 0, y: 0, width: bounds.width, height: barLayerBottom))
-    view.autoresizingMask = .flexibleWidth
-    subviews.first?.insertSubview(view, at: 0)
+    let view = UIView(frame: .zero)
+    insertBackground(view)
     self[backgroundViewKey] = view
     return view
   }
 
   private func makeBackgroundImageView() -> UIImageView {
-    setBackgroundImage(UIImage(), for: .default)
-    let view = UIImageView(frame: CGRect(x: 0, y: 0, width: bounds.width, height: barLayerBottom))
-    view.autoresizingMask = .flexibleWidth
-    subviews.first?.insertSubview(view, at: 0)
+    let view = UIImageView(frame: .zero)
+    insertBackground(view)
     self[backgroundImageViewKey] = view
     return view
+  }
+
+  /// Clears the system background and puts `view` at index 0 of the bar's first subview, as
+  /// tall as that subview and following it: WRNavigationBar's view is as tall as the status bar
+  /// and the bar's row (its hard-coded 64 or 88), so a large title's part of the bar, below the
+  /// row, showed the cleared background (WRNavigationBar issue 88); the bar's background grows
+  /// and shrinks with the large title, and the view with it.
+  private func insertBackground(_ view: UIView) {
+    setBackgroundImage(UIImage(), for: .default)
+    let background = subviews.first
+    let height = background.map { max($0.bounds.height, barLayerBottom) } ?? barLayerBottom
+    view.frame = CGRect(x: 0, y: 0, width: bounds.width, height: height)
+    view.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+    background?.insertSubview(view, at: 0)
   }
 
   /// Sets the background's alpha as the original does: on each subview of the bar's first
@@ -127,11 +137,19 @@ extension UINavigationBar {
     shadowImage = hidden ? UIImage() : nil
   }
 
-  /// Sets the title colour, keeping the other title attributes.
+  /// Sets the title colour, keeping the other title attributes; on a bar that prefers large
+  /// titles (iOS 11 and later), the large title's too. WRNavigationBar sets only the title
+  /// attributes, and the large title, which has attributes of its own (Apple's
+  /// `largeTitleTextAttributes`), kept the system's black (WRNavigationBar issue 88: with
+  /// `prefersLargeTitles` "all of WR's settings fail").
   public func barLayerSetTitleColor(_ color: UIColor) {
     var attributes = titleTextAttributes ?? [:]
     attributes[.foregroundColor] = color
     titleTextAttributes = attributes
+    guard UIDevice.current.majorSystemVersion >= 11, prefersLargeTitles else { return }
+    var large = largeTitleTextAttributes ?? [:]
+    large[.foregroundColor] = color
+    largeTitleTextAttributes = large
   }
 
   /// Puts the plugin's background view back at index 0 of the first subview if something was

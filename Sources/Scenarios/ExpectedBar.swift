@@ -18,6 +18,8 @@ public struct ExpectedBar: Sendable, Equatable {
   public var tint: UIColor?
   /// The title colour, its alpha the title's opacity.
   public var titleColor: UIColor?
+  /// The large title's colour, its alpha the large title's opacity: a large title must show.
+  public var largeTitleColor: UIColor?
   /// The status bar style.
   public var statusBarStyle: UIStatusBarStyle?
   /// The bar's vertical offset.
@@ -34,9 +36,10 @@ public struct ExpectedBar: Sendable, Equatable {
     background: UIColor? = nil, backgroundAlpha: CGFloat? = nil, tint: UIColor? = nil,
     titleColor: UIColor? = nil, statusBarStyle: UIStatusBarStyle? = nil,
     translationY: CGFloat? = nil, hairline: Bool? = nil, height: CGFloat? = nil,
-    hidden: Bool? = nil
+    hidden: Bool? = nil, largeTitleColor: UIColor? = nil
   ) {
     self.hidden = hidden
+    self.largeTitleColor = largeTitleColor
     self.background = background
     self.backgroundAlpha = backgroundAlpha
     self.tint = tint
@@ -82,6 +85,15 @@ public struct ExpectedBar: Sendable, Equatable {
     number("background alpha", backgroundAlpha, seen.backgroundOpacity)
     color("tint", tint, seen.tintColor)
     color("title", titleColor, seen.titleColor)
+    if let largeTitleColor {
+      if let seenLarge = seen.largeTitleColor {
+        color("large title", largeTitleColor, seenLarge)
+      } else {
+        lines.append(
+          "large title: expected \(UIColorComponents(largeTitleColor).color.hexDescription),"
+            + " seen none")
+      }
+    }
     if let statusBarStyle, statusBarStyle != seen.statusBarStyle {
       lines.append("status bar: expected \(statusBarStyle), seen \(seen.statusBarStyle)")
     }

@@ -37,6 +37,7 @@ enum RunCommand {
         "    \(Format.strip(bar, title: title, color: color))"
           + " bg \(Format.hex(bar.backgroundColor)) \(Format.number(bar.backgroundOpacity))"
           + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
+          + (bar.largeTitleColor.map { "  large \(Format.hex($0))" } ?? "")
           + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))"
           + Format.exceptions(bar) + "\n")
       if let tabBar = moment.seenTabBar { output.out("    \(tabBar)\n") }

@@ -236,6 +236,25 @@ struct BarLayerPluginTests {
     #expect(BarLayer.middleAlpha(0.5, 1, 2) == 1)
   }
 
+  @Test(
+    "with a large title the background view covers the whole bar and the title colour reaches the large title"
+  )
+  func largeTitle() throws {
+    let (navigation, transparent, _) = twoScreens()
+    let bar = navigation.navigationBar
+    bar.prefersLargeTitles = true
+    transparent.navBarTitleColor = .yellow
+    let view = try #require(bar.barLayerBackgroundView)
+    let background = try #require(bar.subviews.first)
+    #expect(bar.barHeight == 96)
+    #expect(view.frame.height == background.bounds.height && view.frame.height == 20 + 96)
+    #expect(bar.largeTitleTextAttributes?.foregroundColor == .yellow)
+    #expect(bar.asSeen().largeTitleColor == UIColorComponents(.yellow))
+    bar.prefersLargeTitles = false
+    #expect(
+      close(view.frame.height, 20 + 44, tolerance: 1e-9), "and follows the bar back to its row")
+  }
+
   @Test("black- and whitelisted controllers are left alone")
   func lists() throws {
     final class ImagePicker: UIViewController {}

@@ -111,6 +111,22 @@ extension UIKitModelTests {
     }
 
     @Test(
+      "after a scroll away and back, a push to a page without a large title shows its title",
+      arguments: ["11.0", "12.0", "13.0"])
+    func pushAfterScrollShowsTheRowTitle(version: String) {
+      let (session, root) = largeTitleScene(version: version)
+      let navigation = session.navigationController
+      let bar = navigation.navigationBar
+      session.scroll(root.scrollView, by: 150)
+      session.scroll(root.scrollView, by: -150)
+      #expect(bar.showsLargeTitle && bar.titleLabel.alpha == 0)
+      navigation.pushViewController(ListPage("Details", mode: .never), animated: true)
+      session.waitUntilIdle()
+      #expect(!bar.showsLargeTitle && bar.titleLabel.effectiveAlpha == 1)
+      #expect(bar.asSeen().titleColor.alpha == 1)
+    }
+
+    @Test(
       "iOS 13 and 14 draw the scroll-edge appearance only with a large title",
       arguments: [("13.0", nil), ("15.0", "14.0")] as [(String, String?)])
     func scrollEdgeWithLargeTitle(version: String, sdk: String?) {

@@ -134,6 +134,14 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   public static let orange = UIColor(red: 1, green: 0.5, blue: 0, alpha: 1)
   /// Cyan (`UIColor.cyanColor`: 0, 1, 1).
   public static let cyan = UIColor(red: 0, green: 1, blue: 1, alpha: 1)
+  /// UIKit's `yellow` (1, 1, 0).
+  public static let yellow = UIColor(red: 1, green: 1, blue: 0, alpha: 1)
+  /// UIKit's `magenta` (1, 0, 1).
+  public static let magenta = UIColor(red: 1, green: 0, blue: 1, alpha: 1)
+  /// UIKit's `purple` (0.5, 0, 0.5).
+  public static let purple = UIColor(red: 0.5, green: 0, blue: 0.5, alpha: 1)
+  /// UIKit's `brown` (0.6, 0.4, 0.2).
+  public static let brown = UIColor(red: 0.6, green: 0.4, blue: 0.2, alpha: 1)
   /// UIKit's `gray` (white 0.5).
   public static let gray = UIColor(white: 0.5, alpha: 1)
   /// UIKit's `lightGray` (white 2/3).

@@ -31,14 +31,20 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
   public let isHidden: Bool
   /// The bar's frame in its superview.
   public let frame: CGRect
+  /// The large title's colour, with its opacity in its alpha, while the bar shows a large title
+  /// (iOS 11 and later, a bar that prefers them); nil otherwise. The row's title is then
+  /// transparent: the large title stands for it.
+  public let largeTitleColor: UIColorComponents?
 
   init(
     backgroundColor: UIColor, statusBarAreaColor: UIColor, backgroundOpacity: CGFloat,
     titleColor: UIColor,
     tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
-    statusBarStyle: UIStatusBarStyle, isHidden: Bool = false, frame: CGRect = .zero
+    statusBarStyle: UIStatusBarStyle, isHidden: Bool = false, frame: CGRect = .zero,
+    largeTitleColor: UIColor? = nil
   ) {
     self.isHidden = isHidden
+    self.largeTitleColor = largeTitleColor.map(UIColorComponents.init)
     self.frame = frame
     self.backgroundOpacity = backgroundOpacity
     self.statusBarStyle = statusBarStyle
@@ -62,7 +68,8 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
 
   /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`,
   /// with `status bar area #RRGGBBAA` after the background when that differs from it, and
-  /// `hidden (frame x y w h)` first when the bar is hidden.
+  /// `hidden (frame x y w h)` first when the bar is hidden, and `large title #RRGGBBAA` after
+  /// the title while a large title shows.
   public var description: String {
     let statusBarArea =
       statusBarAreaColor == backgroundColor
@@ -72,6 +79,7 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
       + " (opacity \(String(format: "%.2f", Double(backgroundOpacity)))),"
       + statusBarArea
       + " title \(titleColor.color.hexDescription),"
+      + (largeTitleColor.map { " large title \($0.color.hexDescription)," } ?? "")
       + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
       + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"
       + " status bar \(statusBarStyle)"

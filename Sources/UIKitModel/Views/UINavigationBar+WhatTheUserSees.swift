@@ -10,6 +10,9 @@ extension UINavigationBar {
   /// bar that covers the point counts, whoever put it there (the bar's own `backgroundColor`, its
   /// background, an overlay a plugin inserted), with its alpha, hidden state, frame and
   /// translation.
+  ///
+  /// While the bar shows a large title, its colour is given too (its label's colour with the
+  /// label's opacity), and the row's title is transparent.
   public func asSeen(over behind: UIColor = .white) -> SeenBar {
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
     let (color, opacity) = seen(at: middle, over: behind)
@@ -27,6 +30,15 @@ extension UINavigationBar {
       tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
       shadowVisible: shadowVisible, translationY: presentationTransform.ty,
       statusBarStyle: UIApplication.shared.resolvedStatusBarStyle, isHidden: isHidden,
-      frame: frame)
+      frame: frame, largeTitleColor: seenLargeTitleColor)
+  }
+
+  /// The large title's colour with its label's opacity, while one shows.
+  private var seenLargeTitleColor: UIColor? {
+    guard showsLargeTitle, largeTitleExtent > 0, let label = largeTitleView?.label,
+      !label.isHidden
+    else { return nil }
+    let color = label.textColor ?? .black
+    return color.withAlphaComponent(color.alpha * label.effectiveAlpha)
   }
 }
