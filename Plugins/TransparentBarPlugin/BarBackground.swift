@@ -84,9 +84,12 @@ extension UINavigationBar {
   /// appearance with its legacy look, as issue 299's maintainer advises: the default background
   /// with the bar tint, or the legacy background image (none for an empty one: another plugin's
   /// own view draws the bar then); the fade then works on it as on the legacy look. An
-  /// appearance the app set is left alone.
+  /// appearance the app set is left alone. From iOS 13 a bar that prefers large titles draws
+  /// its scroll edge too, while a large title shows (Apple's documentation of
+  /// `scrollEdgeAppearance`; scenario `transparent-large-title`): such a bar gets it from 13.
   private func keepBackgroundAtScrollEdge() {
-    guard UIDevice.current.linkedMajorVersion >= 15 else { return }
+    let linked = UIDevice.current.linkedMajorVersion
+    guard linked >= 15 || (linked >= 13 && prefersLargeTitles) else { return }
     let given = self[scrollEdgeKey]
     guard scrollEdgeAppearance == nil || (given != nil && scrollEdgeAppearance === given) else {
       return

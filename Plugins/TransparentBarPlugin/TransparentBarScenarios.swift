@@ -64,7 +64,7 @@ public enum TransparentBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     header, popToTransparent, swipeBack, besideBarLayer, presented, barTint, scrollEdge,
-    gallerySwipe, tabBar, backButton, sheet,
+    gallerySwipe, tabBar, backButton, sheet, largeTitle,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.
@@ -378,7 +378,6 @@ public enum TransparentBarScenarios {
     context.expectBar(barLayerWins, "opaque again at the root")
   }
 
-  /// A page with a transparent bar and white buttons.
   /// A launch on the transparent page "Home" with the opaque page "Detail" pushed over it,
   /// without animation, run until idle: where the swipe-back, scroll-edge and back-button
   /// scenarios start.
@@ -389,6 +388,7 @@ public enum TransparentBarScenarios {
     return session
   }
 
+  /// A page with a transparent bar and white buttons.
   static func transparentPage(_ title: String) -> UIViewController {
     let page = UIViewController()
     page.title = title

@@ -1,5 +1,6 @@
 // ET's demo screens as scenarios: each keeps its promises on every device and iOS profile (the
 // opaque bar clear at the scroll edge from iOS 15, as known), and its timeline is the golden one.
+import Foundation
 import Scenarios
 import SwizzleKitTesting
 import Testing
@@ -34,5 +35,20 @@ struct TransparentBarScenarioTests {
         TransparentBarScenarios.scrollEdge,
         options: ScenarioOptions(systemVersion: "15.0", sdkVersion: "14.0")))
     #expect(sdk14.moments.first?.seenBar.backgroundOpacity == 0.8, "built with the iOS 14 SDK")
+  }
+
+  @Test(
+    "with large titles from iOS 13 the seed's opaque list is clear at its top; the fixed one holds")
+  func largeTitle() throws {
+    for version in ["12.0", "13.0"] {
+      let report = try #require(
+        expectScenario(
+          TransparentBarScenarios.largeTitle, options: ScenarioOptions(systemVersion: version)))
+      let opacities = report.moments.map(\.seenBar.backgroundOpacity)
+      // Seed then fixed: at the top, scrolled, at the top, the transparent page, the list.
+      let seedTop: CGFloat = version == "12.0" ? 0.8 : 0
+      #expect(opacities == [seedTop, 0.8, seedTop, 0, seedTop, 0.8, 0.8, 0.8, 0, 0.8])
+      #expect(report.moments.first?.seenBar.largeTitleColor != nil, "the large title shows")
+    }
   }
 }
