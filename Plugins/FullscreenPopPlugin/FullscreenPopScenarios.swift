@@ -56,7 +56,7 @@ public enum FullscreenPopScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
-    scrollViewPage, tabBar, sheet,
+    scrollViewPage, tabBar, sheet, largeTitle,
   ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
@@ -274,7 +274,7 @@ public enum FullscreenPopScenarios {
   }
 
   /// Checks that the controller on top is titled `title`.
-  private static func expectTop(
+  static func expectTop(
     _ title: String, _ label: String, _ context: ScenarioContext, failsOn: Set<String> = []
   ) {
     let stack = context.session?.navigationController.viewControllers ?? []
