@@ -20,7 +20,9 @@ public enum AnimatorTransitionScenarios {
   static let plugin = AnimatorTransitionPlugin().name
 
   /// Every scenario of the plugin.
-  public static let all: [Scenario] = [pushPop, swipeBack, rootPan, gallerySwipe, tabBar, sheet]
+  public static let all: [Scenario] = [
+    pushPop, swipeBack, rootPan, gallerySwipe, tabBar, sheet, largeTitle,
+  ]
 
   /// The seed's demo colours: a cyan bar with a white title over a home page with the default
   /// white bar and black title; a push and a pop, each marked half way through.
@@ -204,9 +206,13 @@ public enum AnimatorTransitionScenarios {
   /// ``AnimatorMode/seed`` a ``KJNavigationController`` with
   /// the plugin taken off meanwhile (put back after, if it was on); for ``AnimatorMode/fixed``
   /// a plain navigation controller, which the plugin adopts. `inTab`: the navigation
-  /// controller is the first of two tabs of a tab bar controller.
+  /// controller is the first of two tabs of a tab bar controller. `root` makes the root page
+  /// (``homePage()`` unless given) and `configure`, if given, the navigation controller before
+  /// the launch (a bar that prefers large titles; not in a tab).
   public static func runHalf(
     _ mode: AnimatorMode, _ context: ScenarioContext, inTab: Bool = false,
+    root: () -> UIViewController = homePage,
+    configure: ((UINavigationController) -> Void)? = nil,
     _ body: (NavigationSession) -> Void
   ) {
     let registry = PluginRegistry.shared
@@ -218,7 +224,8 @@ public enum AnimatorTransitionScenarios {
       UIScreen.main.profile = context.options.device
       UIDevice.current.systemVersion = context.options.systemVersion
       do {
-        let navigation = try KJNavigationController.make(rootViewController: homePage())
+        let navigation = try KJNavigationController.make(rootViewController: root())
+        configure?(navigation)
         body(
           inTab
             ? context.start(tabs: [navigation, homePage()])
@@ -235,7 +242,19 @@ public enum AnimatorTransitionScenarios {
         }
       }
     case .fixed:
-      body(inTab ? context.start(tabs: [homePage(), homePage()]) : context.start(root: homePage()))
+      if inTab {
+        body(context.start(tabs: [root(), homePage()]))
+      } else if let configure {
+        // Made once the run's device and version are set: the bar takes their hierarchy.
+        body(
+          context.start(navigationController: {
+            let navigation = UINavigationController(rootViewController: root())
+            configure(navigation)
+            return navigation
+          }))
+      } else {
+        body(context.start(root: root()))
+      }
     }
   }
 

@@ -80,12 +80,21 @@ extension UINavigationBar {
     titleTextAttributes = attributes
   }
 
-  /// Sets the three values of `controller` (its `kj_` properties).
+  /// Sets the three values of `controller` (its `kj_` properties). In ``AnimatorMode/fixed``
+  /// the title colour goes to a large title too (iOS 11 and later, a bar that prefers them):
+  /// the seed sets the title attributes alone, and a large title has its own (Apple's
+  /// `largeTitleTextAttributes`), so it stayed black (scenario `kj-large-title`).
   func kjApply(_ controller: UIViewController?, mode: AnimatorMode) {
     guard let controller else { return }
     kj_setBackgroundColor(controller.kj_navigationBarTintColor, mode: mode)
     kj_setNavigationBarAlpha(controller.kj_navigationBarAlpha)
     kj_setNavigationTitleColor(controller.kj_navigationTitleColor)
+    guard mode == .fixed, UIDevice.current.majorSystemVersion >= 11, prefersLargeTitles else {
+      return
+    }
+    var large = largeTitleTextAttributes ?? [:]
+    large[.foregroundColor] = controller.kj_navigationTitleColor
+    largeTitleTextAttributes = large
   }
 }
 
