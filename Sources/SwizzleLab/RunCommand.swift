@@ -38,6 +38,7 @@ enum RunCommand {
           + " bg \(Format.hex(bar.backgroundColor)) \(Format.number(bar.backgroundOpacity))"
           + "  tint \(Format.hex(bar.tintColor))  title \(Format.hex(bar.titleColor))"
           + (bar.largeTitleColor.map { "  large \(Format.hex($0))" } ?? "")
+          + (bar.showsSearchBar ? "  search" : "")
           + "  \(Format.status(bar.statusBarStyle))  y \(Format.number(bar.translationY, digits: 0))"
           + Format.exceptions(bar) + "\n")
       if let tabBar = moment.seenTabBar { output.out("    \(tabBar)\n") }

@@ -35,14 +35,18 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
   /// (iOS 11 and later, a bar that prefers them); nil otherwise. The row's title is then
   /// transparent: the large title stands for it.
   public let largeTitleColor: UIColorComponents?
+  /// Whether a search bar shows in the bar (iOS 11 and later, a top item with a search
+  /// controller, not scrolled away).
+  public let showsSearchBar: Bool
 
   init(
     backgroundColor: UIColor, statusBarAreaColor: UIColor, backgroundOpacity: CGFloat,
     titleColor: UIColor,
     tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
     statusBarStyle: UIStatusBarStyle, isHidden: Bool = false, frame: CGRect = .zero,
-    largeTitleColor: UIColor? = nil
+    largeTitleColor: UIColor? = nil, showsSearchBar: Bool = false
   ) {
+    self.showsSearchBar = showsSearchBar
     self.isHidden = isHidden
     self.largeTitleColor = largeTitleColor.map(UIColorComponents.init)
     self.frame = frame
@@ -69,7 +73,7 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
   /// `background #RRGGBBAA, title ..., tint ..., buttons 1.0, shadow, offset 0, status bar ...`,
   /// with `status bar area #RRGGBBAA` after the background when that differs from it, and
   /// `hidden (frame x y w h)` first when the bar is hidden, and `large title #RRGGBBAA` after
-  /// the title while a large title shows.
+  /// the title while a large title shows, and `search bar` after the shadow while one shows.
   public var description: String {
     let statusBarArea =
       statusBarAreaColor == backgroundColor
@@ -81,7 +85,8 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
       + " title \(titleColor.color.hexDescription),"
       + (largeTitleColor.map { " large title \($0.color.hexDescription)," } ?? "")
       + " tint \(tintColor.color.hexDescription), buttons \(buttonAlpha),"
-      + " \(shadowVisible ? "shadow" : "no shadow"), offset \(translationY),"
+      + " \(shadowVisible ? "shadow" : "no shadow"),"
+      + (showsSearchBar ? " search bar," : "") + " offset \(translationY),"
       + " status bar \(statusBarStyle)"
   }
 }

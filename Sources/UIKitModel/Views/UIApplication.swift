@@ -210,7 +210,7 @@ public final class UIApplication: UIResponder {
     application.designRequiresCompatibility = false
     application.statusBarAppearanceUpdates = 0
     UINavigationBar.appearanceProxy.reset()
-    UINavigationBar.someBarPrefersLargeTitles = false
+    UINavigationBar.someBarMayGrow = false
     NSUserDefaults.reset()
   }
 

@@ -24,13 +24,15 @@ extension UINavigationBar {
   /// The height of the large title's area below the bar's row: 52 points, so that a bar with
   /// its large title showing is 96 tall on a phone (a CSDN note, "iOS11 UINavigationBar新添加的
   /// prefersLargeTitles属性", printed the bar's frame: 44 without, 96 with, changing as the page
-  /// scrolls). The iPad's figure is the model's: the same 52 under its 50-point row.
+  /// scrolls; Geoff Hackworth measured the same 52 on an iPad with iOS 11, 116 with the status
+  /// bar). Under the iPad's 50-point row from iOS 12 the 52 is the model's.
   public static let largeTitleHeight: CGFloat = 52
 
   // nonisolated(unsafe): the model is used by one thread at a time (VirtualRunLoop).
-  /// Whether any bar has preferred large titles since the model was reset: until one has, a
-  /// scroll view does not look for its page's bar as it scrolls (before iOS 15).
-  nonisolated(unsafe) static var someBarPrefersLargeTitles = false
+  /// Whether any bar has preferred large titles, or any item had a search controller, since the
+  /// model was reset: until then, a scroll view does not look for its page's bar as it scrolls
+  /// (before iOS 15).
+  nonisolated(unsafe) static var someBarMayGrow = false
 
   /// The large title's font when the attributes give none: the 34-point bold system font, the
   /// model's figure.
@@ -44,7 +46,7 @@ extension UINavigationBar {
     set {
       guard UIDevice.isAvailable("UINavigationBar.prefersLargeTitles", from: 11) else { return }
       prefersLargeTitlesStorage = newValue
-      if newValue { UINavigationBar.someBarPrefersLargeTitles = true }
+      if newValue { UINavigationBar.someBarMayGrow = true }
       updateLargeTitle(animated: false)
     }
   }
@@ -93,21 +95,30 @@ extension UINavigationBar {
   /// or shrinks downwards, animated over a push's or pop's duration when `animated` (an
   /// interactive pop's too: the height does not follow the finger, the model's reading).
   func updateLargeTitle(animated: Bool) {
-    // A bar that never preferred large titles has nothing to do.
-    guard prefersLargeTitlesStorage || largeTitleView != nil || largeTitleExtent != 0 else {
-      return
-    }
-    // Every item of the stack tells the bar when its mode changes: an automatic item on top
-    // follows the items below it.
+    // A bar that never preferred large titles nor showed a search bar has nothing to do.
+    guard
+      prefersLargeTitlesStorage || largeTitleView != nil || largeTitleExtent != 0
+        || UINavigationBar.someBarMayGrow
+    else { return }
+    // Every item of the stack tells the bar when its mode or search changes: an automatic item
+    // on top follows the items below it.
     for item in itemStack { item.showingBar = self }
     let large = topItem.map(displaysLargeTitle(for:)) ?? false
     let full = UINavigationBar.largeTitleHeight
-    let extent = large ? max(0, min(full, full - scrolledFromTop)) : 0
+    let scrolled = scrolledFromTop
+    let search = searchArea(scrolled: scrolled)
+    let searchChanged =
+      showSearchBar(search.shown ? topItem?.searchController?.searchBar : nil)
+      || search.extent != searchBarExtent
+    searchBarExtent = search.extent
+    let extent = large ? max(0, min(full, full - (scrolled - search.consumed))) : 0
     if prefersLargeTitlesStorage, largeTitleView == nil, contentView != nil {
       let view = _UINavigationBarLargeTitleView(frame: .zero)
       // Between the background and the content view, as in UIKit (while an iOS 12 presentation
       // has the background out of the bar, below the content view all the same).
-      if contentContainer.superview === self {
+      if let searchBar = shownSearchBar, searchBar.superview === self {
+        insertSubview(view, belowSubview: searchBar)
+      } else if contentContainer.superview === self {
         insertSubview(view, belowSubview: contentContainer)
       } else {
         insertSubview(view, at: min(1, subviews.count))
@@ -117,7 +128,7 @@ extension UINavigationBar {
     }
     if largeTitleView?.label.text != topItem?.title { largeTitleView?.label.text = topItem?.title }
     let showedLarge = showsLargeTitle
-    guard extent != largeTitleExtent || large != showedLarge else { return }
+    guard extent != largeTitleExtent || large != showedLarge || searchChanged else { return }
     showsLargeTitle = large
     largeTitleView?.isHidden = !large
     // The row's title shows once the large one has gone.

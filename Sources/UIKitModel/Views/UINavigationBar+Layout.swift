@@ -31,6 +31,11 @@ extension UINavigationBar {
       x: 0, y: contentHeight, width: width, height: largeTitleExtent)
     largeTitleView?.label.frame = CGRect(
       x: 16, y: max(0, largeTitleExtent - 41), width: max(0, width - 32), height: 41)
+    if let searchBar = shownSearchBar {
+      searchBar.frame = CGRect(
+        x: 0, y: contentHeight + largeTitleExtent, width: width, height: searchBarExtent)
+      searchBar.isHidden = searchBarExtent == 0
+    }
     let title = CGRect(x: width / 2 - 80, y: 11, width: 160, height: 22)
     if let titleItemView {
       titleItemView.frame = title

@@ -30,7 +30,8 @@ extension UINavigationBar {
       tintColor: presentationTintColor, buttonAlpha: buttonAlpha,
       shadowVisible: shadowVisible, translationY: presentationTransform.ty,
       statusBarStyle: UIApplication.shared.resolvedStatusBarStyle, isHidden: isHidden,
-      frame: frame, largeTitleColor: seenLargeTitleColor)
+      frame: frame, largeTitleColor: seenLargeTitleColor,
+      showsSearchBar: searchBarExtent > 0 && shownSearchBar?.isHidden == false)
   }
 
   /// The large title's colour with its label's opacity, while one shows.

@@ -34,8 +34,9 @@ open class UINavigationBar: UIView {
 
   /// This bar's height, without the status bar: its ``contentHeight`` (fixed when the bar is
   /// made, and ``sheetHeight`` while its navigation controller is presented as a sheet from
-  /// iOS 13), and the large title's area while one shows (``largeTitleExtent``).
-  public var barHeight: CGFloat { contentHeight + largeTitleExtent }
+  /// iOS 13), the large title's area while one shows (``largeTitleExtent``), and the search
+  /// bar's while the top item has one (``searchBarExtent``).
+  public var barHeight: CGFloat { contentHeight + largeTitleExtent + searchBarExtent }
 
   /// The height of the bar's row of title and buttons: fixed when the bar is made, and
   /// ``sheetHeight`` in a sheet; the large title's area is below it.
@@ -98,6 +99,11 @@ open class UINavigationBar: UIView {
   public internal(set) var largeTitleExtent: CGFloat = 0
   /// Whether the top item shows a large title (its area may have scrolled away).
   public internal(set) var showsLargeTitle = false
+  /// How much of the search bar's area shows now, 0 to ``searchBarHeight`` (iOS 11, a top item
+  /// with a search controller).
+  public internal(set) var searchBarExtent: CGFloat = 0
+  /// The top item's search bar, in the bar while that item is on top.
+  var shownSearchBar: UISearchBar?
 
   /// The shadow image; honoured only when a custom background image is set. `UIImage()` hides
   /// the hairline.

@@ -134,7 +134,36 @@ open class UINavigationItem: ObjCObject {
     }
   }
   private var largeTitleModeStorage = LargeTitleDisplayMode.automatic
-  /// The bar that shows this item on top, told when the mode changes.
+
+  /// The search controller whose search bar the navigation bar integrates below its row while
+  /// this item is on top (iOS 11), as UIKit's property (Apple: "The navigation controller
+  /// integrates the search bar from your search controller into the navigation bar interface").
+  /// Setting it before iOS 11 is refused with ``UIKitModelIssue/unavailable(api:introduced:running:)``.
+  open var searchController: UISearchController? {
+    get { searchControllerStorage }
+    set {
+      guard UIDevice.isAvailable("UINavigationItem.searchController", from: 11) else { return }
+      searchControllerStorage = newValue
+      if newValue != nil { UINavigationBar.someBarMayGrow = true }
+      showingBar?.updateLargeTitle(animated: false)
+    }
+  }
+  private var searchControllerStorage: UISearchController?
+
+  /// Whether the integrated search bar hides as the content scrolls (iOS 11); true by default,
+  /// as Apple documents it. Setting it before iOS 11 is refused.
+  open var hidesSearchBarWhenScrolling: Bool {
+    get { hidesSearchBarStorage }
+    set {
+      guard UIDevice.isAvailable("UINavigationItem.hidesSearchBarWhenScrolling", from: 11) else {
+        return
+      }
+      hidesSearchBarStorage = newValue
+      showingBar?.updateLargeTitle(animated: false)
+    }
+  }
+  private var hidesSearchBarStorage = true
+  /// The bar that shows this item on top, told when the mode or the search changes.
   weak var showingBar: UINavigationBar?
 
   /// An item with `title`.

@@ -122,17 +122,19 @@ open class UIScrollView: UIView {
     tellDelegate(ScrollViewSelectors.scrollViewDidScroll) { $0.scrollViewDidScroll(self) }
     // iOS 15 (and its SDK): the bar over this page draws its scroll-edge appearance at the top.
     // So does a tab bar under it, at the bottom.
-    // iOS 11: a large title's area collapses as the content scrolls up (looked for only once a
-    // bar has preferred large titles).
+    // iOS 11: a large title's area and a search bar collapse as the content scrolls up (looked
+    // for only once a bar has preferred large titles or an item had a search controller).
     let scrollEdges = UIDevice.current.linkedMajorVersion >= 15
-    guard scrollEdges || UINavigationBar.someBarPrefersLargeTitles, let page = owningPage else {
+    guard scrollEdges || UINavigationBar.someBarMayGrow, let page = owningPage else {
       return
     }
     if scrollEdges {
       page.navigationController?.navigationBar.scrollEdgeMayHaveChanged()
       page.tabBarController?.tabBar.scrollEdgeMayHaveChanged()
     }
-    if let bar = page.navigationController?.navigationBar, bar.prefersLargeTitlesStorage {
+    if let bar = page.navigationController?.navigationBar,
+      bar.prefersLargeTitlesStorage || bar.shownSearchBar != nil
+    {
       bar.updateLargeTitle(animated: false)
     }
   }

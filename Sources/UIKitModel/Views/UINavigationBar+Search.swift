@@ -1,0 +1,86 @@
+// Search in the navigation item (iOS 11): a search controller's search bar integrated into the
+// navigation bar below its row (and its large title), and hidden as the content scrolls when the
+// item asks for it.
+import Foundation
+import ObjCRuntime
+
+/// A search bar, as UIKit's `UISearchBar`: in the model, a view of the height a navigation bar
+/// gives it, with its text and placeholder. It draws nothing of its own: the bar's background
+/// shows behind it.
+open class UISearchBar: UIView {
+  /// The text in the search field.
+  open var text: String?
+  /// The placeholder of the search field.
+  open var placeholder: String?
+}
+
+/// A search controller, as UIKit's `UISearchController`: its search bar, which a navigation item
+/// integrates into the navigation bar (``UINavigationItem/searchController``), and the
+/// presentation settings UIKit documents. Activating the search (the search bar taking the
+/// keyboard, the controller presented) is left out of the model (Docs/UIKitModel.md).
+open class UISearchController: UIViewController {
+  /// The controller that shows the results; nil when the searching controller shows them.
+  public let searchResultsController: UIViewController?
+  /// The search bar.
+  public let searchBar = UISearchBar(frame: .zero)
+  /// Whether the navigation bar hides while searching; true by default (Apple's documentation).
+  open var hidesNavigationBarDuringPresentation = true
+  /// Whether the content is obscured while searching; true by default.
+  open var obscuresBackgroundDuringPresentation = true
+
+  /// A search controller whose results `searchResultsController` shows (nil: the searching
+  /// controller shows them). OpenRadar 33563261 reports that on iOS 11 a search controller made
+  /// with `UISearchController()` left its search bar out of the navigation bar, unlike one made
+  /// with this initializer: the model has only this one.
+  public init(searchResultsController: UIViewController?) {
+    self.searchResultsController = searchResultsController
+    super.init()
+  }
+}
+
+extension UINavigationBar {
+  /// The height of a search bar integrated into a navigation bar, below its row and large title:
+  /// 56 points (jdisho/Papr pull request 67: "iOS 11~ UISearchBar now has the height equals to
+  /// 56"; tidev/titanium-sdk pull request 9496 sizes it 56 from iOS 11). The same figure on
+  /// later versions is the model's: no source found gives another.
+  public static let searchBarHeight: CGFloat = 56
+
+  /// The search bar the bar shows for its top item, if that item has a search controller
+  /// (iOS 11 and later).
+  public var searchBar: UISearchBar? { shownSearchBar }
+
+  /// The search area's height for the top item, the content having scrolled `scrolled` points
+  /// from its top, and how much of the scroll it takes: with `hidesSearchBarWhenScrolling` the
+  /// search bar collapses first, as the content scrolls up (Apple: "the search bar is visible
+  /// only when the scroll position equals the top of your content view. When the user scrolls
+  /// down, the search bar collapses into the navigation bar"; that it goes before the large
+  /// title is the model's reading, the search bar being the part nearest the content); without
+  /// it the search bar stays and takes none of the scroll.
+  /// `shown`: whether the top item has a search bar in the bar at all (the iOS 10 hierarchy
+  /// never has).
+  func searchArea(scrolled: CGFloat) -> (shown: Bool, extent: CGFloat, consumed: CGFloat) {
+    guard let item = topItem, item.searchController != nil, contentView != nil,
+      UIDevice.current.majorSystemVersion >= 11
+    else { return (false, 0, 0) }
+    let full = UINavigationBar.searchBarHeight
+    guard item.hidesSearchBarWhenScrolling else { return (true, full, 0) }
+    let consumed = max(0, min(full, scrolled))
+    return (true, full - consumed, consumed)
+  }
+
+  /// Puts the top item's search bar in the bar (above the large title's view, below the content
+  /// view), taking out another item's: `wanted` is the top item's, or nil. Whether it changed.
+  @discardableResult
+  func showSearchBar(_ wanted: UISearchBar?) -> Bool {
+    guard wanted !== shownSearchBar else { return false }
+    shownSearchBar?.removeFromSuperview()
+    shownSearchBar = wanted
+    guard let wanted else { return true }
+    if contentContainer.superview === self {
+      insertSubview(wanted, belowSubview: contentContainer)
+    } else {
+      addSubview(wanted)
+    }
+    return true
+  }
+}
