@@ -21,7 +21,7 @@ public enum AnimatorTransitionScenarios {
 
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
-    pushPop, swipeBack, rootPan, gallerySwipe, tabBar, sheet, largeTitle,
+    pushPop, swipeBack, rootPan, gallerySwipe, tabBar, sheet, largeTitle, search,
   ]
 
   /// The seed's demo colours: a cyan bar with a white title over a home page with the default

@@ -22,7 +22,7 @@ public enum BarLayerScenarios {
   public static let all: [Scenario] = [
     tour, antForest, zhihuDaily, weiboProfile, qqZone, qqProfile, lagouHome, gradientBar, imageBar,
     customBar, moveBar, push, pop, popTo, popToRoot, swipeBackCancelled, swipeBackFinished,
-    picker, gallerySwipe, tabBar, sheet, largeTitle,
+    picker, gallerySwipe, tabBar, sheet, largeTitle, search,
   ]
 
 }

@@ -65,7 +65,7 @@ public enum OverlayBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     firstAttempts, backgroundColor, scrolling, staleScroll, fingerScroll, tabBar, sheet,
-    largeTitle,
+    largeTitle, search,
   ]
 
   /// The article's attempts before the overlay: the appearance proxy set from

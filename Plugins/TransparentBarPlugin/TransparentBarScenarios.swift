@@ -64,7 +64,7 @@ public enum TransparentBarScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     header, popToTransparent, swipeBack, besideBarLayer, presented, barTint, scrollEdge,
-    gallerySwipe, tabBar, backButton, sheet, largeTitle,
+    gallerySwipe, tabBar, backButton, sheet, largeTitle, search,
   ]
 
   /// The distance over which the header page's bar fades in: the demo's header, 136 points.

@@ -1,0 +1,79 @@
+// The bar-layer plugin on a bar that grows below its row (iOS 11): a coloured page under a large
+// title or with a search bar, scrolled until the part collapses, then an opaque page pushed and
+// popped.
+import Foundation
+public import Scenarios
+import UIKitModel
+
+extension BarLayerScenarios {
+  /// Large titles: see ``growing(_:)``.
+  public static let largeTitle = growing(.largeTitle)
+
+  /// Search in the navigation item: see ``growing(_:)``.
+  public static let search = growing(.searchBar)
+
+  /// A green page at the root of a navigation controller whose bar grows below its row (a large
+  /// title, or a search bar in the page's item; from iOS 11, the plain bar before), its content
+  /// scrolled until the part has collapsed and back, then the opaque page pushed (without the
+  /// part) and popped. WRNavigationBar's background view is as tall as the status bar and the
+  /// bar's row (its hard-coded 64 or 88), and with `prefersLargeTitles` "all of WR's settings
+  /// fail" (WRNavigationBar issue 88): the part of the bar below the row shows the system's
+  /// background, which the plugin cleared; its title colour never reaches a large title either,
+  /// which has attributes of its own. The plugin's view follows the bar's background as the part
+  /// comes and goes, and its title colour goes to the large title too, so the bar is green all
+  /// over with a white title.
+  static func growing(_ growth: BarGrowth) -> Scenario {
+    Scenario(
+      name: "bar-layer-\(growth.scenarioSuffix)",
+      summary: "\(growth.rawValue): a green bar as the \(growth.rawValue) collapses, a push, a pop",
+      plugin: plugin
+    ) { context in
+      let device = context.options.device
+      let version = context.options.systemVersion
+      let grown = growth.barHeight(on: device, systemVersion: version, grown: true)
+      let row = growth.barHeight(on: device, systemVersion: version, grown: false)
+      let large = growth == .largeTitle && growth.exists(on: version)
+      let green = UIColor(red: 0, green: 0.72, blue: 0.55, alpha: 1)
+      let screen = ScrollingScreen(title: "Lagou") { _, _ in }
+      screen.navBarBarTintColor = green
+      screen.navBarTitleColor = .white
+      screen.navBarTintColor = .white
+      let (_, opaque) = transparentAndOpaque()
+      let session = context.start(navigationController: {
+        let navigation = UINavigationController(rootViewController: screen)
+        growth.add(to: navigation, page: screen)
+        return navigation
+      })
+      let bar = session.navigationController.navigationBar
+      growth.leaveOut(of: opaque)
+      // With a large title showing, the row's title is transparent and the large one white.
+      let greenBar = ExpectedBar(
+        background: green, backgroundAlpha: 1, titleColor: large ? nil : .white,
+        largeTitleColor: large ? .white : nil)
+      context.mark("the \(growth.rawValue)")
+      var top = greenBar
+      top.height = grown
+      context.expectBar(top, "green all over the bar with its \(growth.rawValue)")
+      session.scroll(screen.scrollView, by: 150)
+      context.mark("scrolled, the \(growth.rawValue) gone")
+      context.expectBar(
+        ExpectedBar(background: green, backgroundAlpha: 1, titleColor: .white, height: row),
+        "green, the row's height, its title white")
+      session.scroll(screen.scrollView, by: -150)
+      context.mark("back at the top")
+      context.expectBar(greenBar, "green with the \(growth.rawValue) back")
+      session.navigationController.pushViewController(opaque, animated: true)
+      session.waitUntilIdle()
+      context.mark("pushed")
+      context.expectBar(opaqueBar, "the opaque page's white bar")
+      context.expect(bar.barHeight == row, "pushed: the row's height", seen: "\(bar.barHeight)")
+      session.navigationController.popViewController(animated: true)
+      session.waitUntilIdle()
+      context.mark("popped")
+      context.expectBar(greenBar, "green with the \(growth.rawValue) again")
+      context.expect(
+        bar.barHeight == grown, "popped: the \(growth.rawValue)'s height",
+        seen: "\(bar.barHeight)")
+    }
+  }
+}
