@@ -95,8 +95,10 @@ public struct ScreenFrame: Equatable, Sendable {
     let height = sheet.map { $0.y + $0.height } ?? Double(device.screenSize.height)
     let deviceStatus = Double(device.statusBarHeight)
     let status = sheet.map { $0.y } ?? deviceStatus
-    let bar =
-      sheet?.barHeight ?? Double(UINavigationBar.height(on: device, systemVersion: systemVersion))
+    let row = Double(UINavigationBar.height(on: device, systemVersion: systemVersion))
+    let large = sample.largeTitleHeight ?? 0
+    let search = sample.searchBarHeight ?? 0
+    let bar = sheet?.barHeight ?? row + large + search
     let hidden = sample.hidden == true
     let offset = sample.offset + (sheet?.y ?? 0)
     let top = hidden ? (sheet?.y ?? 0) : max(0, (sheet == nil ? status : 0) + bar + offset)
@@ -156,7 +158,9 @@ public struct ScreenFrame: Equatable, Sendable {
           x: left, y: offset, width: width, height: strip, color: area, opacity: 1,
           outlined: false))
     }
-    let middle = offset + strip + bar / 2 + 5
+    // The row's middle: in a sheet the bar's height is the row's and the parts below it.
+    let rowHeight = sheet == nil ? row : bar - large - search
+    let middle = offset + strip + rowHeight / 2 + 5
     shapes += [
       time,
       .text(
@@ -166,6 +170,21 @@ public struct ScreenFrame: Equatable, Sendable {
         x: left + width / 2, y: middle, size: 15, text: title, color: sample.title,
         opacity: sample.title.count > 3 ? sample.title[3] : 1, centered: true),
     ]
+    // A large title on the left below the row, then a search field below it.
+    if let color = sample.largeTitle, large > 12 {
+      shapes.append(
+        .text(
+          x: left + 16, y: offset + strip + rowHeight + large - 10, size: 30, text: title,
+          color: color, opacity: color.count > 3 ? color[3] : 1, centered: false))
+    }
+    if search > 10 {
+      let field = min(36, search - 10)
+      shapes.append(
+        .rect(
+          x: left + 8, y: offset + strip + rowHeight + large + search - 10 - field,
+          width: width - 16, height: field, color: [0.46, 0.46, 0.5, 1], opacity: 0.12,
+          outlined: false))
+    }
     return shapes
   }
 

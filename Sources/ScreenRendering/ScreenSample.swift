@@ -32,6 +32,12 @@ public struct ScreenSample: Codable, Equatable, Sendable {
   public var tabBar: TabBarSample?
   /// The sheet the bar is in, when it is a sheet's (absent otherwise).
   public var sheet: SheetSample?
+  /// The large title's colour while one shows (absent otherwise).
+  public var largeTitle: [Double]?
+  /// How much of the large title's area shows below the row (absent without one).
+  public var largeTitleHeight: Double?
+  /// How much of a search bar shows below the row and the large title (absent without one).
+  public var searchBarHeight: Double?
 
   /// A sample of what `bar` showed at `time`, with `views` under it and `tabBar` over them;
   /// `sheet` is where the sheet the bar is in was, for a sheet's bar.
@@ -58,6 +64,9 @@ public struct ScreenSample: Codable, Equatable, Sendable {
     hidden = bar.isHidden ? true : nil
     self.tabBar = tabBar.flatMap(TabBarSample.init)
     self.sheet = sheet.map { SheetSample($0, barHeight: bar.frame.height) }
+    largeTitle = bar.largeTitleColor.map(components)
+    largeTitleHeight = bar.largeTitleHeight > 0 ? Double(bar.largeTitleHeight) : nil
+    searchBarHeight = bar.searchBarHeight > 0 ? Double(bar.searchBarHeight) : nil
   }
 
   /// What the key window shows now: its navigation controller, or its tab bar controller's

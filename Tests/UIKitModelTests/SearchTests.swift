@@ -119,6 +119,16 @@ extension UIKitModelTests {
       #expect(other.search.searchBar.frame == CGRect(x: 0, y: 44, width: 375, height: 56))
     }
 
+    @Test("an item given a search controller after it is in the bar shows it, in a fresh model")
+    func givenLater() throws {
+      UIApplication.resetModel(device: .iPhone8, systemVersion: "13.0")
+      let root = SearchPage("Inbox", searching: false)
+      let navigation = UINavigationController(rootViewController: root)
+      root.navigationItem.searchController = root.search
+      let bar = navigation.navigationBar
+      #expect(bar.searchBar === root.search.searchBar && bar.barHeight == 100)
+    }
+
     @Test("removing the search controller from the item on top takes the search bar out")
     func removed() {
       let (session, root) = searchScene()

@@ -35,18 +35,23 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
   /// (iOS 11 and later, a bar that prefers them); nil otherwise. The row's title is then
   /// transparent: the large title stands for it.
   public let largeTitleColor: UIColorComponents?
-  /// Whether a search bar shows in the bar (iOS 11 and later, a top item with a search
-  /// controller, not scrolled away).
-  public let showsSearchBar: Bool
+  /// How much of the large title's area shows below the row (0 without one).
+  public let largeTitleHeight: CGFloat
+  /// How much of a search bar shows below the row and the large title (iOS 11 and later, a top
+  /// item with a search controller; 0 without one, or once it has scrolled away).
+  public let searchBarHeight: CGFloat
+  /// Whether a search bar shows in the bar.
+  public var showsSearchBar: Bool { searchBarHeight > 0 }
 
   init(
     backgroundColor: UIColor, statusBarAreaColor: UIColor, backgroundOpacity: CGFloat,
     titleColor: UIColor,
     tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
     statusBarStyle: UIStatusBarStyle, isHidden: Bool = false, frame: CGRect = .zero,
-    largeTitleColor: UIColor? = nil, showsSearchBar: Bool = false
+    largeTitleColor: UIColor? = nil, largeTitleHeight: CGFloat = 0, searchBarHeight: CGFloat = 0
   ) {
-    self.showsSearchBar = showsSearchBar
+    self.largeTitleHeight = largeTitleHeight
+    self.searchBarHeight = searchBarHeight
     self.isHidden = isHidden
     self.largeTitleColor = largeTitleColor.map(UIColorComponents.init)
     self.frame = frame

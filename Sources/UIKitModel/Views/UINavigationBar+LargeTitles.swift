@@ -95,14 +95,17 @@ extension UINavigationBar {
   /// or shrinks downwards, animated over a push's or pop's duration when `animated` (an
   /// interactive pop's too: the height does not follow the finger, the model's reading).
   func updateLargeTitle(animated: Bool) {
+    // Every item of the stack tells the bar when its mode or search changes: an automatic item
+    // on top follows the items below it, and an item given a search controller later shows it.
+    for item in itemStack { item.showingBar = self }
     // A bar that never preferred large titles nor showed a search bar has nothing to do.
     guard
       prefersLargeTitlesStorage || largeTitleView != nil || largeTitleExtent != 0
-        || UINavigationBar.someBarMayGrow
+        || shownSearchBar != nil || topItem?.searchController != nil
     else { return }
-    // Every item of the stack tells the bar when its mode or search changes: an automatic item
-    // on top follows the items below it.
-    for item in itemStack { item.showingBar = self }
+    // Scroll views look for this bar as they scroll from now on, even if the model was reset
+    // (a launch) after the bar was made.
+    UINavigationBar.someBarMayGrow = true
     let large = topItem.map(displaysLargeTitle(for:)) ?? false
     let full = UINavigationBar.largeTitleHeight
     let scrolled = scrolledFromTop

@@ -31,7 +31,8 @@ extension UINavigationBar {
       shadowVisible: shadowVisible, translationY: presentationTransform.ty,
       statusBarStyle: UIApplication.shared.resolvedStatusBarStyle, isHidden: isHidden,
       frame: frame, largeTitleColor: seenLargeTitleColor,
-      showsSearchBar: searchBarExtent > 0 && shownSearchBar?.isHidden == false)
+      largeTitleHeight: showsLargeTitle ? largeTitleExtent : 0,
+      searchBarHeight: shownSearchBar?.isHidden == false ? searchBarExtent : 0)
   }
 
   /// The large title's colour with its label's opacity, while one shows.
