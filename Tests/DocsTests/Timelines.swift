@@ -12,6 +12,9 @@ final class TimelineLog {
   weak var navigation: UINavigationController?
   /// The sheet whose flags each line shows instead, in a sheet's timeline.
   weak var sheet: UIViewController?
+  /// Whether each line shows the bar's height as drawn (its presentation value), in the large
+  /// title's timeline.
+  var showsBarHeight = false
 
   func note(_ text: String) {
     let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
@@ -29,6 +32,12 @@ final class TimelineLog {
             + " \(coordinator.isCancelled ? "yes" : "no"), percent"
             + " \(String(format: "%.2f", coordinator.percentComplete))")
       }
+    }
+    if showsBarHeight, let bar = navigation?.navigationBar {
+      flags.append(
+        "bar \(String(format: "%.1f", bar.presentationFrame.height)), large title"
+          + " \(bar.largeTitleExtent == 0 ? "no" : "yes"), search bar"
+          + " \(bar.searchBarExtent == 0 ? "no" : "yes")")
     }
     let padded = text.padding(toLength: 40, withPad: " ", startingAt: 0)
     lines.append("\(time)  \(padded)\(flags.joined(separator: ", "))")
@@ -107,7 +116,7 @@ final class TimelineSheetDelegate: UIAdaptivePresentationControllerDelegate {
 }
 
 enum Timelines {
-  /// The seven timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
+  /// The eight timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
   static func markdown() -> String {
     var parts: [String] = []
     for (title, run) in [
@@ -115,6 +124,10 @@ enum Timelines {
       ("A pop of B back to A, animated", pop),
       ("A swipe-back from B to A, released at 30 %: cancelled", { swipe(to: 0.3) }),
       ("A swipe-back from B to A, released from 70 %: finished", { swipe(to: 0.7) }),
+      (
+        "A push of B (no large title, no search) onto A (a large title and a search bar), and"
+          + " back", pushFromLargeTitle
+      ),
       ("S presented over A in the default style (a page sheet), animated", presentSheet),
       ("S's sheet dragged down, released at 30 %: it goes back", { dragSheet(to: 0.3) }),
       ("S's sheet dragged down, released from 70 %: dismissed", { dragSheet(to: 0.7) }),
@@ -149,6 +162,28 @@ enum Timelines {
     navigation.pushViewController(b, animated: true)
     VirtualRunLoop.main.runUntilIdle()
     log.note("idle")
+    return log.lines
+  }
+
+  private static func pushFromLargeTitle() -> [String] {
+    let (navigation, a, b, log) = start()
+    navigation.navigationBar.prefersLargeTitles = true
+    a.navigationItem.searchController = UISearchController(searchResultsController: nil)
+    b.navigationItem.largeTitleDisplayMode = .never
+    VirtualRunLoop.main.runUntilIdle()
+    log.showsBarHeight = true
+    log.lines.removeAll()
+    for (call, run) in [
+      ("pushViewController:animated: B", { navigation.pushViewController(b, animated: true) }),
+      ("popViewControllerAnimated:", { _ = navigation.popViewController(animated: true) }),
+    ] as [(String, () -> Void)] {
+      log.note(call)
+      run()
+      VirtualRunLoop.main.advance(by: UINavigationController.transitionDuration / 2)
+      log.note("  half way")
+      VirtualRunLoop.main.runUntilIdle()
+      log.note("idle")
+    }
     return log.lines
   }
 
