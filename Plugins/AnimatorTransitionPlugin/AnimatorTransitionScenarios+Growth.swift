@@ -22,8 +22,9 @@ extension AnimatorTransitionScenarios {
   /// on how UIKit splits a height change between two flexible margins that are both zero, which
   /// Apple does not document (its documentation shares a change in proportion to the flexible
   /// parts), so the seed's colour below the bar and in the status bar's strip is not checked:
-  /// the model shares it evenly, and the timeline shows what that gives. The plugin's view
-  /// follows the bar's background.
+  /// the model shares it evenly, and the timeline shows what that gives: once the bar's height
+  /// has changed, the seed's colours are not checked (one jump or many small steps end in
+  /// different places). The plugin's view follows the bar's background.
   static func growing(_ growth: BarGrowth) -> Scenario {
     Scenario(
       name: "kj-\(growth.scenarioSuffix)",
@@ -62,26 +63,33 @@ extension AnimatorTransitionScenarios {
               ExpectedBar(largeTitleColor: .white), "\(mode): the large title white",
               failsOn: mode == .seed ? IOSProfile.everyName : [])
           }
-          session.scroll(list.scrollView, by: 150)
+          // Where a scroll ends, set at once: the checks read the end, not the drag's frames.
+          list.scrollView.contentOffset = CGPoint(x: 0, y: 150)
           context.mark("\(mode): scrolled, the \(part) gone")
+          // Once the bar's height has changed, where the seed's view sits is the undocumented
+          // split's: its colours are not checked from here on, only the heights and the title.
+          let seed = mode == .seed
           context.expectBar(
-            ExpectedBar(background: .cyan, backgroundAlpha: 1, titleColor: .white, height: row),
-            "\(mode): cyan, the row's height, its title white", failsOn: short,
-            onDevices: seedDevices)
-          if mode == .fixed {
+            ExpectedBar(
+              background: seed ? nil : .cyan, backgroundAlpha: seed ? nil : 1,
+              titleColor: .white, height: row),
+            "\(mode): the row's height, its title white")
+          if !seed {
             context.expect(
               context.colorBelowFrontBar() != UIColorComponents(.cyan),
               "\(mode): nothing cyan below the bar", seen: "cyan 10 points below the bar")
           }
-          session.scroll(list.scrollView, by: -150)
+          list.scrollView.contentOffset = .zero
           context.mark("\(mode): back at the top")
           context.expect(
             bar.barHeight == grown, "\(mode): the \(part) back", seen: "\(bar.barHeight)")
           session.pop()
           context.mark("\(mode): home again")
           context.expectBar(
-            ExpectedBar(background: .white, backgroundAlpha: 1, height: large ? grown : row),
-            "\(mode): white, home's height", failsOn: short, onDevices: seedDevices)
+            ExpectedBar(
+              background: seed ? nil : .white, backgroundAlpha: seed ? nil : 1,
+              height: large ? grown : row),
+            "\(mode): home's height")
         }
       }
     }

@@ -54,12 +54,13 @@ extension BarLayerScenarios {
       var top = greenBar
       top.height = grown
       context.expectBar(top, "green all over the bar with its \(growth.rawValue)")
-      session.scroll(screen.scrollView, by: 150)
+      // Where a scroll ends, set at once: the checks read the end, not the drag's frames.
+      screen.scrollView.contentOffset = CGPoint(x: 0, y: 150)
       context.mark("scrolled, the \(growth.rawValue) gone")
       context.expectBar(
         ExpectedBar(background: green, backgroundAlpha: 1, titleColor: .white, height: row),
         "green, the row's height, its title white")
-      session.scroll(screen.scrollView, by: -150)
+      screen.scrollView.contentOffset = .zero
       context.mark("back at the top")
       context.expectBar(greenBar, "green with the \(growth.rawValue) back")
       session.navigationController.pushViewController(opaque, animated: true)

@@ -46,10 +46,11 @@ extension TransparentBarScenarios {
         let part = growth.rawValue
         context.mark("\(mode): the list at its top")
         context.expectBar(opaqueBar, "\(mode): opaque at the top, the \(part)", failsOn: fails)
-        session.scroll(list.scrollView, by: 150)
+        // Where a scroll ends, set at once: the checks read the end, not the drag's frames.
+        list.scrollView.contentOffset = CGPoint(x: 0, y: 150)
         context.mark("\(mode): scrolled, the \(part) gone")
         context.expectBar(opaqueBar, "\(mode): opaque once scrolled")
-        session.scroll(list.scrollView, by: -150)
+        list.scrollView.contentOffset = .zero
         context.mark("\(mode): back at the top")
         context.expectBar(opaqueBar, "\(mode): opaque at the top again", failsOn: fails)
         session.push(transparentPage("Profile"))
