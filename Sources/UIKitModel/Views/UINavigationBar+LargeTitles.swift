@@ -95,9 +95,9 @@ extension UINavigationBar {
   /// or shrinks downwards, animated over a push's or pop's duration when `animated` (an
   /// interactive pop's too: the height does not follow the finger, the model's reading).
   func updateLargeTitle(animated: Bool) {
-    // Every item of the stack tells the bar when its mode or search changes: an automatic item
-    // on top follows the items below it, and an item given a search controller later shows it.
-    for item in itemStack { item.showingBar = self }
+    // Every item of the stack tells the bar when its mode or search changes (the bar told it
+    // so as it was pushed): an automatic item on top follows the items below it, and an item
+    // given a search controller later shows it.
     // A bar that never preferred large titles nor showed a search bar has nothing to do.
     guard
       prefersLargeTitlesStorage || largeTitleView != nil || largeTitleExtent != 0

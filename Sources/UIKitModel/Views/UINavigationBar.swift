@@ -324,6 +324,8 @@ open class UINavigationBar: UIView {
         "navigationBar:shouldPushItem:", item, swift: { $0.navigationBar(self, shouldPush: item) })
     else { return }
     itemStack.append(item)
+    // The item tells this bar when its large-title mode or its search changes.
+    item.showingBar = self
     showTopItem(animated: animated)
     tellDelegate("navigationBar:didPushItem:", item) { $0.navigationBar(self, didPush: item) }
   }
@@ -377,6 +379,7 @@ open class UINavigationBar: UIView {
   /// Replaces the items.
   open func setItems(_ items: [UINavigationItem]?, animated: Bool) {
     itemStack = items ?? []
+    for item in itemStack { item.showingBar = self }
     showTopItem(animated: animated)
   }
 
