@@ -33,8 +33,7 @@ extension AnimatorTransitionScenarios {
     ) { context in
       let device = context.options.device
       let version = context.options.systemVersion
-      let grown = growth.barHeight(on: device, systemVersion: version, grown: true)
-      let row = growth.barHeight(on: device, systemVersion: version, grown: false)
+      let (grown, row) = growth.barHeights(on: device, systemVersion: version)
       let large = growth == .largeTitle && growth.exists(on: version)
       let part = growth.rawValue
       for mode in AnimatorMode.allCases {
@@ -95,22 +94,12 @@ extension AnimatorTransitionScenarios {
     }
   }
 
-  /// The demo's cyan page as a list: a scroll view over its whole view.
-  private final class CyanList: UIViewController {
-    let scrollView = UIScrollView(frame: .zero)
-
-    override init() {
-      super.init()
-      title = "Cyan"
+  /// The demo's cyan page as a list.
+  private final class CyanList: ListPage {
+    init() {
+      super.init(title: "Cyan")
       kj_navigationBarTintColor = .cyan
       kj_navigationTitleColor = .white
-    }
-
-    override func viewDidLoad() {
-      super.viewDidLoad()
-      scrollView.frame = view.bounds
-      scrollView.contentSize = CGSize(width: view.bounds.width, height: 2000)
-      view.addSubview(scrollView)
     }
   }
 }

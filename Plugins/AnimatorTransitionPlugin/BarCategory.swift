@@ -89,9 +89,8 @@ extension UINavigationBar {
     kj_setBackgroundColor(controller.kj_navigationBarTintColor, mode: mode)
     kj_setNavigationBarAlpha(controller.kj_navigationBarAlpha)
     kj_setNavigationTitleColor(controller.kj_navigationTitleColor)
-    guard mode == .fixed, UIDevice.current.majorSystemVersion >= 11, prefersLargeTitles else {
-      return
-    }
+    // prefersLargeTitles is false before iOS 11, where the model refuses to set it.
+    guard mode == .fixed, prefersLargeTitles else { return }
     var large = largeTitleTextAttributes ?? [:]
     large[.foregroundColor] = controller.kj_navigationTitleColor
     largeTitleTextAttributes = large

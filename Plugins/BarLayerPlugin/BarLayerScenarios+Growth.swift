@@ -30,8 +30,7 @@ extension BarLayerScenarios {
     ) { context in
       let device = context.options.device
       let version = context.options.systemVersion
-      let grown = growth.barHeight(on: device, systemVersion: version, grown: true)
-      let row = growth.barHeight(on: device, systemVersion: version, grown: false)
+      let (grown, row) = growth.barHeights(on: device, systemVersion: version)
       let large = growth == .largeTitle && growth.exists(on: version)
       let green = UIColor(red: 0, green: 0.72, blue: 0.55, alpha: 1)
       let screen = ScrollingScreen(title: "Lagou") { _, _ in }

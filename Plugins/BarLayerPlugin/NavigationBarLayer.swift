@@ -78,7 +78,9 @@ extension UINavigationBar {
   private func insertBackground(_ view: UIView) {
     setBackgroundImage(UIImage(), for: .default)
     let background = subviews.first
-    let height = background.map { max($0.bounds.height, barLayerBottom) } ?? barLayerBottom
+    let height =
+      background.map { $0.bounds.height > 0 ? $0.bounds.height : barLayerBottom }
+      ?? barLayerBottom
     view.frame = CGRect(x: 0, y: 0, width: bounds.width, height: height)
     view.autoresizingMask = [.flexibleWidth, .flexibleHeight]
     background?.insertSubview(view, at: 0)
@@ -146,7 +148,11 @@ extension UINavigationBar {
     var attributes = titleTextAttributes ?? [:]
     attributes[.foregroundColor] = color
     titleTextAttributes = attributes
-    guard UIDevice.current.majorSystemVersion >= 11, prefersLargeTitles else { return }
+    // Only when it changes: an interactive pop sets the title colour on every frame.
+    guard prefersLargeTitles,
+      largeTitleTextAttributes?.foregroundColor.map(UIColorComponents.init)
+        != UIColorComponents(color)
+    else { return }
     var large = largeTitleTextAttributes ?? [:]
     large[.foregroundColor] = color
     largeTitleTextAttributes = large

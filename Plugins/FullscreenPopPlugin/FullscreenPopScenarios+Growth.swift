@@ -30,8 +30,7 @@ extension FullscreenPopScenarios {
     ) { context in
       let device = context.options.device
       let version = context.options.systemVersion
-      let grown = growth.barHeight(on: device, systemVersion: version, grown: true)
-      let row = growth.barHeight(on: device, systemVersion: version, grown: false)
+      let (grown, row) = growth.barHeights(on: device, systemVersion: version)
       let largeTitle: UIColor? =
         growth == .largeTitle && growth.exists(on: version) ? .black : nil
       let part = growth.rawValue

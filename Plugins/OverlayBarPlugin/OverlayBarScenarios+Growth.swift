@@ -31,8 +31,7 @@ extension OverlayBarScenarios {
     ) { context in
       let device = context.options.device
       let version = context.options.systemVersion
-      let grown = growth.barHeight(on: device, systemVersion: version, grown: true)
-      let row = growth.barHeight(on: device, systemVersion: version, grown: false)
+      let (grown, row) = growth.barHeights(on: device, systemVersion: version)
       let part = growth.rawValue
       for mode in OverlayMode.allCases {
         let page = BackgroundColorDemo(mode: mode)

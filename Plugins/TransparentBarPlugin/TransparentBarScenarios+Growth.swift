@@ -35,8 +35,10 @@ extension TransparentBarScenarios {
       // Where the bar draws its scroll edge at the top of the list.
       let scrollEdge =
         growth == .largeTitle ? IOSProfile.names(linkedFrom: 13) : scrollEdgeProfiles
+      let (grown, row) = growth.barHeights(
+        on: context.options.device, systemVersion: context.options.systemVersion)
       TransparentBarPlugin.mode.withEach(TransparentMode.allCases) { mode in
-        let list = ListPage("Inbox")
+        let list = ListPage(title: "Inbox")
         let session = context.start(navigationController: {
           let navigation = UINavigationController(rootViewController: list)
           growth.add(to: navigation, page: list)
@@ -50,9 +52,12 @@ extension TransparentBarScenarios {
         list.scrollView.contentOffset = CGPoint(x: 0, y: 150)
         context.mark("\(mode): scrolled, the \(part) gone")
         context.expectBar(opaqueBar, "\(mode): opaque once scrolled")
+        context.expectBar(ExpectedBar(height: row), "\(mode): scrolled: the row's height")
         list.scrollView.contentOffset = .zero
         context.mark("\(mode): back at the top")
         context.expectBar(opaqueBar, "\(mode): opaque at the top again", failsOn: fails)
+        context.expectBar(
+          ExpectedBar(height: grown), "\(mode): at the top: the \(part)'s height")
         session.push(transparentPage("Profile"))
         context.mark("\(mode): the transparent page")
         context.expectBar(clearBar, "\(mode): clear on the transparent page")
@@ -60,24 +65,6 @@ extension TransparentBarScenarios {
         context.mark("\(mode): back on the list")
         context.expectBar(opaqueBar, "\(mode): opaque on the list again", failsOn: fails)
       }
-    }
-  }
-
-  /// A list with the default opaque bar: a scroll view over its whole view, as a table view
-  /// controller's.
-  private final class ListPage: UIViewController {
-    let scrollView = UIScrollView(frame: .zero)
-
-    init(_ title: String) {
-      super.init()
-      self.title = title
-    }
-
-    override func viewDidLoad() {
-      super.viewDidLoad()
-      scrollView.frame = view.bounds
-      scrollView.contentSize = CGSize(width: view.bounds.width, height: 2000)
-      view.addSubview(scrollView)
     }
   }
 }

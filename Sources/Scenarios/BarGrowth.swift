@@ -31,6 +31,17 @@ public enum BarGrowth: String, Sendable, CaseIterable {
     return grown && exists(on: systemVersion) ? row + height : row
   }
 
+  /// The bar's heights on `device` running `systemVersion`: at the top of a page that has the
+  /// part, and its row's.
+  public func barHeights(on device: DeviceProfile, systemVersion: String)
+    -> (grown: CGFloat, row: CGFloat)
+  {
+    (
+      barHeight(on: device, systemVersion: systemVersion, grown: true),
+      barHeight(on: device, systemVersion: systemVersion, grown: false)
+    )
+  }
+
   /// Gives the part to `navigation` and `page` (its root, or a page it will show): the bar
   /// prefers large titles, or the page's item gets a search controller. Call it once the model
   /// runs the version (inside `start(navigationController:)`): both are refused before iOS 11,

@@ -83,7 +83,8 @@ public struct ScreenFrame: Equatable, Sendable {
 
   /// The shapes of the frame: the backdrop, the views under the bar (below it; what shows
   /// through the bar is the backdrop its colour was composited over), the bar, the status
-  /// bar's strip, the time, the back button and the title. A hidden bar draws none of its
+  /// bar's strip, the time, the back button and the title, and below the row a large title and
+  /// a search field while they show (the bar as tall as drawn). A hidden bar draws none of its
   /// parts, and the views show up to the status bar. A sheet's bar is drawn at the sheet's top
   /// with its page below, over a dark window around the sheet (the presenter behind is not
   /// drawn).
@@ -98,7 +99,7 @@ public struct ScreenFrame: Equatable, Sendable {
     let row = Double(UINavigationBar.height(on: device, systemVersion: systemVersion))
     let large = sample.largeTitleHeight ?? 0
     let search = sample.searchBarHeight ?? 0
-    let bar = sheet?.barHeight ?? row + large + search
+    let bar = sheet?.barHeight ?? row + max(sample.grownHeight ?? 0, large + search)
     let hidden = sample.hidden == true
     let offset = sample.offset + (sheet?.y ?? 0)
     let top = hidden ? (sheet?.y ?? 0) : max(0, (sheet == nil ? status : 0) + bar + offset)
@@ -159,7 +160,7 @@ public struct ScreenFrame: Equatable, Sendable {
           outlined: false))
     }
     // The row's middle: in a sheet the bar's height is the row's and the parts below it.
-    let rowHeight = sheet == nil ? row : bar - large - search
+    let rowHeight = sheet == nil ? row : bar - max(sample.grownHeight ?? 0, large + search)
     let middle = offset + strip + rowHeight / 2 + 5
     shapes += [
       time,
@@ -170,8 +171,9 @@ public struct ScreenFrame: Equatable, Sendable {
         x: left + width / 2, y: middle, size: 15, text: title, color: sample.title,
         opacity: sample.title.count > 3 ? sample.title[3] : 1, centered: true),
     ]
-    // A large title on the left below the row, then a search field below it.
-    if let color = sample.largeTitle, large > 12 {
+    // A large title on the left below the row, while its area has room for its 30-point text
+    // (nothing is clipped here), then a search field below it.
+    if let color = sample.largeTitle, large >= 36 {
       shapes.append(
         .text(
           x: left + 16, y: offset + strip + rowHeight + large - 10, size: 30, text: title,

@@ -32,6 +32,8 @@ public struct ScreenSample: Codable, Equatable, Sendable {
   public var tabBar: TabBarSample?
   /// The sheet the bar is in, when it is a sheet's (absent otherwise).
   public var sheet: SheetSample?
+  /// How far the bar reaches below its row as drawn (absent for a bar of its row's height).
+  public var grownHeight: Double?
   /// The large title's colour while one shows (absent otherwise).
   public var largeTitle: [Double]?
   /// How much of the large title's area shows below the row (absent without one).
@@ -64,6 +66,7 @@ public struct ScreenSample: Codable, Equatable, Sendable {
     hidden = bar.isHidden ? true : nil
     self.tabBar = tabBar.flatMap(TabBarSample.init)
     self.sheet = sheet.map { SheetSample($0, barHeight: bar.frame.height) }
+    grownHeight = bar.grownHeight > 0 ? Double(bar.grownHeight) : nil
     largeTitle = bar.largeTitleColor.map(components)
     largeTitleHeight = bar.largeTitleHeight > 0 ? Double(bar.largeTitleHeight) : nil
     searchBarHeight = bar.searchBarHeight > 0 ? Double(bar.searchBarHeight) : nil

@@ -127,6 +127,56 @@ extension UIKitModelTests {
       root.navigationItem.searchController = root.search
       let bar = navigation.navigationBar
       #expect(bar.searchBar === root.search.searchBar && bar.barHeight == 100)
+      #expect(root.search.searchBar.superview === bar)
+    }
+
+    @Test("a search controller shared by two bars shows in one at a time; neither loses track")
+    func sharedBetweenTwoBars() throws {
+      UIApplication.resetModel(device: .iPhone8, systemVersion: "13.0")
+      let shared = UISearchController(searchResultsController: nil)
+      let first = SearchPage("First", searching: false)
+      let second = SearchPage("Second", searching: false)
+      let one = UINavigationController(rootViewController: first)
+      let two = UINavigationController(rootViewController: second)
+      first.navigationItem.searchController = shared
+      second.navigationItem.searchController = shared
+      #expect(shared.searchBar.superview === two.navigationBar, "the bar that updated last")
+      #expect(
+        one.navigationBar.searchBar == nil && two.navigationBar.searchBar === shared.searchBar)
+      #expect(
+        !one.navigationBar.asSeen().showsSearchBar && two.navigationBar.asSeen().showsSearchBar)
+      // The first bar takes it back at its next update, and the second no longer claims it.
+      first.navigationItem.hidesSearchBarWhenScrolling = false
+      #expect(shared.searchBar.superview === one.navigationBar)
+      #expect(two.navigationBar.searchBar == nil)
+      // Taking it out of the second bar leaves it in the first.
+      second.navigationItem.searchController = nil
+      #expect(shared.searchBar.superview === one.navigationBar)
+    }
+
+    @Test("hidesSearchBarWhenScrolling turned off while scrolled brings the search bar back")
+    func toggledWhileScrolled() {
+      let (session, root) = searchScene()
+      let bar = session.navigationController.navigationBar
+      root.scrollView.contentOffset = CGPoint(x: 0, y: 100)
+      #expect(bar.searchBarExtent == 0 && bar.barHeight == 44)
+      root.navigationItem.hidesSearchBarWhenScrolling = false
+      #expect(bar.searchBarExtent == 56 && bar.barHeight == 100 && bar.searchBar?.isHidden == false)
+    }
+
+    @Test("what the user sees follows the bar's drawn height: mid-push, the parts have gone")
+    func seenMidPush() {
+      let (session, _) = searchScene(largeTitles: true)
+      let navigation = session.navigationController
+      let bar = navigation.navigationBar
+      #expect(bar.asSeen().grownHeight == 108 && bar.asSeen().searchBarHeight == 56)
+      let detail = SearchPage("Detail", searching: false)
+      detail.navigationItem.largeTitleDisplayMode = .never
+      navigation.pushViewController(detail, animated: true)
+      VirtualRunLoop.main.advance(by: UINavigationController.transitionDuration / 2)
+      let seen = bar.asSeen()
+      #expect(seen.grownHeight > 0 && seen.grownHeight < 108, "the height animates")
+      #expect(seen.searchBarHeight == 0 && seen.largeTitleHeight == 0)
     }
 
     @Test("removing the search controller from the item on top takes the search bar out")
@@ -135,6 +185,7 @@ extension UIKitModelTests {
       let bar = session.navigationController.navigationBar
       root.navigationItem.searchController = nil
       #expect(bar.searchBar == nil && bar.barHeight == 44)
+      #expect(root.search.searchBar.superview == nil, "the view is out of the bar")
     }
 
     @Test("refused before iOS 11, nothing changed: searchController, hidesSearchBarWhenScrolling")
@@ -155,7 +206,12 @@ extension UIKitModelTests {
     func defaults() {
       let search = UISearchController(searchResultsController: nil)
       #expect(search.hidesNavigationBarDuringPresentation)
-      #expect(search.obscuresBackgroundDuringPresentation)
+      #expect(search.obscuresBackgroundDuringPresentation, "up to iOS 14 (the model runs 13)")
+      UIDevice.current.systemVersion = "15.0"
+      #expect(!search.obscuresBackgroundDuringPresentation, "false from iOS 15")
+      search.obscuresBackgroundDuringPresentation = true
+      #expect(search.obscuresBackgroundDuringPresentation, "a value set is kept")
+      UIApplication.resetModel()
       #expect(search.searchResultsController == nil)
       #expect(UINavigationItem().hidesSearchBarWhenScrolling)
     }

@@ -35,10 +35,14 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
   /// (iOS 11 and later, a bar that prefers them); nil otherwise. The row's title is then
   /// transparent: the large title stands for it.
   public let largeTitleColor: UIColorComponents?
-  /// How much of the large title's area shows below the row (0 without one).
+  /// How far the bar, as drawn (mid-animation, where it is), reaches below its row: the large
+  /// title's area and the search bar's, or what is left of them while the bar's height
+  /// animates after they went (0 for a bar of its row's height).
+  public let grownHeight: CGFloat
+  /// How much of the large title's area shows below the row, as drawn (0 without one).
   public let largeTitleHeight: CGFloat
-  /// How much of a search bar shows below the row and the large title (iOS 11 and later, a top
-  /// item with a search controller; 0 without one, or once it has scrolled away).
+  /// How much of a search bar shows below the row and the large title, as drawn (iOS 11 and
+  /// later, a top item with a search controller; 0 without one, or once it has scrolled away).
   public let searchBarHeight: CGFloat
   /// Whether a search bar shows in the bar.
   public var showsSearchBar: Bool { searchBarHeight > 0 }
@@ -48,8 +52,10 @@ public struct SeenBar: Equatable, Sendable, CustomStringConvertible {
     titleColor: UIColor,
     tintColor: UIColor, buttonAlpha: CGFloat, shadowVisible: Bool, translationY: CGFloat,
     statusBarStyle: UIStatusBarStyle, isHidden: Bool = false, frame: CGRect = .zero,
-    largeTitleColor: UIColor? = nil, largeTitleHeight: CGFloat = 0, searchBarHeight: CGFloat = 0
+    largeTitleColor: UIColor? = nil, grownHeight: CGFloat = 0, largeTitleHeight: CGFloat = 0,
+    searchBarHeight: CGFloat = 0
   ) {
+    self.grownHeight = grownHeight
     self.largeTitleHeight = largeTitleHeight
     self.searchBarHeight = searchBarHeight
     self.isHidden = isHidden

@@ -29,9 +29,8 @@ extension UINavigationBar {
   public static let largeTitleHeight: CGFloat = 52
 
   // nonisolated(unsafe): the model is used by one thread at a time (VirtualRunLoop).
-  /// Whether any bar has preferred large titles, or any item had a search controller, since the
-  /// model was reset: until then, a scroll view does not look for its page's bar as it scrolls
-  /// (before iOS 15).
+  /// Whether any bar has updated a large title or a search bar since the model was reset: until
+  /// then, a scroll view does not look for its page's bar as it scrolls (before iOS 15).
   nonisolated(unsafe) static var someBarMayGrow = false
 
   /// The large title's font when the attributes give none: the 34-point bold system font, the

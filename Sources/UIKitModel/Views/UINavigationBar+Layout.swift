@@ -31,7 +31,7 @@ extension UINavigationBar {
       x: 0, y: contentHeight, width: width, height: largeTitleExtent)
     largeTitleView?.label.frame = CGRect(
       x: 16, y: max(0, largeTitleExtent - 41), width: max(0, width - 32), height: 41)
-    if let searchBar = shownSearchBar {
+    if let searchBar = ownSearchBar {
       searchBar.frame = CGRect(
         x: 0, y: contentHeight + largeTitleExtent, width: width, height: searchBarExtent)
       searchBar.isHidden = searchBarExtent == 0

@@ -25,13 +25,18 @@ open class UISearchController: UIViewController {
   public let searchBar = UISearchBar(frame: .zero)
   /// Whether the navigation bar hides while searching; true by default (Apple's documentation).
   open var hidesNavigationBarDuringPresentation = true
-  /// Whether the content is obscured while searching; true by default.
-  open var obscuresBackgroundDuringPresentation = true
+  /// Whether the content is obscured while searching: unless set, true up to iOS 14 and false
+  /// from iOS 15 (ykws/SearchExample's README tabulates the default by version).
+  open var obscuresBackgroundDuringPresentation: Bool {
+    get { obscuresStorage ?? (UIDevice.current.majorSystemVersion < 15) }
+    set { obscuresStorage = newValue }
+  }
+  private var obscuresStorage: Bool?
 
   /// A search controller whose results `searchResultsController` shows (nil: the searching
-  /// controller shows them). OpenRadar 33563261 reports that on iOS 11 a search controller made
-  /// with `UISearchController()` left its search bar out of the navigation bar, unlike one made
-  /// with this initializer: the model has only this one.
+  /// controller shows them). OpenRadar 33563261 reports that on iOS 11 beta 4 a search
+  /// controller made with `UISearchController()` left its search bar out of the navigation bar,
+  /// unlike one made with this initializer: the model has only this one.
   public init(searchResultsController: UIViewController?) {
     self.searchResultsController = searchResultsController
     super.init()
@@ -40,14 +45,19 @@ open class UISearchController: UIViewController {
 
 extension UINavigationBar {
   /// The height of a search bar integrated into a navigation bar, below its row and large title:
-  /// 56 points (jdisho/Papr pull request 67: "iOS 11~ UISearchBar now has the height equals to
-  /// 56"; tidev/titanium-sdk pull request 9496 sizes it 56 from iOS 11). The same figure on
-  /// later versions is the model's: no source found gives another.
+  /// 56 points, the model's reading from the height a `UISearchBar` has from iOS 11 elsewhere
+  /// (jdisho/Papr pull request 67, in a title view: "iOS 11~ UISearchBar now has the height
+  /// equals to 56"; tidev/titanium-sdk pull request 9496, in a table header, sizes it 56 from
+  /// iOS 11). No source found measures the bar's area itself, or gives another figure later.
   public static let searchBarHeight: CGFloat = 56
 
   /// The search bar the bar shows for its top item, if that item has a search controller
-  /// (iOS 11 and later).
-  public var searchBar: UISearchBar? { shownSearchBar }
+  /// (iOS 11 and later) and the view is in this bar.
+  public var searchBar: UISearchBar? { ownSearchBar }
+
+  /// ``searchBar``: the shown search bar while it is this bar's subview (another bar may have
+  /// taken the view since).
+  var ownSearchBar: UISearchBar? { shownSearchBar?.superview === self ? shownSearchBar : nil }
 
   /// The search area's height for the top item, the content having scrolled `scrolled` points
   /// from its top, and how much of the scroll it takes: with `hidesSearchBarWhenScrolling` the
@@ -70,10 +80,19 @@ extension UINavigationBar {
 
   /// Puts the top item's search bar in the bar (above the large title's view, below the content
   /// view), taking out another item's: `wanted` is the top item's, or nil. Whether it changed.
+  ///
+  /// A view has one superview: a search controller shared by items on two bars (or an item on
+  /// top of two) shows in the bar that updated last, as a view added to a second superview
+  /// leaves the first, and the other bar takes it back at its next update. A bar takes out
+  /// only a search bar that is still its own.
   @discardableResult
   func showSearchBar(_ wanted: UISearchBar?) -> Bool {
-    guard wanted !== shownSearchBar else { return false }
-    shownSearchBar?.removeFromSuperview()
+    guard wanted !== shownSearchBar || (wanted != nil && wanted?.superview !== self) else {
+      return false
+    }
+    if let shown = shownSearchBar, shown !== wanted, shown.superview === self {
+      shown.removeFromSuperview()
+    }
     shownSearchBar = wanted
     guard let wanted else { return true }
     if contentContainer.superview === self {

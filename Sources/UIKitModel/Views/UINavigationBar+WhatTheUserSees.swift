@@ -14,6 +14,10 @@ extension UINavigationBar {
   /// While the bar shows a large title, its colour is given too (its label's colour with the
   /// label's opacity), and the row's title is transparent.
   public func asSeen(over behind: UIColor = .white) -> SeenBar {
+    // The parts below the row as drawn: the search bar nearest the content, then the large title.
+    let grown = max(0, presentationFrame.height - contentHeight)
+    let search = ownSearchBar?.isHidden == false ? min(searchBarExtent, grown) : 0
+    let large = showsLargeTitle ? min(largeTitleExtent, grown - search) : 0
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
     let (color, opacity) = seen(at: middle, over: behind)
     let statusBarArea =
@@ -31,8 +35,7 @@ extension UINavigationBar {
       shadowVisible: shadowVisible, translationY: presentationTransform.ty,
       statusBarStyle: UIApplication.shared.resolvedStatusBarStyle, isHidden: isHidden,
       frame: frame, largeTitleColor: seenLargeTitleColor,
-      largeTitleHeight: showsLargeTitle ? largeTitleExtent : 0,
-      searchBarHeight: shownSearchBar?.isHidden == false ? searchBarExtent : 0)
+      grownHeight: grown, largeTitleHeight: large, searchBarHeight: search)
   }
 
   /// The large title's colour with its label's opacity, while one shows.

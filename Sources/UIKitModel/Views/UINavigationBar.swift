@@ -413,6 +413,8 @@ open class UINavigationBar: UIView {
   var buttonViews: [UIView] { leftButtonViews + rightButtonViews }
 
   private func showTopItem(animated: Bool = false) {
+    // The item on top tells this bar of its changes, even if another bar showed it since.
+    topItem?.showingBar = self
     titleLabel.text = topItem?.title
     for view in buttonViews { view.removeFromSuperview() }
     leftButtonViews = (topItem?.leftBarButtonItems ?? []).map { buttonView(for: $0, left: true) }
