@@ -5,10 +5,13 @@ public import Scenarios
 import UIKitModel
 
 extension AnimatorTransitionScenarios {
-  /// Large titles: see ``growing(_:)``.
+  /// Large titles: the cyan list pushed under a bar that prefers large titles, scrolled and popped;
+  /// the seed's subclass, then the plugin: the seed's large title stays black, the plugin's is
+  /// white. The script is `growing(_:)`'s, shared with ``search``.
   public static let largeTitle = growing(.largeTitle)
 
-  /// Search in the navigation item: see ``growing(_:)``.
+  /// Search in the navigation item: the same with a search controller in the cyan list's navigation
+  /// item. The script is ``largeTitle``'s.
   public static let search = growing(.searchBar)
 
   /// The home page, then the cyan list pushed on a bar that grows below its row for it (the bar

@@ -6,10 +6,14 @@ public import Scenarios
 import UIKitModel
 
 extension BarLayerScenarios {
-  /// Large titles: see ``growing(_:)``.
+  /// Large titles: a green page under a bar that prefers large titles, the title collapsed by a
+  /// scroll and back, an opaque page pushed and popped: the plugin's view and title colour reach
+  /// the large title, where WRNavigationBar's do not (its issue 88). The script is `growing(_:)`'s,
+  /// shared with ``search``.
   public static let largeTitle = growing(.largeTitle)
 
-  /// Search in the navigation item: see ``growing(_:)``.
+  /// Search in the navigation item: the same green page with a search controller in its navigation
+  /// item: the plugin's view covers the search bar too. The script is ``largeTitle``'s.
   public static let search = growing(.searchBar)
 
   /// A green page at the root of a navigation controller whose bar grows below its row (a large

@@ -7,10 +7,13 @@ public import Scenarios
 import UIKitModel
 
 extension FullscreenPopScenarios {
-  /// Large titles: see ``growing(_:)``.
+  /// Large titles: a page without a large title pushed on a root that shows one and swiped back
+  /// from mid-screen, cancelled then finished, with the article's pop and FD's hijack: the bar's
+  /// height follows. The script is `growing(_:)`'s, shared with ``search``.
   public static let largeTitle = growing(.largeTitle)
 
-  /// Search in the navigation item: see ``growing(_:)``.
+  /// Search in the navigation item: the same with a search controller in the root's navigation
+  /// item. The script is ``largeTitle``'s.
   public static let search = growing(.searchBar)
 
   /// A root page on a bar that grows below its row (a large title, or a search bar in the

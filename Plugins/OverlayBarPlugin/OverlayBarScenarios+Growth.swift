@@ -5,10 +5,14 @@ public import Scenarios
 import UIKitModel
 
 extension OverlayBarScenarios {
-  /// Large titles: see ``growing(_:)``.
+  /// Large titles: the background-colour demo under a bar that prefers large titles, scrolled until
+  /// blue and back; seed, then fixed: the seed's overlay hangs 52 points below the bar once the
+  /// title has gone. The script is `growing(_:)`'s, shared with ``search``.
   public static let largeTitle = growing(.largeTitle)
 
-  /// Search in the navigation item: see ``growing(_:)``.
+  /// Search in the navigation item: the same demo with a search controller in its navigation item:
+  /// the seed's overlay hangs 56 points below the bar once the search bar has gone. The script is
+  /// ``largeTitle``'s.
   public static let search = growing(.searchBar)
 
   /// The background-colour demo at the root of a navigation controller whose bar grows below

@@ -7,10 +7,15 @@ public import Scenarios
 import UIKitModel
 
 extension TransparentBarScenarios {
-  /// Large titles: see ``growing(_:)``.
+  /// Large titles: an opaque list under a bar that prefers large titles, at its top and scrolled,
+  /// the transparent page pushed and popped; seed, then fixed: the seed's list is clear at its top
+  /// from iOS 13, where the bar draws its transparent scroll edge. The script is `growing(_:)`'s,
+  /// shared with ``search``.
   public static let largeTitle = growing(.largeTitle)
 
-  /// Search in the navigation item: see ``growing(_:)``.
+  /// Search in the navigation item: the same list with a search controller in its navigation item;
+  /// seed, then fixed: the seed's list is clear at its top from iOS 15 only. The script is
+  /// ``largeTitle``'s.
   public static let search = growing(.searchBar)
 
   /// An opaque list at the root of a navigation controller whose bar grows below its row (a
