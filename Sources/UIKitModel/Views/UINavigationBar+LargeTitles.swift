@@ -94,10 +94,9 @@ extension UINavigationBar {
   /// or shrinks downwards, animated over a push's or pop's duration when `animated` (an
   /// interactive pop's too: the height does not follow the finger, the model's reading).
   func updateLargeTitle(animated: Bool) {
-    // Every item of the stack tells the bar when its mode or search changes (the bar told it
-    // so as it was pushed): an automatic item on top follows the items below it, and an item
-    // given a search controller later shows it.
-    // A bar that never preferred large titles nor showed a search bar has nothing to do.
+    // The items tell the bar when their mode or search changes (it told them so as they were
+    // pushed or came on top). A bar that never preferred large titles nor showed a search bar
+    // has nothing to do.
     guard
       prefersLargeTitlesStorage || largeTitleView != nil || largeTitleExtent != 0
         || shownSearchBar != nil || topItem?.searchController != nil

@@ -66,6 +66,7 @@ extension UINavigationBar {
   /// down, the search bar collapses into the navigation bar"; that it goes before the large
   /// title is the model's reading, the search bar being the part nearest the content); without
   /// it the search bar stays and takes none of the scroll.
+  ///
   /// `shown`: whether the top item has a search bar in the bar at all (the iOS 10 hierarchy
   /// never has).
   func searchArea(scrolled: CGFloat) -> (shown: Bool, extent: CGFloat, consumed: CGFloat) {
