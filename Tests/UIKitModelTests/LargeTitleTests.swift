@@ -4,6 +4,7 @@
 // the refusals before iOS 11.
 import Foundation
 import ObjCRuntime
+import Scenarios
 import Testing
 import UIKitModel
 
@@ -124,6 +125,21 @@ extension UIKitModelTests {
       session.waitUntilIdle()
       #expect(!bar.showsLargeTitle && bar.titleLabel.effectiveAlpha == 1)
       #expect(bar.asSeen().titleColor.alpha == 1)
+    }
+
+    @Test("ExpectedBar(largeTitleColor:) reads the large title; without one it says none shows")
+    func expectedLargeTitle() {
+      let (session, root) = largeTitleScene()
+      let bar = session.navigationController.navigationBar
+      bar.largeTitleTextAttributes = [.foregroundColor: UIColor.red]
+      #expect(ExpectedBar(largeTitleColor: .red).differences(from: bar.asSeen()).isEmpty)
+      #expect(
+        ExpectedBar(largeTitleColor: .blue).differences(from: bar.asSeen())
+          == ["large title: expected #0000FFFF, seen #FF0000FF"])
+      root.scrollView.contentOffset = CGPoint(x: 0, y: 200)
+      #expect(
+        ExpectedBar(largeTitleColor: .red).differences(from: bar.asSeen())
+          == ["large title: expected #FF0000FF, seen none"])
     }
 
     @Test(

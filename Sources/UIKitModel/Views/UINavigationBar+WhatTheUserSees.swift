@@ -14,8 +14,10 @@ extension UINavigationBar {
   /// While the bar shows a large title, its colour is given too (its label's colour with the
   /// label's opacity), and the row's title is transparent.
   public func asSeen(over behind: UIColor = .white) -> SeenBar {
-    // The parts below the row as drawn: the search bar nearest the content, then the large title.
-    let grown = max(0, presentationFrame.height - contentHeight)
+    // The parts below the row as drawn: the search bar nearest the content, then the large title
+    // (none on a bar that never had either).
+    let mayHaveGrown = prefersLargeTitlesStorage || largeTitleView != nil || shownSearchBar != nil
+    let grown = mayHaveGrown ? max(0, presentationFrame.height - contentHeight) : 0
     let search = ownSearchBar?.isHidden == false ? min(searchBarExtent, grown) : 0
     let large = showsLargeTitle ? min(largeTitleExtent, grown - search) : 0
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
