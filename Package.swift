@@ -26,6 +26,8 @@ let package = Package(
     // iOS code imports them by (Docs/Porting.md).
     .library(name: "UIKit", targets: ["UIKit"]),
     .library(name: "ObjectiveC", targets: ["ObjectiveC"]),
+    // Objective-C compiled by gcc for the GNU runtime, running on SwizzleKit's runtime.
+    .library(name: "GNUObjC", targets: ["GNUObjC"]),
     // The whole platform as one shared library, libSwizzleKit.so: what a loadable plugin links
     // against, so that it uses its host's one copy of SwizzleKit (the lab and the test binary
     // answer to that name; see Docs/Plugins.md). Use it or the separate products, not both.
@@ -33,7 +35,7 @@ let package = Package(
       name: "SwizzleKit", type: .dynamic,
       targets: [
         "ObjCRuntime", "ObjCRuntimeGeometry", "Hooks", "UIKitModel", "Scenarios",
-        "ScreenRendering", "SwizzleKitTesting", "UIKit", "ObjectiveC", "_Testing_UIKit",
+        "ScreenRendering", "SwizzleKitTesting", "UIKit", "ObjectiveC", "_Testing_UIKit", "GNUObjC",
       ]),
     .library(name: "BarLayerPlugin", targets: ["BarLayerPlugin"]),
     .library(name: "TransparentBarPlugin", targets: ["TransparentBarPlugin"]),
@@ -121,6 +123,19 @@ let package = Package(
       name: "ObjectiveC",
       dependencies: ["ObjCRuntime"],
       path: "Sources/ObjectiveC"
+    ),
+    // The GNU Objective-C runtime's ABI (module version 8) in C: gcc's records, the entry points
+    // its code calls, and the `_cmd` stubs. Only GNUObjC imports it.
+    .target(
+      name: "CObjCGNU",
+      path: "Sources/CObjCGNU"
+    ),
+    // Objective-C compiled by gcc running on the runtime: the loader, sends, the runtime's C
+    // functions under their C names, and NSObject's manual reference counting (Docs/ObjectiveC.md).
+    .target(
+      name: "GNUObjC",
+      dependencies: ["ObjCRuntime", "CObjCGNU"],
+      path: "Sources/GNUObjC"
     ),
     // Scripted sessions on the model with the bar at named moments, whatever the plugin.
     .target(
@@ -320,6 +335,13 @@ let package = Package(
       path: "Tests/TransparentBarPluginTests",
       exclude: ["Golden"],
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+    ),
+    // Objective-C compiled by gcc at test time and loaded into the test binary, whose symbols
+    // (the GNU entry points) it binds to.
+    .testTarget(
+      name: "GNUObjCTests",
+      dependencies: ["GNUObjC", "ObjCRuntime"],
+      path: "Tests/GNUObjCTests"
     ),
     // The docs tell the truth: code blocks compiled, generated sections checked.
     .testTarget(

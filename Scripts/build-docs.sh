@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output="${1:-.build/docs}"
-modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC Scenarios ScreenRendering
+modules=(ObjCRuntime ObjCRuntimeGeometry Hooks UIKitModel UIKit ObjectiveC GNUObjC Scenarios ScreenRendering
   SwizzleKitTesting BarLayerPlugin
   TransparentBarPlugin OverlayBarPlugin AnimatorTransitionPlugin FullscreenPopPlugin)
 

@@ -11,8 +11,13 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
   // after init; the implementation is an atomic word, written only under the runtime lock and read
   // without one by sends.
 
-  /// The method's selector.
+  /// The method's selector. The first stored property: the method cache's C side reads it at
+  /// a fixed offset (`SWK_METHOD_SELECTOR_OFFSET`).
   public let selector: Selector
+  /// The implementation's address, zero when the method has none (objc4's `_objc_msgForward`).
+  /// The second stored property, one word after the selector: code outside Swift that calls a
+  /// method's current implementation reads it there (``implementationWordAddress``).
+  @usableFromInline internal let impWord: Atomic<UInt>
   /// The method's type encoding, verbatim as it was given (`i16@0:8`, `v@:@`).
   public var typeEncoding: String { signature.text }
   /// The parsed encoding.
@@ -20,8 +25,6 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
   /// The encoding reduced to one word for the send path's signature check; zero when the
   /// signature has a type typed sends cannot pass in registers (such as a struct).
   @usableFromInline internal let signatureCode: UInt64
-  /// The implementation's address, zero when the method has none (objc4's `_objc_msgForward`).
-  @usableFromInline internal let impWord: Atomic<UInt>
   /// The class whose method list holds the method. A strong reference: a `Method` someone keeps
   /// keeps its class too, even after `objc_disposeClassPair` (which then lets both go).
   public let owner: Class
@@ -35,9 +38,9 @@ public final class Method: @unchecked Sendable, CustomStringConvertible {
     isSwiftEntry: Bool = false
   ) {
     self.selector = selector
+    self.impWord = Atomic(Method.word(for: imp))
     self.signature = signature
     self.signatureCode = signature.code
-    self.impWord = Atomic(Method.word(for: imp))
     self.owner = owner
     self.isSwiftEntry = isSwiftEntry
     noteDeallocChange()

@@ -82,11 +82,14 @@ public struct Selector: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     interned.sel
   }
 
-  /// The selector an IMP received as `_cmd`.
+  /// The selector an IMP received as `_cmd` or as an argument.
   ///
-  /// - Precondition: `sel` came from this runtime (every `_cmd` does).
+  /// A reference into a registered table of foreign code's selector references (gcc's
+  /// `@selector(x)`: see ``SelectorReferenceTables``) stands for the selector it holds.
+  ///
+  /// - Precondition: `sel` came from this runtime (every `_cmd` does) or from a registered table.
   public init(_ sel: SEL) {
-    self.interned = InternedName(sel: sel)
+    self.interned = InternedName(sel: SelectorReferenceTables.canonical(sel))
   }
 
   /// Why this selector's name cannot name a method, or nil when it can; reads the interned bytes

@@ -87,7 +87,9 @@ internal enum Forwarding {
       try forward(invocation, to: receiver)
       return UInt(invocation.returnWordForCaller())
     } catch {
-      fatalError("\(error)")
+      guard let reporter = DirectForwardingFailures.reporter else { fatalError("\(error)") }
+      reporter(error)
+      return 0
     }
   }
 

@@ -1,0 +1,85 @@
+// The sends of gcc's code: `objc_msg_lookup` and `objc_msg_lookup_super` answer with the function
+// to call, a stub that hands the method SwizzleKit's selector as `_cmd`.
+internal import CObjCGNU
+import ObjCRuntime
+
+enum Dispatch {
+  /// The function a send of `reference` to `receiver` calls.
+  static func lookup(
+    _ receiver: UnsafeMutableRawPointer?, _ reference: UnsafePointer<swk_gnu_selector>?
+  ) -> UnsafeMutableRawPointer? {
+    guard let receiver, let reference else { return swk_gnu_nil_method() }
+    if StaticInstances.isUnsupported(receiver) {
+      return StaticInstances.refuse(reference)
+    }
+    let passed = UnsafeRawPointer(reference).assumingMemoryBound(to: objc_selector.self)
+    let selector = Selector(passed)
+    let method = Unmanaged<ObjCObject>.fromOpaque(receiver)._withUnsafeGuaranteedRef { object in
+      MessageLookup.method(sending: selector, to: object)
+    }
+    return function(for: method, passed: passed, selector: selector)
+  }
+
+  /// The function `[super ...]` calls: the lookup starts at `start`, a class object.
+  static func lookupSuper(
+    _ receiver: UnsafeMutableRawPointer?, _ start: UnsafeMutableRawPointer?,
+    _ reference: UnsafePointer<swk_gnu_selector>?
+  ) -> UnsafeMutableRawPointer? {
+    guard let receiver, let start, let reference,
+      let startClass = Unmanaged<ObjCObject>.fromOpaque(start).takeUnretainedValue() as? Class
+    else { return swk_gnu_nil_method() }
+    let passed = UnsafeRawPointer(reference).assumingMemoryBound(to: objc_selector.self)
+    let selector = Selector(passed)
+    let method = Unmanaged<ObjCObject>.fromOpaque(receiver)._withUnsafeGuaranteedRef { object in
+      MessageLookup.method(sendingSuper: selector, to: object, startingAt: startClass)
+    }
+    return function(for: method, passed: passed, selector: selector)
+  }
+
+  /// What the caller calls: when it passed a reference from gcc's selector tables, a stub that
+  /// puts the selector in its place; when it passed a selector already (`_cmd` handed on, as in
+  /// `objc_msg_lookup(self, _cmd)`), the implementation itself.
+  private static func function(
+    for method: Unmanaged<Method>?, passed: SEL, selector: Selector
+  ) -> UnsafeMutableRawPointer? {
+    let isReference = passed != selector.sel
+    guard let method else {
+      let forward = UnsafeMutableRawPointer(mutating: IMP.forward.rawValue)
+      return isReference ? forwardStub : forward
+    }
+    return method._withUnsafeGuaranteedRef { method in
+      guard isReference else {
+        return method.implementation.map { UnsafeMutableRawPointer(mutating: $0.rawValue) }
+          ?? UnsafeMutableRawPointer(mutating: IMP.forward.rawValue)
+      }
+      let word = method.implementationWordAddress
+      if let stub = swk_gnu_cmd_stub_find(word) { return stub }
+      let stub = swk_gnu_cmd_stub_for(word, IMP.forward.rawValue, returnsInMemory(method) ? 1 : 0)
+      return stub ?? swk_gnu_nil_method()
+    }
+  }
+
+  /// A stub whose implementation word stays zero: every call forwards, with `_cmd` fixed.
+  // nonisolated(unsafe): the address of immutable code, made once by Swift's lazy initialization.
+  private nonisolated(unsafe) static let forwardStub: UnsafeMutableRawPointer? = {
+    let zero = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+    zero.initialize(to: 0)
+    return swk_gnu_cmd_stub_make(zero, IMP.forward.rawValue, 0)
+  }()
+
+  /// Whether the method returns its result through a hidden pointer (x86-64 System V: an
+  /// aggregate larger than two words), which moves the selector to the third register.
+  private static func returnsInMemory(_ method: Method) -> Bool {
+    let descriptor = MethodSignature(method).returnDescriptor
+    switch descriptor {
+    case .structure, .union, .array: return descriptor.size > 16
+    default: return false
+    }
+  }
+
+  /// The class or metaclass named `name`, as the address gcc's code holds; nil when unknown.
+  static func classNamed(_ name: UnsafePointer<CChar>?, meta: Bool) -> UnsafeMutableRawPointer? {
+    guard let name, let cls = Foundation.lookUpClass(String(cString: name)) else { return nil }
+    return Unmanaged.passUnretained(meta ? cls.metaclass : cls).toOpaque()
+  }
+}

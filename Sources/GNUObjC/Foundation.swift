@@ -1,0 +1,115 @@
+// The part of Foundation's NSObject that Objective-C code under manual reference counting needs:
+// +alloc, +new, -init, -retain, -release, -autorelease, added to the root class's tables.
+import ObjCRuntime
+import Synchronization
+
+enum Foundation {
+  /// The root class: gcc's code calls it `NSObject`, SwizzleKit `ObjCObject` (Foundation on
+  /// Linux owns the Swift name NSObject).
+  static var rootClass: Class { ObjCObject.runtimeClass }
+
+  /// The class gcc's code names `name`: `NSObject` is the root class.
+  static func lookUpClass(_ name: String) -> Class? {
+    name == "NSObject" ? rootClass : objc_getClass(name)
+  }
+
+  /// Attaches the methods (once) as a category of the root class.
+  static func install() {
+    _ = installed
+  }
+
+  private static let installed: Bool = {
+    let root = rootClass
+    do throws(ObjCRuntimeError) {
+      try root.metaclass.attachCategory(
+        "NSObjectMRC",
+        methods: [
+          CategoryMethod("alloc", try IMP(alloc), "@@:"),
+          CategoryMethod("new", try IMP(new), "@@:"),
+        ])
+      try root.attachCategory(
+        "NSObjectMRC",
+        methods: [
+          CategoryMethod("init", try IMP(initialize), "@@:"),
+          CategoryMethod("retain", try IMP(retain), "@@:"),
+          CategoryMethod("release", try IMP(release), "v@:"),
+          CategoryMethod("autorelease", try IMP(autorelease), "@@:"),
+        ])
+      return true
+    } catch {
+      Diagnostics.warn("Objective-C: the root class's NSObject methods were refused: \(error)")
+      return false
+    }
+  }()
+
+  /// `+alloc`: a new instance, retained (+1). Objects of a Swift class are made by its Swift
+  /// initializers, which this cannot call: only classes whose storage is the root's (the root,
+  /// classes made at run time under it, such as the classes a `.m` file defines) are allocated;
+  /// for others the send answers nil, with a warning.
+  static let alloc: @convention(c) (id, SEL) -> id? = { me, _ in
+    guard let cls = me.takeUnretainedObject(as: Class.self) else { return nil }
+    guard cls.storageType == ObjCObject.self else {
+      Diagnostics.warn(
+        "+[\(cls.name) alloc]: objects of the Swift class \(cls.storageType) are made in Swift;"
+          + " Objective-C can allocate NSObject and the classes it defines")
+      return nil
+    }
+    let object = ObjCObject()
+    if cls !== rootClass {
+      do throws(ObjCRuntimeError) {
+        try object.setClass(cls)
+      } catch {
+        Diagnostics.warn("+[\(cls.name) alloc]: \(error)")
+        return nil
+      }
+    }
+    return object.passRetained()
+  }
+
+  /// `+new`: `[[cls alloc] init]`, the class's own `-init` included.
+  static let new: @convention(c) (id, SEL) -> id? = { me, _ in
+    let initSelector: Selector = "init"
+    guard let object = alloc(me, Selector("alloc").sel),
+      let cls = object_getClass(object.takeUnretainedObject()),
+      let imp = class_getMethodImplementation(cls, initSelector)
+    else { return nil }
+    typealias Initializer = @convention(c) (id, SEL) -> id?
+    return unsafeBitCast(imp.rawValue, to: Initializer.self)(object, initSelector.sel)
+  }
+
+  /// `-init`: the receiver, as manual reference counting has it (it consumes the reference it
+  /// was sent to and returns it).
+  static let initialize: @convention(c) (id, SEL) -> id? = { me, _ in me }
+
+  /// `-retain`: one more reference; the receiver.
+  static let retain: @convention(c) (id, SEL) -> id? = { me, _ in
+    _ = Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me)).retain()
+    return me
+  }
+
+  /// `-release`: one reference less; the object is freed with its last.
+  static let release: @convention(c) (id, SEL) -> Void = { me, _ in
+    Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me)).release()
+  }
+
+  /// `-autorelease`: the reference is released when the loader drains its pool (after each
+  /// `+load`, and at ``ObjectiveCModules/drainAutoreleasePool()``).
+  static let autorelease: @convention(c) (id, SEL) -> id? = { me, _ in
+    pool.withLock { $0.append(UInt(bitPattern: UnsafeRawPointer(me))) }
+    return me
+  }
+
+  /// Objects autoreleased and not yet released, as addresses (each holds one reference).
+  static let pool = Mutex<[UInt]>([])
+
+  static func drainPool() {
+    let objects = pool.withLock { pool in
+      defer { pool.removeAll() }
+      return pool
+    }
+    for address in objects {
+      guard let pointer = UnsafeRawPointer(bitPattern: address) else { continue }
+      Unmanaged<ObjCObject>.fromOpaque(pointer).release()
+    }
+  }
+}
