@@ -211,7 +211,9 @@ let package = Package(
     // names no plugin: it finds them through discovery.
     .target(
       name: "SwizzleLab",
-      dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "ScreenRendering"],
+      dependencies: [
+        "ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "ScreenRendering", "GNUObjC",
+      ],
       path: "Sources/SwizzleLab"
     ),
     .executableTarget(

@@ -24,7 +24,9 @@ static void swk_gnu_stub_acquire(void) {
   }
 }
 
-static void swk_gnu_stub_release(void) { __atomic_store_n(&swk_gnu_stub_lock, 0, __ATOMIC_RELEASE); }
+static void swk_gnu_stub_release(void) {
+  __atomic_store_n(&swk_gnu_stub_lock, 0, __ATOMIC_RELEASE);
+}
 
 static size_t swk_gnu_page_size(void) {
   long size = sysconf(_SC_PAGESIZE);

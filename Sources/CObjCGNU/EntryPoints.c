@@ -20,7 +20,9 @@ static void swk_gnu_queue_acquire(void) {
   }
 }
 
-static void swk_gnu_queue_release(void) { __atomic_store_n(&swk_gnu_queue_lock, 0, __ATOMIC_RELEASE); }
+static void swk_gnu_queue_release(void) {
+  __atomic_store_n(&swk_gnu_queue_lock, 0, __ATOMIC_RELEASE);
+}
 
 static const swk_gnu_handlers *swk_gnu_handlers_now(void) {
   return __atomic_load_n(&swk_gnu_installed, __ATOMIC_ACQUIRE);

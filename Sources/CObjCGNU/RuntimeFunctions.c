@@ -26,7 +26,8 @@ void *class_getClassMethod(void *cls, const void *sel) {
 
 void method_exchangeImplementations(void *first, void *second) {
   const swk_gnu_runtime_functions *functions = swk_gnu_now();
-  if (functions != NULL) functions->method_exchangeImplementations(first, second);
+  if (functions == NULL) return;
+  functions->method_exchangeImplementations(first, second, __builtin_return_address(0));
 }
 
 void *method_getImplementation(void *method) {
@@ -36,7 +37,8 @@ void *method_getImplementation(void *method) {
 
 void *method_setImplementation(void *method, void *imp) {
   const swk_gnu_runtime_functions *functions = swk_gnu_now();
-  return functions != NULL ? functions->method_setImplementation(method, imp) : NULL;
+  if (functions == NULL) return NULL;
+  return functions->method_setImplementation(method, imp, __builtin_return_address(0));
 }
 
 const void *method_getName(void *method) {
@@ -51,12 +53,14 @@ const char *method_getTypeEncoding(void *method) {
 
 _Bool class_addMethod(void *cls, const void *sel, void *imp, const char *types) {
   const swk_gnu_runtime_functions *functions = swk_gnu_now();
-  return functions != NULL ? functions->class_addMethod(cls, sel, imp, types) : 0;
+  if (functions == NULL) return 0;
+  return functions->class_addMethod(cls, sel, imp, types, __builtin_return_address(0));
 }
 
 void *class_replaceMethod(void *cls, const void *sel, void *imp, const char *types) {
   const swk_gnu_runtime_functions *functions = swk_gnu_now();
-  return functions != NULL ? functions->class_replaceMethod(cls, sel, imp, types) : NULL;
+  if (functions == NULL) return NULL;
+  return functions->class_replaceMethod(cls, sel, imp, types, __builtin_return_address(0));
 }
 
 void *class_getMethodImplementation(void *cls, const void *sel) {

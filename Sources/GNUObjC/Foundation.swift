@@ -42,20 +42,20 @@ enum Foundation {
     }
   }()
 
-  /// `+alloc`: a new instance, retained (+1). Objects of a Swift class are made by its Swift
-  /// initializers, which this cannot call: only classes whose storage is the root's (the root,
-  /// classes made at run time under it, such as the classes a `.m` file defines) are allocated;
-  /// for others the send answers nil, with a warning.
+  /// `+alloc`: a new instance, retained (+1), made by the Swift class's
+  /// `ObjCObject.makeInstance()` (a class made at run time, such as the classes a `.m` file
+  /// defines, gets its nearest Swift class's instance with its isa set). A Swift class that
+  /// does not override it cannot be allocated from Objective-C: the send answers nil, with a
+  /// warning.
   static let alloc: @convention(c) (id, SEL) -> id? = { me, _ in
     guard let cls = me.takeUnretainedObject(as: Class.self) else { return nil }
-    guard cls.storageType == ObjCObject.self else {
+    guard let object = cls.storageType.makeInstance() else {
       Diagnostics.warn(
-        "+[\(cls.name) alloc]: objects of the Swift class \(cls.storageType) are made in Swift;"
-          + " Objective-C can allocate NSObject and the classes it defines")
+        "+[\(cls.name) alloc]: the Swift class \(cls.storageType) does not make instances for"
+          + " Objective-C (override makeInstance() to let it)")
       return nil
     }
-    let object = ObjCObject()
-    if cls !== rootClass {
+    if object_getClass(object) !== cls {
       do throws(ObjCRuntimeError) {
         try object.setClass(cls)
       } catch {

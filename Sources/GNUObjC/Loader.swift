@@ -56,13 +56,24 @@ enum Loader {
   // MARK: A module
 
   static func load(_ module: UnsafeMutablePointer<swk_gnu_module>) {
-    let file = module.pointee.name.map { String(cString: $0) } ?? "(unnamed)"
-    var record = ObjectiveCModule(file: file)
+    let image = Origins.image(holding: UnsafeRawPointer(module))
+    let library = image?.path ?? "(unknown image)"
+    let named = module.pointee.name.map { String(cString: $0) } ?? ""
+    let recorded = image.flatMap { image in
+      Origins.sourceFiles.withLock { $0[image.path]?[image.offset] }
+    }
+    let file = recorded ?? (named.isEmpty ? library : named)
+    var record = ObjectiveCModule(file: file, library: library)
     let expectedSize = UInt(MemoryLayout<swk_gnu_module>.size)
     guard module.pointee.version == UInt(SWK_GNU_ABI_VERSION), module.pointee.size == expectedSize
     else {
       record.problems.append(
         .unsupportedABI(file: file, version: module.pointee.version, size: module.pointee.size))
+      report(record)
+      return
+    }
+    guard swk_gnu_image_needs(UnsafeRawPointer(module), "libobjc.so") == 0 else {
+      record.problems.append(.linkedWithGNULibobjc(file: file, library: library))
       report(record)
       return
     }
@@ -73,16 +84,18 @@ enum Loader {
     registerSelectors(symtab.pointee.refs)
     let classCount = Int(symtab.pointee.cls_def_cnt)
     let categoryCount = Int(symtab.pointee.cat_def_cnt)
-    let classes = (0..<classCount).compactMap { index in
+    // gcc lists a file's classes and categories last first: reversed, they follow the source, so
+    // that of two categories defining one method the later in the file wins, as in objc4.
+    let classes = (0..<classCount).reversed().compactMap { index in
       swk_gnu_symtab_def(symtab, index)?.assumingMemoryBound(to: swk_gnu_class.self)
     }
-    let categories = (classCount..<classCount + categoryCount).compactMap { index in
+    let categories = (classCount..<classCount + categoryCount).reversed().compactMap { index in
       swk_gnu_symtab_def(symtab, index)?.assumingMemoryBound(to: swk_gnu_category.self)
     }
     var loads: [() -> Void] = []
     for gnuClass in superclassesFirst(classes) {
       if let made = makeClass(gnuClass, file: file, into: &record) {
-        loads.append(contentsOf: loadMethod(of: gnuClass, on: made, label: made.name))
+        loads.append(contentsOf: loadMethod(of: gnuClass, on: made, file: file))
       }
     }
     let moduleIndex = state.withLock { state in
@@ -240,10 +253,10 @@ enum Loader {
   /// `+load` function directly, never through a send, so a category's does not replace its
   /// class's.
   private static func loadMethod(
-    of gnuClass: UnsafeMutablePointer<swk_gnu_class>, on cls: Class, label: String
+    of gnuClass: UnsafeMutablePointer<swk_gnu_class>, on cls: Class, file: String
   ) -> [() -> Void] {
     guard let meta = gnuClass.pointee.isa else { return [] }
-    return loadCall(in: meta.pointee.methods, on: cls, label: "+[\(label) load]", file: label)
+    return loadCall(in: meta.pointee.methods, on: cls, label: "+[\(cls.name) load]", file: file)
   }
 
   private static let loadSelector: Selector = "load"

@@ -30,6 +30,13 @@ public enum ObjectiveCModules {
     }
   }
 
+  /// Records which source file each module of the library at `library` comes from, by the
+  /// module record's offset in the library (gcc leaves the module's own name empty); call it
+  /// before loading the library. ``ObjectiveCCompiler`` does.
+  public static func recordSourceFiles(_ files: [UInt: String], forLibrary library: String) {
+    Origins.sourceFiles.withLock { $0[library] = files }
+  }
+
   /// Releases the objects Objective-C code autoreleased (`-autorelease`) since the last drain.
   /// The loader drains after each `+load`; a host that runs Objective-C code later drains when
   /// it sees fit, as an autorelease pool's end would.
@@ -50,8 +57,11 @@ public enum ObjectiveCModules {
 
 /// One compiled file (gcc's module) as the loader saw it.
 public struct ObjectiveCModule: Sendable, CustomStringConvertible {
-  /// The source file's name as gcc recorded it.
+  /// The source file, as its compiler recorded it (see
+  /// ``ObjectiveCModules/recordSourceFiles(_:forLibrary:)``), else the library's path.
   public let file: String
+  /// The path of the library (or executable) the file was linked into.
+  public let library: String
   /// The classes the file defines, made as class pairs under their SwizzleKit superclass.
   public internal(set) var classes: [String] = []
   /// The categories attached, as `Class (Category)`.
@@ -64,8 +74,9 @@ public struct ObjectiveCModule: Sendable, CustomStringConvertible {
   /// What could not be loaded, and why.
   public internal(set) var problems: [ObjectiveCLoadError] = []
 
-  init(file: String) {
+  init(file: String, library: String) {
     self.file = file
+    self.library = library
   }
 
   /// The file and what it brought, one line.
@@ -82,6 +93,9 @@ public struct ObjectiveCModule: Sendable, CustomStringConvertible {
 public enum ObjectiveCLoadError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file was compiled for another ABI than gcc's GNU module version 8.
   case unsupportedABI(file: String, version: UInt, size: UInt)
+  /// The file's library is linked with GNU libobjc (`-lobjc`): it was built for GNU's runtime,
+  /// not for this one. Nothing of it is loaded.
+  case linkedWithGNULibobjc(file: String, library: String)
   /// The class declares instance variables, whose fixed offsets would overlap the Swift object
   /// header. Keep state in associated objects behind accessors instead.
   case instanceVariables(file: String, className: String, names: [String])
@@ -105,6 +119,9 @@ public enum ObjectiveCLoadError: Error, Sendable, Equatable, CustomStringConvert
     case .unsupportedABI(let file, let version, let size):
       return "\(file): compiled for module ABI version \(version) (size \(size)); SwizzleKit loads"
         + " gcc's GNU runtime ABI version 8: compile with gcc -fgnu-runtime"
+    case .linkedWithGNULibobjc(let file, let library):
+      return "\(file): \(library) is linked with GNU libobjc (-lobjc), built for GNU's runtime;"
+        + " compile it for SwizzleKit with swizzle-lab compile (no -lobjc)"
     case .instanceVariables(let file, let className, let names):
       return
         "\(file): class \(className) declares instance variables (\(names.joined(separator: ", ")))"

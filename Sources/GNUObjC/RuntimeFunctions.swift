@@ -20,13 +20,13 @@ enum RuntimeFunctions {
       to: swk_gnu_runtime_functions(
         class_getInstanceMethod: { CFunctions.class_getInstanceMethod($0, $1) },
         class_getClassMethod: { CFunctions.class_getClassMethod($0, $1) },
-        method_exchangeImplementations: { CFunctions.method_exchangeImplementations($0, $1) },
+        method_exchangeImplementations: { CFunctions.method_exchangeImplementations($0, $1, $2) },
         method_getImplementation: { CFunctions.method_getImplementation($0) },
-        method_setImplementation: { CFunctions.method_setImplementation($0, $1) },
+        method_setImplementation: { CFunctions.method_setImplementation($0, $1, $2) },
         method_getName: { CFunctions.method_getName($0) },
         method_getTypeEncoding: { CFunctions.method_getTypeEncoding($0) },
-        class_addMethod: { CFunctions.class_addMethod($0, $1, $2, $3) },
-        class_replaceMethod: { CFunctions.class_replaceMethod($0, $1, $2, $3) },
+        class_addMethod: { CFunctions.class_addMethod($0, $1, $2, $3, $4) },
+        class_replaceMethod: { CFunctions.class_replaceMethod($0, $1, $2, $3, $4) },
         class_getMethodImplementation: { CFunctions.class_getMethodImplementation($0, $1) },
         class_respondsToSelector: { CFunctions.class_respondsToSelector($0, $1) },
         class_getName: { CFunctions.class_getName($0) },
@@ -106,9 +106,11 @@ enum CFunctions {
   }
 
   static func method_exchangeImplementations(
-    _ first: UnsafeMutableRawPointer?, _ second: UnsafeMutableRawPointer?
+    _ first: UnsafeMutableRawPointer?, _ second: UnsafeMutableRawPointer?,
+    _ caller: UnsafeRawPointer?
   ) {
-    ObjCRuntime.method_exchangeImplementations(CValues.method(first), CValues.method(second))
+    ObjCRuntime.method_exchangeImplementations(
+      CValues.method(first), CValues.method(second), fileID: Origins.file(of: caller), line: 0)
   }
 
   static func method_getImplementation(_ method: UnsafeMutableRawPointer?)
@@ -120,9 +122,12 @@ enum CFunctions {
   }
 
   static func method_setImplementation(
-    _ method: UnsafeMutableRawPointer?, _ imp: UnsafeMutableRawPointer?
+    _ method: UnsafeMutableRawPointer?, _ imp: UnsafeMutableRawPointer?,
+    _ caller: UnsafeRawPointer?
   ) -> UnsafeMutableRawPointer? {
-    ObjCRuntime.method_setImplementation(CValues.method(method), CValues.imp(imp)).map {
+    ObjCRuntime.method_setImplementation(
+      CValues.method(method), CValues.imp(imp), fileID: Origins.file(of: caller), line: 0
+    ).map {
       UnsafeMutableRawPointer(mutating: $0.rawValue)
     }
   }
@@ -137,20 +142,24 @@ enum CFunctions {
 
   static func class_addMethod(
     _ cls: UnsafeMutableRawPointer?, _ sel: UnsafeRawPointer?, _ imp: UnsafeMutableRawPointer?,
-    _ types: UnsafePointer<CChar>?
+    _ types: UnsafePointer<CChar>?,
+    _ caller: UnsafeRawPointer?
   ) -> Bool {
     guard let selector = CValues.selector(sel), let types else { return false }
     return ObjCRuntime.class_addMethod(
-      CValues.cls(cls), selector, CValues.imp(imp), String(cString: types))
+      CValues.cls(cls), selector, CValues.imp(imp), String(cString: types),
+      fileID: Origins.file(of: caller), line: 0)
   }
 
   static func class_replaceMethod(
     _ cls: UnsafeMutableRawPointer?, _ sel: UnsafeRawPointer?, _ imp: UnsafeMutableRawPointer?,
-    _ types: UnsafePointer<CChar>?
+    _ types: UnsafePointer<CChar>?,
+    _ caller: UnsafeRawPointer?
   ) -> UnsafeMutableRawPointer? {
     guard let selector = CValues.selector(sel), let types else { return nil }
     return ObjCRuntime.class_replaceMethod(
-      CValues.cls(cls), selector, CValues.imp(imp), String(cString: types)
+      CValues.cls(cls), selector, CValues.imp(imp), String(cString: types),
+      fileID: Origins.file(of: caller), line: 0
     ).map { UnsafeMutableRawPointer(mutating: $0.rawValue) }
   }
 

@@ -1,5 +1,6 @@
 // `hooks`: the hook map after installing plugins, or after running a scenario with them.
 import Foundation
+import GNUObjC
 import Hooks
 import ObjCRuntime
 import Scenarios
@@ -24,9 +25,7 @@ enum HooksCommand {
       "installed: \(installed.isEmpty ? "nothing" : installed.joined(separator: ", "))\n\n")
     let map = PluginRegistry.shared.hookMap
     // Only the model's methods: tests and tools may have hooked their own classes.
-    let entries = map.entries.filter { entry in
-      entry.layers.contains { layer in layer.plugin != nil }
-    }
+    let entries = map.entries.filter { entry in entry.layers.contains(where: shown) }
     output.out(
       entries.isEmpty
         ? "(no hooks or swizzles by a plugin)\n"
@@ -37,6 +36,14 @@ enum HooksCommand {
         ? "\nno conflicts\n" : "\n" + conflicts.map(\.description).joined(separator: "\n") + "\n")
     output.out("\n" + navigationOwners().joined(separator: "\n") + "\n")
     return .ok
+  }
+
+  /// Whether the map shows a method with this layer: one a plugin made, or an Objective-C file
+  /// loaded with `--objc` (tests and tools may have hooked classes of their own).
+  private static func shown(_ layer: HookMap.Layer) -> Bool {
+    guard layer.plugin == nil else { return true }
+    guard let location = layer.location else { return false }
+    return ObjectiveCModules.loaded.contains { $0.file == location.fileID }
   }
 
   /// `hooks --scenario NAME`: installs the scenario's plugins (or those of `--plugin`), runs it,
@@ -62,7 +69,7 @@ enum HooksCommand {
     }
     _ = try SwizzleLab.runScenario(scenario, options.scenarioOptions)
     let map = registry.hookMap
-    let entries = map.entries.filter { entry in entry.layers.contains { $0.plugin != nil } }
+    let entries = map.entries.filter { entry in entry.layers.contains(where: shown) }
     output.out(
       "ran \(scenario.name) with \(names.isEmpty ? "no plugin" : names.joined(separator: ", "))\n\n"
         + (entries.isEmpty

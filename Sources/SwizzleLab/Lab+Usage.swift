@@ -5,7 +5,7 @@ enum Usage {
   /// The commands, as the overview lists them.
   static let commands =
     "list, run, trace, hooks, render, export, matrix, gallery, methods, shadows, learn, coexist,"
-    + " load"
+    + " load, compile"
 
   static func text(for topic: String) -> String {
     switch topic {
@@ -15,7 +15,7 @@ enum Usage {
 
         USAGE: swizzle-lab run SCENARIO [--plugin NAME[,NAME...]] [--device NAME]
                                         [--ios VERSION] [--sdk VERSION] [--speed SECONDS]
-                                        [--no-color] [--load PATH]
+                                        [--no-color] [--load PATH] [--objc FILE.m]
 
         OPTIONS:
           --plugin NAMES    The plugins to run with, in order (see 'swizzle-lab list'), or
@@ -30,6 +30,8 @@ enum Usage {
           --speed SECONDS   Real seconds to wait between steps, 0 to 60; default 0.
           --no-color        Plain text even on a terminal (NO_COLOR is respected too).
           --load PATH       Load a plugin library first (repeatable).
+          --objc FILE.m     Compile an Objective-C file with gcc and load it first
+                            (repeatable; see 'swizzle-lab compile').
           -h, --help        Show help information.
 
         """
@@ -39,7 +41,7 @@ enum Usage {
 
         USAGE: swizzle-lab trace SCENARIO [--filter SELECTOR] [--plugin NAME[,NAME...]]
                                           [--device NAME] [--ios VERSION] [--sdk VERSION]
-                                          [--load PATH]
+                                          [--load PATH] [--objc FILE.m]
 
         OPTIONS:
           --filter SELECTOR  Only the events that name SELECTOR.
@@ -53,6 +55,7 @@ enum Usage {
         runs the scenario and lists the hooks that never fired in the run.
 
         USAGE: swizzle-lab hooks [--plugin NAME[,NAME...]] [--scenario NAME] [--load PATH]
+                                 [--objc FILE.m]
 
         OPTIONS:
           --plugin NAMES  The plugins to install, in order; default: every plugin (with
@@ -60,6 +63,7 @@ enum Usage {
           --scenario NAME Run this scenario with the plugins, then print the map and the
                           hooks no call reached.
           --load PATH     Load a plugin library first (repeatable).
+          --objc FILE.m   Compile an Objective-C file and load it first (repeatable).
           -h, --help      Show help information.
 
         """
@@ -69,7 +73,7 @@ enum Usage {
 
         USAGE: swizzle-lab render SCENARIO --out DIR [--plugin NAME[,NAME...]]
                                            [--device NAME] [--ios VERSION] [--sdk VERSION]
-                                           [--load PATH]
+                                           [--load PATH] [--objc FILE.m]
 
         OPTIONS:
           --out DIR     Where report.html and report.json go (made if needed).
@@ -94,6 +98,21 @@ enum Usage {
           -h, --help    Show help information.
 
         """
+    case "compile":
+      return """
+        OVERVIEW: Compiles Objective-C files with gcc for the GNU runtime, loads them on
+        SwizzleKit's runtime, and lists what each brought: its classes and categories, the
+        +load methods run and what they exchanged.
+
+        USAGE: swizzle-lab compile FILE.m...
+
+        The files import <UIKit/UIKit.h>, <Foundation/Foundation.h> or <objc/runtime.h> as on
+        Apple platforms: the headers are generated from the model's method tables. Needs gcc's
+        Objective-C front end (apt-get install -y gobjc); nothing is installed for you. To run
+        a scenario with the files loaded, pass --objc FILE.m to run, trace, hooks, render,
+        matrix or methods. See Docs/ObjectiveC.md.
+
+        """
     case "load":
       return """
         OVERVIEW: Loads a plugin library and lists the plugins and scenarios it brings.
@@ -116,6 +135,7 @@ enum Usage {
 
         USAGE: swizzle-lab matrix [--plugin NAME[,NAME...]] [--scenario NAME[,NAME...]]
                                   [--device NAME]... [--out DIR] [--load PATH]
+                                  [--objc FILE.m]
 
         OPTIONS:
           --plugin NAMES    The plugins whose scenarios run; default every plugin's.
@@ -123,6 +143,7 @@ enum Usage {
           --device NAME     A device (repeatable); default iPhone 8, iPhone X, iPad Air.
           --out DIR         Also write DIR/matrix.html, each cell linking to its report.
           --load PATH       Load a plugin library first (repeatable).
+          --objc FILE.m     Compile an Objective-C file and load it first (repeatable).
           -h, --help        Show help information.
 
         """
@@ -132,10 +153,12 @@ enum Usage {
         class that implements it, and the hooks and swizzles on it.
 
         USAGE: swizzle-lab methods CLASS [--plugin NAME[,NAME...]] [--load PATH]
+                                         [--objc FILE.m]
 
         OPTIONS:
           --plugin NAMES  Plugins to install first, so that their hooks show.
           --load PATH     Load a plugin library first (repeatable).
+          --objc FILE.m   Compile an Objective-C file and load it first (repeatable).
           -h, --help      Show help information.
 
         """
@@ -237,6 +260,7 @@ enum Usage {
           learn [NAME]       Lessons on swizzling that run: code, trace, result.
           coexist [METHOD]   Swizzling techniques in pairs: what runs, _cmd, reverts.
           load PATH          Load a plugin library and list what it brings.
+          compile FILE.m...  Compile Objective-C with gcc and load it on the runtime.
 
           See 'swizzle-lab COMMAND --help' for a command's options.
 

@@ -106,7 +106,7 @@ public enum Lab {
         return try TraceCommand.run(options, output: output)
       case "hooks":
         let options = try Options.parse(
-          arguments, allowed: ["--plugin", "--scenario", "--load"], positional: false,
+          arguments, allowed: ["--plugin", "--scenario", "--load", "--objc"], positional: false,
           output: output)
         if options.scenarios.count > 1 {
           throw LabError.usage("hooks runs one --scenario", topic: "hooks")
@@ -126,7 +126,7 @@ public enum Lab {
         return try ExportCommand.run(options, output: output)
       case "matrix":
         let options = try Options.parse(
-          arguments, allowed: ["--plugin", "--scenario", "--device", "--out", "--load"],
+          arguments, allowed: ["--plugin", "--scenario", "--device", "--out", "--load", "--objc"],
           positional: false, output: output)
         try options.validate()
         return try MatrixCommand.run(options, output: output)
@@ -134,7 +134,7 @@ public enum Lab {
         var arguments = arguments
         let name = arguments.isEmpty || arguments[0].hasPrefix("-") ? nil : arguments.removeFirst()
         let options = try Options.parse(
-          arguments, allowed: ["--plugin", "--load"], positional: false, output: output)
+          arguments, allowed: ["--plugin", "--load", "--objc"], positional: false, output: output)
         try options.validate()
         guard let name else {
           throw LabError.usage(
@@ -174,6 +174,14 @@ public enum Lab {
           throw LabError.usage("load takes one PATH", topic: "load")
         }
         return LoadCommand.run(path: arguments[0], output: output)
+      case "compile":
+        if let option = arguments.first(where: { $0.hasPrefix("-") }) {
+          throw LabError.usage("unknown option '\(option)'", topic: "compile")
+        }
+        guard !arguments.isEmpty, !arguments.contains(where: \.isEmpty) else {
+          throw LabError.usage("compile takes FILE.m...", topic: "compile")
+        }
+        return CompileCommand.run(files: arguments, output: output)
       default:
         throw LabError.usage("unknown command '\(command)'", topic: "")
       }
@@ -253,13 +261,15 @@ enum LabError: Error {
 /// The parsed options of a command.
 struct Options {
   static let runFlags = [
-    "--plugin", "--device", "--ios", "--sdk", "--speed", "--no-color", "--load",
+    "--plugin", "--device", "--ios", "--sdk", "--speed", "--no-color", "--load", "--objc",
   ]
 
   var scenario: String?
   /// The plugins named with `--plugin` (a comma-separated list, repeatable); `none` is kept.
   var plugins: [String] = []
   var libraries: [String] = []
+  /// The Objective-C files of `--objc`, compiled into one library and loaded after `--load`.
+  var objcFiles: [String] = []
   var device: DeviceProfile = .iPhone8
   var systemVersion = "13.0"
   /// The SDK the application was built with (`--sdk`, or a profile such as `15/sdk14`); nil
@@ -301,7 +311,7 @@ struct Options {
     }
     // Options that take one value: a second one is refused rather than silently winning.
     var given: Set<String> = []
-    let repeatable: Set<String> = ["--plugin", "--load", "--scenario", "--no-color"]
+    let repeatable: Set<String> = ["--plugin", "--load", "--objc", "--scenario", "--no-color"]
     while index < arguments.count {
       let argument = arguments[index]
       if argument.hasPrefix("-") {
@@ -329,6 +339,10 @@ struct Options {
           let path = try value(argument)
           try once(argument, path, among: options.libraries)
           options.libraries.append(path)
+        case "--objc":
+          let path = try value(argument)
+          try once(argument, path, among: options.objcFiles)
+          options.objcFiles.append(path)
         case "--device":
           let name = try value(argument)
           guard let device = DeviceProfile.named(name) else {
@@ -408,6 +422,9 @@ struct Options {
     }
     for path in options.libraries {
       try LoadCommand.load(path, output: output, reportingTo: output.err)
+    }
+    if !options.objcFiles.isEmpty {
+      try CompileCommand.load(options.objcFiles, output: output, reportingTo: output.err)
     }
     return options
   }

@@ -1,137 +1,243 @@
-// Objective-C compiled by gcc (GNU runtime ABI 8) loaded on the runtime: the loader, sends with
-// `_cmd` as the runtime's selector, a category's +load that exchanges a Swift class's method.
+// Objective-C compiled by gcc (GNU runtime ABI 8) and loaded on the runtime: the loader, sends with
+// `_cmd` as the runtime's selector, a category's +load exchanging a Swift class's method, and
+// what bad input gets.
 import Foundation
 import GNUObjC
 import ObjCRuntime
 import Testing
 
-/// A Swift class the Objective-C category swizzles.
+/// A Swift class the Objective-C categories swizzle.
 final class Greeter: ObjCObject {
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(Greeter.self) {
       ObjCMethodDeclaration("greeting", greeting)
+      ObjCMethodDeclaration("farewell", farewell)
     }
   }
 
+  /// Objective-C may allocate it.
+  override class func makeInstance() -> ObjCObject? { Greeter() }
+
   static let greeting: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
+  static let farewell: @convention(c) (id, SEL) -> Int = { _, _ in 2 }
 }
 
-private let categorySource = """
-  typedef struct objc_object *id;
-  typedef const struct objc_selector *SEL;
-  typedef struct objc_class *Class;
-  typedef struct objc_method *Method;
-  Method class_getInstanceMethod(Class, SEL);
-  void method_exchangeImplementations(Method, Method);
-  const char *sel_getName(SEL);
-  int strcmp(const char *, const char *);
-  @interface NSObject + (id)alloc; + (id)new; - (id)init; - (void)release; @end
-  @interface Greeter : NSObject - (long)greeting; @end
-  @interface Greeter (Loud) @end
-  @implementation Greeter (Loud)
-  + (void)load {
-    method_exchangeImplementations(class_getInstanceMethod(self, @selector(greeting)),
-                                   class_getInstanceMethod(self, @selector(loud_greeting)));
-  }
-  - (long)loud_greeting {
-    /* _cmd arrives as the runtime's selector: its name is the one the send used. */
-    long fromName = strcmp(sel_getName(_cmd), "greeting") == 0 ? 100 : 0;
-    return fromName + 10 * [self loud_greeting];
-  }
-  @end
-  @interface Counter : NSObject - (long)count; @end
-  @implementation Counter
-  - (long)count { return 42; }
-  @end
-  long gnu_counter_count(void) {
-    Counter *counter = [Counter new];
-    long count = [counter count];
-    [counter release];
-    return count;
-  }
-  """
-
-/// Compiles `source` into a shared library with gcc's Objective-C front end, defining the
-/// class-name symbols the file references; nil when gcc's Objective-C is not installed.
-private func compile(_ source: String, name: String) throws -> String? {
-  let directory = FileManager.default.temporaryDirectory
-    .appendingPathComponent("gnuobjc-\(getpid())-\(name)")
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  let file = directory.appendingPathComponent("\(name).m").path
-  let object = directory.appendingPathComponent("\(name).o").path
-  let library = directory.appendingPathComponent("lib\(name).so").path
+/// Writes `source` to `NAME.m` in a fresh directory, compiles it and loads the library; returns
+/// the modules it brought and the library's handle.
+private func load(_ source: String, name: String) throws -> (
+  modules: [ObjectiveCModule], handle: UnsafeMutableRawPointer
+) {
+  ObjectiveCModules.start()
+  _ = Greeter.runtimeClass
+  let compiler = ObjectiveCCompiler()
+  try FileManager.default.createDirectory(at: compiler.directory, withIntermediateDirectories: true)
+  let file = compiler.directory.appendingPathComponent("\(name).m").path
   try source.write(toFile: file, atomically: true, encoding: .utf8)
-  guard try run("gcc", ["-c", "-fPIC", "-O2", "-fgnu-runtime", file, "-o", object]) != nil else {
-    return nil
-  }
-  let symbols = try run("nm", ["-u", object]) ?? ""
-  let classNames = symbols.split(separator: "\n").compactMap { line -> String? in
-    let symbol = line.split(separator: " ").last.map(String.init) ?? ""
-    return symbol.hasPrefix("__objc_class_name_") ? symbol : nil
-  }
-  let defines = classNames.flatMap { ["-Wl,--defsym,\($0)=0"] }
-  guard try run("gcc", ["-shared", object, "-o", library] + defines) != nil else { return nil }
-  return library
+  let library = try compiler.compile([file])
+  let before = ObjectiveCModules.loaded.count
+  let handle = try #require(dlopen(library, RTLD_NOW), "\(String(cString: dlerror()))")
+  return (Array(ObjectiveCModules.loaded.dropFirst(before)), handle)
 }
 
-private func run(_ tool: String, _ arguments: [String]) throws -> String? {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [tool] + arguments
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  let text = String(decoding: data, as: UTF8.self)
-  guard process.terminationStatus == 0 else {
-    Issue.record("\(tool) failed: \(text)")
-    return nil
-  }
-  return text
+/// Calls the C function `name` of the library, which takes nothing and returns a long.
+private func call(_ name: String, in handle: UnsafeMutableRawPointer) throws -> Int {
+  typealias Function = @convention(c) () -> Int
+  let symbol = try #require(dlsym(handle, name), "no \(name)")
+  return unsafeBitCast(symbol, to: Function.self)()
 }
-
-/// Whether gcc compiles Objective-C here (Debian's gobjc package).
-let gccObjectiveC: Bool = {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["gcc", "-x", "objective-c", "-fsyntax-only", "/dev/null"]
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
-  guard (try? process.run()) != nil else { return false }
-  process.waitUntilExit()
-  return process.terminationStatus == 0
-}()
 
 @Suite(
   "ObjectiveCModules",
-  .enabled(if: gccObjectiveC, "gcc's Objective-C is not installed: apt-get install gobjc"))
+  .serialized,
+  .enabled(
+    if: ObjectiveCCompiler.isAvailable,
+    "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
 struct ObjectiveCModulesTests {
   @Test(
     "a category's +load exchanges a Swift class's method; sends reach it with _cmd as the runtime's selector"
   )
   func categorySwizzles() throws {
-    ObjectiveCModules.start()
-    _ = Greeter.runtimeClass
-    guard let library = try compile(categorySource, name: "loud") else { return }
-    guard let handle = dlopen(library, RTLD_NOW) else {
-      Issue.record("dlopen: \(String(cString: dlerror()))")
-      return
-    }
-    _ = handle
-    let module = try #require(ObjectiveCModules.loaded.last)
+    let (modules, handle) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      #include <string.h>
+      @interface Greeter : NSObject - (long)greeting; @end
+      @implementation Greeter (Loud)
+      + (void)load {
+        method_exchangeImplementations(class_getInstanceMethod(self, @selector(greeting)),
+                                       class_getInstanceMethod(self, @selector(loud_greeting)));
+      }
+      - (long)loud_greeting {
+        /* _cmd is the runtime's selector: its name is the one the send used. */
+        long named = strcmp(sel_getName(_cmd), "greeting") == 0 ? 100 : 0;
+        return named + 10 * [self loud_greeting];
+      }
+      @end
+      @interface Counter : NSObject - (long)count; @end
+      @implementation Counter
+      - (long)count { return 42; }
+      @end
+      long counter_count(void) {
+        Counter *counter = [Counter new];
+        long count = [counter count];
+        [counter release];
+        return count;
+      }
+      long greeting_from_objc(void) {
+        Greeter *greeter = [Greeter new];
+        long greeting = [greeter greeting];
+        [greeter release];
+        return greeting;
+      }
+      """, name: "Loud")
+    let module = try #require(modules.first)
+    #expect(module.file == "Loud.m")
     #expect(module.problems.isEmpty, "\(module.problems)")
     #expect(module.classes == ["Counter"])
     #expect(module.categories == ["Greeter (Loud)"])
     #expect(module.loads == ["+[Greeter(Loud) load]"])
-    // From Swift: the swapped-in Objective-C method, which calls the original (1) through the
-    // exchanged selector, and sees `greeting` as its _cmd.
+    // From Swift: the swapped-in method, which calls the original (1) through the exchanged
+    // selector and sees `greeting` as its _cmd.
     let greeting: Int = try objc_msgSend(Greeter(), "greeting")
     #expect(greeting == 110)
-    // From Objective-C: a class it defines, made, sent to and released.
-    typealias Count = @convention(c) () -> Int
-    let symbol = try #require(dlsym(handle, "gnu_counter_count"))
-    #expect(unsafeBitCast(symbol, to: Count.self)() == 42)
+    // From Objective-C, the same; and a class the file defines, made, sent to and released.
+    #expect(try call("greeting_from_objc", in: handle) == 110)
+    #expect(try call("counter_count", in: handle) == 42)
+  }
+
+  @Test("@selector(x) passed as a value names the runtime's selector: respondsToSelector:, keys")
+  func selectorsAsValues() throws {
+    let (_, handle) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      long responds(void) {
+        id object = [NSObject new];
+        long answer = [object respondsToSelector:@selector(hash)] ? 1 : 0;
+        answer += [object respondsToSelector:@selector(noSuchMethod)] ? 10 : 0;
+        /* a selector as an association key, set with one form and read with another */
+        objc_setAssociatedObject(object, @selector(hash), object, OBJC_ASSOCIATION_ASSIGN);
+        answer += objc_getAssociatedObject(object, sel_registerName("hash")) == object ? 100 : 0;
+        [object release];
+        return answer;
+      }
+      """, name: "Values")
+    #expect(try call("responds", in: handle) == 101)
+  }
+
+  @Test("a +load that sends a selector nobody implements: reported, answered with zero, no trap")
+  func unrecognizedSend() throws {
+    let (modules, _) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      @interface Greeter : NSObject @end
+      @interface Greeter (Confused) - (long)nobodyImplementsThis; @end
+      @implementation Greeter (Confused)
+      + (void)load {
+        Greeter *greeter = [Greeter new];
+        [greeter nobodyImplementsThis];
+        [greeter release];
+      }
+      @end
+      """, name: "Confused")
+    let module = try #require(modules.first)
+    #expect(module.loads == ["+[Greeter(Confused) load]"])
+    #expect(
+      module.problems.map(\.description) == [
+        "Confused.m: +[Greeter(Confused) load]: -[Greeter nobodyImplementsThis]: unrecognized"
+          + " selector sent to instance. Add the method (class_addMethod), resolve it in"
+          + " resolveInstanceMethod(_:), or forward it with forwardingTarget(for:)."
+      ])
+  }
+
+  @Test("two categories define one method: the later wins, as in objc4, and the loader says so")
+  func laterCategoryWins() throws {
+    let (modules, _) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      @interface Greeter : NSObject @end
+      @implementation Greeter (First)
+      - (long)farewell { return 20; }
+      @end
+      @implementation Greeter (Second)
+      - (long)farewell { return 30; }
+      @end
+      """, name: "Twice")
+    let module = try #require(modules.first)
+    #expect(
+      module.replacements == ["-[Greeter farewell]: Greeter (Second) replaces Greeter (First)"])
+    let farewell: Int = try objc_msgSend(Greeter(), "farewell")
+    #expect(farewell == 30)
+  }
+
+  @Test(
+    "refused, each with its file and class: a category of no class, instance variables, no superclass"
+  )
+  func refusals() throws {
+    let (modules, _) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      @interface Missing : NSObject @end
+      @implementation Missing (Orphan)
+      - (void)nothing {}
+      @end
+      @interface Stateful : NSObject { long count; } @end
+      @implementation Stateful
+      @end
+      @interface Unknown : NSObject @end
+      @interface Derived : Unknown @end
+      @implementation Derived
+      @end
+      """, name: "Refused")
+    let problems = try #require(modules.first).problems.map(\.description)
+    #expect(
+      problems.contains(
+        "Refused.m: class Stateful declares instance variables (count), which SwizzleKit cannot"
+          + " lay out; keep state in associated objects behind accessors"))
+    #expect(
+      problems.contains(
+        "Refused.m: class Derived derives from Unknown, which the runtime does not know; check"
+          + " the name or load the file that defines it first"))
+    #expect(
+      problems.contains(
+        "Refused.m: category Missing (Orphan) extends Missing, which the runtime does not know;"
+          + " it waits for a file that defines the class"))
+    #expect(ObjectiveCModules.waitingCategories.contains { $0.hasPrefix("Missing (Orphan)") })
+    #expect(objc_getClass("Stateful") == nil)
+    #expect(objc_getClass("Derived") == nil)
+  }
+}
+
+@Suite(
+  "ObjectiveCCompiler",
+  .enabled(
+    if: ObjectiveCCompiler.isAvailable,
+    "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
+struct ObjectiveCCompilerTests {
+  @Test("a file that does not compile: gcc's diagnostics in the error")
+  func compileError() throws {
+    let compiler = ObjectiveCCompiler()
+    try FileManager.default.createDirectory(
+      at: compiler.directory, withIntermediateDirectories: true)
+    let file = compiler.directory.appendingPathComponent("Broken.m").path
+    try "int broken = ;\n".write(toFile: file, atomically: true, encoding: .utf8)
+    #expect {
+      try compiler.compile([file])
+    } throws: { error in
+      guard case .compileFailed(let failed, let diagnostics) = error as? ObjectiveCCompileError
+      else { return false }
+      return failed == file && diagnostics.contains("expected expression")
+    }
+  }
+
+  @Test("no file, a missing file and a file that is not Objective-C are refused before gcc runs")
+  func badArguments() {
+    let compiler = ObjectiveCCompiler()
+    #expect(throws: ObjectiveCCompileError.noFiles) { try compiler.compile([]) }
+    #expect(throws: ObjectiveCCompileError.missing("/nonexistent/File.m")) {
+      try compiler.compile(["/nonexistent/File.m"])
+    }
+    #expect(throws: ObjectiveCCompileError.notObjectiveC("/etc/hostname")) {
+      try compiler.compile(["/etc/hostname"])
+    }
   }
 }

@@ -149,6 +149,14 @@ int swk_gnu_install(const swk_gnu_handlers *handlers);
 /// The function a send to nil calls: it returns zero.
 void *swk_gnu_nil_method(void);
 
+/// The path of the loaded image (library or executable) that holds `address`, or NULL; its
+/// load address goes to `base` when that is not NULL.
+const char *swk_gnu_image_path(const void *address, const void **base);
+
+/// Whether the image that holds `address` names a library whose name starts with `prefix` among
+/// the libraries it needs (DT_NEEDED): a file linked with GNU libobjc needs `libobjc.so`.
+int swk_gnu_image_needs(const void *address, const char *prefix);
+
 // MARK: - `_cmd` stubs
 //
 // gcc's code calls the function `objc_msg_lookup` returned with the selector reference it
@@ -183,18 +191,21 @@ uintptr_t swk_gnu_cmd_stub_count(void);
 //
 // gcc's code calls the runtime by its C names (`<objc/runtime.h>`). These symbols are defined
 // in C (Swift reserves the names) and call the Swift functions GNUObjC installs; before that
-// they answer zero.
+// they answer zero. The functions that change a method table also get their caller's address,
+// by which the trace names the library (and so the file) that made the change.
 
 typedef struct swk_gnu_runtime_functions {
   void * (*class_getInstanceMethod)(void *cls, const void *sel);
   void * (*class_getClassMethod)(void *cls, const void *sel);
-  void (*method_exchangeImplementations)(void *first, void *second);
+  void (*method_exchangeImplementations)(void *first, void *second, const void *caller);
   void * (*method_getImplementation)(void *method);
-  void * (*method_setImplementation)(void *method, void *imp);
+  void * (*method_setImplementation)(void *method, void *imp, const void *caller);
   const void * (*method_getName)(void *method);
   const char * (*method_getTypeEncoding)(void *method);
-  _Bool (*class_addMethod)(void *cls, const void *sel, void *imp, const char *types);
-  void * (*class_replaceMethod)(void *cls, const void *sel, void *imp, const char *types);
+  _Bool (*class_addMethod)(void *cls, const void *sel, void *imp, const char *types,
+                           const void *caller);
+  void * (*class_replaceMethod)(void *cls, const void *sel, void *imp, const char *types,
+                                const void *caller);
   void * (*class_getMethodImplementation)(void *cls, const void *sel);
   _Bool (*class_respondsToSelector)(void *cls, const void *sel);
   const char * (*class_getName)(void *cls);

@@ -195,6 +195,18 @@ open class ObjCObject: CustomStringConvertible, Hashable {
 
   // MARK: Initialization
 
+  /// A new instance of this Swift class made without arguments, for code that cannot call Swift
+  /// initializers: `+alloc` sent from Objective-C compiled by gcc (the GNUObjC module). Nil when
+  /// the class cannot be made so; the default makes the root class only, since a subclass's
+  /// initializers are its own.
+  ///
+  /// Override it in a class whose objects Objective-C may allocate, returning an instance of the
+  /// class itself; Objective-C's `-init` then runs on it. A class made at run time under this
+  /// one gets an instance of this class with its isa set to the runtime class.
+  open class func makeInstance() -> ObjCObject? {
+    self == ObjCObject.self ? ObjCObject() : nil
+  }
+
   /// Sent once to each class before the class or one of its instances receives its first
   /// message, superclasses first, as objc4 sends `+initialize`. The message goes through the
   /// class's table, so it can be hooked or swizzled; a class that does not implement it inherits

@@ -5,7 +5,7 @@ import Synchronization
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
   /// The file, as `#fileID` gives it (`Module/File.swift`).
   public let fileID: String
-  /// The line.
+  /// The line; zero when it is not known (code from another compiler names only its file).
   public let line: Int
 
   /// A location.
@@ -14,8 +14,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     self.line = line
   }
 
-  /// `Module/File.swift:42`.
-  public var description: String { "\(fileID):\(line)" }
+  /// `Module/File.swift:42`, or the file alone when the line is not known.
+  public var description: String { line > 0 ? "\(fileID):\(line)" : fileID }
 }
 
 /// Something the runtime did, as a tracer sees it.
