@@ -134,7 +134,7 @@ let package = Package(
     // functions under their C names, and NSObject's manual reference counting (Docs/ObjectiveC.md).
     .target(
       name: "GNUObjC",
-      dependencies: ["ObjCRuntime", "CObjCGNU"],
+      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "CObjCGNU"],
       path: "Sources/GNUObjC"
     ),
     // Scripted sessions on the model with the bar at named moments, whatever the plugin.

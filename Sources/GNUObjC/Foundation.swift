@@ -20,6 +20,9 @@ enum Foundation {
 
   private static let installed: Bool = {
     let root = rootClass
+    // Realized now, so that gcc's code finds them by name: NSString, NSConstantString, NSNumber,
+    // NSValue.
+    _ = (ObjCString.runtimeClass, ConstantStrings.runtimeClass, ObjCNumber.runtimeClass)
     do throws(ObjCRuntimeError) {
       try root.metaclass.attachCategory(
         "NSObjectMRC",
@@ -34,7 +37,9 @@ enum Foundation {
           CategoryMethod("retain", try IMP(retain), "@@:"),
           CategoryMethod("release", try IMP(release), "v@:"),
           CategoryMethod("autorelease", try IMP(autorelease), "@@:"),
+          CategoryMethod("description", try IMP(describe), "@@:"),
         ])
+      try ObjCValue.runtimeClass.metaclass.attachCategory("UIGeometry", methods: ObjCValue.makers)
       return true
     } catch {
       Diagnostics.warn("Objective-C: the root class's NSObject methods were refused: \(error)")
@@ -98,6 +103,19 @@ enum Foundation {
     pool.withLock { $0.append(UInt(bitPattern: UnsafeRawPointer(me))) }
     return me
   }
+
+  /// `-description`: `<Class: 0x...>`, as NSObject's; a new string, retained (+1).
+  static let describe: @convention(c) (id, SEL) -> id? = { me, _ in
+    let object = me.takeUnretainedObject()
+    let address = String(UInt(bitPattern: UnsafeRawPointer(me)), radix: 16)
+    return ObjCString("<\(object.objcClass.name): 0x\(address)>").passRetained()
+  }
+
+  /// The methods the root class gets here, as `+alloc` or `-init`: declared in
+  /// `<Foundation/Foundation.h>` beside the root's own.
+  static let methodNames: Set<String> = [
+    "+alloc", "+new", "-init", "-retain", "-release", "-autorelease", "-description",
+  ]
 
   /// Objects autoreleased and not yet released, as addresses (each holds one reference).
   static let pool = Mutex<[UInt]>([])

@@ -141,8 +141,28 @@ public enum ObjectiveCHeaders {
         /* The root class: ObjCObject in Swift. */
 
         """
-    text += interface(of: ObjCObject.runtimeClass, named: "NSObject", superclass: nil, all: true)
-    text += "\n#endif\n"
+    let root = ObjCObject.runtimeClass
+    let rootMethods = Set(declaredMethods(of: root)).union(Foundation.methodNames)
+    text += interface(of: root, named: "NSObject", superclass: nil) { rootMethods.contains($0) }
+    for cls in [ObjCString.runtimeClass, ObjCNumber.runtimeClass, ObjCValue.runtimeClass] {
+      text += "\n" + interface(of: cls, named: cls.name, superclass: "NSObject") { _ in true }
+    }
+    text += """
+
+      /* gcc lays out @"..." as this class's instances: the three fields are its layout, which
+         the loader turns into a constant string in place; use the methods of NSString. */
+      @interface NSConstantString : NSString {
+        void *_swizzlekit_header;
+        char *_characters;
+        unsigned int _length;
+      }
+      @end
+
+      void NSLog(NSString *format, ...);
+
+      #endif
+
+      """
     return text
   }
 
@@ -160,7 +180,9 @@ public enum ObjectiveCHeaders {
         """
     for cls in modelClasses() {
       let superclass = cls.superclass.map { $0 === ObjCObject.runtimeClass ? "NSObject" : $0.name }
-      text += "\n" + interface(of: cls, named: cls.name, superclass: superclass, all: false)
+      let declared = Set(declaredMethods(of: cls))
+      text +=
+        "\n" + interface(of: cls, named: cls.name, superclass: superclass) { declared.contains($0) }
     }
     text += "\n#endif\n"
     return text
@@ -185,24 +207,23 @@ public enum ObjectiveCHeaders {
     return classes.sorted { (depth($0), $0.name) < (depth($1), $1.name) }
   }
 
-  /// `@interface NAME : SUPER` with the class's declared methods (all of its table's for the
-  /// root, whose table holds the NSObject methods the loader adds).
-  private static func interface(of cls: Class, named name: String, superclass: String?, all: Bool)
-    -> String
-  {
+  /// The methods a class declares in its Swift declaration, as `+name` or `-name`.
+  private static func declaredMethods(of cls: Class) -> [String] {
+    let declaration = cls.storageType.objcDeclaration
+    guard declaration.owner == cls.storageType else { return [] }
+    return declaration.methods.map { "\($0.isClassMethod ? "+" : "-")\($0.selector)" }
+  }
+
+  /// `@interface NAME : SUPER` with the methods of the class's tables that `includes` takes (by
+  /// `+name` or `-name`), class methods first, each sorted by name.
+  private static func interface(
+    of cls: Class, named name: String, superclass: String?, includes: (String) -> Bool
+  ) -> String {
     var lines = ["@interface \(name)" + (superclass.map { " : \($0)" } ?? "")]
-    let declared = Set(
-      cls.storageType.objcDeclaration.owner == cls.storageType
-        ? cls.storageType.objcDeclaration.methods.map {
-          "\($0.isClassMethod ? "+" : "-")\($0.selector)"
-        }
-        : [])
     for (prefix, table) in [("+", cls.metaclass), ("-", cls)] {
       var seen: Set<Selector> = []
       for method in table.methods.sorted(by: { $0.selector.name < $1.selector.name })
-      where seen.insert(method.selector).inserted
-        && (all || declared.contains(prefix + method.selector.name))
-      {
+      where seen.insert(method.selector).inserted && includes(prefix + method.selector.name) {
         lines.append(declaration(prefix, method))
       }
     }

@@ -109,8 +109,9 @@ public enum ObjectiveCLoadError: Error, Sendable, Equatable, CustomStringConvert
   case refused(file: String, className: String, ObjCRuntimeError)
   /// A `+load` method sent a message that failed (a selector nothing implements).
   case failedSend(file: String, during: String, ObjCRuntimeError)
-  /// The file has statically allocated instances (`@"..."` literals), which this version does
-  /// not make objects of: a send to one answers zero and is reported.
+  /// The file has statically allocated instances of a class other than the constant strings
+  /// (`@"..."`), which the loader does not make objects of: a send to one answers zero and is
+  /// reported.
   case unsupportedStaticInstances(file: String, className: String, count: Int)
 
   /// What went wrong and what to do, naming the file and the class.

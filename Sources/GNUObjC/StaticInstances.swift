@@ -1,12 +1,14 @@
 // gcc's statically allocated instances: the `@"..."` literals, laid out by gcc in the file's data
-// as `{isa, characters, length}`. They are not yet objects of this runtime: a send to one answers
-// zero and is reported, instead of reading memory that is not an object.
+// as `{isa, characters, length}`, become constant strings in place (ConstantStrings). Static
+// instances of any other class are marked instead: a send to one answers zero and is reported,
+// rather than read memory that is not an object.
 internal import CObjCGNU
 import ObjCRuntime
 
 enum StaticInstances {
-  /// What the loader writes in each static instance's first word: its own address, which no
-  /// object of this runtime holds there (a Swift object's first word is its class metadata).
+  /// Makes each constant string of a module's static instances an object; marks the others by
+  /// writing in their first word their own address, which no object of this runtime holds there
+  /// (a Swift object's first word is its class metadata).
   static func prepare(
     _ lists: UnsafeMutableRawPointer, file: String, problem: (ObjectiveCLoadError) -> Void
   ) {
@@ -15,13 +17,19 @@ enum StaticInstances {
     var index = 0
     while let list = entries[index] {
       let className = String(cString: list.pointee.class_name)
-      var count = 0
-      while let instance = swk_gnu_static_instance_at(list, count) {
+      // gcc's default constant string class is NXConstantString; the lab compiles with
+      // -fconstant-string-class=NSConstantString. Both are laid out alike.
+      let isString = className == "NSConstantString" || className == "NXConstantString"
+      var refused = 0
+      var position = 0
+      while let instance = swk_gnu_static_instance_at(list, position) {
+        position += 1
+        if isString, ConstantStrings.adopt(instance) { continue }
         instance.storeBytes(of: UInt(bitPattern: instance), as: UInt.self)
-        count += 1
+        refused += 1
       }
-      if count > 0 {
-        problem(.unsupportedStaticInstances(file: file, className: className, count: count))
+      if refused > 0 {
+        problem(.unsupportedStaticInstances(file: file, className: className, count: refused))
       }
       index += 1
     }

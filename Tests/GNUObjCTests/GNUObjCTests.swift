@@ -34,9 +34,9 @@ private func load(_ source: String, name: String) throws -> (
   let file = compiler.directory.appendingPathComponent("\(name).m").path
   try source.write(toFile: file, atomically: true, encoding: .utf8)
   let library = try compiler.compile([file])
-  let before = ObjectiveCModules.loaded.count
   let handle = try #require(dlopen(library, RTLD_NOW), "\(String(cString: dlerror()))")
-  return (Array(ObjectiveCModules.loaded.dropFirst(before)), handle)
+  // By library: the suites load their files in parallel.
+  return (ObjectiveCModules.loaded.filter { $0.library == library }, handle)
 }
 
 /// Calls the C function `name` of the library, which takes nothing and returns a long.
@@ -239,5 +239,72 @@ struct ObjectiveCCompilerTests {
     #expect(throws: ObjectiveCCompileError.notObjectiveC("/etc/hostname")) {
       try compiler.compile(["/etc/hostname"])
     }
+  }
+}
+
+@Suite(
+  "Foundation for Objective-C",
+  .serialized,
+  .enabled(
+    if: ObjectiveCCompiler.isAvailable,
+    "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
+struct FoundationObjectsTests {
+  @Test(
+    "@\"...\" literals are NSConstantString objects: sent to, compared, stored, read from Swift")
+  func constantStrings() throws {
+    let (modules, handle) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      #include <string.h>
+      static char nameKey;
+      long strings(void) {
+        NSString *hello = @"hello";
+        long answer = [hello length] == 5 ? 1 : 0;
+        answer += strcmp([hello UTF8String], "hello") == 0 ? 10 : 0;
+        answer += [hello isEqual:[NSString stringWithUTF8String:"hello"]] ? 100 : 0;
+        answer += [hello isKindOfClass:[NSString class]] ? 1000 : 0;
+        id object = [NSObject new];
+        objc_setAssociatedObject(object, &nameKey, @"stored", OBJC_ASSOCIATION_RETAIN);
+        answer += [objc_getAssociatedObject(object, &nameKey) isEqual:@"stored"] ? 10000 : 0;
+        [object release];
+        return answer;
+      }
+      id greeting(void) { return @"héllo, world"; }
+      """, name: "Strings")
+    #expect(try #require(modules.first).problems.isEmpty)
+    #expect(try call("strings", in: handle) == 11111)
+    typealias Object = @convention(c) () -> UnsafeMutableRawPointer?
+    let symbol = try #require(dlsym(handle, "greeting"))
+    let address = try #require(unsafeBitCast(symbol, to: Object.self)())
+    let object = Unmanaged<ObjCObject>.fromOpaque(address).takeUnretainedValue()
+    #expect(object.objcClass.name == "NSConstantString")
+    #expect(object.isEqual(ObjCString("héllo, world")))
+    #expect(ObjCString("héllo, world").isEqual(object))
+    // No room for associations on a constant string: refused, read as none, no crash.
+    objc_setAssociatedObject(object, "key", ObjCString("value"), .OBJC_ASSOCIATION_RETAIN)
+    #expect(objc_getAssociatedObject(object, "key") == nil)
+  }
+
+  @Test("NSNumber, NSValue with a CGRect, -description and NSLog's %@")
+  func numbersAndValues() throws {
+    let (_, handle) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      #include <string.h>
+      long numbers(void) {
+        NSNumber *three = [NSNumber numberWithInt:3];
+        long answer = [three intValue] == 3 ? 1 : 0;
+        answer += [[NSNumber numberWithDouble:2.5] doubleValue] == 2.5 ? 10 : 0;
+        answer += [[NSNumber numberWithBool:YES] boolValue] ? 100 : 0;
+        CGRect frame = {{1, 2}, {320, 44}};
+        NSValue *value = [NSValue valueWithCGRect:frame];
+        CGRect back = [value CGRectValue];
+        answer += back.size.width == 320 && back.origin.y == 2 ? 1000 : 0;
+        answer += strcmp([[three description] UTF8String], "3") == 0 ? 10000 : 0;
+        NSLog(@"three is %@, %d and %s", three, 3, "three");
+        return answer;
+      }
+      """, name: "Numbers")
+    #expect(try call("numbers", in: handle) == 11111)
   }
 }

@@ -16,6 +16,8 @@ internal enum Associations {
 
   @inline(__always)
   static func table(of object: ObjCObject) -> Unmanaged<AssociationTable>? {
+    // A static object has no association word (its record ends before it).
+    guard !StaticObjects.isStatic(object) else { return nil }
     let word = object.associationWord.load(ordering: .acquiring)
     guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
     return Unmanaged.fromOpaque(address)
@@ -88,6 +90,13 @@ internal enum Associations {
       // The one address a hash table keeps for its empty slots; nothing lives there.
       entry.map { DetachedPayload($0).release() }
       Diagnostics.warn("objc_setAssociatedObject: the key at address 0x1 is no key; nothing set")
+      return
+    }
+    guard !StaticObjects.isStatic(object) else {
+      entry.map { DetachedPayload($0).release() }
+      Diagnostics.warn(
+        "objc_setAssociatedObject: a static object (a constant string) has no room for"
+          + " associations; nothing set")
       return
     }
     let released = withLock { () -> DetachedPayload? in
@@ -200,6 +209,9 @@ internal enum Associations {
     if holder._withUnsafeGuaranteedRef({ $0.associationWord.load(ordering: .relaxed) }) == 0 {
       return 0
     }
+    // Only now, so that objects without associations pay nothing: a static object's word is
+    // past its record, whatever lies there.
+    if holder._withUnsafeGuaranteedRef(StaticObjects.isStatic) { return 0 }
     var tagged: UInt = 0
     swk_association_lock_acquire()
     let word = holder._withUnsafeGuaranteedRef { $0.associationWord.load(ordering: .relaxed) }

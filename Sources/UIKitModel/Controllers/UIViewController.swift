@@ -81,6 +81,12 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
     super.init()
   }
 
+  /// What Objective-C's `+alloc` makes (the GNUObjC module): a controller, for this class itself;
+  /// a subclass Objective-C should allocate overrides it too.
+  open override class func makeInstance() -> ObjCObject? {
+    self == UIViewController.self ? UIViewController() : nil
+  }
+
   // MARK: The view
 
   /// The root view, loaded on first access with ``loadView()`` then ``viewDidLoad()``.

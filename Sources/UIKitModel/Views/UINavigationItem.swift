@@ -177,6 +177,12 @@ open class UINavigationItem: ObjCObject {
     super.init()
   }
 
+  /// What Objective-C's `+alloc` makes (the GNUObjC module): an item without title, for this class itself;
+  /// a subclass Objective-C should allocate overrides it too.
+  open override class func makeInstance() -> ObjCObject? {
+    self == UINavigationItem.self ? UINavigationItem() : nil
+  }
+
   /// The first left button.
   open var leftBarButtonItem: UIBarButtonItem? {
     get { leftBarButtonItems?.first }

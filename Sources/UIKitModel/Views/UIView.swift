@@ -134,6 +134,12 @@ open class UIView: UIResponder {
     self.init(frame: .zero)
   }
 
+  /// What Objective-C's `+alloc` makes (the GNUObjC module): a view with a zero frame, for this class itself;
+  /// a subclass Objective-C should allocate overrides it too.
+  open override class func makeInstance() -> ObjCObject? {
+    self == UIView.self ? UIView() : nil
+  }
+
   // MARK: Geometry
 
   /// The view's rectangle in its superview's coordinates. Setting it moves and resizes the view

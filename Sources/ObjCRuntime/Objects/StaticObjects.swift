@@ -1,0 +1,70 @@
+// Objects laid out by foreign code in its own static data: gcc's `@"..."` literals, which its
+// code points at directly, made objects of this runtime in place.
+
+/// Objects in memory that foreign code allocated statically, such as the constant strings gcc
+/// lays out as `{isa, characters, length}` in a compiled file's data and points its code at.
+///
+/// ``make(at:class:)`` rewrites such a record, in place, into an object of this runtime: the
+/// Swift header of an immortal object (retains and releases do nothing, it is never freed) and
+/// the runtime class, 24 bytes in all. Sends, `-class`, `isKindOfClass:` and passing it to Swift
+/// code work as for any object. The record has no room for the association word of an
+/// ``ObjCObject``, so associations on a static object are refused with a warning, and read as
+/// none; what the record held before (its characters) is the caller's to keep elsewhere.
+public enum StaticObjects {
+  /// The bytes ``make(at:class:)`` rewrites.
+  public static let size = 3 * MemoryLayout<UInt>.size
+
+  /// Makes the `size` bytes at `memory` (pointer-aligned, writable, living as long as the
+  /// process) an immortal object whose runtime class is `cls`, and returns it.
+  ///
+  /// - Throws: ``ObjCRuntimeError/invalidDeclaration(className:reason:)`` when `memory` is not
+  ///   pointer-aligned or `cls` is a metaclass; nothing is written then.
+  public static func make(at memory: UnsafeMutableRawPointer, class cls: Class)
+    throws(ObjCRuntimeError) -> ObjCObject
+  {
+    guard Int(bitPattern: memory) % MemoryLayout<UInt>.alignment == 0 else {
+      throw .invalidDeclaration(
+        className: cls.name, reason: "a static object's memory must be pointer-aligned")
+    }
+    guard !cls.isMetaClass else {
+      throw .invalidDeclaration(
+        className: cls.name, reason: "a static object cannot be an instance of a metaclass")
+    }
+    let words = memory.assumingMemoryBound(to: UInt.self)
+    words[1] = immortalReferenceCounts
+    words[2] = UInt(bitPattern: Unmanaged.passUnretained(cls).toOpaque())
+    // The metadata last: until it is there, nothing reads the record as an object.
+    words[0] = metadata
+    return Unmanaged<ObjCObject>.fromOpaque(memory).takeUnretainedValue()
+  }
+
+  /// Whether `object` was made by ``make(at:class:)``: its Swift class is the static objects'.
+  @inline(__always)
+  public static func isStatic(_ object: ObjCObject) -> Bool {
+    isStatic(at: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
+  }
+
+  /// Whether the memory at `address` (a pointer-aligned word, readable) is already a static
+  /// object: for a record that may not be an object yet, which must not be retained as one.
+  @inline(__always)
+  public static func isStatic(at address: UnsafeRawPointer) -> Bool {
+    address.load(as: UInt.self) == metadata
+  }
+
+  /// The Swift class of every static object: an ``ObjCObject`` with nothing of its own.
+  private final class StaticObject: ObjCObject {}
+
+  /// The address of its Swift metadata.
+  private static let metadata = UInt(
+    bitPattern: unsafeBitCast(StaticObject.self as AnyClass, to: UnsafeRawPointer.self))
+
+  /// The reference-count word of an immortal object in this Swift runtime, read from one: the
+  /// storage of an empty array is the runtime's immortal empty-array singleton.
+  private static let immortalReferenceCounts: UInt = {
+    let empty: [Int] = []
+    return empty.withUnsafeBufferPointer { _ in
+      let storage = unsafeBitCast(empty, to: UnsafeRawPointer.self)
+      return storage.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
+    }
+  }()
+}
