@@ -214,7 +214,10 @@ let package = Package(
       dependencies: [
         "ObjCRuntime", "Hooks", "UIKitModel", "Scenarios", "ScreenRendering", "GNUObjC",
       ],
-      path: "Sources/SwizzleLab"
+      path: "Sources/SwizzleLab",
+      // The Objective-C lessons' files: compiled by gcc when a lesson runs, from their text in
+      // LessonSources.generated.swift.
+      exclude: ["Lessons/ObjectiveC"]
     ),
     .executableTarget(
       name: "swizzle-lab",

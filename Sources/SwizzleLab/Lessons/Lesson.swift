@@ -3,6 +3,7 @@
 // Scripts/generate-lesson-sources.py, and CI checks it is current), the runtime's trace of what
 // happened, and what the code printed.
 import Foundation
+import GNUObjC
 import Hooks
 import ObjCRuntime
 
@@ -29,6 +30,9 @@ struct Lesson: Sendable {
   let moral: [String]
   /// Runs the code; ``Lessons/say(_:)`` writes a line of the result.
   let body: @Sendable () throws -> Void
+
+  /// Whether the code is an Objective-C file, which gcc compiles when the lesson runs.
+  var isObjectiveC: Bool { file.hasSuffix(".m") }
 }
 
 /// What a lesson's run wrote, in order: the runtime's events and the code's own lines.
@@ -106,6 +110,7 @@ enum Lessons {
     lookupAndCaches, inheritedMethod, cmdAfterExchange, swizzleTwice, isaSwizzlingAndKVO,
     forwarding, initializeAndLoad, hooksVersusExchange, methodForSelector, classMethods,
     twoCategories, associatedObjects, dangers, cmdChecker, hookNeverFires,
+    objcCategorySwizzle, objcCmdAfterExchange, objcAssociatedObjects,
   ]
 
   /// The lesson named `name`.
@@ -132,6 +137,12 @@ enum Lessons {
     return cls
   }
 
+  /// Disposes of `cls` after the running lesson, with the classes the lesson made: a class the
+  /// lesson's Objective-C file defined.
+  static func disposeAfterRun(_ cls: Class) {
+    made.withLock { $0.insert(cls, at: 0) }
+  }
+
   /// A new object of class `cls` (an `ObjCObject` whose isa is set to `cls`).
   static func new(_ cls: Class) -> ObjCObject {
     let object = ObjCObject()
@@ -151,6 +162,9 @@ enum Lessons {
     // The registry records every method change from its creation on, for the hook map a lesson
     // may print: create it before the lesson changes anything.
     _ = PluginRegistry.shared
+    // An Objective-C lesson's loader adds NSObject's methods to the root class the first time:
+    // before the trace, so that every run shows the same.
+    if lesson.isObjectiveC { ObjectiveCModules.start() }
     // The root class is initialized in any program that sent one message: make it so here too,
     // so that a lesson's trace does not depend on what the process did before.
     _ = try? objc_msgSend(ObjCObject(), "hash") as UInt

@@ -489,6 +489,154 @@ enum LessonSources {
     try report("after the swizzle")
     """#
 
+  /// The code of the lesson `objcAssociatedObjects`.
+  static let objcAssociatedObjects = #"""
+    #import <Foundation/Foundation.h>
+
+    void lesson_say(const char *line);  // a line of the lesson's result
+
+    @interface Sticker : NSObject
+    @end
+    @implementation Sticker
+    @end
+
+    // A category cannot add instance variables: it keeps its state in
+    // associated objects, under a key whose address is unique, a static
+    // variable's.
+    static char kStickerTextKey;
+
+    @interface Sticker (Text)
+    - (NSString *)text;
+    - (void)setText:(NSString *)text;
+    @end
+
+    @implementation Sticker (Text)
+    - (NSString *)text {
+      return objc_getAssociatedObject(self, &kStickerTextKey);
+    }
+
+    - (void)setText:(NSString *)text {
+      objc_setAssociatedObject(self, &kStickerTextKey, text,
+                               OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+    }
+    @end
+
+    static void show(const char *name, Sticker *sticker) {
+      char line[64];
+      NSString *text = [sticker text];
+      snprintf(line, sizeof line, "%s's text: %s", name,
+               text ? [text UTF8String] : "(nil)");
+      lesson_say(line);
+    }
+
+    void lesson_main(void) {
+      Sticker *first = [Sticker new];
+      Sticker *second = [Sticker new];
+      [first setText:@"3 new"];
+      show("first", first);
+      show("second", second);
+      // A selector works as a key too: @selector(text) and
+      // sel_registerName("text") are one selector, so one key.
+      objc_setAssociatedObject(second, @selector(text), @"by selector",
+                               OBJC_ASSOCIATION_RETAIN);
+      NSString *read =
+          objc_getAssociatedObject(second, sel_registerName("text"));
+      lesson_say([read UTF8String]);
+      [first release];
+      [second release];
+    }
+    """#
+
+  /// The code of the lesson `objcCategorySwizzle`.
+  static let objcCategorySwizzle = #"""
+    #import <Foundation/Foundation.h>
+
+    void lesson_say(const char *line);  // a line of the lesson's result
+
+    @interface Concierge : NSObject
+    - (void)greet;
+    @end
+
+    @implementation Concierge
+    - (void)greet {
+      lesson_say("  -greet's code: hello");
+    }
+    @end
+
+    @implementation Concierge (Logging)
+    // Runs once, as the file is loaded, before anyone can send greet.
+    + (void)load {
+      Method original = class_getInstanceMethod(self, @selector(greet));
+      Method swizzled =
+          class_getInstanceMethod(self, @selector(logging_greet));
+      method_exchangeImplementations(original, swizzled);
+    }
+
+    - (void)logging_greet {
+      lesson_say("  -logging_greet's code: before");
+      [self logging_greet];  // the original -greet, since the exchange
+      lesson_say("  -logging_greet's code: after");
+    }
+    @end
+
+    void lesson_main(void) {
+      Concierge *concierge = [Concierge new];
+      lesson_say("[concierge greet]");
+      [concierge greet];
+      [concierge release];
+    }
+    """#
+
+  /// The code of the lesson `objcCmdAfterExchange`.
+  static let objcCmdAfterExchange = #"""
+    #import <Foundation/Foundation.h>
+
+    void lesson_say(const char *line);  // a line of the lesson's result
+
+    @interface Caption : NSObject
+    - (long)tag;
+    - (void)setTag:(long)tag;
+    @end
+
+    @implementation Caption
+    // The getter keys its value by _cmd; the setter stores under
+    // @selector(tag): the same key, as long as nothing is exchanged.
+    - (long)tag {
+      lesson_say(sel_getName(_cmd));
+      return [objc_getAssociatedObject(self, _cmd) longValue];
+    }
+
+    - (void)setTag:(long)tag {
+      objc_setAssociatedObject(self, @selector(tag),
+                               [NSNumber numberWithLong:tag],
+                               OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+    }
+    @end
+
+    @implementation Caption (Logging)
+    - (long)logging_tag {
+      lesson_say("logging_tag logs, then sends logging_tag");
+      return [self logging_tag];
+    }
+    @end
+
+    void lesson_main(void) {
+      char line[64];
+      Caption *caption = [Caption new];
+      [caption setTag:7];
+      snprintf(line, sizeof line, "tag is %ld", [caption tag]);
+      lesson_say(line);
+      Class cls = [Caption class];
+      method_exchangeImplementations(
+          class_getInstanceMethod(cls, @selector(tag)),
+          class_getInstanceMethod(cls, @selector(logging_tag)));
+      snprintf(line, sizeof line, "after the exchange, tag is %ld",
+               [caption tag]);
+      lesson_say(line);
+      [caption release];
+    }
+    """#
+
   /// The code of the lesson `swizzleTwice`.
   static let swizzleTwice = #"""
     let run: @convention(c) (id, SEL) -> Void = { _, _ in
