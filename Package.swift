@@ -250,11 +250,16 @@ let package = Package(
         "SwizzleLab",
         // Image snapshots' cost: screens drawn, PNG references read and compared.
         "ScreenRendering",
+        // A send from Objective-C compiled by gcc, and the lab's compile and load.
+        "GNUObjC",
       ],
       path: "Sources/swizzle-bench",
       // The GNU libobjc peer (Objective-C, built by its script with gcc) and the callgrind
       // script live beside the benchmark but are not part of the Swift build.
-      exclude: ["Peer", "callgrind.sh"]
+      exclude: ["Peer", "callgrind.sh"],
+      // The libraries gcc builds for the Objective-C cases bind to the benchmark's GNU entry
+      // points (objc_msg_lookup...): it exports them.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
     ),
     // C functions of many signatures, for the libffi ABI coverage tests.
     .target(
@@ -351,7 +356,9 @@ let package = Package(
     // The docs tell the truth: code blocks compiled, generated sections checked.
     .testTarget(
       name: "DocsTests",
-      dependencies: ["SwizzleLab", "UIKitModel", "Hooks", "Scenarios", "SwizzleKitTesting"],
+      dependencies: [
+        "SwizzleLab", "UIKitModel", "Hooks", "Scenarios", "SwizzleKitTesting", "GNUObjC",
+      ],
       path: "Tests/DocsTests"
     ),
     .testTarget(

@@ -143,6 +143,20 @@ swk_cache_buffer *swk_cache_insert(const swk_cache_buffer *buffer, const void *m
   return grown;
 }
 
+static uintptr_t swk_cache_flush_generation = 0;
+
+// 1 until the first static object is made: no object's or record's first word is 1 (metadata is
+// aligned; gcc's records hold zero or a class there).
+uintptr_t swk_static_object_metadata = 1;
+
+const uintptr_t *swk_cache_flush_generation_address(void) {
+  return &swk_cache_flush_generation;
+}
+
+void swk_cache_note_flush(void) {
+  __atomic_add_fetch(&swk_cache_flush_generation, 1, __ATOMIC_RELEASE);
+}
+
 int swk_cache_retire(const swk_cache_buffer *buffer) {
   if (swk_is_empty_buffer(buffer)) {
     return 0;

@@ -6,7 +6,8 @@ import ObjCRuntime
 enum Dispatch {
   /// The function a send of `reference` to `receiver` calls.
   static func lookup(
-    _ receiver: UnsafeMutableRawPointer?, _ reference: UnsafePointer<swk_gnu_selector>?
+    _ receiver: UnsafeMutableRawPointer?, _ reference: UnsafePointer<swk_gnu_selector>?,
+    _ cacheable: UnsafeMutablePointer<Int32>?
   ) -> UnsafeMutableRawPointer? {
     guard let receiver, let reference else { return swk_gnu_nil_method() }
     if StaticInstances.isUnsupported(receiver) {
@@ -14,10 +15,36 @@ enum Dispatch {
     }
     let passed = UnsafeRawPointer(reference).assumingMemoryBound(to: objc_selector.self)
     let selector = Selector(passed)
-    let method = Unmanaged<ObjCObject>.fromOpaque(receiver)._withUnsafeGuaranteedRef { object in
-      MessageLookup.method(sending: selector, to: object)
+    let (method, cached) = Unmanaged<ObjCObject>.fromOpaque(receiver)._withUnsafeGuaranteedRef {
+      object -> (Unmanaged<Method>?, Bool) in
+      if let hit = MessageLookup.cachedMethod(sending: selector, to: object) { return (hit, true) }
+      return (MessageLookup.method(sending: selector, to: object), false)
     }
+    // The C side's send cache may keep what the runtime's own cache held (a traced send never
+    // is): the stub follows exchanges by itself, and a flush ends the entry.
+    if cached, passed != selector.sel { cacheable?.pointee = 1 }
     return function(for: method, passed: passed, selector: selector)
+  }
+
+  /// Turns on the C side's send cache, once the isa's place in an object is checked: the first
+  /// stored property of ``ObjCObject``, two words after Swift's header, whatever object class
+  /// `object_getClass` answers for.
+  static func enableSendCache() {
+    let probe = ObjCObject()
+    let isaOffset = swk_gnu_isa_offset()
+    let address = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+    guard let cls = object_getClass(probe),
+      address.load(fromByteOffset: isaOffset, as: UInt.self)
+        == UInt(bitPattern: Unmanaged.passUnretained(cls).toOpaque())
+    else {
+      Diagnostics.warn(
+        "Objective-C: an object's isa is not where the send cache reads it; sends"
+          + " from Objective-C look each method up")
+      return
+    }
+    withExtendedLifetime(probe) {
+      swk_gnu_enable_send_cache(MessageLookup.flushGenerationAddress)
+    }
   }
 
   /// The function `[super ...]` calls: the lookup starts at `start`, a class object.

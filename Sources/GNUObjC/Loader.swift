@@ -34,7 +34,9 @@ enum Loader {
     handlers.initialize(
       to: swk_gnu_handlers(
         load_module: { module in if let module { Loader.load(module) } },
-        lookup: { receiver, selector in Dispatch.lookup(receiver, selector) },
+        lookup: { receiver, selector, cacheable in
+          Dispatch.lookup(receiver, selector, cacheable)
+        },
         lookup_super: { receiver, start, selector in
           Dispatch.lookupSuper(receiver, start, selector)
         },
@@ -50,6 +52,7 @@ enum Loader {
     DirectForwardingFailures.install { error in Failures.record(error) }
     Foundation.install()
     RuntimeFunctions.install()
+    Dispatch.enableSendCache()
     return swk_gnu_install(handlers) != 0
   }()
 

@@ -1,5 +1,6 @@
 // Compiling `.m` files with gcc's Objective-C front end into a library the loader runs: the
 // flags, the headers, and the class-name symbols gcc's code references.
+internal import CObjCGNU
 import Foundation
 
 /// Compiles Objective-C files with gcc (Debian's `gobjc`) for SwizzleKit's runtime.
@@ -119,17 +120,19 @@ public struct ObjectiveCCompiler: Sendable {
   }
 
   private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    var pointers = arguments.map { strdup($0) }
+    defer { for pointer in pointers { free(pointer) } }
+    pointers.append(nil)
+    var output: UnsafeMutablePointer<CChar>?
+    var status: Int32 = 0
+    let failure = swk_gnu_run(&pointers, &output, &status)
+    defer { free(output) }
+    guard failure == 0 else {
+      throw ObjectiveCCompileError.cannotRun(arguments[0], String(cString: strerror(failure)))
+    }
+    return (status, output.map { String(cString: $0) } ?? "")
   }
+
 }
 
 /// Why Objective-C files could not be compiled.

@@ -261,6 +261,7 @@ public enum ObjectiveCHeaders {
       let name = type.dropFirst().prefix { $0 != "=" && $0 != "}" }
       return structures.contains(String(name)) ? String(name) : nil
     }
+    if type == "^c" || type == "^C" { return "const char *" }
     if type.hasPrefix("^") { return "void *" }
     let names: [String: String] = [
       "v": "void", "@": "id", "#": "Class", ":": "SEL", "B": "BOOL", "*": "char *",

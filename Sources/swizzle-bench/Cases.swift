@@ -166,7 +166,7 @@ enum Cases {
         unit: "B/association"),
     ] + HookCases.all + UIKitCases.all + PluginCases.all + TransitionCases.all + ScenarioCases.all
     + SnapshotCases.all + KVOCases.all + HookLibraryCases.all
-    + LessonCases.all
+    + LessonCases.all + ObjectiveCCases.all
     + SoakCase.all
 
   static func closureSend(count: Int) -> Int {

@@ -7,16 +7,16 @@ import ObjCRuntime
 import Testing
 
 /// A Swift class the Objective-C categories swizzle.
-final class Greeter: ObjCObject {
+final class GNUGreeter: ObjCObject {
   override class var objcDeclaration: ObjCClassDeclaration {
-    ObjCClassDeclaration(Greeter.self) {
+    ObjCClassDeclaration(GNUGreeter.self) {
       ObjCMethodDeclaration("greeting", greeting)
       ObjCMethodDeclaration("farewell", farewell)
     }
   }
 
   /// Objective-C may allocate it.
-  override class func makeInstance() -> ObjCObject? { Greeter() }
+  override class func makeInstance() -> ObjCObject? { GNUGreeter() }
 
   static let greeting: @convention(c) (id, SEL) -> Int = { _, _ in 1 }
   static let farewell: @convention(c) (id, SEL) -> Int = { _, _ in 2 }
@@ -28,7 +28,7 @@ private func load(_ source: String, name: String) throws -> (
   modules: [ObjectiveCModule], handle: UnsafeMutableRawPointer
 ) {
   ObjectiveCModules.start()
-  _ = Greeter.runtimeClass
+  _ = GNUGreeter.runtimeClass
   let compiler = ObjectiveCCompiler()
   try FileManager.default.createDirectory(at: compiler.directory, withIntermediateDirectories: true)
   let file = compiler.directory.appendingPathComponent("\(name).m").path
@@ -61,8 +61,8 @@ struct ObjectiveCModulesTests {
       """
       #import <Foundation/Foundation.h>
       #include <string.h>
-      @interface Greeter : NSObject - (long)greeting; @end
-      @implementation Greeter (Loud)
+      @interface GNUGreeter : NSObject - (long)greeting; @end
+      @implementation GNUGreeter (Loud)
       + (void)load {
         method_exchangeImplementations(class_getInstanceMethod(self, @selector(greeting)),
                                        class_getInstanceMethod(self, @selector(loud_greeting)));
@@ -84,7 +84,7 @@ struct ObjectiveCModulesTests {
         return count;
       }
       long greeting_from_objc(void) {
-        Greeter *greeter = [Greeter new];
+        GNUGreeter *greeter = [GNUGreeter new];
         long greeting = [greeter greeting];
         [greeter release];
         return greeting;
@@ -94,11 +94,11 @@ struct ObjectiveCModulesTests {
     #expect(module.file == "Loud.m")
     #expect(module.problems.isEmpty, "\(module.problems)")
     #expect(module.classes == ["Counter"])
-    #expect(module.categories == ["Greeter (Loud)"])
-    #expect(module.loads == ["+[Greeter(Loud) load]"])
+    #expect(module.categories == ["GNUGreeter (Loud)"])
+    #expect(module.loads == ["+[GNUGreeter(Loud) load]"])
     // From Swift: the swapped-in method, which calls the original (1) through the exchanged
     // selector and sees `greeting` as its _cmd.
-    let greeting: Int = try objc_msgSend(Greeter(), "greeting")
+    let greeting: Int = try objc_msgSend(GNUGreeter(), "greeting")
     #expect(greeting == 110)
     // From Objective-C, the same; and a class the file defines, made, sent to and released.
     #expect(try call("greeting_from_objc", in: handle) == 110)
@@ -129,21 +129,21 @@ struct ObjectiveCModulesTests {
     let (modules, _) = try load(
       """
       #import <Foundation/Foundation.h>
-      @interface Greeter : NSObject @end
-      @interface Greeter (Confused) - (long)nobodyImplementsThis; @end
-      @implementation Greeter (Confused)
+      @interface GNUGreeter : NSObject @end
+      @interface GNUGreeter (Confused) - (long)nobodyImplementsThis; @end
+      @implementation GNUGreeter (Confused)
       + (void)load {
-        Greeter *greeter = [Greeter new];
+        GNUGreeter *greeter = [GNUGreeter new];
         [greeter nobodyImplementsThis];
         [greeter release];
       }
       @end
       """, name: "Confused")
     let module = try #require(modules.first)
-    #expect(module.loads == ["+[Greeter(Confused) load]"])
+    #expect(module.loads == ["+[GNUGreeter(Confused) load]"])
     #expect(
       module.problems.map(\.description) == [
-        "Confused.m: +[Greeter(Confused) load]: -[Greeter nobodyImplementsThis]: unrecognized"
+        "Confused.m: +[GNUGreeter(Confused) load]: -[GNUGreeter nobodyImplementsThis]: unrecognized"
           + " selector sent to instance. Add the method (class_addMethod), resolve it in"
           + " resolveInstanceMethod(_:), or forward it with forwardingTarget(for:)."
       ])
@@ -154,18 +154,20 @@ struct ObjectiveCModulesTests {
     let (modules, _) = try load(
       """
       #import <Foundation/Foundation.h>
-      @interface Greeter : NSObject @end
-      @implementation Greeter (First)
+      @interface GNUGreeter : NSObject @end
+      @implementation GNUGreeter (First)
       - (long)farewell { return 20; }
       @end
-      @implementation Greeter (Second)
+      @implementation GNUGreeter (Second)
       - (long)farewell { return 30; }
       @end
       """, name: "Twice")
     let module = try #require(modules.first)
     #expect(
-      module.replacements == ["-[Greeter farewell]: Greeter (Second) replaces Greeter (First)"])
-    let farewell: Int = try objc_msgSend(Greeter(), "farewell")
+      module.replacements == [
+        "-[GNUGreeter farewell]: GNUGreeter (Second) replaces GNUGreeter (First)"
+      ])
+    let farewell: Int = try objc_msgSend(GNUGreeter(), "farewell")
     #expect(farewell == 30)
   }
 

@@ -134,8 +134,10 @@ typedef struct swk_gnu_handlers {
   /// A module gcc registered (its constructor ran).
   void (*load_module)(swk_gnu_module *module);
   /// The function a send of `selector` to `receiver` calls (never NULL): `selector` is what gcc
-  /// passed, a reference into some module's selector table.
-  void *(*lookup)(void *receiver, const swk_gnu_selector *selector);
+  /// passed, a reference into some module's selector table. `*cacheable` is set to 1 when the
+  /// answer may be kept for the receiver's class and this reference until the runtime's next
+  /// cache flush (a method was found; its stub follows exchanges by itself).
+  void *(*lookup)(void *receiver, const swk_gnu_selector *selector, int *cacheable);
   /// The same for `[super ...]`: the lookup starts at `start_class`.
   void *(*lookup_super)(void *receiver, void *start_class, const swk_gnu_selector *selector);
   /// The class (or metaclass) named `name`, or NULL.
@@ -145,6 +147,19 @@ typedef struct swk_gnu_handlers {
 /// Installs the handlers (once; later calls are ignored) and hands them every module registered
 /// before. Returns 1 when these handlers were installed, 0 when others already were.
 int swk_gnu_install(const swk_gnu_handlers *handlers);
+
+/// Where an object of SwizzleKit's keeps its class: `ObjCObject`'s first stored property, after
+/// Swift's two header words. GNUObjC checks it before it enables the send cache.
+#define SWK_GNU_ISA_OFFSET (2 * sizeof(void *))
+
+/// SWK_GNU_ISA_OFFSET, for Swift (which imports no macro computed with sizeof).
+static inline size_t swk_gnu_isa_offset(void) { return SWK_GNU_ISA_OFFSET; }
+
+/// Turns on the send cache of `objc_msg_lookup`: the answers of `lookup` that it may keep, by the
+/// receiver's class (the word at SWK_GNU_ISA_OFFSET) and gcc's selector reference, valid while
+/// the word at `generation` (the runtime's flush count) is unchanged. Until then, every send
+/// asks `lookup`.
+void swk_gnu_enable_send_cache(const uintptr_t *generation);
 
 /// The function a send to nil calls: it returns zero.
 void *swk_gnu_nil_method(void);
@@ -156,6 +171,12 @@ const char *swk_gnu_image_path(const void *address, const void **base);
 /// Whether the image that holds `address` names a library whose name starts with `prefix` among
 /// the libraries it needs (DT_NEEDED): a file linked with GNU libobjc needs `libobjc.so`.
 int swk_gnu_image_needs(const void *address, const char *prefix);
+
+/// Runs `arguments` (NULL-terminated; the program found on PATH) and waits for it: its standard
+/// output and error, together, go to `*output` (malloc'ed, the caller frees it; NULL when it
+/// could not be read), its exit status to `*status` (128 + the signal when a signal ended it).
+/// Returns 0, or the error that kept the program from starting.
+int swk_gnu_run(char *const arguments[], char **output, int *status);
 
 // MARK: - `_cmd` stubs
 //

@@ -80,6 +80,14 @@ static inline uintptr_t swk_cache_slot2(uint64_t mix, uintptr_t mask) {
   return (uintptr_t)(mix >> 12) & mask;
 }
 
+/// The number of method-cache flushes so far, incremented (with release ordering) by every
+/// flush before the flushed cache is published: a cache of lookups kept outside the runtime (the
+/// GNU Objective-C loader's) is valid while it has not changed. Never decreases.
+const uintptr_t *swk_cache_flush_generation_address(void);
+
+/// Counts a flush; call with the runtime lock held, before publishing the empty buffer.
+void swk_cache_note_flush(void);
+
 /// Returns the Method cached for `key` in `buffer`, or NULL. Lock-free; safe against a concurrent
 /// writer. The caller loads `buffer` with acquire ordering. Reads at most two slots.
 static inline const void *swk_cache_lookup(const swk_cache_buffer *buffer, const void *key) {
@@ -112,6 +120,23 @@ swk_cache_buffer *swk_cache_insert(const swk_cache_buffer *buffer, const void *m
 /// Retires a buffer that was just replaced by the empty one. Returns 1 when it held entries, 0
 /// when it was the empty buffer. Call with the runtime lock held.
 int swk_cache_retire(const swk_cache_buffer *buffer);
+
+// MARK: - Static objects
+
+/// The Swift metadata address of the runtime's static objects (StaticObjects.swift), 1 until the
+/// first one is made (a value no first word holds): an association read compares an object's
+/// first word with it. A C
+/// global, read with one relaxed load, rather than a Swift global, whose every read would pass
+/// Swift's once-check.
+extern uintptr_t swk_static_object_metadata;
+
+static inline uintptr_t swk_static_object_metadata_load(void) {
+  return __atomic_load_n(&swk_static_object_metadata, __ATOMIC_RELAXED);
+}
+
+static inline void swk_static_object_metadata_store(uintptr_t metadata) {
+  __atomic_store_n(&swk_static_object_metadata, metadata, __ATOMIC_RELAXED);
+}
 
 // MARK: - Address maps
 //

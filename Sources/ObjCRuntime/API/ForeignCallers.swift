@@ -22,12 +22,23 @@ public enum MessageLookup {
   public static func method(sending selector: Selector, to receiver: ObjCObject)
     -> Unmanaged<Method>?
   {
-    let cls = receiver.isa
-    let hit = cls._withUnsafeGuaranteedRef { $0.sendCache.lookup(selector) }
-    if let hit {
-      return Unmanaged<Method>.fromOpaque(hit)
+    if let hit = cachedMethod(sending: selector, to: receiver) {
+      return hit
     }
-    return slowMethod(sending: selector, to: receiver, from: cls.takeUnretainedValue(), .send)
+    return slowMethod(
+      sending: selector, to: receiver, from: receiver.isa.takeUnretainedValue(), .send)
+  }
+
+  /// The method the receiver's class's cache holds for `selector`, or nil when the cache does not
+  /// hold it (the first send since a flush, a selector nothing implements, or one whose sends a
+  /// tracer watches, which is never cached). One probe, no lock. A caller that keeps lookups of
+  /// its own keeps only these, so that it never hides a send the runtime would have traced.
+  @inlinable
+  public static func cachedMethod(sending selector: Selector, to receiver: ObjCObject)
+    -> Unmanaged<Method>?
+  {
+    receiver.isa._withUnsafeGuaranteedRef { $0.sendCache.lookup(selector) }
+      .map { Unmanaged<Method>.fromOpaque($0) }
   }
 
   /// The method `[super selector]` runs from a method of `superclass`'s subclass: the lookup
@@ -41,6 +52,16 @@ public enum MessageLookup {
       return Unmanaged<Method>.fromOpaque(hit)
     }
     return slowMethod(sending: selector, to: receiver, from: superclass, .table)
+  }
+
+  /// The address of a word the runtime increments on every method-cache flush (a method added,
+  /// a category attached, a class's table or superclass changed...), before the flushed cache is
+  /// published: a cache of lookups kept outside the runtime stays valid while the word is
+  /// unchanged. Read it with one aligned load (acquire ordering); it never decreases. An
+  /// exchange or `method_setImplementation` changes a method's implementation, not which method
+  /// a send finds, and flushes nothing: call through ``Method/implementationWordAddress``.
+  public static var flushGenerationAddress: UnsafePointer<UInt> {
+    MethodCache.flushGenerationAddress
   }
 
   @usableFromInline

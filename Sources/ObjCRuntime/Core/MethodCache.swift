@@ -54,11 +54,17 @@ internal struct MethodCache: ~Copyable, Sendable {
     bufferWord.store(UInt(bitPattern: next), ordering: .releasing)
   }
 
+  /// The word every flush increments (`swk_cache_note_flush`), for caches kept outside.
+  static var flushGenerationAddress: UnsafePointer<UInt> {
+    UnsafeRawPointer(swk_cache_flush_generation_address()).assumingMemoryBound(to: UInt.self)
+  }
+
   /// Empties the cache; call with the runtime lock held. Returns whether anything was dropped.
   @discardableResult
   func flush() -> Bool {
     Runtime.state.assertHeld()
     MethodCache.flushes.add(1, ordering: .relaxed)
+    swk_cache_note_flush()
     let old = buffer
     bufferWord.store(UInt(bitPattern: swk_cache_empty_buffer()), ordering: .releasing)
     return swk_cache_retire(old) != 0

@@ -1,5 +1,6 @@
 // Objects laid out by foreign code in its own static data: gcc's `@"..."` literals, which its
 // code points at directly, made objects of this runtime in place.
+import CObjCRuntime
 
 /// Objects in memory that foreign code allocated statically, such as the constant strings gcc
 /// lays out as `{isa, characters, length}` in a compiled file's data and points its code at.
@@ -31,6 +32,8 @@ public enum StaticObjects {
         className: cls.name, reason: "a static object cannot be an instance of a metaclass")
     }
     let words = memory.assumingMemoryBound(to: UInt.self)
+    // Published for isStatic before the first static object exists (the same value each time).
+    swk_static_object_metadata_store(metadata)
     words[1] = immortalReferenceCounts
     words[2] = UInt(bitPattern: Unmanaged.passUnretained(cls).toOpaque())
     // The metadata last: until it is there, nothing reads the record as an object.
@@ -48,15 +51,21 @@ public enum StaticObjects {
   /// object: for a record that may not be an object yet, which must not be retained as one.
   @inline(__always)
   public static func isStatic(at address: UnsafeRawPointer) -> Bool {
-    address.load(as: UInt.self) == metadata
+    // 1 until the first static object is made, which no first word holds (a record gcc laid out
+    // holds zero there until it is made an object).
+    address.load(as: UInt.self) == swk_static_object_metadata_load()
+  }
+
+  /// The address of the static objects' Swift metadata (its accessor runs a once-check: read it
+  /// when making an object, never on an association's path, which reads the C global).
+  private static var metadata: UInt {
+    @inline(__always) get {
+      UInt(bitPattern: unsafeBitCast(StaticObject.self as AnyClass, to: UnsafeRawPointer.self))
+    }
   }
 
   /// The Swift class of every static object: an ``ObjCObject`` with nothing of its own.
   private final class StaticObject: ObjCObject {}
-
-  /// The address of its Swift metadata.
-  private static let metadata = UInt(
-    bitPattern: unsafeBitCast(StaticObject.self as AnyClass, to: UnsafeRawPointer.self))
 
   /// The reference-count word of an immortal object in this Swift runtime, read from one: the
   /// storage of an empty array is the runtime's immortal empty-array singleton.
