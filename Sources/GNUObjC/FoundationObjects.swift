@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// `+stringWithUTF8String:`, `-UTF8String`, `-length` (UTF-16 units, as Foundation counts),
 /// `-isEqual:`, `-hash` and `-description`. gcc's `@"..."` literals are instances of its subclass
-/// `NSConstantString`, made in place in the compiled file's data (see ``StaticObjects``); every
-/// method here reads both kinds.
+/// `NSConstantString`, made in place in the compiled file's data (the runtime's `StaticObjects`);
+/// every method here reads both kinds.
 public final class ObjCString: ObjCObject {
   /// The text.
   public let value: String
