@@ -13,14 +13,10 @@ static int swk_gnu_stub_lock = 0;
 /// The next free slot of the newest code page, and the end of that page.
 static unsigned char *swk_gnu_stub_next[2] = {NULL, NULL};
 static unsigned char *swk_gnu_stub_end[2] = {NULL, NULL};
-/// Every code page (never unmapped), to recognize a stub.
-static unsigned char **swk_gnu_stub_pages = NULL;
-static size_t swk_gnu_stub_page_count = 0;
-static uintptr_t swk_gnu_stub_made = 0;
 
 static void swk_gnu_stub_acquire(void) {
   while (__atomic_exchange_n(&swk_gnu_stub_lock, 1, __ATOMIC_ACQUIRE) != 0) {
-    __builtin_ia32_pause();
+    swk_gnu_pause();
   }
 }
 
@@ -74,15 +70,10 @@ static int swk_gnu_stub_grow(int kind) {
     memcpy(pair + offset, stub, SWK_GNU_STUB_SIZE);
   }
   __builtin___clear_cache((char *)pair, (char *)pair + page);
-  unsigned char **pages =
-      realloc(swk_gnu_stub_pages, (swk_gnu_stub_page_count + 1) * sizeof(unsigned char *));
-  if (pages == NULL || mprotect(pair, page, PROT_READ | PROT_EXEC) != 0) {
-    if (pages != NULL) swk_gnu_stub_pages = pages;
+  if (mprotect(pair, page, PROT_READ | PROT_EXEC) != 0) {
     munmap(pair, 2 * page);
     return 0;
   }
-  swk_gnu_stub_pages = pages;
-  swk_gnu_stub_pages[swk_gnu_stub_page_count++] = pair;
   swk_gnu_stub_next[kind] = pair;
   swk_gnu_stub_end[kind] = pair + page;
   return 1;
@@ -103,7 +94,6 @@ void *swk_gnu_cmd_stub_make(const void *imp_word, const void *forward, int struc
   const void **data = (const void **)(slot + page);
   data[0] = imp_word;
   data[1] = forward;
-  swk_gnu_stub_made += 1;
   swk_gnu_stub_release();
   return slot;
 }
@@ -167,12 +157,20 @@ static void swk_gnu_stub_put(swk_gnu_stub_table *table, const void *key, void *s
   table->count += 1;
 }
 
-void *swk_gnu_cmd_stub_find(const void *imp_word) {
-  return swk_gnu_stub_find(__atomic_load_n(&swk_gnu_stub_map, __ATOMIC_ACQUIRE), imp_word);
+/// A stub's key: the implementation word's address (pointer-aligned) with the kind in its low
+/// bit, so that a method made at a disposed one's address never gets a stub of the other kind.
+static const void *swk_gnu_stub_key(const void *imp_word, int struct_return) {
+  return (const void *)((uintptr_t)imp_word | (struct_return ? 1 : 0));
+}
+
+void *swk_gnu_cmd_stub_find(const void *imp_word, int struct_return) {
+  return swk_gnu_stub_find(__atomic_load_n(&swk_gnu_stub_map, __ATOMIC_ACQUIRE),
+                           swk_gnu_stub_key(imp_word, struct_return));
 }
 
 void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct_return) {
-  void *found = swk_gnu_stub_find(__atomic_load_n(&swk_gnu_stub_map, __ATOMIC_ACQUIRE), imp_word);
+  const void *key = swk_gnu_stub_key(imp_word, struct_return);
+  void *found = swk_gnu_stub_find(__atomic_load_n(&swk_gnu_stub_map, __ATOMIC_ACQUIRE), key);
   if (found != NULL) {
     return found;
   }
@@ -184,7 +182,7 @@ void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct
   }
   swk_gnu_stub_acquire();
   swk_gnu_stub_table *table = swk_gnu_stub_map;
-  found = swk_gnu_stub_find(table, imp_word);
+  found = swk_gnu_stub_find(table, key);
   if (found == NULL && (table == NULL || 2 * (table->count + 1) > table->mask + 1)) {
     uintptr_t capacity = table == NULL ? 64 : 2 * (table->mask + 1);
     swk_gnu_stub_table *grown =
@@ -203,28 +201,9 @@ void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct
     table = grown;
   }
   if (found == NULL) {
-    swk_gnu_stub_put(table, imp_word, stub);
+    swk_gnu_stub_put(table, key, stub);
     found = stub;
   }
   swk_gnu_stub_release();
   return found;
-}
-
-int swk_gnu_cmd_stub_is_stub(const void *code) {
-  const unsigned char *address = code;
-  size_t page = swk_gnu_page_size();
-  int found = 0;
-  swk_gnu_stub_acquire();
-  for (size_t index = 0; index < swk_gnu_stub_page_count && !found; index++) {
-    found = address >= swk_gnu_stub_pages[index] && address < swk_gnu_stub_pages[index] + page;
-  }
-  swk_gnu_stub_release();
-  return found;
-}
-
-uintptr_t swk_gnu_cmd_stub_count(void) {
-  swk_gnu_stub_acquire();
-  uintptr_t made = swk_gnu_stub_made;
-  swk_gnu_stub_release();
-  return made;
 }

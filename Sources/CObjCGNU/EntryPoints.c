@@ -16,7 +16,7 @@ static int swk_gnu_queue_lock = 0;
 
 static void swk_gnu_queue_acquire(void) {
   while (__atomic_exchange_n(&swk_gnu_queue_lock, 1, __ATOMIC_ACQUIRE) != 0) {
-    __builtin_ia32_pause();
+    swk_gnu_pause();
   }
 }
 
@@ -31,6 +31,10 @@ static const swk_gnu_handlers *swk_gnu_handlers_now(void) {
 static void *swk_gnu_answer_nil(void) { return NULL; }
 
 void *swk_gnu_nil_method(void) { return (void *)swk_gnu_answer_nil; }
+
+static double swk_gnu_answer_floating_zero(void) { return 0; }
+
+void *swk_gnu_nil_floating_method(void) { return (void *)swk_gnu_answer_floating_zero; }
 
 int swk_gnu_install(const swk_gnu_handlers *handlers) {
   swk_gnu_queue_acquire();
@@ -112,7 +116,7 @@ static inline swk_gnu_send_entry *swk_gnu_send_slot(uintptr_t cls, const void *r
 static void swk_gnu_send_remember(swk_gnu_send_entry *entry, uintptr_t cls, const void *reference,
                                   uintptr_t generation, void *function) {
   while (__atomic_exchange_n(&swk_gnu_send_cache_lock, 1, __ATOMIC_ACQUIRE) != 0) {
-    __builtin_ia32_pause();
+    swk_gnu_pause();
   }
   uintptr_t sequence = __atomic_load_n(&entry->sequence, __ATOMIC_RELAXED);
   __atomic_store_n(&entry->sequence, sequence + 1, __ATOMIC_RELAXED);
@@ -137,11 +141,13 @@ __attribute__((noinline)) static void *swk_gnu_lookup_slow(void *receiver,
   // The generation first: an answer looked up after it was read is at least that fresh.
   uintptr_t generation =
       generation_word != NULL ? __atomic_load_n(generation_word, __ATOMIC_ACQUIRE) : 0;
+  // The class too, before: a class changed meanwhile (object_setClass flushes nothing) must not
+  // get the other class's answer.
+  const uintptr_t *isa = (const uintptr_t *)((const char *)receiver + SWK_GNU_ISA_OFFSET);
+  uintptr_t cls = generation_word != NULL ? __atomic_load_n(isa, __ATOMIC_ACQUIRE) : 0;
   int cacheable = 0;
   void *function = handlers->lookup(receiver, selector, &cacheable);
-  if (cacheable && generation_word != NULL) {
-    uintptr_t cls = __atomic_load_n(
-        (const uintptr_t *)((const char *)receiver + SWK_GNU_ISA_OFFSET), __ATOMIC_ACQUIRE);
+  if (cacheable && generation_word != NULL && __atomic_load_n(isa, __ATOMIC_ACQUIRE) == cls) {
     swk_gnu_send_remember(swk_gnu_send_slot(cls, selector), cls, selector, generation, function);
   }
   return function;
@@ -197,8 +203,8 @@ void *objc_get_class(const char *name) { return swk_gnu_class_named(name, 0); }
 /// The metaclass, for `[super ...]` in a category's class methods.
 void *objc_get_meta_class(const char *name) { return swk_gnu_class_named(name, 1); }
 
-/// The same as objc_get_class: both answer NULL for an unknown name (GNU libobjc aborts in
-/// objc_get_class; a message on standard error is more use here).
+/// The same as objc_get_class: both answer NULL for an unknown name, as objc4's objc_getClass
+/// does (GNU libobjc aborts in objc_get_class); a message sent to it then answers zero.
 void *objc_lookup_class(const char *name) { return swk_gnu_class_named(name, 0); }
 
 void *objc_getClass(const char *name) { return swk_gnu_class_named(name, 0); }

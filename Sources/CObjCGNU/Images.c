@@ -4,6 +4,16 @@
 
 #include "CObjCGNU.h"
 
+int swk_gnu_pin_image(const void *address) {
+  Dl_info info;
+  if (address == NULL || dladdr(address, &info) == 0 || info.dli_fname == NULL) {
+    return 0;
+  }
+  // The executable has no handle to pin, and needs none.
+  void *handle = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  return handle != NULL;
+}
+
 const char *swk_gnu_image_path(const void *address, const void **base) {
   Dl_info info;
   if (address == NULL || dladdr(address, &info) == 0) {

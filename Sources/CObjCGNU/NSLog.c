@@ -76,8 +76,28 @@ void NSLog(void *format, ...) {
     spec[length++] = conversion;
     spec[length] = '\0';
     char piece[1024] = "";
-    int longs = 0;
-    for (size_t index = 1; index < length; index++) longs += spec[index] == 'l' || spec[index] == 'q';
+    // The argument's size: l, ll, q, z, j and t make a 64-bit integer, L a long double. A `*`
+    // width or precision takes an int argument first, written into the spec in its place.
+    int longs = 0, long_double = 0;
+    char resolved[64] = "";
+    size_t used = 0;
+    for (size_t index = 0; index < length && used + 12 < sizeof resolved; index++) {
+      char c = spec[index];
+      longs += c == 'l' || c == 'q' || c == 'z' || c == 'j' || c == 't';
+      long_double |= c == 'L';
+      if (c == '*') {
+        used += (size_t)snprintf(resolved + used, sizeof resolved - used, "%d",
+                                 va_arg(arguments, int));
+      } else {
+        resolved[used++] = c;
+        resolved[used] = '\0';
+      }
+    }
+    // snprintf gets the C99 length modifiers it knows; q is BSD's ll.
+    for (char *q = resolved; *q != '\0'; q++) {
+      if (*q == 'q') *q = 'l';
+    }
+    const char *format_piece = resolved;
     switch (conversion) {
     case '@':
       swk_gnu_append_object(line, sizeof line, va_arg(arguments, void *));
@@ -86,21 +106,22 @@ void NSLog(void *format, ...) {
       swk_gnu_append(line, sizeof line, "%");
       continue;
     case 'd': case 'i': case 'c':
-      if (longs > 0) snprintf(piece, sizeof piece, spec, va_arg(arguments, long));
-      else snprintf(piece, sizeof piece, spec, va_arg(arguments, int));
+      if (longs > 0) snprintf(piece, sizeof piece, format_piece, va_arg(arguments, long));
+      else snprintf(piece, sizeof piece, format_piece, va_arg(arguments, int));
       break;
     case 'u': case 'x': case 'X': case 'o':
-      if (longs > 0) snprintf(piece, sizeof piece, spec, va_arg(arguments, unsigned long));
-      else snprintf(piece, sizeof piece, spec, va_arg(arguments, unsigned int));
+      if (longs > 0) snprintf(piece, sizeof piece, format_piece, va_arg(arguments, unsigned long));
+      else snprintf(piece, sizeof piece, format_piece, va_arg(arguments, unsigned int));
       break;
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-      snprintf(piece, sizeof piece, spec, va_arg(arguments, double));
+      if (long_double) snprintf(piece, sizeof piece, format_piece, va_arg(arguments, long double));
+      else snprintf(piece, sizeof piece, format_piece, va_arg(arguments, double));
       break;
     case 's':
-      snprintf(piece, sizeof piece, spec, va_arg(arguments, const char *));
+      snprintf(piece, sizeof piece, format_piece, va_arg(arguments, const char *));
       break;
     case 'p':
-      snprintf(piece, sizeof piece, spec, va_arg(arguments, void *));
+      snprintf(piece, sizeof piece, format_piece, va_arg(arguments, void *));
       break;
     default:
       // A conversion this NSLog does not know: shown as written, its argument left alone.

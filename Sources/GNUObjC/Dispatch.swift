@@ -23,7 +23,7 @@ enum Dispatch {
     // The C side's send cache may keep what the runtime's own cache held (a traced send never
     // is): the stub follows exchanges by itself, and a flush ends the entry.
     if cached, passed != selector.sel { cacheable?.pointee = 1 }
-    return function(for: method, passed: passed, selector: selector)
+    return function(for: method, passed: passed, selector: selector, receiver: receiver)
   }
 
   /// Turns on the C side's send cache, once the isa's place in an object is checked: the first
@@ -60,19 +60,19 @@ enum Dispatch {
     let method = Unmanaged<ObjCObject>.fromOpaque(receiver)._withUnsafeGuaranteedRef { object in
       MessageLookup.method(sendingSuper: selector, to: object, startingAt: startClass)
     }
-    return function(for: method, passed: passed, selector: selector)
+    return function(for: method, passed: passed, selector: selector, receiver: receiver)
   }
 
   /// What the caller calls: when it passed a reference from gcc's selector tables, a stub that
   /// puts the selector in its place; when it passed a selector already (`_cmd` handed on, as in
   /// `objc_msg_lookup(self, _cmd)`), the implementation itself.
   private static func function(
-    for method: Unmanaged<Method>?, passed: SEL, selector: Selector
+    for method: Unmanaged<Method>?, passed: SEL, selector: Selector,
+    receiver: UnsafeMutableRawPointer
   ) -> UnsafeMutableRawPointer? {
     let isReference = passed != selector.sel
     guard let method else {
-      let forward = UnsafeMutableRawPointer(mutating: IMP.forward.rawValue)
-      return isReference ? forwardStub : forward
+      return forwarding(passed, selector: selector, isReference: isReference, receiver: receiver)
     }
     return method._withUnsafeGuaranteedRef { method in
       guard isReference else {
@@ -80,10 +80,43 @@ enum Dispatch {
           ?? UnsafeMutableRawPointer(mutating: IMP.forward.rawValue)
       }
       let word = method.implementationWordAddress
-      if let stub = swk_gnu_cmd_stub_find(word) { return stub }
-      let stub = swk_gnu_cmd_stub_for(word, IMP.forward.rawValue, returnsInMemory(method) ? 1 : 0)
-      return stub ?? swk_gnu_nil_method()
+      let kind: Int32 = returnsInMemory(method.typeEncoding) ? 1 : 0
+      if let stub = swk_gnu_cmd_stub_find(word, kind) { return stub }
+      return swk_gnu_cmd_stub_for(word, IMP.forward.rawValue, kind) ?? swk_gnu_nil_method()
     }
+  }
+
+  /// The function a send nothing implements calls: forwarding, through a stub that fixes `_cmd`,
+  /// for results that travel in an integer register. The runtime's forwarding entry cannot take
+  /// a struct returned in memory or a floating-point result: when gcc's selector says the call
+  /// has one, the send is reported and answers zero without forwarding (a floating-point zero;
+  /// a struct returned in memory is left as the caller's memory was). When the file did not
+  /// declare the method, the types are unknown, and forwarding is tried.
+  private static func forwarding(
+    _ passed: SEL, selector: Selector, isReference: Bool, receiver: UnsafeMutableRawPointer
+  ) -> UnsafeMutableRawPointer? {
+    guard isReference else { return UnsafeMutableRawPointer(mutating: IMP.forward.rawValue) }
+    let reference = UnsafeRawPointer(passed).assumingMemoryBound(to: swk_gnu_selector.self)
+    guard let types = reference.pointee.sel_types.map({ String(cString: $0) }),
+      !forwardable(types)
+    else { return forwardStub ?? swk_gnu_nil_method() }
+    let cls = Unmanaged<ObjCObject>.fromOpaque(receiver)._withUnsafeGuaranteedRef {
+      object_getClass($0)
+    }
+    Failures.record(
+      .unrecognizedSelector(
+        MethodReference(
+          className: cls?.name ?? "an object", selectorName: selector.name,
+          isClassMethod: cls?.isMetaClass ?? false)))
+    let result = types.drop { "rnNoORV".contains($0) }.first
+    return result == "f" || result == "d" ? swk_gnu_nil_floating_method() : swk_gnu_nil_method()
+  }
+
+  /// Whether the runtime's forwarding entry can answer a call of `types`: its result, if any, in
+  /// an integer register.
+  private static func forwardable(_ types: String) -> Bool {
+    let result = types.drop { "rnNoORV".contains($0) }.first
+    return !["{", "(", "[", "f", "d", "D"].contains(result)
   }
 
   /// A stub whose implementation word stays zero: every call forwards, with `_cmd` fixed.
@@ -94,10 +127,13 @@ enum Dispatch {
     return swk_gnu_cmd_stub_make(zero, IMP.forward.rawValue, 0)
   }()
 
-  /// Whether the method returns its result through a hidden pointer (x86-64 System V: an
-  /// aggregate larger than two words), which moves the selector to the third register.
-  private static func returnsInMemory(_ method: Method) -> Bool {
-    let descriptor = MethodSignature(method).returnDescriptor
+  /// Whether a method of `types` returns its result through a hidden pointer (x86-64 System V:
+  /// an aggregate larger than two words), which moves the selector to the third register.
+  private static func returnsInMemory(_ types: String) -> Bool {
+    let result = types.drop { "rnNoORV".contains($0) }.first
+    guard result == "{" || result == "(" || result == "[",
+      let descriptor = try? MethodSignature(types: types).returnDescriptor
+    else { return false }
     switch descriptor {
     case .structure, .union, .array: return descriptor.size > 16
     default: return false

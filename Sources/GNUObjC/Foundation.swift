@@ -1,5 +1,6 @@
 // The part of Foundation's NSObject that Objective-C code under manual reference counting needs:
 // +alloc, +new, -init, -retain, -release, -autorelease, added to the root class's tables.
+import Glibc
 import ObjCRuntime
 import Synchronization
 
@@ -86,21 +87,30 @@ enum Foundation {
   /// was sent to and returns it).
   static let initialize: @convention(c) (id, SEL) -> id? = { me, _ in me }
 
-  /// `-retain`: one more reference; the receiver.
+  /// `-retain`: one more reference; the receiver (a class: nothing).
   static let retain: @convention(c) (id, SEL) -> id? = { me, _ in
+    guard !isClass(me) else { return me }
     _ = Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me)).retain()
     return me
   }
 
-  /// `-release`: one reference less; the object is freed with its last.
+  /// `-release`: one reference less; the object is freed with its last. A class object is not
+  /// reference-counted by Objective-C (objc4's classes ignore it too).
   static let release: @convention(c) (id, SEL) -> Void = { me, _ in
+    guard !isClass(me) else { return }
     Unmanaged<ObjCObject>.fromOpaque(UnsafeRawPointer(me)).release()
   }
 
-  /// `-autorelease`: the reference is released when the loader drains its pool (after each
-  /// `+load`, and at ``ObjectiveCModules/drainAutoreleasePool()``).
+  /// `-autorelease`: the reference is released when the pool is drained (after each `+load`, for
+  /// what it autoreleased, and at ``ObjectiveCModules/drainAutoreleasePool()``). A class object:
+  /// nothing to release.
   static let autorelease: @convention(c) (id, SEL) -> id? = { me, _ in
-    pool.withLock { $0.append(UInt(bitPattern: UnsafeRawPointer(me))) }
+    guard !isClass(me) else { return me }
+    let thread = UInt(pthread_self())
+    pool.withLock { pool in
+      pool.serial += 1
+      pool.entries.append((thread, pool.serial, UInt(bitPattern: UnsafeRawPointer(me))))
+    }
     return me
   }
 
@@ -117,15 +127,48 @@ enum Foundation {
     "+alloc", "+new", "-init", "-retain", "-release", "-autorelease", "-description",
   ]
 
-  /// Objects autoreleased and not yet released, as addresses (each holds one reference).
-  static let pool = Mutex<[UInt]>([])
+  /// Whether `object` is a class (its isa is a metaclass): `-retain`, `-release` and
+  /// `-autorelease` leave classes alone.
+  static func isClass(_ object: id) -> Bool {
+    object_getClass(object.takeUnretainedObject())?.isMetaClass ?? false
+  }
 
+  /// Objects autoreleased and not yet released, with the thread that autoreleased each (each
+  /// entry holds one reference).
+  struct Pool {
+    var entries: [(thread: UInt, serial: Int, address: UInt)] = []
+    var serial = 0
+  }
+
+  static let pool = Mutex(Pool())
+
+  /// Where the pool stands: what ``drainPool(since:)`` releases comes after it.
+  static func poolMark() -> Int {
+    pool.withLock { $0.serial }
+  }
+
+  /// Releases what this thread autoreleased since `mark`.
+  static func drainPool(since mark: Int) {
+    let thread = UInt(pthread_self())
+    release(
+      pool.withLock { pool in
+        let mine = pool.entries.filter { $0.thread == thread && $0.serial > mark }
+        pool.entries.removeAll { $0.thread == thread && $0.serial > mark }
+        return mine.map(\.address)
+      })
+  }
+
+  /// Releases everything autoreleased, on every thread.
   static func drainPool() {
-    let objects = pool.withLock { pool in
-      defer { pool.removeAll() }
-      return pool
-    }
-    for address in objects {
+    release(
+      pool.withLock { pool in
+        defer { pool.entries.removeAll() }
+        return pool.entries.map(\.address)
+      })
+  }
+
+  private static func release(_ addresses: [UInt]) {
+    for address in addresses {
       guard let pointer = UnsafeRawPointer(bitPattern: address) else { continue }
       Unmanaged<ObjCObject>.fromOpaque(pointer).release()
     }

@@ -102,9 +102,9 @@ enum ConstantStrings {
     return cls
   }()
 
+  // @unchecked Sendable: the characters are the compiled file's constant data, never written
+  // and never freed (libraries with Objective-C are pinned: RTLD_NODELETE).
   private struct Text: @unchecked Sendable {
-    // @unchecked Sendable: the characters are the compiled file's constant data, never written
-    // and never freed (libraries with Objective-C are not unloaded).
     let characters: UnsafePointer<CChar>
     let value: String
   }
@@ -203,7 +203,9 @@ public final class ObjCNumber: ObjCObject {
   var text: String {
     switch value {
     case .integer(let integer): String(integer)
-    case .double(let double): double == double.rounded() ? String(Int(double)) : String(double)
+    case .double(let double):
+      // Whole numbers as integers (Foundation's `2.0` prints `2`), when an Int holds them.
+      Int(exactly: double).map(String.init) ?? String(double)
     case .bool(let bool): bool ? "1" : "0"
     }
   }

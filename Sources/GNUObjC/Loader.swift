@@ -14,7 +14,7 @@ enum Loader {
   }
 
   // @unchecked Sendable: the record is gcc's data in a loaded library, which the loader only
-  // reads, under the state's lock; libraries with Objective-C are never unloaded.
+  // reads, under the state's lock; libraries with Objective-C are pinned (RTLD_NODELETE).
   struct WaitingCategory: @unchecked Sendable {
     let file: String
     let moduleIndex: Int
@@ -25,10 +25,8 @@ enum Loader {
 
   static let state = Mutex(State())
 
-  /// Loads run under this lock, one module at a time: a `+load` may dlopen another library,
-  /// whose module then loads on the same thread (hence not the state's lock, which is not
-  /// held while `+load` runs).
   // nonisolated(unsafe): written once here, before it is published to C, and never again.
+  /// What the GNU entry points call.
   private nonisolated(unsafe) static let handlers: UnsafeMutablePointer<swk_gnu_handlers> = {
     let handlers = UnsafeMutablePointer<swk_gnu_handlers>.allocate(capacity: 1)
     handlers.initialize(
@@ -66,24 +64,25 @@ enum Loader {
       Origins.sourceFiles.withLock { $0[image.path]?[image.offset] }
     }
     let file = recorded ?? (named.isEmpty ? library : named)
-    var record = ObjectiveCModule(file: file, library: library)
+    // The library stays loaded: the runtime keeps its methods, selectors and literals.
+    swk_gnu_pin_image(UnsafeRawPointer(module))
+    let moduleIndex = state.withLock { state in
+      state.modules.append(ObjectiveCModule(file: file, library: library))
+      return state.modules.count - 1
+    }
     let expectedSize = UInt(MemoryLayout<swk_gnu_module>.size)
     guard module.pointee.version == UInt(SWK_GNU_ABI_VERSION), module.pointee.size == expectedSize
     else {
-      record.problems.append(
+      refuse(
+        moduleIndex,
         .unsupportedABI(file: file, version: module.pointee.version, size: module.pointee.size))
-      report(record)
       return
     }
     guard swk_gnu_image_needs(UnsafeRawPointer(module), "libobjc.so") == 0 else {
-      record.problems.append(.linkedWithGNULibobjc(file: file, library: library))
-      report(record)
+      refuse(moduleIndex, .linkedWithGNULibobjc(file: file, library: library))
       return
     }
-    guard let symtab = module.pointee.symtab else {
-      report(record)
-      return
-    }
+    guard let symtab = module.pointee.symtab else { return }
     registerSelectors(symtab.pointee.refs)
     let classCount = Int(symtab.pointee.cls_def_cnt)
     let categoryCount = Int(symtab.pointee.cat_def_cnt)
@@ -97,13 +96,9 @@ enum Loader {
     }
     var loads: [() -> Void] = []
     for gnuClass in superclassesFirst(classes) {
-      if let made = makeClass(gnuClass, file: file, into: &record) {
-        loads.append(contentsOf: loadMethod(of: gnuClass, on: made, file: file))
+      if let made = makeClass(gnuClass, file: file, moduleIndex) {
+        loads.append(contentsOf: loadMethod(of: gnuClass, on: made, moduleIndex))
       }
-    }
-    let moduleIndex = state.withLock { state in
-      state.modules.append(record)
-      return state.modules.count - 1
     }
     for category in categories {
       let className = String(cString: category.pointee.class_name)
@@ -130,9 +125,10 @@ enum Loader {
     for run in loads { run() }
   }
 
-  private static func report(_ record: ObjectiveCModule) {
-    for problem in record.problems { Diagnostics.warn("Objective-C: \(problem)") }
-    state.withLock { $0.modules.append(record) }
+  /// Records why the module at `index` is not loaded at all, and says so.
+  private static func refuse(_ index: Int, _ problem: ObjectiveCLoadError) {
+    Diagnostics.warn("Objective-C: \(problem)")
+    update(index) { $0.problems.append(problem) }
   }
 
   private static func update(_ index: Int, _ change: (inout ObjectiveCModule) -> Void) {
@@ -183,26 +179,29 @@ enum Loader {
   /// Makes the class pair for a class gcc laid out, with its methods; nil (and a problem) when
   /// it cannot be made.
   private static func makeClass(
-    _ gnuClass: UnsafeMutablePointer<swk_gnu_class>, file: String,
-    into record: inout ObjectiveCModule
+    _ gnuClass: UnsafeMutablePointer<swk_gnu_class>, file: String, _ moduleIndex: Int
   ) -> Class? {
+    func problem(_ problem: ObjectiveCLoadError) -> Class? {
+      update(moduleIndex) { $0.problems.append(problem) }
+      return nil
+    }
     let name = String(cString: gnuClass.pointee.name)
     if let ivars = gnuClass.pointee.ivars, ivars.pointee.count > 0 {
       let names = (0..<Int(ivars.pointee.count)).map { index in
         String(cString: swk_gnu_ivar_at(ivars, index).pointee.name)
       }
-      record.problems.append(.instanceVariables(file: file, className: name, names: names))
-      return nil
+      return problem(.instanceVariables(file: file, className: name, names: names))
     }
     let superName = superclassName(gnuClass)
     guard let superName, let superclass = Foundation.lookUpClass(superName) else {
-      record.problems.append(
-        .missingSuperclass(file: file, className: name, superclass: superName))
-      return nil
+      return problem(.missingSuperclass(file: file, className: name, superclass: superName))
     }
     guard let cls = objc_allocateClassPair(superclass, name, 0) else {
-      record.problems.append(.classExists(file: file, className: name))
-      return nil
+      if objc_getClass(name) != nil { return problem(.classExists(file: file, className: name)) }
+      return problem(
+        .refused(
+          file: file, className: name,
+          .invalidDeclaration(className: name, reason: "the runtime refused the class's name")))
     }
     do throws(ObjCRuntimeError) {
       for method in methods(of: gnuClass.pointee.methods) {
@@ -219,15 +218,14 @@ enum Loader {
       }
     } catch {
       objc_disposeClassPair(cls)
-      record.problems.append(.refused(file: file, className: name, error))
-      return nil
+      return problem(.refused(file: file, className: name, error))
     }
     objc_registerClassPair(cls)
     // gcc's super sends in the class's own methods read these two words.
     gnuClass.pointee.super_class = UnsafeRawPointer(Unmanaged.passUnretained(superclass).toOpaque())
     gnuClass.pointee.isa?.pointee.super_class = UnsafeRawPointer(
       Unmanaged.passUnretained(superclass.metaclass).toOpaque())
-    record.classes.append(name)
+    update(moduleIndex) { $0.classes.append(name) }
     return cls
   }
 
@@ -256,17 +254,19 @@ enum Loader {
   /// `+load` function directly, never through a send, so a category's does not replace its
   /// class's.
   private static func loadMethod(
-    of gnuClass: UnsafeMutablePointer<swk_gnu_class>, on cls: Class, file: String
+    of gnuClass: UnsafeMutablePointer<swk_gnu_class>, on cls: Class, _ moduleIndex: Int
   ) -> [() -> Void] {
     guard let meta = gnuClass.pointee.isa else { return [] }
-    return loadCall(in: meta.pointee.methods, on: cls, label: "+[\(cls.name) load]", file: file)
+    return loadCall(in: meta.pointee.methods, on: cls, label: "+[\(cls.name) load]", moduleIndex)
   }
 
   private static let loadSelector: Selector = "load"
 
+  /// The call of the `+load` in `list`, if it has one: the failures of its sends and the objects
+  /// it autoreleased are those of this thread while it runs.
   private static func loadCall(
     in list: UnsafeMutablePointer<swk_gnu_method_list>?, on cls: Class, label: String,
-    file: String
+    _ moduleIndex: Int
   ) -> [() -> Void] {
     guard let method = methods(of: list).first(where: { $0.selector == loadSelector }) else {
       return []
@@ -276,17 +276,14 @@ enum Loader {
       {
         typealias Load = @convention(c) (UnsafeMutableRawPointer, SEL) -> Void
         let function = unsafeBitCast(imp.rawValue, to: Load.self)
-        _ = ObjectiveCModules.takeFailures()
+        let failuresBefore = Failures.mark()
+        let poolBefore = Foundation.poolMark()
         function(Unmanaged.passUnretained(cls).toOpaque(), loadSelector.sel)
-        Foundation.drainPool()
-        let failures = ObjectiveCModules.takeFailures()
-        state.withLock { state in
-          guard let index = state.modules.lastIndex(where: { $0.file == file }) else { return }
-          state.modules[index].loads.append(label)
-          for failure in failures {
-            state.modules[index].problems.append(
-              .failedSend(file: file, during: label, failure))
-          }
+        Foundation.drainPool(since: poolBefore)
+        let failures = Failures.take(since: failuresBefore)
+        update(moduleIndex) { module in
+          module.loads.append(label)
+          module.problems += failures.map { .failedSend(file: module.file, during: label, $0) }
         }
       }
     ]
@@ -302,8 +299,9 @@ enum Loader {
     let classMethods = methods(of: category.pointee.class_methods)
     let label = "\(cls.name) (\(name))"
     do throws(ObjCRuntimeError) {
-      try cls.attachCategory(name, methods: instanceMethods, fileID: file, line: 0)
-      try cls.metaclass.attachCategory(name, methods: classMethods, fileID: file, line: 0)
+      // Both lists, or neither.
+      try cls.attachCategory(
+        name, methods: instanceMethods, classMethods: classMethods, fileID: file, line: 0)
     } catch {
       update(moduleIndex) { $0.problems.append(.refused(file: file, className: label, error)) }
       return []
@@ -327,7 +325,7 @@ enum Loader {
     }
     return loadCall(
       in: category.pointee.class_methods, on: cls, label: "+[\(cls.name)(\(name)) load]",
-      file: file)
+      moduleIndex)
   }
 
   /// Attaches the waiting categories whose class now exists; returns their `+load` calls.

@@ -1,5 +1,6 @@
 // The public face of the GNU Objective-C loader: start it, read what each compiled file brought,
 // and take the failures of sends made from Objective-C.
+import Glibc
 import ObjCRuntime
 import Synchronization
 
@@ -45,14 +46,13 @@ public enum ObjectiveCModules {
   }
 
   /// The sends from Objective-C that failed since the last call (a selector nothing implements,
-  /// oldest first), and empties the list. Each also printed a warning when it happened; the
-  /// send returned zero (nil, false), as a message to nil does.
+  /// oldest first; the newest 1,000 are kept), and empties the list. Each also printed a warning
+  /// when it happened; the send returned zero (nil, false), as a message to nil does. A `+load`'s
+  /// own failures are taken by the loader, into its module's problems.
   public static func takeFailures() -> [ObjCRuntimeError] {
-    Failures.list.withLock { list in
-      defer { list.removeAll() }
-      return list
-    }
+    Failures.takeAll()
   }
+
 }
 
 /// One compiled file (gcc's module) as the loader saw it.
@@ -150,12 +150,53 @@ public enum ObjectiveCLoadError: Error, Sendable, Equatable, CustomStringConvert
   }
 }
 
-/// The failures of sends from Objective-C, reported by the runtime's forwarding.
+/// The failures of sends from Objective-C, reported by the runtime's forwarding: each with the
+/// thread it happened on, so that a `+load` collects its own and leaves the others'. The list
+/// keeps the newest ``limit``.
 enum Failures {
-  static let list = Mutex<[ObjCRuntimeError]>([])
+  struct Entry {
+    let thread: UInt
+    let serial: Int
+    let error: ObjCRuntimeError
+  }
+
+  struct List {
+    var entries: [Entry] = []
+    var serial = 0
+  }
+
+  static let limit = 1_000
+  static let list = Mutex(List())
 
   static func record(_ error: ObjCRuntimeError) {
     Diagnostics.warn("a send from Objective-C failed: \(error); it returned zero")
-    list.withLock { $0.append(error) }
+    let thread = UInt(pthread_self())
+    list.withLock { list in
+      list.serial += 1
+      list.entries.append(Entry(thread: thread, serial: list.serial, error: error))
+      if list.entries.count > limit { list.entries.removeFirst(list.entries.count - limit) }
+    }
+  }
+
+  /// Where the list stands: the failures after it are the ones ``take(since:)`` takes.
+  static func mark() -> Int {
+    list.withLock { $0.serial }
+  }
+
+  /// This thread's failures since `mark`, taken out of the list.
+  static func take(since mark: Int) -> [ObjCRuntimeError] {
+    let thread = UInt(pthread_self())
+    return list.withLock { list in
+      let mine = list.entries.filter { $0.thread == thread && $0.serial > mark }
+      list.entries.removeAll { $0.thread == thread && $0.serial > mark }
+      return mine.map(\.error)
+    }
+  }
+
+  static func takeAll() -> [ObjCRuntimeError] {
+    list.withLock { list in
+      defer { list.entries.removeAll() }
+      return list.entries.map(\.error)
+    }
   }
 }

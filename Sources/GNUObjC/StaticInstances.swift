@@ -46,7 +46,7 @@ enum StaticInstances {
     let selector = Selector(UnsafeRawPointer(reference).assumingMemoryBound(to: objc_selector.self))
     Failures.record(
       .unrecognizedSelector(
-        MethodReference(className: "NSConstantString", selectorName: selector.name)))
+        MethodReference(className: "a static instance", selectorName: selector.name)))
     return swk_gnu_nil_method()
   }
 }

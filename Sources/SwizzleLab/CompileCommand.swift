@@ -30,25 +30,30 @@ enum CompileCommand {
     } catch {
       throw .failure(error.description)
     }
-    let before = ObjectiveCModules.loaded.count
     let recorder = TableChanges()
     Tracing.install(recorder)
-    defer { Tracing.remove(recorder) }
     do {
       // Through the plugin registry, whose change log then records the files' exchanges for the
       // hook map (a library of Objective-C may bring Swift plugins too).
       _ = try PluginRegistry.shared.loadLibrary(at: library)
+      Tracing.remove(recorder)
     } catch {
+      Tracing.remove(recorder)
       throw .failure(error.description)
     }
-    Tracing.remove(recorder)
-    let modules = ObjectiveCModules.loaded.dropFirst(before)
+    let modules = ObjectiveCModules.loaded.filter { $0.library == library }
     report("compiled \(files.joined(separator: ", ")) into \(library)\n")
     for module in modules {
       report("\(module)\n")
       for line in recorder.lines(from: module.file) { report("  \(line)\n") }
       for replacement in module.replacements { report("  replaced \(replacement)\n") }
       for problem in module.problems { output.err("warning: \(problem)\n") }
+    }
+    // A library of several files: a change is named by the library (which file's code made it is
+    // not known), and listed once.
+    let libraryName = URL(fileURLWithPath: library).lastPathComponent
+    if modules.count > 1 {
+      for line in recorder.lines(from: libraryName) { report("  \(libraryName): \(line)\n") }
     }
     for waiting in ObjectiveCModules.waitingCategories {
       output.err("warning: category \(waiting) waits for its class\n")

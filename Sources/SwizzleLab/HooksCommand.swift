@@ -39,11 +39,15 @@ enum HooksCommand {
   }
 
   /// Whether the map shows a method with this layer: one a plugin made, or an Objective-C file
-  /// loaded with `--objc` (tests and tools may have hooked classes of their own).
+  /// loaded with `--objc`, named by the file or, for a library of several, by the library
+  /// (tests and tools may have hooked classes of their own).
   private static func shown(_ layer: HookMap.Layer) -> Bool {
     guard layer.plugin == nil else { return true }
     guard let location = layer.location else { return false }
-    return ObjectiveCModules.loaded.contains { $0.file == location.fileID }
+    return ObjectiveCModules.loaded.contains { module in
+      module.file == location.fileID
+        || URL(fileURLWithPath: module.library).lastPathComponent == location.fileID
+    }
   }
 
   /// `hooks --scenario NAME`: installs the scenario's plugins (or those of `--plugin`), runs it,

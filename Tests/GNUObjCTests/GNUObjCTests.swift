@@ -310,3 +310,58 @@ struct FoundationObjectsTests {
     #expect(try call("numbers", in: handle) == 11111)
   }
 }
+
+@Suite(
+  "Objective-C at its edges",
+  .serialized,
+  .enabled(
+    if: ObjectiveCCompiler.isAvailable,
+    "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
+struct ObjectiveCEdgeTests {
+  @Test("unrecognized sends with a struct, a double or an object result answer zero, reported")
+  func unrecognizedResults() throws {
+    let (_, handle) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      @interface NSObject (Nobody)
+      - (CGRect)nobodysFrame;
+      - (double)nobodysAlpha;
+      - (id)nobodysView;
+      @end
+      long edges(void) {
+        id object = [NSObject new];
+        CGRect frame = [object nobodysFrame];
+        double alpha = [object nobodysAlpha];
+        id view = [object nobodysView];
+        [object release];
+        (void)frame;  /* a struct returned in memory: left as it was, not read */
+        return (alpha == 0 ? 1 : 0) + (view == nil ? 10 : 0);
+      }
+      """, name: "Edges")
+    _ = ObjectiveCModules.takeFailures()
+    #expect(try call("edges", in: handle) == 11)
+    let failures = ObjectiveCModules.takeFailures().map(\.description)
+    #expect(failures.count == 3, "\(failures)")
+    #expect(failures.allSatisfy { $0.hasPrefix("-[ObjCObject nobodys") }, "\(failures)")
+  }
+
+  @Test("NSLog's sizes and widths; a huge double's description; release of a class does nothing")
+  func formattingAndClasses() throws {
+    let (_, handle) = try load(
+      """
+      #import <Foundation/Foundation.h>
+      #include <string.h>
+      long formats(void) {
+        NSLog(@"%zu %5.*f %lld %@", (size_t)3, 2, 1.5, (long long)-4,
+              [NSNumber numberWithDouble:1e300]);
+        id cls = [NSObject class];
+        [cls release];
+        [cls release];
+        long answer = [cls class] == cls ? 1 : 0;
+        const char *huge = [[[NSNumber numberWithDouble:1e300] description] UTF8String];
+        return answer + (strstr(huge, "e+300") != NULL ? 10 : 0);
+      }
+      """, name: "Formats")
+    #expect(try call("formats", in: handle) == 11)
+  }
+}

@@ -278,9 +278,10 @@ struct AssociatedObjectTests {
       objc_setAssociatedObject(
         holder, UnsafeRawPointer(bitPattern: 0x1000 + index % 7)!, index, .assign)
     }
-    // Other suites running in parallel make and drop a few associations of their own; a leak
-    // here would leave hundreds of thousands.
-    #expect(abs(Associations.liveCount - before) < 10_000)
+    // Other suites running in parallel make and drop associations of their own (one holds 10,000
+    // at a time, which a run under ThreadSanitizer on a wide pool overlapped); a leak here would
+    // leave 300,000.
+    #expect(abs(Associations.liveCount - before) < 100_000)
     #expect(isKnownUniquelyReferenced(&shared), "no association still retains the shared value")
     #expect(log.all.isEmpty)
   }

@@ -11,6 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// A spinning waiter's pause: the x86 hint, nothing elsewhere.
+static inline void swk_gnu_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // MARK: - What gcc lays out
 
 /// A selector reference in a module's selector table: gcc passes its address as `_cmd` and as
@@ -161,12 +168,19 @@ static inline size_t swk_gnu_isa_offset(void) { return SWK_GNU_ISA_OFFSET; }
 /// asks `lookup`.
 void swk_gnu_enable_send_cache(const uintptr_t *generation);
 
-/// The function a send to nil calls: it returns zero.
+/// The function a send to nil calls: it returns zero (in the integer register).
 void *swk_gnu_nil_method(void);
+
+/// A function that returns a floating-point zero, for a send whose result is a float or double.
+void *swk_gnu_nil_floating_method(void);
 
 /// The path of the loaded image (library or executable) that holds `address`, or NULL; its
 /// load address goes to `base` when that is not NULL.
 const char *swk_gnu_image_path(const void *address, const void **base);
+
+/// Keeps the library that holds `address` loaded for the rest of the process (RTLD_NODELETE):
+/// the runtime keeps its methods, selectors and constant strings. Returns whether it did.
+int swk_gnu_pin_image(const void *address);
 
 /// Whether the image that holds `address` names a library whose name starts with `prefix` among
 /// the libraries it needs (DT_NEEDED): a file linked with GNU libobjc needs `libobjc.so`.
@@ -193,19 +207,13 @@ int swk_gnu_run(char *const arguments[], char **output, int *status);
 /// Returns NULL when executable memory cannot be had (or off x86-64).
 void *swk_gnu_cmd_stub_make(const void *imp_word, const void *forward, int struct_return);
 
-/// The stub for the method whose implementation word is at `imp_word`: made on the first call,
-/// then found without a lock (one stub per method, kept for the process). NULL as
-/// swk_gnu_cmd_stub_make.
+/// The stub for the method whose implementation word is at `imp_word`, of that kind: made on the
+/// first call, then found without a lock (one stub per method and kind, kept for the process).
+/// NULL as swk_gnu_cmd_stub_make.
 void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct_return);
 
-/// The stub already made for `imp_word`, or NULL; lock-free.
-void *swk_gnu_cmd_stub_find(const void *imp_word);
-
-/// Whether `code` is a stub made by swk_gnu_cmd_stub_make.
-int swk_gnu_cmd_stub_is_stub(const void *code);
-
-/// The number of stubs made.
-uintptr_t swk_gnu_cmd_stub_count(void);
+/// The stub already made for `imp_word` and that kind, or NULL; lock-free.
+void *swk_gnu_cmd_stub_find(const void *imp_word, int struct_return);
 
 
 // MARK: - The runtime's C functions

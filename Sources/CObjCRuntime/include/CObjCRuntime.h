@@ -81,11 +81,12 @@ static inline uintptr_t swk_cache_slot2(uint64_t mix, uintptr_t mask) {
 }
 
 /// The number of method-cache flushes so far, incremented (with release ordering) by every
-/// flush before the flushed cache is published: a cache of lookups kept outside the runtime (the
-/// GNU Objective-C loader's) is valid while it has not changed. Never decreases.
+/// flush after the emptied cache is published: a cache of lookups kept outside the runtime (the
+/// GNU Objective-C loader's) that read the count before it looked up is valid while the count has
+/// not changed. Never decreases.
 const uintptr_t *swk_cache_flush_generation_address(void);
 
-/// Counts a flush; call with the runtime lock held, before publishing the empty buffer.
+/// Counts a flush; call with the runtime lock held, after publishing the empty buffer.
 void swk_cache_note_flush(void);
 
 /// Returns the Method cached for `key` in `buffer`, or NULL. Lock-free; safe against a concurrent

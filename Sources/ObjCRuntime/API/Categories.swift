@@ -35,30 +35,55 @@ extension Class {
   public func attachCategory(
     _ name: String, methods: [CategoryMethod], fileID: String = #fileID, line: Int = #line
   ) throws(ObjCRuntimeError) {
-    var seen: Set<Selector> = []
-    var signatures: [ParsedSignature] = []
-    for method in methods {
-      guard seen.insert(method.selector).inserted else {
-        throw .invalidDeclaration(
-          className: self.name,
-          reason: "the category \(name) defines \(method.selector) twice; define it once")
+    try attachCategory(name, methods: methods, classMethods: [], fileID: fileID, line: line)
+  }
+
+  /// Attaches a category's instance methods to this class and its class methods to the
+  /// metaclass, as ``attachCategory(_:methods:fileID:line:)`` does for each, in one step: both
+  /// lists are checked first, so that either both are attached or neither is.
+  ///
+  /// - Throws: as ``attachCategory(_:methods:fileID:line:)``, for either list; nothing is
+  ///   attached then.
+  public func attachCategory(
+    _ name: String, methods: [CategoryMethod], classMethods: [CategoryMethod],
+    fileID: String = #fileID, line: Int = #line
+  ) throws(ObjCRuntimeError) {
+    let tables = isMetaClass ? [(self, methods)] : [(self, methods), (metaclass, classMethods)]
+    var checked: [(Class, [CategoryMethod], [ParsedSignature])] = []
+    for (cls, list) in tables where !list.isEmpty {
+      var seen: Set<Selector> = []
+      var signatures: [ParsedSignature] = []
+      for method in list {
+        guard seen.insert(method.selector).inserted else {
+          throw .invalidDeclaration(
+            className: cls.name,
+            reason: "the category \(name) defines \(method.selector) twice; define it once")
+        }
+        signatures.append(
+          try MethodTableEdits.validate(method.selector, method.implementation, method.types, cls))
       }
-      signatures.append(
-        try MethodTableEdits.validate(method.selector, method.implementation, method.types, self))
+      checked.append((cls, list, signatures))
     }
-    guard !methods.isEmpty else { return }
-    let (attached, flushed) = Runtime.state.withLock { _ -> ([Method], [Class]) in
-      let attached = zip(methods, signatures).map { method, signature in
-        Method(
-          selector: method.selector, signature: signature, imp: method.implementation,
-          owner: self)
+    guard !checked.isEmpty else { return }
+    let (attached, flushed) = Runtime.state.withLock {
+      _ -> ([(Method, CategoryMethod, Class)], [Class]) in
+      var attached: [(Method, CategoryMethod, Class)] = []
+      var flushed: [Class] = []
+      for (cls, list, signatures) in checked {
+        for (method, signature) in zip(list, signatures) {
+          let made = Method(
+            selector: method.selector, signature: signature, imp: method.implementation,
+            owner: cls)
+          cls.appendMethod(made)
+          attached.append((made, method, cls))
+        }
+        flushed += cls.flushCachesOfSubtree()
       }
-      for method in attached { appendMethod(method) }
-      return (attached, flushCachesOfSubtree())
+      return (attached, flushed)
     }
     let location = SourceLocation(fileID: fileID, line: line)
-    for (method, declared) in zip(attached, methods) {
-      IMPReceivers.widen(declared.implementation, to: storageType)
+    for (method, declared, cls) in attached {
+      IMPReceivers.widen(declared.implementation, to: cls.storageType)
       Tracing.emit(.methodAdded(method, by: location))
     }
     MethodTableEdits.reportFlushes(flushed, reason: "attached the category \(name)")

@@ -55,9 +55,9 @@ public enum MessageLookup {
   }
 
   /// The address of a word the runtime increments on every method-cache flush (a method added,
-  /// a category attached, a class's table or superclass changed...), before the flushed cache is
-  /// published: a cache of lookups kept outside the runtime stays valid while the word is
-  /// unchanged. Read it with one aligned load (acquire ordering); it never decreases. An
+  /// a category attached, a class's table or superclass changed...), after the emptied cache is
+  /// published: a cache of lookups kept outside the runtime, which read the word before it looked
+  /// up, stays valid while the word is unchanged. Read it with one aligned load (acquire ordering); it never decreases. An
   /// exchange or `method_setImplementation` changes a method's implementation, not which method
   /// a send finds, and flushes nothing: call through ``Method/implementationWordAddress``.
   public static var flushGenerationAddress: UnsafePointer<UInt> {
@@ -88,13 +88,22 @@ extension Method {
     let address =
       UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
       + Method.implementationWordOffset
-    // Not input: a toolchain that laid Method out otherwise would make foreign callers jump
-    // through another word, so this stops the process rather than go on wrong.
-    precondition(
-      address.load(as: UInt.self) == impWord.load(ordering: .acquiring),
-      "a Method's implementation is not one word after its selector")
+    if !Method.implementationWordChecked.load(ordering: .acquiring) {
+      // Not input: a toolchain that laid Method out otherwise would make foreign callers jump
+      // through another word, so this stops the process rather than go on wrong. Read under the
+      // runtime lock, which every change of the word holds, so that a concurrent exchange cannot
+      // make the two reads differ.
+      let same = Runtime.state.withLock { _ in
+        address.load(as: UInt.self) == impWord.load(ordering: .acquiring)
+      }
+      precondition(same, "a Method's implementation is not one word after its selector")
+      Method.implementationWordChecked.store(true, ordering: .releasing)
+    }
     return address
   }
+
+  /// Whether ``implementationWordAddress`` checked the layout once.
+  private static let implementationWordChecked = Atomic(false)
 
   /// Two header words, the selector, then the implementation word (the stored properties'
   /// order in ``Method``).
@@ -157,7 +166,8 @@ public enum SelectorReferenceTables {
   }
 
   /// An immutable list of tables, replaced (never changed) when one is added; old lists are
-  /// never freed, as a reader may still be walking one (a few words per loaded module).
+  /// never freed, as a reader may still be walking one: with N tables registered, about N²/2
+  /// entries of three words in all (a loaded module registers one).
   private final class Snapshot: Sendable {
     let tables: [ReferenceTable]
     init(_ tables: [ReferenceTable]) { self.tables = tables }

@@ -64,9 +64,11 @@ internal struct MethodCache: ~Copyable, Sendable {
   func flush() -> Bool {
     Runtime.state.assertHeld()
     MethodCache.flushes.add(1, ordering: .relaxed)
-    swk_cache_note_flush()
     let old = buffer
     bufferWord.store(UInt(bitPattern: swk_cache_empty_buffer()), ordering: .releasing)
+    // After the empty buffer is published: a foreign cache that reads the new count then finds
+    // the flushed cache empty, never an old method under the new count.
+    swk_cache_note_flush()
     return swk_cache_retire(old) != 0
   }
 

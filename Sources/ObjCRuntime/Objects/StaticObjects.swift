@@ -19,7 +19,9 @@ public enum StaticObjects {
   /// process) an immortal object whose runtime class is `cls`, and returns it.
   ///
   /// - Throws: ``ObjCRuntimeError/invalidDeclaration(className:reason:)`` when `memory` is not
-  ///   pointer-aligned or `cls` is a metaclass; nothing is written then.
+  ///   pointer-aligned or `cls` is a metaclass, ``ObjCRuntimeError/classDisposed(className:)``
+  ///   when `cls` was disposed of; nothing is written then. A class made at run time counts its
+  ///   static objects as live instances for ever: it can no longer be disposed of.
   public static func make(at memory: UnsafeMutableRawPointer, class cls: Class)
     throws(ObjCRuntimeError) -> ObjCObject
   {
@@ -30,6 +32,15 @@ public enum StaticObjects {
     guard !cls.isMetaClass else {
       throw .invalidDeclaration(
         className: cls.name, reason: "a static object cannot be an instance of a metaclass")
+    }
+    if cls.isRuntimeMade {
+      // Counted for ever (a static object never dies), so that the class is never disposed of
+      // under it; counted first, then the flag read, as object_setClass does.
+      cls.liveInstances.add(1, ordering: .sequentiallyConsistent)
+      guard !cls.isDisposed.load(ordering: .sequentiallyConsistent) else {
+        cls.liveInstances.subtract(1, ordering: .sequentiallyConsistent)
+        throw .classDisposed(className: cls.name)
+      }
     }
     let words = memory.assumingMemoryBound(to: UInt.self)
     // Published for isStatic before the first static object exists (the same value each time).
