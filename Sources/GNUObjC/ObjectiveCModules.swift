@@ -38,9 +38,10 @@ public enum ObjectiveCModules {
     Origins.sourceFiles.withLock { $0[library] = files }
   }
 
-  /// Releases the objects Objective-C code autoreleased (`-autorelease`) since the last drain.
-  /// The loader drains after each `+load`; a host that runs Objective-C code later drains when
-  /// it sees fit, as an autorelease pool's end would.
+  /// Releases the objects Objective-C code autoreleased (`-autorelease`) since the last drain, on
+  /// every thread. The loader releases what each `+load` autoreleased when it returns; a host
+  /// that runs Objective-C code later drains when it sees fit, as an autorelease pool's end
+  /// would.
   public static func drainAutoreleasePool() {
     Foundation.drainPool()
   }
@@ -52,7 +53,6 @@ public enum ObjectiveCModules {
   public static func takeFailures() -> [ObjCRuntimeError] {
     Failures.takeAll()
   }
-
 }
 
 /// One compiled file (gcc's module) as the loader saw it.
@@ -144,8 +144,8 @@ public enum ObjectiveCLoadError: Error, Sendable, Equatable, CustomStringConvert
       return "\(file): \(during): \(error)"
     case .unsupportedStaticInstances(let file, let className, let count):
       return
-        "\(file): \(count) \(className) literal(s) (@\"...\"): not supported yet; a send to one"
-        + " answers zero"
+        "\(file): \(count) static instance(s) of \(className), which only constant strings"
+        + " (@\"...\") may be; a send to one answers zero"
     }
   }
 }
