@@ -14,16 +14,6 @@ static int swk_gnu_stub_lock = 0;
 static unsigned char *swk_gnu_stub_next[2] = {NULL, NULL};
 static unsigned char *swk_gnu_stub_end[2] = {NULL, NULL};
 
-static void swk_gnu_stub_acquire(void) {
-  while (__atomic_exchange_n(&swk_gnu_stub_lock, 1, __ATOMIC_ACQUIRE) != 0) {
-    swk_gnu_pause();
-  }
-}
-
-static void swk_gnu_stub_release(void) {
-  __atomic_store_n(&swk_gnu_stub_lock, 0, __ATOMIC_RELEASE);
-}
-
 static size_t swk_gnu_page_size(void) {
   long size = sysconf(_SC_PAGESIZE);
   return size > 0 ? (size_t)size : 4096;
@@ -82,9 +72,9 @@ static int swk_gnu_stub_grow(int kind) {
 void *swk_gnu_cmd_stub_make(const void *imp_word, const void *forward, int struct_return) {
   int kind = struct_return ? 1 : 0;
   size_t page = swk_gnu_page_size();
-  swk_gnu_stub_acquire();
+  swk_gnu_spin_lock(&swk_gnu_stub_lock);
   if (swk_gnu_stub_next[kind] == swk_gnu_stub_end[kind] && !swk_gnu_stub_grow(kind)) {
-    swk_gnu_stub_release();
+    swk_gnu_spin_unlock(&swk_gnu_stub_lock);
     return NULL;
   }
   unsigned char *slot = swk_gnu_stub_next[kind];
@@ -94,7 +84,7 @@ void *swk_gnu_cmd_stub_make(const void *imp_word, const void *forward, int struc
   const void **data = (const void **)(slot + page);
   data[0] = imp_word;
   data[1] = forward;
-  swk_gnu_stub_release();
+  swk_gnu_spin_unlock(&swk_gnu_stub_lock);
   return slot;
 }
 
@@ -180,7 +170,7 @@ void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct
   if (stub == NULL) {
     return NULL;
   }
-  swk_gnu_stub_acquire();
+  swk_gnu_spin_lock(&swk_gnu_stub_lock);
   swk_gnu_stub_table *table = swk_gnu_stub_map;
   found = swk_gnu_stub_find(table, key);
   if (found == NULL && (table == NULL || 2 * (table->count + 1) > table->mask + 1)) {
@@ -188,7 +178,7 @@ void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct
     swk_gnu_stub_table *grown =
         calloc(1, sizeof(swk_gnu_stub_table) + capacity * sizeof(swk_gnu_stub_entry));
     if (grown == NULL) {
-      swk_gnu_stub_release();
+      swk_gnu_spin_unlock(&swk_gnu_stub_lock);
       return stub;  // correct, only not remembered
     }
     grown->mask = capacity - 1;
@@ -204,6 +194,6 @@ void *swk_gnu_cmd_stub_for(const void *imp_word, const void *forward, int struct
     swk_gnu_stub_put(table, key, stub);
     found = stub;
   }
-  swk_gnu_stub_release();
+  swk_gnu_spin_unlock(&swk_gnu_stub_lock);
   return found;
 }

@@ -14,16 +14,6 @@ static swk_gnu_module **swk_gnu_pending = NULL;
 static size_t swk_gnu_pending_count = 0;
 static int swk_gnu_queue_lock = 0;
 
-static void swk_gnu_queue_acquire(void) {
-  while (__atomic_exchange_n(&swk_gnu_queue_lock, 1, __ATOMIC_ACQUIRE) != 0) {
-    swk_gnu_pause();
-  }
-}
-
-static void swk_gnu_queue_release(void) {
-  __atomic_store_n(&swk_gnu_queue_lock, 0, __ATOMIC_RELEASE);
-}
-
 static const swk_gnu_handlers *swk_gnu_handlers_now(void) {
   return __atomic_load_n(&swk_gnu_installed, __ATOMIC_ACQUIRE);
 }
@@ -37,9 +27,9 @@ static double swk_gnu_answer_floating_zero(void) { return 0; }
 void *swk_gnu_nil_floating_method(void) { return (void *)swk_gnu_answer_floating_zero; }
 
 int swk_gnu_install(const swk_gnu_handlers *handlers) {
-  swk_gnu_queue_acquire();
+  swk_gnu_spin_lock(&swk_gnu_queue_lock);
   if (swk_gnu_handlers_now() != NULL) {
-    swk_gnu_queue_release();
+    swk_gnu_spin_unlock(&swk_gnu_queue_lock);
     return 0;
   }
   __atomic_store_n(&swk_gnu_installed, handlers, __ATOMIC_RELEASE);
@@ -47,7 +37,7 @@ int swk_gnu_install(const swk_gnu_handlers *handlers) {
   size_t count = swk_gnu_pending_count;
   swk_gnu_pending = NULL;
   swk_gnu_pending_count = 0;
-  swk_gnu_queue_release();
+  swk_gnu_spin_unlock(&swk_gnu_queue_lock);
   for (size_t index = 0; index < count; index++) {
     handlers->load_module(pending[index]);
   }
@@ -60,22 +50,22 @@ void __objc_exec_class(swk_gnu_module *module) {
   if (module == NULL) {
     return;
   }
-  swk_gnu_queue_acquire();
+  swk_gnu_spin_lock(&swk_gnu_queue_lock);
   const swk_gnu_handlers *handlers = swk_gnu_handlers_now();
   if (handlers == NULL) {
     swk_gnu_module **grown =
         realloc(swk_gnu_pending, (swk_gnu_pending_count + 1) * sizeof(swk_gnu_module *));
     if (grown == NULL) {
-      swk_gnu_queue_release();
+      swk_gnu_spin_unlock(&swk_gnu_queue_lock);
       fprintf(stderr, "SwizzleKit: out of memory queueing an Objective-C module\n");
       return;
     }
     swk_gnu_pending = grown;
     swk_gnu_pending[swk_gnu_pending_count++] = module;
-    swk_gnu_queue_release();
+    swk_gnu_spin_unlock(&swk_gnu_queue_lock);
     return;
   }
-  swk_gnu_queue_release();
+  swk_gnu_spin_unlock(&swk_gnu_queue_lock);
   handlers->load_module(module);
 }
 
@@ -115,9 +105,7 @@ static inline swk_gnu_send_entry *swk_gnu_send_slot(uintptr_t cls, const void *r
 
 static void swk_gnu_send_remember(swk_gnu_send_entry *entry, uintptr_t cls, const void *reference,
                                   uintptr_t generation, void *function) {
-  while (__atomic_exchange_n(&swk_gnu_send_cache_lock, 1, __ATOMIC_ACQUIRE) != 0) {
-    swk_gnu_pause();
-  }
+  swk_gnu_spin_lock(&swk_gnu_send_cache_lock);
   uintptr_t sequence = __atomic_load_n(&entry->sequence, __ATOMIC_RELAXED);
   __atomic_store_n(&entry->sequence, sequence + 1, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -126,7 +114,7 @@ static void swk_gnu_send_remember(swk_gnu_send_entry *entry, uintptr_t cls, cons
   __atomic_store_n(&entry->generation, generation, __ATOMIC_RELAXED);
   __atomic_store_n(&entry->function, function, __ATOMIC_RELAXED);
   __atomic_store_n(&entry->sequence, sequence + 2, __ATOMIC_RELEASE);
-  __atomic_store_n(&swk_gnu_send_cache_lock, 0, __ATOMIC_RELEASE);
+  swk_gnu_spin_unlock(&swk_gnu_send_cache_lock);
 }
 
 /// A send the cache did not answer: the handler looks it up, and the answer is kept when it may

@@ -64,7 +64,7 @@ void NSLog(void *format, ...) {
     char spec[32] = "%";
     size_t length = 1;
     const char *start = cursor++;
-    while (*cursor != '\0' && strchr("-+ #0123456789.hlLqjzt", *cursor) != NULL
+    while (*cursor != '\0' && strchr("-+ #0123456789.*hlLqjzt", *cursor) != NULL
            && length + 2 < sizeof spec) {
       spec[length++] = *cursor++;
     }

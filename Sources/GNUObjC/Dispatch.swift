@@ -108,15 +108,19 @@ enum Dispatch {
         MethodReference(
           className: cls?.name ?? "an object", selectorName: selector.name,
           isClassMethod: cls?.isMetaClass ?? false)))
-    let result = types.drop { "rnNoORV".contains($0) }.first
+    let result = resultCode(types)
     return result == "f" || result == "d" ? swk_gnu_nil_floating_method() : swk_gnu_nil_method()
   }
 
   /// Whether the runtime's forwarding entry can answer a call of `types`: its result, if any, in
   /// an integer register.
   private static func forwardable(_ types: String) -> Bool {
-    let result = types.drop { "rnNoORV".contains($0) }.first
-    return !["{", "(", "[", "f", "d", "D"].contains(result)
+    !["{", "(", "[", "f", "d", "D"].contains(resultCode(types))
+  }
+
+  /// The first character of the result's type in an encoding, past its qualifiers (`r`, `n`...).
+  private static func resultCode(_ types: String) -> Character? {
+    types.first { !"rnNoORV".contains($0) }
   }
 
   /// A stub whose implementation word stays zero: every call forwards, with `_cmd` fixed.
@@ -130,7 +134,7 @@ enum Dispatch {
   /// Whether a method of `types` returns its result through a hidden pointer (x86-64 System V:
   /// an aggregate larger than two words), which moves the selector to the third register.
   private static func returnsInMemory(_ types: String) -> Bool {
-    let result = types.drop { "rnNoORV".contains($0) }.first
+    let result = resultCode(types)
     guard result == "{" || result == "(" || result == "[",
       let descriptor = try? MethodSignature(types: types).returnDescriptor
     else { return false }

@@ -25,12 +25,6 @@ enum Foundation {
     // NSValue.
     _ = (ObjCString.runtimeClass, ConstantStrings.runtimeClass, ObjCNumber.runtimeClass)
     do throws(ObjCRuntimeError) {
-      try root.metaclass.attachCategory(
-        "NSObjectMRC",
-        methods: [
-          CategoryMethod("alloc", try IMP(alloc), "@@:"),
-          CategoryMethod("new", try IMP(new), "@@:"),
-        ])
       try root.attachCategory(
         "NSObjectMRC",
         methods: [
@@ -39,6 +33,10 @@ enum Foundation {
           CategoryMethod("release", try IMP(release), "v@:"),
           CategoryMethod("autorelease", try IMP(autorelease), "@@:"),
           CategoryMethod("description", try IMP(describe), "@@:"),
+        ],
+        classMethods: [
+          CategoryMethod("alloc", try IMP(alloc), "@@:"),
+          CategoryMethod("new", try IMP(new), "@@:"),
         ])
       try ObjCValue.runtimeClass.metaclass.attachCategory("UIGeometry", methods: ObjCValue.makers)
       return true

@@ -352,8 +352,8 @@ struct ObjectiveCEdgeTests {
       #import <Foundation/Foundation.h>
       #include <string.h>
       long formats(void) {
-        NSLog(@"%zu %5.*f %lld %@", (size_t)3, 2, 1.5, (long long)-4,
-              [NSNumber numberWithDouble:1e300]);
+        NSLog(@"logged %zu %5.*f %lld %@ %s", (size_t)3, 2, 1.5, (long long)-4,
+              [NSNumber numberWithDouble:1e300], "end");
         id cls = [NSObject class];
         [cls release];
         [cls release];
@@ -362,6 +362,32 @@ struct ObjectiveCEdgeTests {
         return answer + (strstr(huge, "e+300") != NULL ? 10 : 0);
       }
       """, name: "Formats")
-    #expect(try call("formats", in: handle) == 11)
+    // NSLog writes to standard error: read what it wrote there during the call.
+    let (answer, logged) = try capturingStandardError { try call("formats", in: handle) }
+    #expect(answer == 11)
+    #expect(logged.contains("logged 3  1.50 -4 1e+300 end\n"), "\(logged)")
   }
+}
+
+/// Runs `body` with standard error going to a pipe; returns its result and what was written
+/// (a line another thread writes meanwhile is captured too: the check looks for its own).
+private func capturingStandardError<Result>(_ body: () throws -> Result) throws -> (
+  Result, String
+) {
+  let pipe = Pipe()
+  let saved = dup(STDERR_FILENO)
+  dup2(pipe.fileHandleForWriting.fileDescriptor, STDERR_FILENO)
+  let result: Result
+  do {
+    result = try body()
+  } catch {
+    dup2(saved, STDERR_FILENO)
+    close(saved)
+    throw error
+  }
+  dup2(saved, STDERR_FILENO)
+  close(saved)
+  try pipe.fileHandleForWriting.close()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  return (result, String(decoding: data, as: UTF8.self))
 }

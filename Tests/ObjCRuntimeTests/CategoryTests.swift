@@ -26,6 +26,29 @@ struct CategoryTests {
         == Constant.imp(Constant.three))
   }
 
+  @Test("a category's instance and class methods attach together, or neither when one is refused")
+  func bothListsOrNeither() throws {
+    let cls = makeClass("CategoryBoth", methods: [("value", Constant.one)])
+    #expect(throws: ObjCRuntimeError.self) {
+      try cls.attachCategory(
+        "HalfBad", methods: [CategoryMethod("value", Constant.imp(Constant.two), "q@:")],
+        classMethods: [
+          CategoryMethod("made", Constant.imp(Constant.two), "q@:"),
+          CategoryMethod("made", Constant.imp(Constant.three), "q@:"),
+        ])
+    }
+    #expect(sendInt(instance(of: cls), "value") == 1, "the instance method was not attached")
+    #expect(class_getClassMethod(cls, "made") == nil)
+    try cls.attachCategory(
+      "Whole", methods: [CategoryMethod("value", Constant.imp(Constant.two), "q@:")],
+      classMethods: [CategoryMethod("made", Constant.imp(Constant.three), "q@:")])
+    #expect(sendInt(instance(of: cls), "value") == 2)
+    #expect(try objc_msgSend(cls, "made") as Int == 3)
+    // Empty lists attach nothing and refuse nothing.
+    try cls.attachCategory("Empty", methods: [], classMethods: [])
+    #expect(sendInt(instance(of: cls), "value") == 2)
+  }
+
   @Test("a category that names a selector twice, or a bad encoding, attaches nothing")
   func badCategories() {
     let cls = makeClass("CategoryRefused", methods: [("value", Constant.one)])

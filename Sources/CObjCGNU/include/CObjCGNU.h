@@ -11,12 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// A spinning waiter's pause: the x86 hint, nothing elsewhere.
-static inline void swk_gnu_pause(void) {
+/// Takes a spinlock (an int, 0 when free): the module queue, the send cache's writers and the
+/// stubs each hold one for a few stores. The wait pauses with the x86 hint, spins elsewhere.
+static inline void swk_gnu_spin_lock(int *lock) {
+  while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE) != 0) {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
+    __builtin_ia32_pause();
 #endif
+  }
 }
+
+static inline void swk_gnu_spin_unlock(int *lock) { __atomic_store_n(lock, 0, __ATOMIC_RELEASE); }
 
 // MARK: - What gcc lays out
 

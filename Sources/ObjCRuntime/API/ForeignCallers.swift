@@ -121,13 +121,15 @@ extension Method {
 public enum SelectorReferenceTables {
   /// Registers `count` references of `stride` bytes from `base`; each begins with a word that
   /// the caller has already set to a selector of this runtime (`Selector.sel`). The memory must
-  /// live as long as the process. Registering a table twice changes nothing; an empty table or a
-  /// stride smaller than a pointer is ignored.
+  /// live as long as the process. Registering a table twice changes nothing; an empty table, a
+  /// stride smaller than a pointer and a table that would pass the end of the address space are
+  /// ignored.
   public static func register(base: UnsafeRawPointer, count: Int, stride: Int) {
     guard count > 0, stride >= MemoryLayout<UnsafeRawPointer>.size else { return }
     let start = UInt(bitPattern: base)
-    let (end, overflow) = start.addingReportingOverflow(UInt(count) * UInt(stride))
-    guard !overflow else { return }
+    let (size, tooMany) = UInt(count).multipliedReportingOverflow(by: UInt(stride))
+    let (end, overflow) = start.addingReportingOverflow(size)
+    guard !tooMany, !overflow else { return }
     let table = ReferenceTable(start: start, end: end, stride: UInt(stride))
     state.withLock { tables in
       guard !tables.contains(table) else { return }
