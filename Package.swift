@@ -350,7 +350,7 @@ let package = Package(
     // (the GNU entry points) it binds to.
     .testTarget(
       name: "GNUObjCTests",
-      dependencies: ["GNUObjC", "ObjCRuntime"],
+      dependencies: ["GNUObjC", "ObjCRuntime", "SwizzleKitTesting"],
       path: "Tests/GNUObjCTests"
     ),
     // The docs tell the truth: code blocks compiled, generated sections checked.

@@ -2,9 +2,11 @@
 // headers, and the copy of the headers in Docs/ObjectiveC/include is what the generator writes.
 import Foundation
 import GNUObjC
+import SwizzleKitTesting
 import Testing
 
-@Suite("Objective-C docs")
+// The model's turn: gcc's processes must not starve a model test that holds the main queue.
+@Suite("Objective-C docs", .uiKitModel)
 struct ObjectiveCDocsTests {
   @Test("Docs/ObjectiveC/include holds the headers the lab compiles against, as generated now")
   func headers() throws {

@@ -1,9 +1,11 @@
 // Objective-C compiled by gcc (GNU runtime ABI 8) and loaded on the runtime: the loader, sends with
 // `_cmd` as the runtime's selector, a category's +load exchanging a Swift class's method, and
-// what bad input gets.
+// what bad input gets. The suites take the model's turn: gcc's processes, many under
+// ThreadSanitizer, must not starve a model test that holds the main queue.
 import Foundation
 import GNUObjC
 import ObjCRuntime
+import SwizzleKitTesting
 import Testing
 
 /// A Swift class the Objective-C categories swizzle.
@@ -48,7 +50,7 @@ private func call(_ name: String, in handle: UnsafeMutableRawPointer) throws -> 
 
 @Suite(
   "ObjectiveCModules",
-  .serialized,
+  .serialized, .uiKitModel,
   .enabled(
     if: ObjectiveCCompiler.isAvailable,
     "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
@@ -210,7 +212,7 @@ struct ObjectiveCModulesTests {
 }
 
 @Suite(
-  "ObjectiveCCompiler",
+  "ObjectiveCCompiler", .uiKitModel,
   .enabled(
     if: ObjectiveCCompiler.isAvailable,
     "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
@@ -246,7 +248,7 @@ struct ObjectiveCCompilerTests {
 
 @Suite(
   "Foundation for Objective-C",
-  .serialized,
+  .serialized, .uiKitModel,
   .enabled(
     if: ObjectiveCCompiler.isAvailable,
     "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
@@ -313,7 +315,7 @@ struct FoundationObjectsTests {
 
 @Suite(
   "Objective-C at its edges",
-  .serialized,
+  .serialized, .uiKitModel,
   .enabled(
     if: ObjectiveCCompiler.isAvailable,
     "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))

@@ -3,6 +3,7 @@
 // rest of the test process (CI runs the lab on Examples/ObjectiveC in a process of its own).
 import Foundation
 import GNUObjC
+import SwizzleKitTesting
 import Testing
 
 @testable import SwizzleLab
@@ -23,7 +24,7 @@ private func lab(_ arguments: [String]) -> (LabExit, CapturedOutput) {
 }
 
 @Suite(
-  "swizzle-lab compile",
+  "swizzle-lab compile", .uiKitModel,
   .enabled(
     if: ObjectiveCCompiler.isAvailable,
     "gcc's Objective-C is not installed: \(ObjectiveCCompiler.installCommand)"))
