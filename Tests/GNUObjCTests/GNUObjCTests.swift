@@ -151,6 +151,12 @@ struct ObjectiveCModulesTests {
       ])
   }
 
+  @Test("the loader's failed-forward reporter is the process's; another is refused")
+  func reporterOnce() {
+    ObjectiveCModules.start()
+    #expect(!DirectForwardingFailures.install { _ in })
+  }
+
   @Test("two categories define one method: the later wins, as in objc4, and the loader says so")
   func laterCategoryWins() throws {
     let (modules, _) = try load(
