@@ -102,6 +102,7 @@ extension UINavigationController {
     navigationBar.setItems(stack.map(\.navigationItem), animated: animated)
     container.insertSubview(to.view, belowSubview: navigationBar)
     tellWillShow(to, animated: animated)
+    if !activeSearches.isEmpty { tellActiveSearchesWillShow() }
     navigationBar.putBackgroundBackAfterTransitionStart()
 
     let end: (Bool) -> Void = { [weak self] completed in

@@ -64,6 +64,8 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   public internal(set) var isTransitioning = false
   /// The coordinator of the transition under way.
   public internal(set) var activeCoordinator: UIViewControllerTransitionCoordinator?
+  /// The active search controllers of pages in this stack, told of each will-show.
+  var activeSearches: [WeakSearch] = []
   /// The context of the custom transition under way, held until it ends (an animator need not
   /// keep it).
   var activeContext: _UIViewControllerOneToOneTransitionContext?

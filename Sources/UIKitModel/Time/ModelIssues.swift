@@ -71,6 +71,10 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// the tab bar controller itself (a cycle), and (the model's choice) a selection or a new list
   /// while the selected tab pushes or pops, or asked from the callbacks of a switch under way.
   case tabBarControllerRefused(controller: String, request: String, reason: String)
+  /// A search controller refused to activate or dismiss its search: while the presentation or
+  /// dismissal runs, or (the model's choice) while the searching page's navigation controller
+  /// pushes or pops.
+  case searchRefused(controller: String, request: String, reason: String)
   /// A `modalPresentationStyle` the model does not present (a swizzle or an override answered
   /// the popover, a custom style, a current-context one): the controller is presented full
   /// screen.
@@ -142,6 +146,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
       "\(api) came with iOS \(introduced); this is \(running): nothing changed"
     case .tabBarControllerRefused(let controller, let request, let reason):
       "\(controller) refused to \(request): \(reason); nothing changed"
+    case .searchRefused(let controller, let request, let reason):
+      "\(controller) refused to \(request) \(reason); nothing changed"
     case .unsupportedPresentationStyle(let controller, let rawValue):
       "-[\(controller) modalPresentationStyle] answered \(rawValue), a style the model does not"
         + " present (it has full screen, over full screen, and the page and form sheets); it is"

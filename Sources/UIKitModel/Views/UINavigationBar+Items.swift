@@ -5,15 +5,15 @@ import ObjCRuntime
 
 extension UINavigationBar {
   /// The top item.
-  open var topItem: UINavigationItem? { itemStack.last }
+  public var topItem: UINavigationItem? { itemStack.last }
 
   /// The item below the top one.
-  open var backItem: UINavigationItem? {
+  public var backItem: UINavigationItem? {
     itemStack.count > 1 ? itemStack[itemStack.count - 2] : nil
   }
 
   /// Pushes `item`, if the delegate agrees.
-  open func pushItem(_ item: UINavigationItem, animated: Bool) {
+  public func pushItem(_ item: UINavigationItem, animated: Bool) {
     guard
       askDelegate(
         "navigationBar:shouldPushItem:", item, swift: { $0.navigationBar(self, shouldPush: item) })
@@ -33,7 +33,7 @@ extension UINavigationBar {
 
   /// Pops the top item, if the delegate agrees; returns it.
   @discardableResult
-  open func popItem(animated: Bool) -> UINavigationItem? {
+  public func popItem(animated: Bool) -> UINavigationItem? {
     guard let item = itemStack.last,
       askDelegate(
         "navigationBar:shouldPopItem:", item, swift: { $0.navigationBar(self, shouldPop: item) })
@@ -51,7 +51,7 @@ extension UINavigationBar {
   /// built with the iOS 13 SDK or later, that is reported as the error UIKit raises
   /// (``UIKitModelIssue/shouldPopAfterManualPop(controller:)``): TZImagePickerController issue
   /// 1151's reporter met it with Xcode 11 and saw the same code run with an Xcode 10 build.
-  open func tapBackButton() {
+  public func tapBackButton() {
     guard let item = topItem, itemStack.count > 1 else { return }
     let countBefore = itemStack.count
     let allowed = askDelegate(
@@ -70,7 +70,7 @@ extension UINavigationBar {
   }
 
   /// Replaces the items.
-  open func setItems(_ items: [UINavigationItem]?, animated: Bool) {
+  public func setItems(_ items: [UINavigationItem]?, animated: Bool) {
     itemStack = items ?? []
     for item in itemStack where item.showingBar !== self { item.showingBar = self }
     showTopItem(animated: animated)

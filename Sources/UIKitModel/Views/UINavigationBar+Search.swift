@@ -4,45 +4,6 @@
 import Foundation
 import ObjCRuntime
 
-/// A search bar, as UIKit's `UISearchBar`: in the model, a view of the height a navigation bar
-/// gives it, with its text and placeholder. It draws nothing of its own: the bar's background
-/// shows behind it.
-open class UISearchBar: UIView {
-  /// The text in the search field.
-  open var text: String?
-  /// The placeholder of the search field.
-  open var placeholder: String?
-}
-
-/// A search controller, as UIKit's `UISearchController`: its search bar, which a navigation item
-/// integrates into the navigation bar (``UINavigationItem/searchController``), and the
-/// presentation settings UIKit documents. Activating the search (the search bar taking the
-/// keyboard, the controller presented) is left out of the model (Docs/UIKitModel.md).
-open class UISearchController: UIViewController {
-  /// The controller that shows the results; nil when the searching controller shows them.
-  public let searchResultsController: UIViewController?
-  /// The search bar.
-  public let searchBar = UISearchBar(frame: .zero)
-  /// Whether the navigation bar hides while searching; true by default (Apple's documentation).
-  open var hidesNavigationBarDuringPresentation = true
-  /// Whether the content is obscured while searching: unless set, true up to iOS 14 and false
-  /// from iOS 15 (ykws/SearchExample's README tabulates the default by version).
-  open var obscuresBackgroundDuringPresentation: Bool {
-    get { obscuresStorage ?? (UIDevice.current.majorSystemVersion < 15) }
-    set { obscuresStorage = newValue }
-  }
-  private var obscuresStorage: Bool?
-
-  /// A search controller whose results `searchResultsController` shows (nil: the searching
-  /// controller shows them). OpenRadar 33563261 reports that on iOS 11 beta 4 a search
-  /// controller made with `UISearchController()` left its search bar out of the navigation bar,
-  /// unlike one made with this initializer: the model has only this one.
-  public init(searchResultsController: UIViewController?) {
-    self.searchResultsController = searchResultsController
-    super.init()
-  }
-}
-
 extension UINavigationBar {
   /// The height of a search bar integrated into a navigation bar, below its row and large title:
   /// 56 points, the model's reading from the height a `UISearchBar` has from iOS 11 elsewhere

@@ -178,9 +178,14 @@
 @end
 
 @interface UISearchBar : UIView
+- (BOOL)becomeFirstResponder;
+- (BOOL)resignFirstResponder;
 @end
 
 @interface UISearchController : UIViewController
+- (void)_navigationControllerWillShowViewController:(id)a0;
+- (BOOL)isActive;
+- (void)setActive:(BOOL)a0;
 @end
 
 @interface UITabBar : UIView

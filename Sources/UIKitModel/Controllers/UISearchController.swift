@@ -1,0 +1,391 @@
+// The search controller and its search bar: activating the search (a tap in the search field,
+// or `isActive`), its delegate's callbacks in UIKit's documented order, and the navigation
+// bar's visibility while it is active, including the override of the bar's state on every
+// push and pop that the field reports (QMUI_iOS issue 479).
+import Foundation
+import ObjCRuntime
+
+/// A search bar, as UIKit's `UISearchBar`: in the model, a view of the height a navigation bar
+/// gives it, with its text and placeholder, and whether its field has the keyboard. It draws
+/// nothing of its own: the bar's background shows behind it.
+///
+/// `becomeFirstResponder` and `resignFirstResponder` are in the table. A tap in the field is
+/// `becomeFirstResponder()`: the search bar of a search controller then activates the search
+/// (``UISearchController/isActive``). The keyboard itself (its frame, its notifications) is
+/// not modelled: no source gives its height per device and version.
+open class UISearchBar: UIView {
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UISearchBar.self) {
+      ObjCMethodDeclaration(
+        "becomeFirstResponder", SearchBarBase.become, swiftEntry: SearchBarEntry.become)
+      ObjCMethodDeclaration(
+        "resignFirstResponder", SearchBarBase.resign, swiftEntry: SearchBarEntry.resign)
+    }
+  }
+
+  /// The text in the search field.
+  open var text: String?
+  /// The placeholder of the search field.
+  open var placeholder: String?
+  /// Whether the search field has the keyboard.
+  public internal(set) var isFirstResponder = false
+  /// The search controller that owns the bar, if any.
+  internal weak var searchController: UISearchController?
+
+  /// Gives the search field the keyboard, as a tap in it does; a search controller's bar
+  /// activates the search first, and answers false, with nothing changed, when the activation
+  /// is refused. Through the table (`becomeFirstResponder`).
+  @discardableResult
+  open func becomeFirstResponder() -> Bool {
+    (try? sendToTable(SearchSelectors.become) as Bool) ?? false
+  }
+
+  /// Takes the keyboard from the search field; an active search stays active (the results
+  /// stay, as when the user scrolls them). Through the table (`resignFirstResponder`).
+  @discardableResult
+  open func resignFirstResponder() -> Bool {
+    (try? sendToTable(SearchSelectors.resign) as Bool) ?? false
+  }
+}
+
+/// The delegate of a search controller, as UIKit's `UISearchControllerDelegate`: told around
+/// the automatic presentation and dismissal of the search. Every method has an empty default.
+///
+/// An object whose class has the selectors in its table is told through the runtime instead
+/// (an Objective-C style delegate, or a Swift one whose `@objc` methods are registered): a
+/// plugin can hook them. `presentSearchController:` is honoured that way only, as UIKit asks
+/// `respondsToSelector:` for it: a delegate that has it presents the search itself, and the
+/// will and did methods are not called (Apple's documentation of the four).
+public protocol UISearchControllerDelegate: AnyObject {
+  /// The search is about to be presented automatically.
+  func willPresentSearchController(_ searchController: UISearchController)
+  /// The automatic presentation of the search ended.
+  func didPresentSearchController(_ searchController: UISearchController)
+  /// The search is about to be dismissed automatically.
+  func willDismissSearchController(_ searchController: UISearchController)
+  /// The automatic dismissal of the search ended.
+  func didDismissSearchController(_ searchController: UISearchController)
+}
+
+extension UISearchControllerDelegate {
+  /// Does nothing.
+  public func willPresentSearchController(_ searchController: UISearchController) {}
+  /// Does nothing.
+  public func didPresentSearchController(_ searchController: UISearchController) {}
+  /// Does nothing.
+  public func willDismissSearchController(_ searchController: UISearchController) {}
+  /// Does nothing.
+  public func didDismissSearchController(_ searchController: UISearchController) {}
+}
+
+/// A search controller, as UIKit's `UISearchController`: its search bar, which a navigation item
+/// integrates into the navigation bar (``UINavigationItem/searchController``), the presentation
+/// settings UIKit documents, and the search's activation.
+///
+/// **Activating.** A tap in the search field (``UISearchBar/becomeFirstResponder()``) or
+/// `isActive = true` activates the search (Apple's documentation of `isActive` and of
+/// `presentSearchController(_:)`): the delegate's `presentSearchController:` when its class has
+/// it, else `willPresentSearchController:` now and `didPresentSearchController:` once the
+/// presentation's ``UIViewController/presentationDuration`` has passed on the virtual clock.
+/// `isActive = false` dismisses it the same way (`willDismissSearchController:`, then
+/// `didDismissSearchController:`). The delegate's methods and `setActive:` are sent through the
+/// runtime, so plugins can hook them.
+///
+/// **The navigation bar.** With ``hidesNavigationBarDuringPresentation`` the navigation
+/// controller of the searching page hides its bar with `setNavigationBarHidden(true,
+/// animated: true)` for a search bar outside the navigation bar, a table header's (OpenRadar
+/// 32980525: "When the search bar is tapped, it usually hides the navigation bar"; QMUI_iOS
+/// issue 479 names `setNavigationBarHidden:animated:` as the search controller's means), and
+/// shows it again on dismissal. A search bar in the navigation bar leaves the bar shown: how
+/// UIKit folds the bar's row away around it is not modelled (no source gives it).
+///
+/// **Pushes and pops while active.** The search controller listens to its navigation
+/// controller's will-show (UIKit's private `UINavigationControllerWillShowViewController-
+/// Notification`, handled in `_navigationControllerWillShowViewController:`, QMUI_iOS issue
+/// 479), which comes after the arriving page's `viewWillAppear:`, and sets the bar's visibility
+/// there: shown for any other page, and as the search wants it for the searching page. A page
+/// that hides the bar in its `viewWillAppear:` sees the search show it again: QMUI_iOS issues
+/// 479 (iOS 12) and 166 (iOS 10.3), and NavigationBackport issue 35 (a SwiftUI search on
+/// iOS 16, a search bar in the navigation item) report it. The model keeps it on every profile;
+/// no report says it changed.
+///
+/// **Left out.** The search controller is not presented as a view controller (its
+/// `presentingViewController` stays nil, and the results controller's view is not shown): UIKit
+/// presents it in the context `definesPresentationContext` picks, which the model does not
+/// have. So is `searchResultsUpdater`, and the dimming of `obscuresBackgroundDuringPresentation`.
+///
+/// Refused, with ``UIKitModelIssue/searchRefused(controller:request:reason:)`` and nothing
+/// changed: activating or dismissing while the presentation or dismissal runs, and (the
+/// model's choice, as for presentations) activating while the searching page's navigation
+/// controller pushes or pops.
+open class UISearchController: UIViewController {
+  open override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(UISearchController.self) {
+      ObjCMethodDeclaration("isActive", SearchBase.isActive, swiftEntry: SearchEntry.isActive)
+      ObjCMethodDeclaration("setActive:", SearchBase.setActive, swiftEntry: SearchEntry.setActive)
+      ObjCMethodDeclaration(
+        "_navigationControllerWillShowViewController:", SearchBase.willShow)
+      ObjCPropertyDeclaration("active", attributes: "TB,N,GisActive")
+    }
+  }
+
+  /// The controller that shows the results; nil when the searching controller shows them.
+  public let searchResultsController: UIViewController?
+  /// The search bar.
+  public let searchBar = UISearchBar(frame: .zero)
+  /// Whether the navigation bar hides while searching; true by default (Apple's documentation).
+  open var hidesNavigationBarDuringPresentation = true
+  /// Whether the content is obscured while searching: unless set, true up to iOS 14 and false
+  /// from iOS 15 (ykws/SearchExample's README tabulates the default by version).
+  open var obscuresBackgroundDuringPresentation: Bool {
+    get { obscuresStorage ?? (UIDevice.current.majorSystemVersion < 15) }
+    set { obscuresStorage = newValue }
+  }
+  private var obscuresStorage: Bool?
+  /// The delegate, told around the search's presentation and dismissal.
+  open weak var delegate: (any UISearchControllerDelegate)?
+
+  /// Whether the search is active (presented); false by default. Setting it activates or
+  /// dismisses the search. Through the table (`isActive`, `setActive:`).
+  open var isActive: Bool {
+    get { (try? sendToTable(SearchSelectors.isActive) as Bool) ?? activeFlag }
+    set { sendToTableReportingFailure(SearchSelectors.setActive, newValue) }
+  }
+
+  /// The stored state of ``isActive``.
+  var activeFlag = false
+  /// Whether the presentation or the dismissal runs (between the will and did callbacks).
+  var isChangingActivation = false
+  /// The page that was searching when the search activated, and its navigation controller.
+  weak var searchingPage: UIViewController?
+  weak var searchingNavigation: UINavigationController?
+  /// Whether the activation hid the navigation bar (a search bar outside it).
+  var hidBar = false
+
+  /// A search controller whose results `searchResultsController` shows (nil: the searching
+  /// controller shows them). OpenRadar 33563261 reports that on iOS 11 beta 4 a search
+  /// controller made with `UISearchController()` left its search bar out of the navigation bar,
+  /// unlike one made with this initializer: the model has only this one.
+  public init(searchResultsController: UIViewController?) {
+    self.searchResultsController = searchResultsController
+    super.init()
+    searchBar.searchController = self
+  }
+
+  /// The page the search belongs to: for a search bar in a navigation bar, the top page of that
+  /// bar's navigation controller; else the nearest controller whose view holds the search bar
+  /// and that is in a navigation controller.
+  var pageOfSearchBar: UIViewController? {
+    if let bar = searchBar.superview as? UINavigationBar {
+      return (bar.delegate as? UINavigationController)?.topViewController
+    }
+    var view: UIView? = searchBar
+    while let current = view {
+      if let owner = current.owningController, owner.navigationController != nil { return owner }
+      view = current.superview
+    }
+    return nil
+  }
+
+  /// The base of `setActive:`.
+  func performSetActive(_ active: Bool) {
+    guard active != activeFlag else { return }
+    let request = active ? "activate the search" : "dismiss the search"
+    func refuse(_ reason: String) {
+      UIKitModelIssues.report(
+        .searchRefused(controller: description, request: request, reason: reason))
+    }
+    if isChangingActivation {
+      return refuse("while its presentation or dismissal is in progress")
+    }
+    active ? activate(refusing: refuse) : deactivate()
+  }
+
+  private func activate(refusing refuse: (String) -> Void) {
+    let page = pageOfSearchBar
+    let navigation = page?.navigationController
+    if navigation?.isTransitioning == true {
+      return refuse("while its navigation controller pushes or pops")
+    }
+    activeFlag = true
+    searchBar.isFirstResponder = true
+    searchingPage = page
+    searchingNavigation = navigation
+    let delegateObject = delegate as? ObjCObject
+    let presentsItself =
+      delegateObject?.responds(to: SearchDelegateSelectors.present) == true
+    if presentsItself {
+      tell(SearchDelegateSelectors.present) { _ in }
+    } else {
+      tell(SearchDelegateSelectors.willPresent) { $0.willPresentSearchController(self) }
+    }
+    hidBar =
+      hidesNavigationBarDuringPresentation && navigation != nil
+      && !(searchBar.superview is UINavigationBar)
+    if hidBar { navigation?.setNavigationBarHidden(true, animated: true) }
+    navigation?.listenForWillShow(self)
+    guard !presentsItself else { return }
+    finishLater { $0.willPresentFinished() }
+  }
+
+  private func deactivate() {
+    activeFlag = false
+    searchBar.isFirstResponder = false
+    tell(SearchDelegateSelectors.willDismiss) { $0.willDismissSearchController(self) }
+    let navigation = searchingNavigation
+    if hidBar, let navigation, navigation.topViewController === searchingPage {
+      navigation.setNavigationBarHidden(false, animated: true)
+    }
+    hidBar = false
+    navigation?.stopListeningForWillShow(self)
+    searchingPage = nil
+    searchingNavigation = nil
+    finishLater { search in
+      search.tell(SearchDelegateSelectors.didDismiss) { $0.didDismissSearchController(search) }
+    }
+  }
+
+  private func willPresentFinished() {
+    tell(SearchDelegateSelectors.didPresent) { $0.didPresentSearchController(self) }
+  }
+
+  /// Runs `body` once the presentation's duration has passed on the virtual clock; the
+  /// activation is changing until then.
+  private func finishLater(_ body: @escaping (UISearchController) -> Void) {
+    isChangingActivation = true
+    VirtualRunLoop.main.perform(after: UIViewController.presentationDuration, waitedFor: true) {
+      [weak self] in
+      guard let self else { return }
+      self.isChangingActivation = false
+      body(self)
+    }
+  }
+
+  /// The base of `_navigationControllerWillShowViewController:`: while active, the bar shows
+  /// for any page but the searching one, which gets the bar as the search wants it.
+  func navigationControllerWillShow(_ navigation: UINavigationController) {
+    guard activeFlag, navigation === searchingNavigation else { return }
+    guard let page = searchingPage, navigation.viewControllers.contains(where: { $0 === page })
+    else {
+      // The searching page left the stack: nothing is left to keep the bar for.
+      navigation.stopListeningForWillShow(self)
+      return
+    }
+    navigation.setNavigationBarHidden(
+      navigation.topViewController === page ? hidBar : false, animated: true)
+  }
+
+  /// Tells the delegate `selector` through the runtime when its class has it, else through the
+  /// Swift protocol with `swift`.
+  private func tell(_ selector: Selector, swift: (any UISearchControllerDelegate) -> Void) {
+    guard let delegate else { return }
+    guard let object = delegate as? ObjCObject, object.responds(to: selector) else {
+      return swift(delegate)
+    }
+    do {
+      try objc_msgSend(object, selector, self as ObjCObject) as Void
+    } catch {
+      Diagnostics.warn("-[\(type(of: object)) \(selector)]", refused: error)
+    }
+  }
+}
+
+/// The selectors of `UISearchControllerDelegate`, as the model sends them.
+public enum SearchDelegateSelectors {
+  /// `presentSearchController:`: a delegate that has it presents the search itself.
+  public static let present: Selector = "presentSearchController:"
+  /// `willPresentSearchController:`.
+  public static let willPresent: Selector = "willPresentSearchController:"
+  /// `didPresentSearchController:`.
+  public static let didPresent: Selector = "didPresentSearchController:"
+  /// `willDismissSearchController:`.
+  public static let willDismiss: Selector = "willDismissSearchController:"
+  /// `didDismissSearchController:`.
+  public static let didDismiss: Selector = "didDismissSearchController:"
+}
+
+extension UINavigationController {
+  /// Adds `search` to the active searches told of this controller's will-show.
+  func listenForWillShow(_ search: UISearchController) {
+    activeSearches.removeAll { $0.search == nil || $0.search === search }
+    activeSearches.append(WeakSearch(search))
+  }
+
+  /// Removes `search` from the active searches.
+  func stopListeningForWillShow(_ search: UISearchController) {
+    activeSearches.removeAll { $0.search == nil || $0.search === search }
+  }
+
+  /// Sends `_navigationControllerWillShowViewController:` to each active search of this
+  /// controller: after the arriving page's `viewWillAppear:` and the delegate's will-show.
+  func tellActiveSearchesWillShow() {
+    for search in activeSearches.compactMap(\.search) {
+      search.sendToTableReportingFailure(SearchSelectors.willShow, self as ObjCObject?)
+    }
+  }
+}
+
+/// A search controller held weakly by the navigation controller it listens to.
+struct WeakSearch {
+  weak var search: UISearchController?
+
+  init(_ search: UISearchController) { self.search = search }
+}
+
+enum SearchBase {
+  static let isActive: @convention(c) (id, SEL) -> Bool = { me, _ in
+    me.receiver(as: UISearchController.self).activeFlag
+  }
+  static let setActive: @convention(c) (id, SEL, Bool) -> Void = { me, _, active in
+    me.receiver(as: UISearchController.self).performSetActive(active)
+  }
+  static let willShow: @convention(c) (id, SEL, id?) -> Void = { me, _, navigation in
+    guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController else {
+      return
+    }
+    me.receiver(as: UISearchController.self).navigationControllerWillShow(navigation)
+  }
+}
+
+enum SearchEntry {
+  static let isActive: @convention(c) (id, SEL) -> Bool = { me, _ in
+    me.receiver(as: UISearchController.self).isActive
+  }
+  static let setActive: @convention(c) (id, SEL, Bool) -> Void = { me, _, active in
+    me.receiver(as: UISearchController.self).isActive = active
+  }
+}
+
+enum SearchBarBase {
+  static let become: @convention(c) (id, SEL) -> Bool = { me, _ in
+    let bar = me.receiver(as: UISearchBar.self)
+    if let search = bar.searchController, !search.activeFlag {
+      search.isActive = true
+      return search.activeFlag
+    }
+    bar.isFirstResponder = true
+    return true
+  }
+  static let resign: @convention(c) (id, SEL) -> Bool = { me, _ in
+    me.receiver(as: UISearchBar.self).isFirstResponder = false
+    return true
+  }
+}
+
+enum SearchBarEntry {
+  static let become: @convention(c) (id, SEL) -> Bool = { me, _ in
+    me.receiver(as: UISearchBar.self).becomeFirstResponder()
+  }
+  static let resign: @convention(c) (id, SEL) -> Bool = { me, _ in
+    me.receiver(as: UISearchBar.self).resignFirstResponder()
+  }
+}
+
+/// The selectors the search sends, kept in static storage (`SelectorReference`).
+enum SearchSelectors {
+  static let isActive = SelectorReference("isActive")
+  static let setActive = SelectorReference("setActive:")
+  static let willShow = SelectorReference("_navigationControllerWillShowViewController:")
+  static let become = SelectorReference("becomeFirstResponder")
+  static let resign = SelectorReference("resignFirstResponder")
+}
