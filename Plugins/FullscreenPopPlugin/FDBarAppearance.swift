@@ -87,7 +87,15 @@ enum FDBarAppearance {
         navigation.fdViewControllerBasedNavigationBarAppearanceEnabled,
         page.fdStatesNavigationBarPreference
       else { return }
-      navigation.setNavigationBarHidden(page.fdPrefersNavigationBarHidden, animated: animated)
+      let hidden = page.fdPrefersNavigationBarHidden
+      navigation.setNavigationBarHidden(hidden, animated: animated)
+      // UIKit can set the bar again after viewWillAppear: an active search does, from its
+      // navigation controller's will-show (QMUI_iOS issue 479). The alongside animation runs
+      // after that, so the page's preference is applied once more there.
+      page.transitionCoordinator?.animate(alongsideTransition: { [weak page, weak navigation] _ in
+        guard let page, let navigation, navigation.topViewController === page else { return }
+        navigation.setNavigationBarHidden(hidden, animated: animated)
+      })
     case .article, .articleSeed:
       return
     }

@@ -56,7 +56,7 @@ public enum FullscreenPopScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
-    scrollViewPage, tabBar, sheet, largeTitle, search,
+    scrollViewPage, tabBar, sheet, largeTitle, search, searchActive,
   ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),
@@ -264,7 +264,7 @@ public enum FullscreenPopScenarios {
   }
 
   /// Checks whether the bar is hidden.
-  private static func expectBarHidden(
+  static func expectBarHidden(
     _ hidden: Bool, _ label: String, _ context: ScenarioContext, failsOn: Set<String> = []
   ) {
     let seen = context.session?.navigationController.isNavigationBarHidden ?? false
