@@ -15,6 +15,8 @@ final class TimelineLog {
   /// Whether each line shows the bar's height as drawn (its presentation value), in the large
   /// title's timeline.
   var showsBarHeight = false
+  /// Whether each line says whether the bar is hidden, in the search's timeline.
+  var showsBarHidden = false
 
   func note(_ text: String) {
     let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
@@ -39,6 +41,9 @@ final class TimelineLog {
           + " \(bar.largeTitleExtent == 0 ? "no" : "yes"), search bar"
           + " \(bar.searchBarExtent == 0 ? "no" : "yes")")
     }
+    if showsBarHidden, let navigation {
+      flags.append("bar hidden \(navigation.isNavigationBarHidden ? "yes" : "no")")
+    }
     let padded = text.padding(toLength: 40, withPad: " ", startingAt: 0)
     lines.append("\(time)  \(padded)\(flags.joined(separator: ", "))")
   }
@@ -57,9 +62,16 @@ final class TimelineScreen: UIViewController {
     title = name
   }
 
+  /// Whether the screen hides the bar in its `viewWillAppear:` (after noting it).
+  var hidesBarOnAppear = false
+
   override func viewWillAppear(_ animated: Bool) {
     log.note("\(name) viewWillAppear:")
     super.viewWillAppear(animated)
+    if hidesBarOnAppear {
+      navigationController?.setNavigationBarHidden(true, animated: animated)
+      log.note("  \(name) setNavigationBarHidden:YES")
+    }
     if let coordinator = transitionCoordinator, coordinator.viewController(forKey: .to) === self {
       coordinator.notifyWhenInteractionChanges { [log] _ in log.note("  interaction changed") }
       coordinator.animate(alongsideTransition: nil) { [log] _ in
@@ -96,6 +108,25 @@ private func noteNavigation(_ navigation: UINavigationController, in log: Timeli
   }
 }
 
+/// Notes what a search controller's delegate is told.
+final class TimelineSearchDelegate: UISearchControllerDelegate {
+  let log: TimelineLog
+  init(log: TimelineLog) { self.log = log }
+
+  func willPresentSearchController(_ searchController: UISearchController) {
+    log.note("  willPresentSearchController:")
+  }
+  func didPresentSearchController(_ searchController: UISearchController) {
+    log.note("  didPresentSearchController:")
+  }
+  func willDismissSearchController(_ searchController: UISearchController) {
+    log.note("  willDismissSearchController:")
+  }
+  func didDismissSearchController(_ searchController: UISearchController) {
+    log.note("  didDismissSearchController:")
+  }
+}
+
 /// Notes what a presentation controller's delegate is asked and told.
 final class TimelineSheetDelegate: UIAdaptivePresentationControllerDelegate {
   let log: TimelineLog
@@ -116,7 +147,7 @@ final class TimelineSheetDelegate: UIAdaptivePresentationControllerDelegate {
 }
 
 enum Timelines {
-  /// The eight timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
+  /// The nine timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
   static func markdown() -> String {
     var parts: [String] = []
     for (title, run) in [
@@ -127,6 +158,12 @@ enum Timelines {
       (
         "A push of B (no large title, no search) onto A (a large title and a search bar), and"
           + " back", pushFromLargeTitle
+      ),
+      (
+        "A's search activated from its field (a table header's), B (which hides the bar in its"
+          + " viewWillAppear:) pushed from it and popped, then the search dismissed (the"
+          + " search's will-show is `_navigationControllerWillShowViewController:`)",
+        searchActive
       ),
       ("S presented over A in the default style (a page sheet), animated", presentSheet),
       ("S's sheet dragged down, released at 30 %: it goes back", { dragSheet(to: 0.3) }),
@@ -181,6 +218,37 @@ enum Timelines {
       run()
       VirtualRunLoop.main.advance(by: UINavigationController.transitionDuration / 2)
       log.note("  half way")
+      VirtualRunLoop.main.runUntilIdle()
+      log.note("idle")
+    }
+    return log.lines
+  }
+
+  private static func searchActive() -> [String] {
+    let (navigation, a, b, log) = start()
+    let search = UISearchController(searchResultsController: nil)
+    let delegate = TimelineSearchDelegate(log: log)
+    search.delegate = delegate
+    search.searchBar.frame = CGRect(x: 0, y: 64, width: 375, height: 56)
+    a.view.addSubview(search.searchBar)
+    b.hidesBarOnAppear = true
+    // nonisolated(unsafe): the hook runs on the model's thread, which owns the log too.
+    nonisolated(unsafe) let unsafeLog = log
+    // `_navigationControllerWillShowViewController:`, noted once it has set the bar.
+    let hook = try? search.hook(after: "_navigationControllerWillShowViewController:") {
+      (_, _: UINavigationController?) in
+      unsafeLog.note("  the search's will-show")
+    }
+    defer { hook?.remove() }
+    log.showsBarHidden = true
+    for (call, run) in [
+      ("searchBar becomeFirstResponder", { search.searchBar.becomeFirstResponder() }),
+      ("pushViewController:animated: B", { navigation.pushViewController(b, animated: true) }),
+      ("popViewControllerAnimated:", { _ = navigation.popViewController(animated: true) }),
+      ("setActive: NO", { search.isActive = false }),
+    ] as [(String, () -> Void)] {
+      log.note(call)
+      run()
       VirtualRunLoop.main.runUntilIdle()
       log.note("idle")
     }
