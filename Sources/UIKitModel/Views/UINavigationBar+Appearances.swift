@@ -73,9 +73,7 @@ extension UINavigationBar {
   /// Draws the bar again after an appearance changed.
   private func appearancesChanged() {
     drawnAtScrollEdge = isAtScrollEdge
-    applyBackground()
-    applyTitleAttributes()
-    applyLargeTitleAttributes()
+    applyAppearance()
   }
 
 }
@@ -83,9 +81,5 @@ extension UINavigationBar {
 extension UINavigationBar: ScrollEdgeDrawing {
   /// Draws the bar again when the top page's content crossed its top edge (the bar also checks
   /// on each change of its items).
-  func redrawForScrollEdge() {
-    applyBackground()
-    applyTitleAttributes()
-    applyLargeTitleAttributes()
-  }
+  func redrawForScrollEdge() { applyAppearance() }
 }

@@ -138,9 +138,7 @@ extension UINavigationBar {
     // Before iOS 15 a bar draws its scroll-edge appearance only with a large title (iOS 13).
     if UIDevice.current.majorSystemVersion >= 13, UIDevice.current.linkedMajorVersion < 15 {
       drawnAtScrollEdge = isAtScrollEdge
-      applyBackground()
-      applyTitleAttributes()
-      applyLargeTitleAttributes()
+      applyAppearance()
     }
     let frame = CGRect(x: frame.minX, y: frame.minY, width: frame.width, height: barHeight)
     guard animated else {
@@ -163,8 +161,14 @@ extension UINavigationBar {
 
   /// Colours and sizes the large title from the attributes in force.
   func applyLargeTitleAttributes() {
+    guard largeTitleView != nil else { return }
+    applyLargeTitleAttributes(activeAppearance())
+  }
+
+  /// ``applyLargeTitleAttributes()`` with `active`, the appearance in force.
+  func applyLargeTitleAttributes(_ active: UINavigationBarAppearance?) {
     guard let label = largeTitleView?.label else { return }
-    let attributes = activeAppearance()?.largeTitleTextAttributes ?? largeTitleAttributesStorage
+    let attributes = active?.largeTitleTextAttributes ?? largeTitleAttributesStorage
     label.textColor = attributes?.foregroundColor ?? .black
     label.font = attributes?.font ?? UINavigationBar.defaultLargeTitleFont
   }

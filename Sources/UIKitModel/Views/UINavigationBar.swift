@@ -204,8 +204,7 @@ open class UINavigationBar: UIView {
     }
     backIndicatorView.isHidden = true
     backButtonView?.isHidden = true
-    applyBackground()
-    applyTitleAttributes()
+    applyAppearance()
     performLayout()
   }
 
@@ -250,10 +249,22 @@ open class UINavigationBar: UIView {
     }
   }
 
+  /// Draws the background, the title and the large title from the appearance in force, which
+  /// is worked out once for the three.
+  func applyAppearance() {
+    let appearance = activeAppearance()
+    applyBackground(appearance)
+    applyTitleAttributes(appearance)
+    applyLargeTitleAttributes(appearance)
+  }
+
   /// Applies the background rules to the background views: those of the active
   /// `UINavigationBarAppearance` on iOS 13 and later when there is one, else the legacy ones.
-  func applyBackground() {
-    if let appearance = activeAppearance(), let bar = backgroundContainer as? _UIBarBackground {
+  func applyBackground() { applyBackground(activeAppearance()) }
+
+  /// ``applyBackground()`` with the appearance in force, `active`, already worked out.
+  func applyBackground(_ active: UINavigationBarAppearance?) {
+    if let appearance = active, let bar = backgroundContainer as? _UIBarBackground {
       bar.draw(appearance)
       return
     }
@@ -294,8 +305,12 @@ open class UINavigationBar: UIView {
     }
   }
 
-  func applyTitleAttributes() {
-    let attributes = activeAppearance()?.titleTextAttributes ?? self.attributes
+  func applyTitleAttributes() { applyTitleAttributes(activeAppearance()) }
+
+  /// Colours and sizes the title from `active`, the appearance in force, or the legacy
+  /// attributes.
+  func applyTitleAttributes(_ active: UINavigationBarAppearance?) {
+    let attributes = active?.titleTextAttributes ?? self.attributes
     let color = attributes?.foregroundColor ?? .black
     let font = attributes?.font ?? UINavigationBar.defaultTitleFont
     // A bar's title attributes are set again at every step of some seeds' transitions, mostly

@@ -91,9 +91,11 @@ extension UIView: AnimationTarget {
     let runLoop = VirtualRunLoop.main
     // The presentation value before the running animation of the key (if any) is replaced.
     let from = from(self)
-    if let running = removeAnimation(of: key) {
-      runLoop.animations.interrupt(running)
-    }
+    let running = removeAnimation(of: key)
+    // A value set again to what it is, with nothing in flight, changes nothing on screen: no
+    // animation (a layout inside the block sets every subview's frame, most of them unchanged).
+    if running == nil, from == to { return }
+    if let running { runLoop.animations.interrupt(running) }
     let animation = RunningAnimation(
       target: self, key: key, from: from, to: to, start: runLoop.currentTime + context.delay,
       duration: context.duration, curve: context.curve, group: context.group,

@@ -33,18 +33,30 @@ extension UIView {
     ) -> (CGFloat, CGFloat) {
       let delta = newTotal - oldTotal
       let end = oldTotal - origin - size
-      var parts: [(CGFloat, Bool)] = [
-        (origin, flexibleStart), (size, flexibleSize), (end, flexibleEnd),
-      ]
-      let flexibleTotal = parts.filter(\.1).reduce(0) { $0 + $1.0 }
-      let flexibleCount = CGFloat(parts.filter(\.1).count)
-      guard flexibleCount > 0 else { return (origin, size) }
-      for index in parts.indices where parts[index].1 {
-        let share =
-          flexibleTotal > 0 ? parts[index].0 / flexibleTotal * delta : delta / flexibleCount
-        parts[index].0 += share
+      // The flexible parts share the change in proportion to their sizes (equally when they
+      // are all zero); summed in the order origin, size, end. No array: a push animating a
+      // bar's height autoresizes every frame of it.
+      var flexibleTotal: CGFloat = 0
+      var flexibleCount: CGFloat = 0
+      if flexibleStart {
+        flexibleTotal += origin
+        flexibleCount += 1
       }
-      return (parts[0].0, parts[1].0)
+      if flexibleSize {
+        flexibleTotal += size
+        flexibleCount += 1
+      }
+      if flexibleEnd {
+        flexibleTotal += end
+        flexibleCount += 1
+      }
+      guard flexibleCount > 0 else { return (origin, size) }
+      func share(_ part: CGFloat) -> CGFloat {
+        flexibleTotal > 0 ? part / flexibleTotal * delta : delta / flexibleCount
+      }
+      return (
+        flexibleStart ? origin + share(origin) : origin, flexibleSize ? size + share(size) : size
+      )
     }
     let (x, width) = axis(
       frame.origin.x, frame.width, old.width, new.width,
