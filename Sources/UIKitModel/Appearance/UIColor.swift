@@ -21,8 +21,9 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   /// NaN or infinite component, which names no colour, is taken as 0 and reported
   /// (``UIKitModelIssue/invalidColor(_:)``), so it never reaches what tests compare.
   public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
-    let given = [red, green, blue, alpha]
-    if !given.allSatisfy(\.isFinite) {
+    // Tested without an array: colours are made on every redraw of a bar.
+    if !(red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite) {
+      let given = [red, green, blue, alpha]
       UIKitModelIssues.report(.invalidColor(given.map { "\($0)" }.joined(separator: ", ")))
     }
     func finite(_ value: CGFloat) -> CGFloat { value.isFinite ? value : 0 }
@@ -151,6 +152,9 @@ public final class UIColor: ObjCObject, @unchecked Sendable {
   /// The bar background of a default translucent navigation bar, as seen over white (light
   /// appearance): (0.97, 0.97, 0.97).
   public static let systemBarBackground = UIColor(white: 0.97, alpha: 1)
+  /// The same, translucent: what the bar's effect view is filled with, (0.97, 0.97, 0.97) at
+  /// 80 %.
+  static let systemBarTranslucentBackground = UIColor(white: 0.97, alpha: 0.8)
   /// The hairline under a navigation bar: black at 30 %.
   public static let systemBarShadow = UIColor(white: 0, alpha: 0.3)
 }

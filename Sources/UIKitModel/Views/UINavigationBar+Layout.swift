@@ -12,15 +12,16 @@ extension UINavigationBar {
       x: 0, y: -statusBarHeight, width: width, height: barHeight + statusBarHeight)
     // The background's own views fill it; a view someone else put there keeps its frame (and
     // follows its autoresizing mask), so an overlay sized for a 20-point status bar stays short.
-    let ownViews: [UIView] =
-      if let bar = backgroundContainer as? _UIBarBackground {
-        [bar.backgroundImageView, bar.backgroundEffectView, bar.colorView]
-      } else if let legacy = backgroundContainer as? _UINavigationBarBackground {
-        [legacy.backgroundEffectView, legacy.colorView]
-      } else {
-        []
-      }
-    for view in ownViews { view.frame = backgroundContainer.bounds }
+    // (No array of them: this runs for every layout of every bar.)
+    let filled = backgroundContainer.bounds
+    if let bar = backgroundContainer as? _UIBarBackground {
+      bar.backgroundImageView.frame = filled
+      bar.backgroundEffectView.frame = filled
+      bar.colorView.frame = filled
+    } else if let legacy = backgroundContainer as? _UINavigationBarBackground {
+      legacy.backgroundEffectView.frame = filled
+      legacy.colorView.frame = filled
+    }
     let hairline = 1 / 3.0
     shadowView.frame = CGRect(
       x: 0, y: backgroundContainer.bounds.height, width: width, height: hairline)

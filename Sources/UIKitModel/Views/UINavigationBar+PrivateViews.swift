@@ -48,7 +48,7 @@ public final class _UIBarBackground: UIView {
     backgroundImageView.isHidden = image == nil
     backgroundEffectView.isHidden = !appearance.hasBackgroundEffect
     backgroundEffectView.backgroundColor =
-      appearance.hasBackgroundEffect ? UIColor(white: 0.97, alpha: 0.8) : nil
+      appearance.hasBackgroundEffect ? .systemBarTranslucentBackground : nil
     colorView.isHidden = appearance.backgroundColor == nil
     colorView.backgroundColor = appearance.backgroundColor
     if let shadowImage = appearance.shadowImage, !shadowImage.isEmpty {

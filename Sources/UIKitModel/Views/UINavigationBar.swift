@@ -243,7 +243,7 @@ open class UINavigationBar: UIView {
       return barTint.asBarTint(translucent: isTranslucent)
     }
     switch barStyle {
-    case .default: return isTranslucent ? UIColor(white: 0.97, alpha: 0.8) : .systemBarBackground
+    case .default: return isTranslucent ? .systemBarTranslucentBackground : .systemBarBackground
     case .black:
       return isTranslucent ? UIColor(white: 0.11, alpha: 0.8) : UIColor(white: 0.11, alpha: 1)
     }
