@@ -141,6 +141,36 @@ struct SelectorTests {
     #expect(sel_getName(first) == "selectorReference.test:")
   }
 
+  @Test("known names are found without the lock while another thread grows the table")
+  func lookupsDuringGrowth() async {
+    // 20,000 new names grow the table several times (it doubles when half full); the readers
+    // probe whichever buffer they loaded, old or new, and must always find the known names.
+    let known = (0..<256).map { "growth.known.\($0):" }
+    let expected = known.map { Selector($0) }
+    let allFound = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        for index in 0..<20_000 { _ = Selector("growth.new.\(index)") }
+        return true
+      }
+      for _ in 0..<3 {
+        group.addTask {
+          var found = true
+          for _ in 0..<40 {
+            for (name, selector) in zip(known, expected) where Selector(name) != selector {
+              found = false
+            }
+          }
+          return found
+        }
+      }
+      var all = true
+      for await found in group { all = all && found }
+      return all
+    }
+    #expect(allFound)
+    #expect(Selector("growth.new.19999") == Selector("growth.new.19999\0tail"))
+  }
+
   @Test("registering from many threads at once gives one selector per name")
   func concurrentRegistration() async {
     let results = await withTaskGroup(of: [Selector].self) { group in

@@ -181,6 +181,52 @@ static inline const void *swk_map_lookup(const swk_map_buffer *buffer, const voi
 /// may still hold it (maps never shrink, so there are few). Call under the writer's lock.
 swk_map_buffer *swk_map_insert(const swk_map_buffer *buffer, const void *key, const void *value);
 
+// MARK: - Selector names
+//
+// The slots of the selector table, read without a lock (`sel_registerName` of a known name): a
+// reader loads the table's buffer, then each slot's name, with acquire ordering; the hash and
+// length of a slot whose name it sees were written before the name. A slot is filled once and
+// never changed. A buffer more than half full is replaced by one twice its size, and the
+// replaced one is kept for readers that may still hold it: names live as long as the process, so
+// buffers only grow, and those kept take less memory than the one in use. Writers hold the
+// selector table's lock.
+
+typedef struct swk_name_slot {
+  uint64_t hash;
+  uintptr_t length;
+  const uint8_t *name;  // NULL marks an empty slot
+} swk_name_slot;
+
+typedef struct swk_name_buffer {
+  uintptr_t mask;
+  uintptr_t occupied;
+  swk_name_slot slots[];
+} swk_name_buffer;
+
+/// The selector table's buffer (an empty one of one slot until the first name).
+extern const swk_name_buffer *swk_selector_names;
+
+/// The buffer in use. Lock-free.
+static inline const swk_name_buffer *swk_names_current(void) {
+  return __atomic_load_n(&swk_selector_names, __ATOMIC_ACQUIRE);
+}
+
+/// The slot at `index` (at most the buffer's mask).
+static inline const swk_name_slot *swk_names_slot(const swk_name_buffer *buffer, uintptr_t index) {
+  return &buffer->slots[index];
+}
+
+/// The name in `slot`, NULL while it is empty. Lock-free.
+static inline const uint8_t *swk_names_slot_name(const swk_name_slot *slot) {
+  return __atomic_load_n(&slot->name, __ATOMIC_ACQUIRE);
+}
+
+/// Puts a name in the empty slot `index` of the buffer in use (where a probe of it for `hash`
+/// ended), then, when the buffer is more than half full, publishes one twice its size; a buffer
+/// that cannot be allocated is tried again at the next insert (the one in use still has room).
+/// Under the selector table's lock.
+void swk_names_insert(uintptr_t index, uint64_t hash, uintptr_t length, const uint8_t *name);
+
 // MARK: - The runtime's lock
 //
 // A futex-based mutex (Drepper's three-state design): 0 unlocked, 1 locked, 2 locked with

@@ -27,7 +27,7 @@ public struct Selector: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
   /// NUL character, as a C string would. Use ``init(validating:)`` to refuse names no method
   /// could have.
   public init(_ name: String) {
-    self = SelectorTable.shared.register(name)
+    self = SelectorTable.register(name)
   }
 
   /// Registers a selector written as a literal: `let s: Selector = "viewWillAppear:"`.

@@ -5,7 +5,8 @@ import Synchronization
 /// The address of an interned selector name.
 ///
 /// `@unchecked Sendable` is safe: the bytes it points at are written once, before the pointer is
-/// published under the selector table's lock, and never changed or freed afterwards.
+/// published (a release store into the table's slot, under the table's lock), and never changed
+/// or freed afterwards.
 @usableFromInline
 internal struct InternedName: Hashable, @unchecked Sendable {
   @usableFromInline internal let pointer: UnsafePointer<UInt8>
@@ -31,15 +32,18 @@ internal struct InternedName: Hashable, @unchecked Sendable {
 ///
 /// objc4 keeps its selectors in a hash set of C strings under `selLock`; this is the same idea
 /// made cheap: the name's UTF-8 bytes are hashed in place (no `String` is made, hashed with
-/// SipHash or compared character by character), looked up in an open-addressing table under the
-/// lock, and, when new, copied into an arena that is never freed, since a selector lives as
-/// long as the process.
+/// SipHash or compared character by character) and looked up without a lock in an
+/// open-addressing table (`swk_selector_names`, in C); only a name not found takes the lock,
+/// looks again and, when it is new, is copied into an arena that is never freed, since a
+/// selector lives as long as the process.
 internal final class SelectorTable: Sendable {
   static let shared = SelectorTable()
 
   private let table = RuntimeLock(InternedNames())
 
-  func register(_ name: String) -> Selector {
+  /// The selector named `name`, registered if it is new. A known name is found without the
+  /// lock or the shared table (whose first use costs a `swift_once` check on every read).
+  static func register(_ name: String) -> Selector {
     // Native strings hand out their bytes in place; others are made contiguous first.
     if let interned = name.utf8.withContiguousStorageIfAvailable({
       intern(UnsafeRawBufferPointer($0))
@@ -53,15 +57,27 @@ internal final class SelectorTable: Sendable {
   /// The interned copy of `bytes` up to their first NUL (a C string ends there, so a name with an
   /// embedded NUL is the prefix before it).
   @inline(__always)
-  private func intern(_ bytes: UnsafeRawBufferPointer) -> InternedName {
+  private static func intern(_ bytes: UnsafeRawBufferPointer) -> InternedName {
+    // A known name is found without looking for a NUL: no interned name holds one, so bytes
+    // with one never match, and are cut at it below.
+    let quick = InternedNames.hash(bytes, detectingNUL: false)
+    if let known = InternedNames.probe(bytes, hash: quick.value).found { return known }
+    return internSlowly(bytes)
+  }
+
+  /// The lookup and insert of a name the lock-free probe did not find: cut at its first NUL,
+  /// looked up again, and added under the lock if it is new.
+  @inline(never)
+  private static func internSlowly(_ bytes: UnsafeRawBufferPointer) -> InternedName {
     var key = bytes
-    var hash = InternedNames.hash(key)
+    var hash = InternedNames.hash(key, detectingNUL: true)
     if hash.containsNUL {
       let length = key.firstIndex(of: 0) ?? key.count
       key = UnsafeRawBufferPointer(rebasing: key[..<length])
-      hash = InternedNames.hash(key)
+      hash = InternedNames.hash(key, detectingNUL: false)
+      if let known = InternedNames.probe(key, hash: hash.value).found { return known }
     }
-    return table.withLock { $0.intern(key, hash: hash.value) }
+    return shared.table.withLock { $0.intern(key, hash: hash.value) }
   }
 
   /// How many names are registered (for tests).
@@ -69,65 +85,47 @@ internal final class SelectorTable: Sendable {
 }
 
 /// The set of interned names: open addressing with linear probing over a power-of-two array of
-/// slots, each holding a name's hash, length and address.
+/// slots, each holding a name's hash, length and address, in C (`swk_name_buffer`) so that a
+/// lookup reads it without a lock; inserts happen under the selector table's lock.
 ///
 /// The hash is a fixed multiply-and-xor over eight bytes at a time: selector names come from
 /// the program, not from an adversary, so it is not seeded (and the benchmark's instruction
 /// counts stay the same from run to run).
 internal struct InternedNames {
-  private struct Slot {
-    var hash: UInt64 = 0
-    var length = 0
-    var name: UnsafePointer<UInt8>?
-  }
-
-  private var slots = [Slot](repeating: Slot(), count: 1024)
   private(set) var count = 0
   private var arena = NameArena()
 
-  /// The interned copy of `key`, made if there is none.
-  @inline(__always)
+  /// The interned copy of `key`, made if there is none. Under the table's lock.
   mutating func intern(_ key: UnsafeRawBufferPointer, hash: UInt64) -> InternedName {
-    let found = slots.withUnsafeBufferPointer { slots -> (InternedName?, Int) in
-      let mask = slots.count &- 1
-      var index = Int(truncatingIfNeeded: hash) & mask
-      while true {
-        let slot = slots[index]
-        guard let name = slot.name else { return (nil, index) }
-        if slot.hash == hash, slot.length == key.count,
-          key.count == 0 || InternedNames.equal(name, key.baseAddress!, count: key.count)
-        {
-          return (InternedName(pointer: name), index)
-        }
-        index = (index &+ 1) & mask
-      }
-    }
-    return found.0 ?? insert(key, hash: hash, at: found.1)
-  }
-
-  /// Copies `key` into the arena and fills the empty slot `index` with it.
-  @inline(never)
-  private mutating func insert(
-    _ key: UnsafeRawBufferPointer, hash: UInt64, at index: Int
-  ) -> InternedName {
+    // Looked for again: another thread may have added it since the lock-free probe.
+    let probe = InternedNames.probe(key, hash: hash)
+    if let found = probe.found { return found }
     let name = arena.copy(key)
-    slots[index] = Slot(hash: hash, length: key.count, name: name)
+    swk_names_insert(UInt(probe.emptySlot), hash, UInt(key.count), name)
     count += 1
-    // At most half full: probes stay short.
-    if count * 2 > slots.count { grow() }
     return InternedName(pointer: name)
   }
 
-  /// Doubles the slots, placing every name again by its stored hash.
-  private mutating func grow() {
-    var larger = [Slot](repeating: Slot(), count: slots.count * 2)
-    let mask = larger.count - 1
-    for slot in slots where slot.name != nil {
-      var index = Int(truncatingIfNeeded: slot.hash) & mask
-      while larger[index].name != nil { index = (index + 1) & mask }
-      larger[index] = slot
+  /// The interned name equal to `key` in the buffer in use, or the empty slot its probe ended
+  /// at. Lock-free: slots are filled once, and a name is published after its hash and length.
+  @inline(__always)
+  static func probe(
+    _ key: UnsafeRawBufferPointer, hash: UInt64
+  ) -> (found: InternedName?, emptySlot: Int) {
+    // Never NULL: the table starts with an empty buffer of one slot (SelectorNames.c).
+    let buffer = swk_names_current().unsafelyUnwrapped
+    let mask = Int(bitPattern: buffer.pointee.mask)
+    var index = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let slot = swk_names_slot(buffer, UInt(bitPattern: index)).unsafelyUnwrapped
+      guard let name = swk_names_slot_name(slot) else { return (nil, index) }
+      if slot.pointee.hash == hash, slot.pointee.length == UInt(bitPattern: key.count),
+        key.count == 0 || InternedNames.equal(name, key.baseAddress!, count: key.count)
+      {
+        return (InternedName(pointer: name), index)
+      }
+      index = (index &+ 1) & mask
     }
-    slots = larger
   }
 
   /// A name's hash, and whether the bytes hashed contained a NUL.
@@ -136,9 +134,10 @@ internal struct InternedNames {
     var containsNUL: Bool
   }
 
-  /// The hash of a name's bytes, eight at a time, noting a NUL byte on the way.
+  /// The hash of a name's bytes, eight at a time, noting a NUL byte on the way when
+  /// `detectingNUL` (else `containsNUL` is false whatever the bytes; the hash is the same).
   @inline(__always)
-  static func hash(_ bytes: UnsafeRawBufferPointer) -> Hash {
+  static func hash(_ bytes: UnsafeRawBufferPointer, detectingNUL: Bool) -> Hash {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: bytes.count)
@@ -151,7 +150,7 @@ internal struct InternedNames {
     while offset &+ 8 <= bytes.count {
       let word = (base + offset).loadUnaligned(as: UInt64.self)
       // Non-zero when some byte of the word is zero (the classic "has a zero byte" test).
-      zeros |= (word &- ones) & ~word & highs
+      if detectingNUL { zeros |= (word &- ones) & ~word & highs }
       hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
       hash ^= hash &>> 29
       offset &+= 8
@@ -175,20 +174,33 @@ internal struct InternedNames {
           offset &+= 1
         }
       }
-      zeros |= (tail &- ones) & ~tail & highs
+      if detectingNUL { zeros |= (tail &- ones) & ~tail & highs }
       hash = (hash ^ tail) &* 0x9E37_79B9_7F4A_7C15
     }
     return Hash(value: hash ^ (hash &>> 32), containsNUL: zeros != 0)
   }
 
-  /// Whether two names' bytes are equal; `lhs` and `rhs` have `count` bytes each.
+  /// Whether two names' bytes are equal; `lhs` and `rhs` have `count` bytes each. Eight bytes
+  /// at a time, the last eight read in one load that overlaps the word before it.
   @inline(__always)
   private static func equal(
     _ lhs: UnsafePointer<UInt8>, _ rhs: UnsafeRawPointer, count: Int
   ) -> Bool {
     let left = UnsafeRawPointer(lhs)
+    guard count >= 8 else {
+      var offset = 0
+      while offset < count {
+        if left.load(fromByteOffset: offset, as: UInt8.self)
+          != rhs.load(fromByteOffset: offset, as: UInt8.self)
+        {
+          return false
+        }
+        offset &+= 1
+      }
+      return true
+    }
     var offset = 0
-    while offset &+ 8 <= count {
+    while offset &+ 8 < count {
       if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
       {
@@ -196,15 +208,9 @@ internal struct InternedNames {
       }
       offset &+= 8
     }
-    while offset < count {
-      if left.load(fromByteOffset: offset, as: UInt8.self)
-        != rhs.load(fromByteOffset: offset, as: UInt8.self)
-      {
-        return false
-      }
-      offset &+= 1
-    }
-    return true
+    let last = count &- 8
+    return left.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+      == rhs.loadUnaligned(fromByteOffset: last, as: UInt64.self)
   }
 }
 
