@@ -56,7 +56,7 @@ public enum FullscreenPopScenarios {
   /// Every scenario of the plugin.
   public static let all: [Scenario] = [
     articleSwipe, hijackSwipe, hijackBesideBarLayer, appHidesBar, rootPrefersHidden,
-    scrollViewPage, tabBar, sheet, largeTitle, search, searchActive,
+    scrollViewPage, articleScrollView, tabBar, sheet, largeTitle, search, searchActive,
   ]
 
   /// The article's screens: home, then the transparent page scrolled half way in (alpha 0.5),

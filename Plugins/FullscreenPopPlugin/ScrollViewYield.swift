@@ -10,9 +10,10 @@ import UIKitModel
 /// The category method `-[UIScrollView gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:]`.
 ///
 /// UIKit asks a scroll view (its pan's delegate) whether its pan may recognize beside another
-/// pan of the same finger. The plugin's method answers yes only in the fixed hijack
-/// (``PopTechnique/hijack``), while the plugin is installed, when the other pan is the
-/// full-screen pan (its delegate a ``FullscreenPopGestureDelegate``) and the content is at its
+/// pan of the same finger. The plugin's method answers yes only in the fixed modes, while the
+/// plugin is installed, when the other pan is the technique's (in ``PopTechnique/hijack`` the
+/// full-screen pan, its delegate a ``FullscreenPopGestureDelegate``; in ``PopTechnique/article``
+/// the article's, its delegate a ``NavigationInteractiveTransition``) and the content is at its
 /// left edge; otherwise no, UIKit's answer for a delegate without the method. A subclass of
 /// `UIScrollView` with the method in its own table keeps its own answer, as it would beside an
 /// Objective-C category.
@@ -22,10 +23,14 @@ enum ScrollViewYield {
 
   private static let implementation: @convention(c) (id, SEL, id?, id?) -> Bool = {
     me, _, _, other in
-    guard FullscreenPopPlugin.isOn, FullscreenPopPlugin.technique.value == .hijack,
-      let other = other?.takeUnretainedObject() as? UIGestureRecognizer,
-      other.delegate is FullscreenPopGestureDelegate
+    guard FullscreenPopPlugin.isOn,
+      let other = other?.takeUnretainedObject() as? UIGestureRecognizer
     else { return false }
+    switch FullscreenPopPlugin.technique.value {
+    case .hijack: guard other.delegate is FullscreenPopGestureDelegate else { return false }
+    case .article: guard other.delegate is NavigationInteractiveTransition else { return false }
+    case .hijackSeed, .articleSeed: return false
+    }
     return me.receiver(as: UIScrollView.self).contentOffset.x <= 0
   }
 

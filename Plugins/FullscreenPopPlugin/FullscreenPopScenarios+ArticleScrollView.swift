@@ -1,0 +1,51 @@
+// The article's custom pop on a page whose scroll view scrolls sideways: its pan on the
+// navigation controller's view meets the scroll view's own pan, as FD's does (FD issues 61 and
+// 27).
+import Foundation
+import Hooks
+public import Scenarios
+import UIKitModel
+
+extension FullscreenPopScenarios {
+  /// The article's pop (a pan on the navigation controller's view driving a percent-driven
+  /// custom pop) on a page filled by a scroll view three screens wide, pushed after the
+  /// article's page B. On its second screen a swipe to the right from mid-screen scrolls the
+  /// content back and stays, in both halves. At the left edge the scroll view's pan, nearer the
+  /// finger, begins first and the article's fails (FD issue 61's mechanism, which the article's
+  /// code shares): the page stays with the article as written (`article-seed: ...`, fails
+  /// everywhere). Fixed (`article: ...`), the plugin's scroll-view category lets the article's
+  /// pan recognize beside the scroll view's at the left edge, as it does FD's, and the swipe
+  /// pops. No report names the article's code with a scroll view.
+  public static let articleScrollView = Scenario(
+    name: "fd-article-scroll-view",
+    summary: "the article's pop on a sideways scroll view: the scroll view keeps the finger;"
+      + " fixed, it yields at the left edge",
+    plugin: plugin
+  ) { context in
+    FullscreenPopPlugin.technique.withEach([PopTechnique.articleSeed, .article]) { technique in
+      let name = technique.rawValue
+      let session = context.start(root: homePage())
+      session.push(opaquePage())
+      let page = SidewaysGalleryPage()
+      session.push(page)
+      let screen = page.scrollView.bounds.width
+      page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
+      context.mark("\(name): the gallery's second screen")
+      session.drag(
+        from: CGPoint(x: 200, y: page.view.bounds.midY), by: CGPoint(x: screen / 2, y: 0))
+      context.mark("\(name): swiped right on the second screen")
+      expectTop("Gallery", "\(name): the swipe scrolled, no pop", context)
+      let scrolled = page.scrollView.contentOffset.x
+      context.expect(
+        scrolled < screen - 100, "\(name): the content moved back",
+        seen: "content offset \(scrolled)")
+      page.scrollView.contentOffset = .zero
+      context.mark("\(name): the gallery's first screen")
+      session.swipeBack(to: 0.7, from: 200)
+      context.mark("\(name): swiped right at the left edge")
+      expectTop(
+        "Detail", "\(name): the swipe at the left edge pops", context,
+        failsOn: technique == .articleSeed ? IOSProfile.everyName : [])
+    }
+  }
+}
