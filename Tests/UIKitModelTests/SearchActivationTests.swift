@@ -214,6 +214,62 @@ extension UIKitModelTests {
       session.waitUntilIdle()
     }
 
+    @Test("the search is presented in context: by the window's root, or the page defining it")
+    func presentedInContext() {
+      let (session, page) = searchingScene()
+      page.search.isActive = true
+      #expect(page.search.presentingViewController === session.navigationController)
+      #expect(session.navigationController.presentedViewController === page.search)
+      #expect(page.search.isBeingPresented)
+      session.waitUntilIdle()
+      #expect(!page.search.isBeingPresented)
+      page.search.isActive = false
+      #expect(page.search.isBeingDismissed)
+      session.waitUntilIdle()
+      #expect(page.search.presentingViewController == nil)
+      #expect(session.navigationController.presentedViewController == nil)
+      page.definesPresentationContext = true
+      page.search.isActive = true
+      #expect(page.search.presentingViewController === page)
+      #expect(page.presentedViewController === page.search)
+    }
+
+    @Test("while active, a presentation from its presenter is refused: it already presents")
+    func presentWhileSearching() {
+      let (session, page) = searchingScene()
+      page.definesPresentationContext = true
+      page.search.isActive = true
+      session.waitUntilIdle()
+      let sheet = UIViewController()
+      page.present(sheet, animated: true)
+      #expect(sheet.presentingViewController == nil)
+      #expect(
+        UIKitModelIssues.all.last?.description.contains(
+          "which is already presenting \(page.search)") == true)
+    }
+
+    @Test("dismiss(animated:) from the presenter ends the search, then runs its completion")
+    func dismissEndsSearch() {
+      let (session, page) = searchingScene()
+      page.search.isActive = true
+      session.waitUntilIdle()
+      var completed = false
+      page.dismiss(animated: true) { completed = true }
+      #expect(!page.search.isActive && !completed)
+      session.waitUntilIdle()
+      #expect(completed && page.search.presentingViewController == nil)
+    }
+
+    @Test("activating while the context presents another controller is refused")
+    func refusedWhileContextPresents() {
+      let (session, page) = searchingScene()
+      let sheet = UIViewController()
+      session.navigationController.present(sheet, animated: false)
+      page.search.isActive = true
+      #expect(!page.search.isActive && sheet.presentingViewController != nil)
+      #expect(UIKitModelIssues.all.last?.description.contains("already presents") == true)
+    }
+
     @Test("setActive: is in the table: a swizzle of it runs for isActive = true")
     func setActiveInTable() throws {
       let (_, page) = searchingScene()

@@ -109,15 +109,19 @@ extension UISearchControllerDelegate {
 /// iOS 16, a search bar in the navigation item) report it. The model keeps it on every profile;
 /// no report says it changed.
 ///
-/// **Left out.** The search controller is not presented as a view controller (its
-/// `presentingViewController` stays nil, and the results controller's view is not shown): UIKit
-/// presents it in the context `definesPresentationContext` picks, which the model does not
-/// have. So is `searchResultsUpdater`, and the dimming of `obscuresBackgroundDuringPresentation`.
+/// **The presentation.** The automatic presentation is in context: by the nearest controller
+/// from the searching page up whose ``UIViewController/definesPresentationContext`` is true,
+/// else by the window's root (Apple's documentation of `definesPresentationContext`; Thomas
+/// Denney's "UISearchController and definesPresentationContext" shows the search controller
+/// presented so). That controller refuses another presentation while the search is active, and a
+/// dismissal sent to it ends the search. Neither the search controller's view nor the results
+/// controller's is added to the window: no source gives how UIKit lays them out. Neither are
+/// `searchResultsUpdater` and the dimming of `obscuresBackgroundDuringPresentation`.
 ///
 /// Refused, with ``UIKitModelIssue/searchRefused(controller:request:reason:)`` and nothing
-/// changed: activating or dismissing while the presentation or dismissal runs, and (the
-/// model's choice, as for presentations) activating while the searching page's navigation
-/// controller pushes or pops.
+/// changed: activating or dismissing while the presentation or dismissal runs, activating while
+/// the context already presents another controller, and (the model's choice, as for
+/// presentations) activating while the searching page's navigation controller pushes or pops.
 open class UISearchController: UIViewController {
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UISearchController.self) {
@@ -198,7 +202,7 @@ open class UISearchController: UIViewController {
     if isChangingActivation {
       return refuse("while its presentation or dismissal is in progress")
     }
-    active ? activate(refusing: refuse) : deactivate()
+    if active { activate(refusing: refuse) } else { deactivate() }
   }
 
   private func activate(refusing refuse: (String) -> Void) {
@@ -207,17 +211,30 @@ open class UISearchController: UIViewController {
     if navigation?.isTransitioning == true {
       return refuse("while its navigation controller pushes or pops")
     }
+    let delegateObject = delegate as? ObjCObject
+    let presentsItself =
+      delegateObject?.responds(to: SearchDelegateSelectors.present) == true
+    // The automatic presentation is in context: by the nearest controller from the searching
+    // page up that defines it, else by the window's root (Apple's documentation of
+    // `definesPresentationContext`; Thomas Denney's "UISearchController and
+    // definesPresentationContext" shows the search controller presented so).
+    let context = presentsItself ? nil : presentationContext(from: page)
+    if let context, let current = context.presentedViewController {
+      return refuse("while \(context) already presents \(current)")
+    }
     activeFlag = true
     searchBar.isFirstResponder = true
     searchingPage = page
     searchingNavigation = navigation
-    let delegateObject = delegate as? ObjCObject
-    let presentsItself =
-      delegateObject?.responds(to: SearchDelegateSelectors.present) == true
     if presentsItself {
       tell(SearchDelegateSelectors.present) { _ in }
     } else {
       tell(SearchDelegateSelectors.willPresent) { $0.willPresentSearchController(self) }
+      if let context {
+        context.presentedViewController = self
+        presentingViewController = context
+        isBeingPresented = true
+      }
     }
     hidBar =
       hidesNavigationBarDuringPresentation && navigation != nil
@@ -228,9 +245,20 @@ open class UISearchController: UIViewController {
     finishLater { $0.willPresentFinished() }
   }
 
-  private func deactivate() {
+  /// Dismisses the search, running `completion` once the dismissal ended: what a dismissal sent
+  /// to the controller presenting it does (``UIViewController/dismiss(animated:completion:)``).
+  func dismissSearch(completion: (() -> Void)?) {
+    guard activeFlag, !isChangingActivation else {
+      completion?()
+      return
+    }
+    deactivate(completion: completion)
+  }
+
+  private func deactivate(completion: (() -> Void)? = nil) {
     activeFlag = false
     searchBar.isFirstResponder = false
+    if presentingViewController != nil { isBeingDismissed = true }
     tell(SearchDelegateSelectors.willDismiss) { $0.willDismissSearchController(self) }
     let navigation = searchingNavigation
     if hidBar, let navigation, navigation.topViewController === searchingPage {
@@ -241,12 +269,31 @@ open class UISearchController: UIViewController {
     searchingPage = nil
     searchingNavigation = nil
     finishLater { search in
+      if let presenter = search.presentingViewController {
+        if presenter.presentedViewController === search { presenter.presentedViewController = nil }
+        search.presentingViewController = nil
+        search.isBeingDismissed = false
+      }
       search.tell(SearchDelegateSelectors.didDismiss) { $0.didDismissSearchController(search) }
+      completion?()
     }
   }
 
   private func willPresentFinished() {
+    isBeingPresented = false
     tell(SearchDelegateSelectors.didPresent) { $0.didPresentSearchController(self) }
+  }
+
+  /// The controller an automatic presentation of the search is made by, for `page`: the
+  /// nearest from `page` up its parents that defines the presentation context, else the root
+  /// of the search bar's window; nil when there is neither.
+  private func presentationContext(from page: UIViewController?) -> UIViewController? {
+    var current = page
+    while let controller = current {
+      if controller.definesPresentationContext { return controller }
+      current = controller.parent
+    }
+    return searchBar.window?.rootViewController
   }
 
   /// Runs `body` once the presentation's duration has passed on the virtual clock; the

@@ -130,7 +130,9 @@ extension UIViewController {
         .presentationRefused(
           presenter: presenter.description, presented: presented.description, reason: reason))
     }
-    if let current = presenter.presentedViewController {
+    // An active search presented in context by this controller counts, as in UIKit's
+    // "which is already presenting" warning.
+    if let current = presenter.presentedViewController ?? presentedViewController {
       return refuse("which is already presenting \(current)")
     }
     if presenter.isBeingPresented || presenter.isBeingDismissed {
@@ -214,6 +216,14 @@ extension UIViewController {
 
   /// The base of `dismissViewControllerAnimated:completion:`.
   func performDismiss(animated: Bool, completion: (() -> Void)?) {
+    // An active search presented in context by this controller (or its root): dismissing it is
+    // ending the search, as `isActive = false` does.
+    if let search = (self as? UISearchController)
+      ?? (presentedViewController ?? presentationRoot.presentedViewController)
+      as? UISearchController, search.activeFlag
+    {
+      return search.dismissSearch(completion: completion)
+    }
     let presenter =
       presentedViewController != nil ? presentationRoot : (presentingViewController ?? self)
     guard presenter.presentedViewController != nil else {

@@ -59,6 +59,11 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   public internal(set) var presentedViewController: UIViewController?
   /// The controller that presents this one.
   public internal(set) weak var presentingViewController: UIViewController?
+  /// Whether this controller's view is the one covered when it or a descendant presents in
+  /// context; false by default (Apple's documentation). In the model only an active search
+  /// presents in context (``UISearchController``): it is presented by the nearest controller
+  /// from the searching page up that defines the context, else by the window's root.
+  open var definesPresentationContext = false
   /// Whether the controller is being presented (from `present` until its `viewDidAppear:`).
   public internal(set) var isBeingPresented = false
   /// Whether the controller is being dismissed (from `dismiss` until its `viewDidDisappear:`).

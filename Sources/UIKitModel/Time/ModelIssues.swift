@@ -72,8 +72,8 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   /// while the selected tab pushes or pops, or asked from the callbacks of a switch under way.
   case tabBarControllerRefused(controller: String, request: String, reason: String)
   /// A search controller refused to activate or dismiss its search: while the presentation or
-  /// dismissal runs, or (the model's choice) while the searching page's navigation controller
-  /// pushes or pops.
+  /// dismissal runs, while the controller that would present it already presents another, or
+  /// (the model's choice) while the searching page's navigation controller pushes or pops.
   case searchRefused(controller: String, request: String, reason: String)
   /// A `modalPresentationStyle` the model does not present (a swizzle or an override answered
   /// the popover, a custom style, a current-context one): the controller is presented full
