@@ -63,6 +63,9 @@ void swk_names_insert(uintptr_t index, uint64_t hash, uintptr_t length, const ui
     if (grown != NULL) {
       // The replaced buffer stays allocated: readers may still be probing it.
       __atomic_store_n(&swk_selector_names, grown, __ATOMIC_RELEASE);
+    } else if (buffer->occupied >= buffer->mask) {
+      // One empty slot left and no memory to grow: a probe needs an empty slot to end at.
+      abort();
     }
   }
 }

@@ -1,5 +1,6 @@
 // Selectors: interning, identity, validation and scale.
 import ObjCRuntime
+import Synchronization
 import Testing
 
 /// A reference nothing else reads, so that the test sees its first read.
@@ -147,19 +148,22 @@ struct SelectorTests {
     // probe whichever buffer they loaded, old or new, and must always find the known names.
     let known = (0..<256).map { "growth.known.\($0):" }
     let expected = known.map { Selector($0) }
+    // The readers go on until the writer is done, so that they overlap every growth.
+    let writing = WritingFlag()
     let allFound = await withTaskGroup(of: Bool.self) { group in
       group.addTask {
         for index in 0..<20_000 { _ = Selector("growth.new.\(index)") }
+        writing.isOn.store(false, ordering: .releasing)
         return true
       }
       for _ in 0..<3 {
         group.addTask {
           var found = true
-          for _ in 0..<40 {
+          repeat {
             for (name, selector) in zip(known, expected) where Selector(name) != selector {
               found = false
             }
-          }
+          } while writing.isOn.load(ordering: .acquiring)
           return found
         }
       }
@@ -185,4 +189,9 @@ struct SelectorTests {
       #expect(batch == results[0])
     }
   }
+}
+
+/// Whether a writer still runs, read by the tasks that race it.
+private final class WritingFlag: Sendable {
+  let isOn = Atomic<Bool>(true)
 }

@@ -36,6 +36,17 @@ private final class PresentingSearchDelegate: ObjCObject, UISearchControllerDele
   func willPresentSearchController(_ searchController: UISearchController) { willPresent += 1 }
 }
 
+/// A delegate that changes its mind: it ends the search as it is about to be presented, or
+/// activates it again as it is about to be dismissed.
+private final class FickleSearchDelegate: UISearchControllerDelegate {
+  func willPresentSearchController(_ searchController: UISearchController) {
+    searchController.isActive = false
+  }
+  func willDismissSearchController(_ searchController: UISearchController) {
+    searchController.isActive = true
+  }
+}
+
 /// A page that hides the navigation bar in its `viewWillAppear:`, as QMUI's
 /// `preferredNavigationBarHidden` and FD's per-page preference do.
 private final class BarlessPage: UIViewController {
@@ -268,6 +279,59 @@ extension UIKitModelTests {
       page.search.isActive = true
       #expect(!page.search.isActive && sheet.presentingViewController != nil)
       #expect(UIKitModelIssues.all.last?.description.contains("already presents") == true)
+    }
+
+    @Test("a delegate that changes isActive from its callbacks is refused; nothing half-changed")
+    func reentrantDelegate() {
+      let (session, page) = searchingScene(inHeader: true)
+      let delegate = FickleSearchDelegate()
+      page.search.delegate = delegate
+      page.search.isActive = true
+      #expect(page.search.isActive && session.navigationController.isNavigationBarHidden)
+      #expect(page.search.presentingViewController === session.navigationController)
+      session.waitUntilIdle()
+      page.search.isActive = false
+      #expect(!page.search.isActive && !session.navigationController.isNavigationBarHidden)
+      session.waitUntilIdle()
+      #expect(page.search.presentingViewController == nil)
+      #expect(UIKitModelIssues.all.count == 2)
+    }
+
+    @Test("a dismissal sent while the presentation runs is refused, its completion not run")
+    func dismissWhilePresenting() {
+      let (session, page) = searchingScene()
+      page.search.isActive = true
+      var completed = false
+      session.navigationController.dismiss(animated: true) { completed = true }
+      session.waitUntilIdle()
+      #expect(page.search.isActive && !completed)
+      #expect(UIKitModelIssues.all.count == 1)
+    }
+
+    @Test("a search in a presented navigation controller is presented by that controller")
+    func inPresentedNavigation() {
+      let (session, _) = searchingScene()
+      let page = SearchingPage(inHeader: false)
+      let sheet = UINavigationController(rootViewController: page)
+      session.navigationController.present(sheet, animated: false)
+      session.waitUntilIdle()
+      page.search.isActive = true
+      #expect(page.search.isActive && page.search.presentingViewController === sheet)
+      #expect(UIKitModelIssues.all.isEmpty)
+    }
+
+    @Test("a swipe back to the searching page hides the bar again; a cancelled one keeps it")
+    func swipeBackWhileSearching() {
+      let (session, page) = searchingScene(inHeader: true)
+      page.search.isActive = true
+      session.waitUntilIdle()
+      session.push(UIViewController())
+      #expect(!session.navigationController.isNavigationBarHidden)
+      session.swipeBack(to: 0.3)
+      #expect(!session.navigationController.isNavigationBarHidden)
+      session.swipeBack(to: 0.7)
+      #expect(session.navigationController.isNavigationBarHidden)
+      #expect(session.navigationController.topViewController === page)
     }
 
     @Test("setActive: is in the table: a swizzle of it runs for isActive = true")

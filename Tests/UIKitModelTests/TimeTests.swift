@@ -170,6 +170,26 @@ extension UIKitModelTests {
       #expect(linear.presentationAlpha == 0 && eased.animatingProperties.isEmpty)
     }
 
+    @Test("a value set to what it was starts no animation, but the completions wait as if it had")
+    func unchangedValueHoldsCompletions() {
+      freshModel()
+      let view = UIView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+      var animated: TimeInterval?
+      var transaction: TimeInterval?
+      CATransaction.begin()
+      CATransaction.setCompletionBlock { transaction = VirtualRunLoop.main.currentTime }
+      UIView.animate(
+        withDuration: 0.5, animations: { view.frame = view.frame },
+        completion: { _ in animated = VirtualRunLoop.main.currentTime })
+      CATransaction.commit()
+      #expect(view.animatingProperties.isEmpty)
+      VirtualRunLoop.main.advance(by: 0.4)
+      #expect(animated == nil && transaction == nil)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(animated.map { close($0, 0.5, tolerance: 1.0 / 60) } == true)
+      #expect(transaction.map { close($0, 0.5, tolerance: 1.0 / 60) } == true)
+    }
+
     @Test("a later animation starts from the presentation value; the first completes with false")
     func interruption() {
       freshModel()

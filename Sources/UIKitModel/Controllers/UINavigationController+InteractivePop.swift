@@ -57,6 +57,7 @@ extension UINavigationController {
     navigationBar.takeBackgroundOutForTransition()
     from.viewWillDisappear(true)
     to.viewWillAppear(true)
+    if !activeSearches.isEmpty { tellActiveSearchesWillShow() }
     navigationBar.setItems(stack.map(\.navigationItem), animated: true)
     view.insertSubview(to.view, belowSubview: navigationBar)
     navigationBar.putBackgroundBackAfterTransitionStart()
@@ -119,6 +120,8 @@ extension UINavigationController {
           to.viewWillDisappear(true)
           to.viewDidDisappear(true)
           from.viewWillAppear(true)
+          // The model's reading: an active search hears the leaving page come back.
+          if !self.activeSearches.isEmpty { self.tellActiveSearchesWillShow() }
           from.viewDidAppear(true)
         }
       })

@@ -102,6 +102,9 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   public init(rootViewController: UIViewController) {
     navigationBar = UINavigationBar()
     super.init()
+    // Apple's documentation of `definesPresentationContext`: "Some system-provided view
+    // controllers, such as UINavigationController, change the default value to true."
+    definesPresentationContext = true
     navigationBar.delegate = self
     // As in UIKit, the swipe-back's one target is a private `_UINavigationInteractiveTransition`
     // whose `handleNavigationTransition:` drives the pop, and which is also its delegate.

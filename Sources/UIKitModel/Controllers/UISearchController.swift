@@ -100,7 +100,8 @@ extension UISearchControllerDelegate {
 /// UIKit folds the bar's row away around it is not modelled (no source gives it).
 ///
 /// **Pushes and pops while active.** The search controller listens to its navigation
-/// controller's will-show (UIKit's private `UINavigationControllerWillShowViewController-
+/// controller's will-show (sent for a push, a pop and the start of an interactive pop, and, the
+/// model's reading, again for the leaving page when an interactive pop is cancelled) (UIKit's private `UINavigationControllerWillShowViewController-
 /// Notification`, handled in `_navigationControllerWillShowViewController:`, QMUI_iOS issue
 /// 479), which comes after the arriving page's `viewWillAppear:`, and sets the bar's visibility
 /// there: shown for any other page, and as the search wants it for the searching page. A page
@@ -114,7 +115,9 @@ extension UISearchControllerDelegate {
 /// else by the window's root (Apple's documentation of `definesPresentationContext`; Thomas
 /// Denney's "UISearchController and definesPresentationContext" shows the search controller
 /// presented so). That controller refuses another presentation while the search is active, and a
-/// dismissal sent to it ends the search. Neither the search controller's view nor the results
+/// dismissal sent to it ends the search. A delegate that presents the search itself
+/// (`presentSearchController:`) also dismisses it itself: `isActive = false` then changes the
+/// state and tells the delegate, and leaves its presentation alone. Neither the search controller's view nor the results
 /// controller's is added to the window: no source gives how UIKit lays them out. Neither are
 /// `searchResultsUpdater` and the dimming of `obscuresBackgroundDuringPresentation`.
 ///
@@ -165,6 +168,9 @@ open class UISearchController: UIViewController {
   weak var searchingNavigation: UINavigationController?
   /// Whether the activation hid the navigation bar (a search bar outside it).
   var hidBar = false
+  /// Whether the search is presented in context by the model's automatic presentation (not by
+  /// a delegate that presented it itself, whose dismissal is its own).
+  var isPresentedInContext = false
 
   /// A search controller whose results `searchResultsController` shows (nil: the searching
   /// controller shows them). OpenRadar 33563261 reports that on iOS 11 beta 4 a search
@@ -214,41 +220,54 @@ open class UISearchController: UIViewController {
     let delegateObject = delegate as? ObjCObject
     let presentsItself =
       delegateObject?.responds(to: SearchDelegateSelectors.present) == true
-    // The automatic presentation is in context: by the nearest controller from the searching
-    // page up that defines it, else by the window's root (Apple's documentation of
+    // The automatic presentation is in context (Apple's documentation of
     // `definesPresentationContext`; Thomas Denney's "UISearchController and
     // definesPresentationContext" shows the search controller presented so).
     let context = presentsItself ? nil : presentationContext(from: page)
     if let context, let current = context.presentedViewController {
       return refuse("while \(context) already presents \(current)")
     }
+    // Everything is in place before the delegate hears of it, and the activation counts as
+    // changing meanwhile: a delegate that sets `isActive` from its callback is refused, and
+    // the search is never left half active.
     activeFlag = true
+    isChangingActivation = true
     searchBar.isFirstResponder = true
     searchingPage = page
     searchingNavigation = navigation
-    if presentsItself {
-      tell(SearchDelegateSelectors.present) { _ in }
-    } else {
-      tell(SearchDelegateSelectors.willPresent) { $0.willPresentSearchController(self) }
-      if let context {
-        context.presentedViewController = self
-        presentingViewController = context
-        isBeingPresented = true
-      }
+    if let context {
+      context.presentedViewController = self
+      presentingViewController = context
+      isPresentedInContext = true
+      isBeingPresented = true
     }
     hidBar =
       hidesNavigationBarDuringPresentation && navigation != nil
       && !(searchBar.superview is UINavigationBar)
-    if hidBar { navigation?.setNavigationBarHidden(true, animated: true) }
     navigation?.listenForWillShow(self)
-    guard !presentsItself else { return }
-    finishLater { $0.willPresentFinished() }
+    if presentsItself {
+      tell(SearchDelegateSelectors.present) { _ in }
+      isChangingActivation = false
+    } else {
+      tell(SearchDelegateSelectors.willPresent) { $0.willPresentSearchController(self) }
+      finishLater { $0.willPresentFinished() }
+    }
+    if hidBar { navigation?.setNavigationBarHidden(true, animated: true) }
   }
 
   /// Dismisses the search, running `completion` once the dismissal ended: what a dismissal sent
-  /// to the controller presenting it does (``UIViewController/dismiss(animated:completion:)``).
+  /// to the controller that presents it in context does
+  /// (``UIViewController/dismiss(animated:completion:)``). Refused, with an issue and without
+  /// the completion, while the presentation or the dismissal runs.
   func dismissSearch(completion: (() -> Void)?) {
-    guard activeFlag, !isChangingActivation else {
+    guard !isChangingActivation else {
+      UIKitModelIssues.report(
+        .searchRefused(
+          controller: description, request: "dismiss the search",
+          reason: "while its presentation or dismissal is in progress"))
+      return
+    }
+    guard activeFlag else {
       completion?()
       return
     }
@@ -257,23 +276,24 @@ open class UISearchController: UIViewController {
 
   private func deactivate(completion: (() -> Void)? = nil) {
     activeFlag = false
+    isChangingActivation = true
     searchBar.isFirstResponder = false
-    if presentingViewController != nil { isBeingDismissed = true }
-    tell(SearchDelegateSelectors.willDismiss) { $0.willDismissSearchController(self) }
+    if isPresentedInContext { isBeingDismissed = true }
     let navigation = searchingNavigation
-    if hidBar, let navigation, navigation.topViewController === searchingPage {
-      navigation.setNavigationBarHidden(false, animated: true)
-    }
+    let showsBar = hidBar && navigation?.topViewController === searchingPage
     hidBar = false
     navigation?.stopListeningForWillShow(self)
     searchingPage = nil
     searchingNavigation = nil
+    tell(SearchDelegateSelectors.willDismiss) { $0.willDismissSearchController(self) }
+    if showsBar { navigation?.setNavigationBarHidden(false, animated: true) }
     finishLater { search in
-      if let presenter = search.presentingViewController {
+      if search.isPresentedInContext, let presenter = search.presentingViewController {
         if presenter.presentedViewController === search { presenter.presentedViewController = nil }
         search.presentingViewController = nil
-        search.isBeingDismissed = false
       }
+      search.isPresentedInContext = false
+      search.isBeingDismissed = false
       search.tell(SearchDelegateSelectors.didDismiss) { $0.didDismissSearchController(search) }
       completion?()
     }
@@ -285,15 +305,17 @@ open class UISearchController: UIViewController {
   }
 
   /// The controller an automatic presentation of the search is made by, for `page`: the
-  /// nearest from `page` up its parents that defines the presentation context, else the root
-  /// of the search bar's window; nil when there is neither.
+  /// nearest from `page` up its parents that defines the presentation context (a navigation
+  /// controller does by default), else the root of the page's hierarchy (the window's root, or
+  /// the presented controller it is in; Apple's documentation of `presentingViewController`
+  /// names both); nil without a page.
   private func presentationContext(from page: UIViewController?) -> UIViewController? {
     var current = page
     while let controller = current {
       if controller.definesPresentationContext { return controller }
       current = controller.parent
     }
-    return searchBar.window?.rootViewController
+    return page?.presentationRoot
   }
 
   /// Runs `body` once the presentation's duration has passed on the virtual clock; the

@@ -220,7 +220,7 @@ extension UIViewController {
     // ending the search, as `isActive = false` does.
     if let search = (self as? UISearchController)
       ?? (presentedViewController ?? presentationRoot.presentedViewController)
-      as? UISearchController, search.activeFlag
+      as? UISearchController, search.isPresentedInContext
     {
       return search.dismissSearch(completion: completion)
     }

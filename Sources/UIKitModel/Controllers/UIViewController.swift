@@ -60,9 +60,10 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   /// The controller that presents this one.
   public internal(set) weak var presentingViewController: UIViewController?
   /// Whether this controller's view is the one covered when it or a descendant presents in
-  /// context; false by default (Apple's documentation). In the model only an active search
-  /// presents in context (``UISearchController``): it is presented by the nearest controller
-  /// from the searching page up that defines the context, else by the window's root.
+  /// context; false by default, true for a navigation controller (Apple's documentation). In
+  /// the model only an active search presents in context (``UISearchController``): it is
+  /// presented by the nearest controller from the searching page up that defines the context,
+  /// else by the root of the page's hierarchy.
   open var definesPresentationContext = false
   /// Whether the controller is being presented (from `present` until its `viewDidAppear:`).
   public internal(set) var isBeingPresented = false

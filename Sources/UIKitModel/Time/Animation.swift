@@ -122,9 +122,26 @@ internal final class AnimationGroup {
   var remaining = 0
   var interrupted = false
   let completion: ((Bool) -> Void)?
+  /// The latest time an animation skipped in the block would have ended (a value set to what it
+  /// was): the completion waits for it as it would have waited for that animation.
+  var heldUntil = -TimeInterval.infinity
 
   init(completion: ((Bool) -> Void)?) {
     self.completion = completion
+  }
+
+  /// Runs the completion with `finished`, now that no animation of the group runs: at the end
+  /// of the turn, or once the time it is held until has come.
+  func complete(finished: Bool) {
+    guard let completion else { return }
+    let runLoop = VirtualRunLoop.main
+    if heldUntil > runLoop.currentTime {
+      runLoop.perform(after: heldUntil - runLoop.currentTime, waitedFor: true) {
+        completion(finished)
+      }
+    } else {
+      runLoop.atEndOfTurn { completion(finished) }
+    }
   }
 }
 
@@ -270,10 +287,7 @@ internal final class AnimationEngine {
     let group = animation.group
     if interrupted { group.interrupted = true }
     group.remaining -= 1
-    if group.remaining == 0, let completion = group.completion {
-      let finished = !group.interrupted
-      VirtualRunLoop.main.atEndOfTurn { completion(finished) }
-    }
+    if group.remaining == 0 { group.complete(finished: !group.interrupted) }
     for transaction in animation.transactions {
       transaction.pendingAnimations -= 1
     }

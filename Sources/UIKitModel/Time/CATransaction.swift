@@ -8,6 +8,9 @@ internal final class Transaction {
   var animationDuration: TimeInterval = 0.25
   var disableActions = false
   var pendingAnimations = 0
+  /// The latest time an animation skipped while the transaction was open would have ended: its
+  /// completion waits for it too.
+  var heldUntil = -TimeInterval.infinity
   var committed = false
   let isImplicit: Bool
 
@@ -40,6 +43,16 @@ internal final class TransactionQueue {
     return (implicit.map { [$0] } ?? []) + explicit
   }
 
+  /// Makes every open transaction wait until `time`, as an animation ending then would.
+  func hold(until time: TimeInterval) {
+    let innermost = current
+    innermost.heldUntil = max(innermost.heldUntil, time)
+    if let implicit, implicit !== innermost { implicit.heldUntil = max(implicit.heldUntil, time) }
+    for transaction in explicit where transaction !== innermost {
+      transaction.heldUntil = max(transaction.heldUntil, time)
+    }
+  }
+
   func begin() {
     _ = current  // an implicit transaction exists under every explicit one
     explicit.append(Transaction(isImplicit: false))
@@ -58,14 +71,20 @@ internal final class TransactionQueue {
       self.implicit = nil
       settle(implicit)
     }
-    let done = waiting.filter { $0.pendingAnimations <= 0 }
-    waiting.removeAll { $0.pendingAnimations <= 0 }
+    let now = VirtualRunLoop.main.currentTime
+    let isDone = { (transaction: Transaction) in
+      transaction.pendingAnimations <= 0 && transaction.heldUntil <= now
+    }
+    let done = waiting.filter(isDone)
+    waiting.removeAll(where: isDone)
     for transaction in done { transaction.completion?() }
   }
 
   private func settle(_ transaction: Transaction) {
     transaction.committed = true
-    if transaction.completion != nil || transaction.pendingAnimations > 0 {
+    if transaction.completion != nil || transaction.pendingAnimations > 0
+      || transaction.heldUntil > VirtualRunLoop.main.currentTime
+    {
       waiting.append(transaction)
     }
   }

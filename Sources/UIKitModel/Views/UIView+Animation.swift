@@ -94,7 +94,13 @@ extension UIView: AnimationTarget {
     let running = removeAnimation(of: key)
     // A value set again to what it is, with nothing in flight, changes nothing on screen: no
     // animation (a layout inside the block sets every subview's frame, most of them unchanged).
-    if running == nil, from == to { return }
+    // The block's completion and its transactions' still wait for the time it would have taken.
+    if running == nil, from == to {
+      let end = runLoop.currentTime + context.delay + context.duration
+      context.group.heldUntil = max(context.group.heldUntil, end)
+      runLoop.transactions.hold(until: end)
+      return
+    }
     if let running { runLoop.animations.interrupt(running) }
     let animation = RunningAnimation(
       target: self, key: key, from: from, to: to, start: runLoop.currentTime + context.delay,
@@ -172,10 +178,9 @@ extension UIView: AnimationTarget {
         beginFromCurrentState: options.contains(.beginFromCurrentState)))
     animations()
     AnimationContext.stack.removeLast()
-    if group.remaining == 0, let completion {
-      // Nothing animated: UIKit still calls the completion, on the next turn.
-      VirtualRunLoop.main.atEndOfTurn { completion(true) }
-    }
+    // Nothing animated: UIKit still calls the completion, on the next turn (or once the time
+    // of a value set to what it was has passed, as if it had animated).
+    if group.remaining == 0 { group.complete(finished: true) }
   }
 
   /// `animate(withDuration:animations:)` with a completion.
