@@ -100,19 +100,20 @@ extension UISearchControllerDelegate {
 /// UIKit folds the bar's row away around it is not modelled (no source gives it).
 ///
 /// **Pushes and pops while active.** The search controller listens to its navigation
-/// controller's will-show (sent for a push, a pop and the start of an interactive pop, and, the
-/// model's reading, again for the leaving page when an interactive pop is cancelled) (UIKit's private `UINavigationControllerWillShowViewController-
+/// controller's will-show (UIKit's private `UINavigationControllerWillShowViewController-
 /// Notification`, handled in `_navigationControllerWillShowViewController:`, QMUI_iOS issue
-/// 479), which comes after the arriving page's `viewWillAppear:`, and sets the bar's visibility
-/// there: shown for any other page, and as the search wants it for the searching page. A page
-/// that hides the bar in its `viewWillAppear:` sees the search show it again: QMUI_iOS issues
-/// 479 (iOS 12) and 166 (iOS 10.3), and NavigationBackport issue 35 (a SwiftUI search on
-/// iOS 16, a search bar in the navigation item) report it. The model keeps it on every profile;
-/// no report says it changed.
+/// 479), sent for a push, a pop and the start of an interactive pop (and, the model's reading,
+/// again for the leaving page when an interactive pop is cancelled). It comes after the
+/// arriving page's `viewWillAppear:`, and sets the bar's visibility there: shown for any other
+/// page, and as the search wants it for the searching page. A page that hides the bar in its
+/// `viewWillAppear:` sees the search show it again: QMUI_iOS issues 479 (iOS 12) and 166
+/// (iOS 10.3), and NavigationBackport issue 35 (a SwiftUI search on iOS 16, a search bar in the
+/// navigation item) report it. The model keeps it on every profile; no report says it changed.
 ///
 /// **The presentation.** The automatic presentation is in context: by the nearest controller
-/// from the searching page up whose ``UIViewController/definesPresentationContext`` is true,
-/// else by the window's root (Apple's documentation of `definesPresentationContext`; Thomas
+/// from the searching page up whose ``UIViewController/definesPresentationContext`` is true (a
+/// navigation controller's is by default), else by the root of the page's hierarchy (Apple's
+/// documentation of `definesPresentationContext`; Thomas
 /// Denney's "UISearchController and definesPresentationContext" shows the search controller
 /// presented so). That controller refuses another presentation while the search is active, and a
 /// dismissal sent to it ends the search. A delegate that presents the search itself
