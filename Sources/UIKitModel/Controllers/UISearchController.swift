@@ -113,12 +113,12 @@ extension UISearchControllerDelegate {
 /// **The presentation.** The automatic presentation is in context: by the nearest controller
 /// from the searching page up whose ``UIViewController/definesPresentationContext`` is true (a
 /// navigation controller's is by default), else by the root of the page's hierarchy (Apple's
-/// documentation of `definesPresentationContext`; Thomas
-/// Denney's "UISearchController and definesPresentationContext" shows the search controller
-/// presented so). That controller refuses another presentation while the search is active, and a
-/// dismissal sent to it ends the search. A delegate that presents the search itself
-/// (`presentSearchController:`) also dismisses it itself: `isActive = false` then changes the
-/// state and tells the delegate, and leaves its presentation alone. Neither the search controller's view nor the results
+/// documentation of `definesPresentationContext`; Thomas Denney's "UISearchController and
+/// definesPresentationContext" shows the search controller presented so). That controller
+/// refuses another presentation while the search is active, and a dismissal sent to it ends
+/// the search. A delegate that presents the search itself (`presentSearchController:`) also
+/// dismisses it itself: `isActive = false` then changes the state and tells the delegate, and
+/// leaves its presentation alone. Neither the search controller's view nor the results
 /// controller's is added to the window: no source gives how UIKit lays them out. Neither are
 /// `searchResultsUpdater` and the dimming of `obscuresBackgroundDuringPresentation`.
 ///
