@@ -22,6 +22,28 @@ extension UIKitModelTests {
       return (navigation, [a, b], log)
     }
 
+    @Test("the delegate hears willShow as the swipe begins, didShow if it finishes, none if not")
+    func delegateDuringSwipe() throws {
+      let (navigation, screens, _) = stack()
+      let delegate = ShowRecordingDelegate()
+      navigation.delegate = delegate
+      let pan = try #require(navigation.interactivePopGestureRecognizer)
+      GestureDriver.begin(pan)
+      #expect(delegate.heard == ["willShow A"])
+      // Short and slow: cancelled.
+      GestureDriver.move(pan, to: CGPoint(x: 100, y: 0))
+      GestureDriver.move(pan, to: CGPoint(x: 101, y: 0))
+      GestureDriver.end(pan)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(delegate.heard == ["willShow A"], "OpenRadar 21137690: nothing after a cancel")
+      #expect(navigation.topViewController === screens[1])
+      GestureDriver.begin(pan)
+      GestureDriver.move(pan, to: CGPoint(x: 300, y: 0))
+      GestureDriver.end(pan)
+      VirtualRunLoop.main.runUntilIdle()
+      #expect(delegate.heard == ["willShow A", "willShow A", "didShow A"])
+    }
+
     @Test("a swipe past half way finishes the pop, with the finish callbacks")
     func finishes() throws {
       let (navigation, screens, log) = stack()
@@ -172,5 +194,22 @@ extension UIKitModelTests {
       #expect(trace[5].contains("back button -> top Home"))
       #expect(script() == trace)
     }
+  }
+}
+
+/// A navigation controller delegate that records what it is told, by title.
+private final class ShowRecordingDelegate: UINavigationControllerDelegate {
+  var heard: [String] = []
+  func navigationController(
+    _ navigationController: UINavigationController, willShow viewController: UIViewController,
+    animated: Bool
+  ) {
+    heard.append("willShow \(viewController.title ?? "?")")
+  }
+  func navigationController(
+    _ navigationController: UINavigationController, didShow viewController: UIViewController,
+    animated: Bool
+  ) {
+    heard.append("didShow \(viewController.title ?? "?")")
   }
 }

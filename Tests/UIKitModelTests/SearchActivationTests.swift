@@ -320,15 +320,18 @@ extension UIKitModelTests {
       #expect(UIKitModelIssues.all.isEmpty)
     }
 
-    @Test("a swipe back to the searching page hides the bar again; a cancelled one keeps it")
+    @Test("a swipe back to the searching page hides the bar as it begins; a cancel says nothing")
     func swipeBackWhileSearching() {
       let (session, page) = searchingScene(inHeader: true)
       page.search.isActive = true
       session.waitUntilIdle()
       session.push(UIViewController())
       #expect(!session.navigationController.isNavigationBarHidden)
+      // OpenRadar 21137690: will-show comes once as the swipe begins, and nothing follows a
+      // cancel, so the pushed page keeps the bar the search set for the searching page.
       session.swipeBack(to: 0.3)
-      #expect(!session.navigationController.isNavigationBarHidden)
+      #expect(session.navigationController.isNavigationBarHidden)
+      #expect(session.navigationController.topViewController !== page)
       session.swipeBack(to: 0.7)
       #expect(session.navigationController.isNavigationBarHidden)
       #expect(session.navigationController.topViewController === page)

@@ -57,8 +57,12 @@ extension UINavigationController {
     navigationBar.takeBackgroundOutForTransition()
     from.viewWillDisappear(true)
     to.viewWillAppear(true)
-    if !activeSearches.isEmpty { tellActiveSearchesWillShow() }
     navigationBar.setItems(stack.map(\.navigationItem), animated: true)
+    // The delegate hears will-show once, as the swipe begins, and nothing if it is cancelled
+    // (OpenRadar 21137690; BufferedNavigationController issue 5: no didShow after a cancel);
+    // an active search hears it with it.
+    tellWillShow(to, animated: true)
+    if !activeSearches.isEmpty { tellActiveSearchesWillShow() }
     view.insertSubview(to.view, belowSubview: navigationBar)
     navigationBar.putBackgroundBackAfterTransitionStart()
     placeInteractiveViews(0)
@@ -112,6 +116,7 @@ extension UINavigationController {
           from.removeFromParent()
           from.viewDidDisappear(true)
           to.viewDidAppear(true)
+          self.tellDidShow(to, animated: true)
         } else {
           // UIKit's order once a cancelled pop has run back: the controller that was coming
           // disappears, then the leaving one appears again (B to A cancelled: A willDisappear,
@@ -120,8 +125,6 @@ extension UINavigationController {
           to.viewWillDisappear(true)
           to.viewDidDisappear(true)
           from.viewWillAppear(true)
-          // The model's reading: an active search hears the leaving page come back.
-          if !self.activeSearches.isEmpty { self.tellActiveSearchesWillShow() }
           from.viewDidAppear(true)
         }
       })

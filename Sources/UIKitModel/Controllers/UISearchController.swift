@@ -102,8 +102,9 @@ extension UISearchControllerDelegate {
 /// **Pushes and pops while active.** The search controller listens to its navigation
 /// controller's will-show (UIKit's private `UINavigationControllerWillShowViewController-
 /// Notification`, handled in `_navigationControllerWillShowViewController:`, QMUI_iOS issue
-/// 479), sent for a push, a pop and the start of an interactive pop (and, the model's reading,
-/// again for the leaving page when an interactive pop is cancelled). It comes after the
+/// 479), sent with the delegate's will-show: for a push, a pop and the start of an interactive
+/// pop, and not after a cancelled one (OpenRadar 21137690), so after a cancelled swipe the page
+/// keeps the bar the search set for the page it was going to. It comes after the
 /// arriving page's `viewWillAppear:`, and sets the bar's visibility there: shown for any other
 /// page, and as the search wants it for the searching page. A page that hides the bar in its
 /// `viewWillAppear:` sees the search show it again: QMUI_iOS issues 479 (iOS 12) and 166
