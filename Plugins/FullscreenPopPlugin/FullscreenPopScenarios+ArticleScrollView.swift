@@ -23,28 +23,10 @@ extension FullscreenPopScenarios {
     plugin: plugin
   ) { context in
     FullscreenPopPlugin.technique.withEach([PopTechnique.articleSeed, .article]) { technique in
-      let name = technique.rawValue
       let session = context.start(root: homePage())
       session.push(opaquePage())
-      let page = SidewaysGalleryPage()
-      session.push(page)
-      let screen = page.scrollView.bounds.width
-      page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
-      context.mark("\(name): the gallery's second screen")
-      session.drag(
-        from: CGPoint(x: 200, y: page.view.bounds.midY), by: CGPoint(x: screen / 2, y: 0))
-      context.mark("\(name): swiped right on the second screen")
-      expectTop("Gallery", "\(name): the swipe scrolled, no pop", context)
-      let scrolled = page.scrollView.contentOffset.x
-      context.expect(
-        scrolled < screen - 100, "\(name): the content moved back",
-        seen: "content offset \(scrolled)")
-      page.scrollView.contentOffset = .zero
-      context.mark("\(name): the gallery's first screen")
-      session.swipeBack(to: 0.7, from: 200)
-      context.mark("\(name): swiped right at the left edge")
-      expectTop(
-        "Detail", "\(name): the swipe at the left edge pops", context,
+      swipeOnGallery(
+        pushedIn: session, context, technique.rawValue, popsTo: "Detail",
         failsOn: technique == .articleSeed ? IOSProfile.everyName : [])
     }
   }

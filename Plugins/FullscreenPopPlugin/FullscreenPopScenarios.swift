@@ -238,29 +238,39 @@ public enum FullscreenPopScenarios {
   ) { context in
     FullscreenPopPlugin.technique.withEach([PopTechnique.hijackSeed, .hijack]) { technique in
       let session = context.start(root: homePage())
-      let page = SidewaysGalleryPage()
-      session.push(page)
-      let screen = page.scrollView.bounds.width
-      page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
-      context.mark("\(technique.rawValue): the gallery's second screen")
-      // A finger from mid-screen to the right that rests before it lifts (no flick, so the
-      // content does not decelerate for seconds of frames).
-      session.drag(
-        from: CGPoint(x: 200, y: page.view.bounds.midY), by: CGPoint(x: screen / 2, y: 0))
-      context.mark("\(technique.rawValue): swiped right on the second screen")
-      expectTop("Gallery", "\(technique.rawValue): the swipe scrolled, no pop", context)
-      let scrolled = page.scrollView.contentOffset.x
-      context.expect(
-        scrolled < screen - 100, "\(technique.rawValue): the content moved back",
-        seen: "content offset \(scrolled)")
-      page.scrollView.contentOffset = .zero
-      context.mark("\(technique.rawValue): the gallery's first screen")
-      session.swipeBack(to: 0.7, from: 200)
-      context.mark("\(technique.rawValue): swiped right at the left edge")
-      expectTop(
-        "Home", "\(technique.rawValue): the swipe at the left edge pops", context,
+      swipeOnGallery(
+        pushedIn: session, context, technique.rawValue, popsTo: "Home",
         failsOn: technique == .hijackSeed ? IOSProfile.everyName : [])
     }
+  }
+
+  /// Pushes a gallery three screens wide and swipes right on it from mid-screen: on its second
+  /// screen (the content scrolls back and the page stays), then at its left edge, where the
+  /// swipe is expected to pop to the page titled `popsTo` (failing as known on `failsOn`).
+  static func swipeOnGallery(
+    pushedIn session: NavigationSession, _ context: ScenarioContext, _ name: String,
+    popsTo: String, failsOn: Set<String>
+  ) {
+    let page = SidewaysGalleryPage()
+    session.push(page)
+    let screen = page.scrollView.bounds.width
+    page.scrollView.contentOffset = CGPoint(x: screen, y: 0)
+    context.mark("\(name): the gallery's second screen")
+    // A finger from mid-screen to the right that rests before it lifts (no flick, so the
+    // content does not decelerate for seconds of frames).
+    session.drag(
+      from: CGPoint(x: 200, y: page.view.bounds.midY), by: CGPoint(x: screen / 2, y: 0))
+    context.mark("\(name): swiped right on the second screen")
+    expectTop("Gallery", "\(name): the swipe scrolled, no pop", context)
+    let scrolled = page.scrollView.contentOffset.x
+    context.expect(
+      scrolled < screen - 100, "\(name): the content moved back",
+      seen: "content offset \(scrolled)")
+    page.scrollView.contentOffset = .zero
+    context.mark("\(name): the gallery's first screen")
+    session.swipeBack(to: 0.7, from: 200)
+    context.mark("\(name): swiped right at the left edge")
+    expectTop(popsTo, "\(name): the swipe at the left edge pops", context, failsOn: failsOn)
   }
 
   /// Checks whether the bar is hidden.
