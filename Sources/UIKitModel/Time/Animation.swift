@@ -15,6 +15,21 @@ public enum AnimatableValue: Equatable, Sendable {
   /// A colour (background colour, tint colour); nil is clear.
   case color(UIColorComponents)
 
+  /// Whether `other` is this value component by component: what a set inside an animation
+  /// block asks before it starts no animation. Rectangles are compared as given, not
+  /// standardized as `==` may, so that only an identical frame counts, without the cross-module
+  /// call (a layout compares every frame it sets).
+  @inline(__always)
+  func isIdentical(to other: AnimatableValue) -> Bool {
+    switch (self, other) {
+    case (.rect(let a), .rect(let b)):
+      a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.size.width == b.size.width
+        && a.size.height == b.size.height
+    case (.scalar(let a), .scalar(let b)): a == b
+    default: self == other
+    }
+  }
+
   /// The value `fraction` of the way from `self` to `other` (values of different kinds jump).
   public func interpolated(to other: AnimatableValue, fraction t: CGFloat) -> AnimatableValue {
     func lerp(_ a: CGFloat, _ b: CGFloat) -> CGFloat { a + (b - a) * t }
@@ -118,13 +133,19 @@ internal protocol AnimationTarget: AnyObject {
 }
 
 /// Animations created by one `UIView.animate` call: their completion runs once all have ended.
+///
+/// Its counters are `@exclusivity(unchecked)`, as the run loop's queues are (VirtualRunLoop.swift):
+/// the model runs on one thread at a time, and no access spans a call.
 internal final class AnimationGroup {
-  var remaining = 0
-  var interrupted = false
+  @exclusivity(unchecked) var remaining = 0
+  @exclusivity(unchecked) var interrupted = false
   let completion: ((Bool) -> Void)?
   /// The latest time an animation skipped in the block would have ended (a value set to what it
   /// was): the completion waits for it as it would have waited for that animation.
-  var heldUntil = -TimeInterval.infinity
+  @exclusivity(unchecked) var heldUntil = -TimeInterval.infinity
+  /// The innermost transaction open when the open transactions were last held for the group:
+  /// the next skip in the same block, under the same transactions, holds nothing new.
+  @exclusivity(unchecked) var heldTransactions: ObjectIdentifier?
 
   init(completion: ((Bool) -> Void)?) {
     self.completion = completion

@@ -7,10 +7,11 @@ internal final class Transaction {
   var completion: (() -> Void)?
   var animationDuration: TimeInterval = 0.25
   var disableActions = false
-  var pendingAnimations = 0
+  // Unchecked as the run loop's queues are (VirtualRunLoop.swift): one thread at a time.
+  @exclusivity(unchecked) var pendingAnimations = 0
   /// The latest time an animation skipped while the transaction was open would have ended: its
   /// completion waits for it too.
-  var heldUntil = -TimeInterval.infinity
+  @exclusivity(unchecked) var heldUntil = -TimeInterval.infinity
   var committed = false
   let isImplicit: Bool
 

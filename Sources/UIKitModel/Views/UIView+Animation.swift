@@ -95,9 +95,14 @@ extension UIView: AnimationTarget {
     // A value set again to what it is, with nothing in flight, changes nothing on screen: no
     // animation (a layout inside the block sets every subview's frame, most of them unchanged).
     // The block's completion and its transactions' still wait for the time it would have taken.
-    if running == nil, from == to {
+    if running == nil, from.isIdentical(to: to) {
       let end = runLoop.currentTime + context.delay + context.duration
-      context.group.heldUntil = max(context.group.heldUntil, end)
+      let group = context.group
+      let innermost = ObjectIdentifier(runLoop.transactions.current)
+      // A layout skips many sets in one block: the transactions are held once for them.
+      guard end > group.heldUntil || group.heldTransactions != innermost else { return }
+      group.heldUntil = max(group.heldUntil, end)
+      group.heldTransactions = innermost
       runLoop.transactions.hold(until: end)
       return
     }

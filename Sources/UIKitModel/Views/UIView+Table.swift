@@ -173,25 +173,34 @@ extension UIView {
     }
     // The index counts the subviews as they are once the child left its current place, as in
     // UIKit, which takes the view out first (even from this view). A child of another view
-    // leaves this view's subviews as they are, and they are not copied.
-    let others = child.superview === self ? subviews.filter { $0 !== child } : subviews
-    guard let index = position(others) else { return }
-    guard (0...others.count).contains(index) else {
-      UIKitModelIssues.report(
-        .indexOutOfRange(view: description, index: index, count: others.count))
+    // leaves this view's subviews as they are. A child of this view is taken out of them now,
+    // which nobody is told of (a move within one view sends no notification), and put back
+    // where it was if the index is refused: no filtered copy is made.
+    let moved = child.superview !== self
+    let oldIndex = moved ? nil : subviews.firstIndex { $0 === child }
+    if let oldIndex { subviews.remove(at: oldIndex) }
+    let count = subviews.count
+    let index = position(subviews)
+    guard let index, (0...count).contains(index) else {
+      if let oldIndex { subviews.insert(child, at: oldIndex) }
+      if let index {
+        UIKitModelIssues.report(.indexOutOfRange(view: description, index: index, count: count))
+      }
       return
     }
-    let moved = child.superview !== self
-    let oldWindow = moved ? child.window : nil
-    child.detachFromSuperview(notify: moved)
+    guard moved else {
+      subviews.insert(child, at: index)
+      setNeedsLayout()
+      return
+    }
+    let oldWindow = child.window
+    child.detachFromSuperview(notify: true)
     // An override of `willRemoveSubview:` or `didMoveToSuperview` may have changed the subviews.
     subviews.insert(child, at: min(index, subviews.count))
     child.superview = self
-    if moved {
-      didAddSubview(child)
-      child.didMoveToSuperview()
-      if window !== oldWindow { child.windowChanged() }
-    }
+    didAddSubview(child)
+    child.didMoveToSuperview()
+    if window !== oldWindow { child.windowChanged() }
     setNeedsLayout()
   }
 
@@ -204,7 +213,9 @@ extension UIView {
   func detachFromSuperview(notify: Bool = true) {
     guard let parent = superview else { return }
     if notify { parent.willRemoveSubview(self) }
-    parent.subviews.removeAll { $0 === self }
+    if let index = parent.subviews.firstIndex(where: { $0 === self }) {
+      parent.subviews.remove(at: index)
+    }
     superview = nil
     if notify { didMoveToSuperview() }
   }
