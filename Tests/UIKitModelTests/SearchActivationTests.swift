@@ -337,6 +337,17 @@ extension UIKitModelTests {
       #expect(session.navigationController.topViewController === page)
     }
 
+    @Test("the will-show sent with nil or another object changes nothing")
+    func willShowWithBadArgument() throws {
+      let (session, page) = searchingScene(inHeader: true)
+      page.search.isActive = true
+      session.waitUntilIdle()
+      let selector: Selector = "_navigationControllerWillShowViewController:"
+      try objc_msgSend(page.search, selector, nil as ObjCObject?) as Void
+      try objc_msgSend(page.search, selector, UIView() as ObjCObject?) as Void
+      #expect(session.navigationController.isNavigationBarHidden && page.search.isActive)
+    }
+
     @Test("setActive: is in the table: a swizzle of it runs for isActive = true")
     func setActiveInTable() throws {
       let (_, page) = searchingScene()

@@ -71,6 +71,24 @@ extension UIKitModelTests {
       #expect(UIKitModelIssues.all.count == 5)
     }
 
+    @Test("a move within the superview counts the others without it; a refused one changes nothing")
+    func moveWithinSuperview() {
+      freshModel()
+      let root = UIView()
+      let (a, b, c) = (UIView(), UIView(), UIView())
+      for view in [a, b, c] { root.addSubview(view) }
+      root.insertSubview(a, aboveSubview: c)
+      #expect(root.subviews == [b, c, a])
+      root.insertSubview(a, at: 0)
+      #expect(root.subviews == [a, b, c])
+      // Index 3 counts a as well: the others are two, so it is refused and a stays first.
+      root.insertSubview(a, at: 3)
+      root.insertSubview(a, belowSubview: a)
+      root.insertSubview(a, belowSubview: UIView())
+      #expect(root.subviews == [a, b, c] && a.superview === root)
+      #expect(UIKitModelIssues.all == [.indexOutOfRange(view: root.description, index: 3, count: 2)])
+    }
+
     @Test("alpha is clamped; effective alpha is the product up the tree, zero when hidden")
     func alpha() {
       freshModel()

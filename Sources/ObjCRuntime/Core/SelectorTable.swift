@@ -79,9 +79,6 @@ internal final class SelectorTable: Sendable {
     }
     return shared.table.withLock { $0.intern(key, hash: hash.value) }
   }
-
-  /// How many names are registered (for tests).
-  var count: Int { table.withLock { $0.count } }
 }
 
 /// The set of interned names: open addressing with linear probing over a power-of-two array of
@@ -92,7 +89,6 @@ internal final class SelectorTable: Sendable {
 /// the program, not from an adversary, so it is not seeded (and the benchmark's instruction
 /// counts stay the same from run to run).
 internal struct InternedNames {
-  private(set) var count = 0
   private var arena = NameArena()
 
   /// The interned copy of `key`, made if there is none. Under the table's lock.
@@ -102,7 +98,6 @@ internal struct InternedNames {
     if let found = probe.found { return found }
     let name = arena.copy(key)
     swk_names_insert(UInt(probe.emptySlot), hash, UInt(key.count), name)
-    count += 1
     return InternedName(pointer: name)
   }
 

@@ -6,10 +6,10 @@ import ObjCRuntime
 /// One finger down, and the pans it came down on, nearest first: the first of them to begin
 /// excludes the others unless they may recognize together.
 final class TouchSequence {
-  private var began: [WeakRecognizer] = []
+  private var began: [WeakReference<UIGestureRecognizer>] = []
   /// The pans of this finger that moved far enough and wait for a recognizer they require to
   /// fail.
-  private var waiting: [WeakRecognizer] = []
+  private var waiting: [WeakReference<UIGestureRecognizer>] = []
 
   /// What a recognizer's failure requirements say once the finger has moved far enough.
   enum Requirements {
@@ -24,7 +24,7 @@ final class TouchSequence {
   /// Whether `recognizer` may begin beside those that already did.
   func admits(_ recognizer: UIPanGestureRecognizer) -> Bool {
     began.allSatisfy { entry in
-      guard let other = entry.recognizer, other !== recognizer else { return true }
+      guard let other = entry.object, other !== recognizer else { return true }
       return recognizer.recognizesSimultaneously(with: other)
     }
   }
@@ -34,8 +34,8 @@ final class TouchSequence {
   func requirements(of recognizer: UIGestureRecognizer) -> Requirements {
     var waiting = false
     for entry in recognizer.failureRequirements {
-      guard let other = entry.recognizer else { continue }
-      if began.contains(where: { $0.recognizer === other }) { return .failed }
+      guard let other = entry.object else { continue }
+      if began.contains(where: { $0.object === other }) { return .failed }
       // Under way with another finger (or begun by `GestureDriver.begin`): recognized.
       if other.state == .began || other.state == .changed { return .failed }
       if let pan = other as? UIPanGestureRecognizer, pan.touch === self, pan.state == .possible {
@@ -48,12 +48,12 @@ final class TouchSequence {
   /// Notes that `recognizer` begins (before its targets hear it, so that nothing they do lets
   /// another pan of this finger begin beside it unasked).
   func noteBegan(_ recognizer: UIPanGestureRecognizer) {
-    began.append(WeakRecognizer(recognizer: recognizer))
+    began.append(WeakReference(recognizer))
   }
 
   /// Fails the pans that wait, as a cancelled touch does to every recognizer on it.
   func failWaiting() {
-    let pans = waiting.compactMap { $0.recognizer as? UIPanGestureRecognizer }
+    let pans = waiting.compactMap { $0.object as? UIPanGestureRecognizer }
     waiting.removeAll()
     for pan in pans where pan.touch === self && pan.state == .possible {
       pan.touch = nil
@@ -64,22 +64,22 @@ final class TouchSequence {
 
   /// Notes that `recognizer` waits, still following the finger.
   func noteWaiting(_ recognizer: UIPanGestureRecognizer) {
-    guard !waiting.contains(where: { $0.recognizer === recognizer }) else { return }
-    waiting.append(WeakRecognizer(recognizer: recognizer))
+    guard !waiting.contains(where: { $0.object === recognizer }) else { return }
+    waiting.append(WeakReference(recognizer))
   }
 
   /// Notes that `recognizer` stopped following the finger without beginning (it failed, was
   /// disabled or removed, or its finger lifted first): the pans that waited for it are decided
   /// again now, as UIKit moves a dependent recognizer on when the one it requires fails.
   func stoppedFollowing(_ recognizer: UIPanGestureRecognizer) {
-    waiting.removeAll { $0.recognizer == nil || $0.recognizer === recognizer }
+    waiting.removeAll { $0.object == nil || $0.object === recognizer }
     decideWaiting()
   }
 
   /// Decides every waiting pan again (after one of this finger's pans began or stopped
   /// following it); those still waiting stay in the list.
   func decideWaiting() {
-    let pans = waiting.compactMap { $0.recognizer as? UIPanGestureRecognizer }
+    let pans = waiting.compactMap { $0.object as? UIPanGestureRecognizer }
     waiting.removeAll()
     for pan in pans where pan.touch === self && pan.state == .possible {
       GestureDriver.decide(pan, on: self)

@@ -171,14 +171,14 @@ open class UIGestureRecognizer: ObjCObject {
   /// fails the recognizers that wait. `other` is held weakly.
   open func require(toFail other: UIGestureRecognizer) {
     guard other !== self,
-      !failureRequirements.contains(where: { $0.recognizer === other })
+      !failureRequirements.contains(where: { $0.object === other })
     else { return }
-    failureRequirements.removeAll { $0.recognizer == nil }
-    failureRequirements.append(WeakRecognizer(recognizer: other))
+    failureRequirements.removeAll { $0.object == nil }
+    failureRequirements.append(WeakReference(other))
   }
 
   /// The recognizers that must fail first (``require(toFail:)``).
-  internal private(set) var failureRequirements: [WeakRecognizer] = []
+  internal private(set) var failureRequirements: [WeakReference<UIGestureRecognizer>] = []
 
   /// Adds a target-action pair; the target is held weakly.
   open func addTarget(_ target: ObjCObject, action: Selector) {
@@ -300,9 +300,12 @@ open class UIScreenEdgePanGestureRecognizer: UIPanGestureRecognizer {
   }
 }
 
-/// A recognizer held weakly.
-struct WeakRecognizer {
-  weak var recognizer: UIGestureRecognizer?
+/// An object held weakly, in a list that must not keep what it lists alive (the recognizers a
+/// gesture waits for, the searches a navigation controller tells of its will-show).
+struct WeakReference<Object: AnyObject> {
+  weak var object: Object?
+
+  init(_ object: Object) { self.object = object }
 }
 
 /// The selectors a recognizer asks its delegate through the runtime.

@@ -65,7 +65,7 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
   /// The coordinator of the transition under way.
   public internal(set) var activeCoordinator: UIViewControllerTransitionCoordinator?
   /// The active search controllers of pages in this stack, told of each will-show.
-  var activeSearches: [WeakSearch] = []
+  var activeSearches: [WeakReference<UISearchController>] = []
   /// The context of the custom transition under way, held until it ends (an animator need not
   /// keep it).
   var activeContext: _UIViewControllerOneToOneTransitionContext?

@@ -40,8 +40,9 @@ open class UISearchBar: UIView {
     (try? sendToTable(SearchSelectors.become) as Bool) ?? false
   }
 
-  /// Takes the keyboard from the search field; an active search stays active (the results
-  /// stay, as when the user scrolls them). Through the table (`resignFirstResponder`).
+  /// Takes the keyboard from the search field; an active search stays active (the model's
+  /// reading: Apple ties the activation to the start of editing, and documents the end of the
+  /// search only as `isActive` set to false). Through the table (`resignFirstResponder`).
   @discardableResult
   open func resignFirstResponder() -> Bool {
     (try? sendToTable(SearchSelectors.resign) as Bool) ?? false
@@ -378,29 +379,22 @@ public enum SearchDelegateSelectors {
 extension UINavigationController {
   /// Adds `search` to the active searches told of this controller's will-show.
   func listenForWillShow(_ search: UISearchController) {
-    activeSearches.removeAll { $0.search == nil || $0.search === search }
-    activeSearches.append(WeakSearch(search))
+    activeSearches.removeAll { $0.object == nil || $0.object === search }
+    activeSearches.append(WeakReference(search))
   }
 
   /// Removes `search` from the active searches.
   func stopListeningForWillShow(_ search: UISearchController) {
-    activeSearches.removeAll { $0.search == nil || $0.search === search }
+    activeSearches.removeAll { $0.object == nil || $0.object === search }
   }
 
   /// Sends `_navigationControllerWillShowViewController:` to each active search of this
   /// controller: after the arriving page's `viewWillAppear:` and the delegate's will-show.
   func tellActiveSearchesWillShow() {
-    for search in activeSearches.compactMap(\.search) {
+    for search in activeSearches.compactMap(\.object) {
       search.sendToTableReportingFailure(SearchSelectors.willShow, self as ObjCObject?)
     }
   }
-}
-
-/// A search controller held weakly by the navigation controller it listens to.
-struct WeakSearch {
-  weak var search: UISearchController?
-
-  init(_ search: UISearchController) { self.search = search }
 }
 
 enum SearchBase {

@@ -194,7 +194,7 @@ extension UIView {
       return
     }
     let oldWindow = child.window
-    child.detachFromSuperview(notify: true)
+    child.detachFromSuperview()
     // An override of `willRemoveSubview:` or `didMoveToSuperview` may have changed the subviews.
     subviews.insert(child, at: min(index, subviews.count))
     child.superview = self
@@ -210,14 +210,14 @@ extension UIView {
     for subview in subviews { subview.windowChanged() }
   }
 
-  func detachFromSuperview(notify: Bool = true) {
+  func detachFromSuperview() {
     guard let parent = superview else { return }
-    if notify { parent.willRemoveSubview(self) }
+    parent.willRemoveSubview(self)
     if let index = parent.subviews.firstIndex(where: { $0 === self }) {
       parent.subviews.remove(at: index)
     }
     superview = nil
-    if notify { didMoveToSuperview() }
+    didMoveToSuperview()
   }
 }
 
