@@ -86,7 +86,8 @@ extension UIKitModelTests {
       root.insertSubview(a, belowSubview: a)
       root.insertSubview(a, belowSubview: UIView())
       #expect(root.subviews == [a, b, c] && a.superview === root)
-      #expect(UIKitModelIssues.all == [.indexOutOfRange(view: root.description, index: 3, count: 2)])
+      #expect(
+        UIKitModelIssues.all == [.indexOutOfRange(view: root.description, index: 3, count: 2)])
     }
 
     @Test("alpha is clamped; effective alpha is the product up the tree, zero when hidden")
