@@ -225,6 +225,15 @@ struct MainQueueHoldTests {
     #expect(ran.withLock { $0 }, "the queue came free, and the next hold held it")
   }
 
+  @Test("SWIZZLEKIT_MAIN_QUEUE_PATIENCE: a positive number of seconds up to a day, else 10")
+  func patienceFromTheEnvironment() {
+    #expect(MainQueueHold.patience(fromEnvironment: "60") == 60)
+    #expect(MainQueueHold.patience(fromEnvironment: "0.5") == 0.5)
+    for refused in [nil, "", "ten", "0", "-5", "nan", "inf", "1e9", " 60"] {
+      #expect(MainQueueHold.patience(fromEnvironment: refused) == 10, "\(refused ?? "nil")")
+    }
+  }
+
   @Test("a hold inside a hold, or beside one, runs its body alone; odd patience is clamped")
   func nestedAndClamped() async {
     let reasons = RuntimeLock<[String]>([])

@@ -32,7 +32,22 @@ public enum MainQueueHold {
   /// How long, by default, the queue is held without the model letting it through, and how long
   /// the model waits for the queue (to be held, or to run the work sent before a frame ended).
   /// Past it, something waits for the other side: the hold is given up.
-  public static let patience: TimeInterval = 10
+  ///
+  /// 10 seconds, or the seconds `SWIZZLEKIT_MAIN_QUEUE_PATIENCE` gives (a positive number up to
+  /// a day; anything else is ignored): an instrumented run on a busy machine, such as CI's
+  /// ThreadSanitizer pass on an eight-thread pool over two cores, can starve a model test's
+  /// thread for longer than 10 seconds between two frames without anything waiting for the queue.
+  public static let patience = patience(
+    fromEnvironment: ProcessInfo.processInfo.environment["SWIZZLEKIT_MAIN_QUEUE_PATIENCE"])
+
+  /// The patience `value` (the environment variable's text) asks for: its seconds when they are
+  /// a positive number up to a day, else 10.
+  public static func patience(fromEnvironment value: String?) -> TimeInterval {
+    guard let given = value.flatMap(TimeInterval.init), given.isFinite, given > 0,
+      given <= 86_400
+    else { return 10 }
+    return given
+  }
 
   /// The hold of the current test, if any, and the `asyncAfter` work sent while it holds, for
   /// the model's thread to put on the virtual clock at the end of the frame: one lock, so that
