@@ -153,6 +153,10 @@ const uintptr_t *swk_cache_flush_generation_address(void) {
   return &swk_cache_flush_generation;
 }
 
+uintptr_t swk_cache_flush_generation_load(void) {
+  return __atomic_load_n(&swk_cache_flush_generation, __ATOMIC_ACQUIRE);
+}
+
 void swk_cache_note_flush(void) {
   __atomic_add_fetch(&swk_cache_flush_generation, 1, __ATOMIC_RELEASE);
 }

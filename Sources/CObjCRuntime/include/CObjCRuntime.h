@@ -86,6 +86,9 @@ static inline uintptr_t swk_cache_slot2(uint64_t mix, uintptr_t mask) {
 /// not changed. Never decreases.
 const uintptr_t *swk_cache_flush_generation_address(void);
 
+/// The flush count now, read with acquire ordering.
+uintptr_t swk_cache_flush_generation_load(void);
+
 /// Counts a flush; call with the runtime lock held, after publishing the empty buffer.
 void swk_cache_note_flush(void);
 

@@ -57,12 +57,17 @@ public enum MessageLookup {
   /// The address of a word the runtime increments on every method-cache flush (a method added,
   /// a category attached, a class's table or superclass changed...), after the emptied cache is
   /// published: a cache of lookups kept outside the runtime, which read the word before it looked
-  /// up, stays valid while the word is unchanged. Read it with one aligned load (acquire ordering); it never decreases. An
-  /// exchange or `method_setImplementation` changes a method's implementation, not which method
-  /// a send finds, and flushes nothing: call through ``Method/implementationWordAddress``.
+  /// up, stays valid while the word is unchanged. Read it with one atomic load (acquire
+  /// ordering), as C code does; from Swift, ``flushGeneration`` reads it so. It never decreases.
+  /// An exchange or `method_setImplementation` changes a method's implementation, not which
+  /// method a send finds, and flushes nothing: call through ``Method/implementationWordAddress``.
   public static var flushGenerationAddress: UnsafePointer<UInt> {
     MethodCache.flushGenerationAddress
   }
+
+  /// The word at ``flushGenerationAddress`` now, read atomically with acquire ordering (a plain
+  /// `pointee` read races with the flushes of other threads).
+  public static var flushGeneration: UInt { MethodCache.flushGeneration }
 
   @usableFromInline
   static func slowMethod(

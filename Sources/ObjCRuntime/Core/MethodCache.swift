@@ -59,6 +59,9 @@ internal struct MethodCache: ~Copyable, Sendable {
     UnsafeRawPointer(swk_cache_flush_generation_address()).assumingMemoryBound(to: UInt.self)
   }
 
+  /// The flush count now, read atomically (acquire).
+  static var flushGeneration: UInt { UInt(swk_cache_flush_generation_load()) }
+
   /// Empties the cache; call with the runtime lock held. Returns whether anything was dropped.
   @discardableResult
   func flush() -> Bool {
