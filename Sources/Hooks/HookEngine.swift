@@ -90,15 +90,15 @@ internal enum HookEngine {
     let signature = try validate(cls, selector, position, check: check)
     let owner = PluginRegistry.installingPluginName
     // The snapshot replaced goes after the lock (`HookSite.replaceSnapshot`).
-    var retired: SiteSnapshot?
+    var retired = EpochCell<SiteSnapshot>.Freed()
     defer { withExtendedLifetime(retired) {} }
     return try state.withLock { state throws(HookError) -> HookEntry in
       let site = try self.site(cls, selector, signature, &state)
       let entry = HookEntry(
         position: position, once: options.contains(.once), site: site, object: nil,
         owner: owner, body: body)
-      try installIfNeeded(site)
-      retired = site.replaceSnapshot { $0.with(classHooks: $0.classHooks.adding(entry)) }
+      try installIfNeeded(site, retired: &retired)
+      retired.take(site.replaceSnapshot { $0.with(classHooks: $0.classHooks.adding(entry)) })
       state.liveHooks += 1
       checkConsistency(state)
       return entry
@@ -118,7 +118,7 @@ internal enum HookEngine {
   ) throws(HookError) -> HookEntry {
     HookEngine.settles
     // The snapshot replaced goes after both locks (`HookSite.replaceSnapshot`).
-    var retired: SiteSnapshot?
+    var retired = EpochCell<SiteSnapshot>.Freed()
     defer { withExtendedLifetime(retired) {} }
     return try ClassChangeLock.withLock(for: ObjectIdentifier(object)) { () throws(HookError) in
       try installLocked(
@@ -130,7 +130,7 @@ internal enum HookEngine {
   private static func installLocked(
     on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
-    body: @escaping @Sendable (HookInvocation) -> Void, retired: inout SiteSnapshot?
+    body: @escaping @Sendable (HookInvocation) -> Void, retired: inout EpochCell<SiteSnapshot>.Freed
   ) throws(HookError) -> HookEntry {
     let signature = try validate(object_getClass(object)!, selector, position, check: check)
     let owner = PluginRegistry.installingPluginName
@@ -166,10 +166,9 @@ internal enum HookEngine {
       let entry = HookEntry(
         position: position, once: options.contains(.once), site: site, object: object,
         owner: owner, body: body)
-      try installIfNeeded(site)
-      retired = site.replaceSnapshot {
-        $0.with($0.objectHooks.list(of: key).adding(entry), for: key)
-      }
+      try installIfNeeded(site, retired: &retired)
+      retired.take(
+        site.replaceSnapshot { $0.with($0.objectHooks.list(of: key).adding(entry), for: key) })
       record.entries.append(entry)
       state.liveHooks += 1
       return entry
@@ -202,7 +201,11 @@ internal enum HookEngine {
   /// Puts the site's interceptor in its class, if it is not there: as the implementation of the
   /// class's own method (remembering the one it replaces), or as a method added to a class that
   /// only inherited the selector.
-  private static func installIfNeeded(_ site: HookSite) throws(HookError) {
+  private static func installIfNeeded(
+    _ site: HookSite, retired: inout EpochCell<SiteSnapshot>.Freed
+  )
+    throws(HookError)
+  {
     switch site.installation {
     case .replaced, .added, .passThrough: return
     case .none: break
@@ -210,7 +213,7 @@ internal enum HookEngine {
     let interceptor = site.interceptor.implementation
     if let own = site.cls.methods.first(where: { $0.selector == site.selector }) {
       let original = own.implementation ?? .forward
-      site.snapshot.withLock { $0 = $0.with(original: original) }
+      retired.take(site.replaceSnapshot { $0.with(original: original) })
       do {
         // An interceptor is a closure of the runtime's: never refused for its receivers.
         try ChangeLog.engineEdit { () throws(ObjCRuntimeError) in
@@ -230,7 +233,7 @@ internal enum HookEngine {
       } catch {
         throw .runtime(error)
       }
-      site.snapshot.withLock { $0 = $0.with(original: nil) }
+      retired.take(site.replaceSnapshot { $0.with(original: nil) })
       site.installedMethod = site.cls.methods.first { $0.selector == site.selector }
       site.installation = .added
     }
@@ -289,7 +292,7 @@ internal enum HookEngine {
     // orders would wait for each other.
     // The snapshot replaced goes after every lock: the hook removed may go with it, and what
     // its body captured may take the engine's lock as it dies (`HookSite.replaceSnapshot`).
-    var retired: SiteSnapshot?
+    var retired = EpochCell<SiteSnapshot>.Freed()
     defer { withExtendedLifetime(retired) {} }
     guard let key = entry.objectKey else { return removeLocked(entry, retired: &retired) }
     let object = entry.object
@@ -298,7 +301,8 @@ internal enum HookEngine {
     }
   }
 
-  private static func removeLocked(_ entry: HookEntry, retired: inout SiteSnapshot?) {
+  private static func removeLocked(_ entry: HookEntry, retired: inout EpochCell<SiteSnapshot>.Freed)
+  {
     var restore: (ObjCObject, Class)?
     var warning: String?
     state.withLock { state in
@@ -310,9 +314,8 @@ internal enum HookEngine {
       state.liveHooks -= 1
       let site = entry.site
       if let key = entry.objectKey {
-        retired = site.replaceSnapshot {
-          $0.with($0.objectHooks.list(of: key).removing(entry), for: key)
-        }
+        retired.take(
+          site.replaceSnapshot { $0.with($0.objectHooks.list(of: key).removing(entry), for: key) })
         if let record = state.hookedObjects[key] {
           record.entries.removeAll { $0 === entry }
           // The record stays while our class is still on the object (an orphan, when another
@@ -325,7 +328,7 @@ internal enum HookEngine {
           }
         }
       } else {
-        retired = site.replaceSnapshot { $0.with(classHooks: $0.classHooks.removing(entry)) }
+        retired.take(site.replaceSnapshot { $0.with(classHooks: $0.classHooks.removing(entry)) })
       }
       warning = uninstallIfEmpty(site)
       checkConsistency(state)
@@ -341,10 +344,10 @@ internal enum HookEngine {
   /// Takes the interceptor out of its method when no hook is left on the site, if nobody
   /// replaced it since; otherwise leaves it as a pass-through and says who is on top.
   private static func uninstallIfEmpty(_ site: HookSite) -> String? {
-    guard site.snapshot.withLock({ $0.isEmpty }), site.installation == .replaced,
+    guard site.snapshots.withCurrent({ $0.isEmpty }), site.installation == .replaced,
       let method = site.installedMethod
     else { return nil }
-    let original = site.snapshot.withLock { $0.original }
+    let original = site.snapshots.withCurrent { $0.original }
     guard let original else { return nil }
     if ChangeLog.engineEdit({
       method.setImplementation(original, ifCurrent: site.interceptor.implementation)
@@ -426,7 +429,7 @@ internal enum HookEngine {
       HookEngine.state.assertHeld()
       var active = 0
       for site in state.sites.values {
-        let snapshot = site.snapshot.withLock { $0 }
+        let snapshot = site.snapshots.value
         for entry in snapshot.classHooks.all + snapshot.objectHooks.lists.flatMap(\.all) {
           InternalChecks.require(
             !entry.removed.load(ordering: .acquiring),

@@ -9,8 +9,9 @@ import ObjCRuntime
 public struct HookInvocation {
   /// The raw call: typed hooks read it without checks, having checked the signature once.
   @usableFromInline internal let call: InterceptedCall
-  // Unowned: the site is immortal, and the call that made this view holds the snapshot (and
-  // with it both lists) until it returns; copying the view therefore costs no reference counting.
+  // Unowned: the site is immortal, and the call that made this view reads the snapshot (and
+  // with it both lists) until it returns, which keeps them alive (`EpochCell`); copying the view
+  // therefore costs no reference counting.
   internal unowned(unsafe) let site: HookSite
   internal let classHooks: BorrowedReference<HookList>
   internal let objectHooks: BorrowedReference<HookList>?
@@ -157,7 +158,12 @@ public struct HookInvocation {
       entry = classInstead[classInstead.count - 1 - (depth - objectCount)]
     } else {
       releaseReturnedObject()
-      call.forward(to: site.originalImplementation(original))
+      // The site is read only when the hooked class inherits the method.
+      if let original {
+        call.forward(to: original)
+      } else {
+        call.forward(to: site.originalImplementation(nil))
+      }
       return
     }
     // A `once` hook that another call already ran passes on to the next in the chain.

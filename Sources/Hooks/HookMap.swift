@@ -137,7 +137,7 @@ public struct HookMap: Sendable, CustomStringConvertible {
 
     let sites = HookEngine.state.withLock { Array($0.sites.values) }
     for site in sites {
-      let snapshot = site.snapshot.withLock { $0 }
+      let snapshot = site.snapshots.value
       let entries =
         snapshot.classHooks.all + snapshot.objectHooks.lists.flatMap(\.all)
       for entry in entries where !entry.removed.load(ordering: .acquiring) {

@@ -80,8 +80,9 @@ internal enum SiteInstallation: Equatable {
 /// Sites live as long as the process: once an interceptor's IMP was handed out, someone (a
 /// swizzle on top, a cache) may still call it, and it must keep working as a pass-through.
 ///
-/// `@unchecked Sendable`: `snapshot` is read and written under its lock; `installation` and
-/// `method` only under ``HookEngine``'s lock; the rest is immutable after init.
+/// `@unchecked Sendable`: `snapshots` is safe to read from any thread (``EpochCell``) and written
+/// under its lock; `installation` and `method` only under ``HookEngine``'s lock; the rest is
+/// immutable after init.
 internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   let cls: Class
   let selector: Selector
@@ -89,9 +90,13 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   let method: MethodReference
   /// Whether the method returns an object, which the return slot then holds retained.
   let returnsObject: Bool
+  /// `cls`'s superclass, read on the calls of a method the class inherits: borrowed, since `cls`
+  /// holds it for good (a class's superclass never changes).
+  private let superclass: BorrowedReference<Class>?
   /// Set once, in ``make(cls:selector:signature:)``, before the site is shared.
   private(set) var interceptor: Interceptor!
-  let snapshot: RuntimeLock<SiteSnapshot>
+  /// The hooks in force, which calls read without a lock or a reference count.
+  let snapshots: EpochCell<SiteSnapshot>
   /// Under ``HookEngine``'s lock.
   var installation: SiteInstallation = .none
   /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.
@@ -102,9 +107,10 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     self.selector = selector
     self.signature = signature
     self.method = MethodReference(owner: cls, selector: selector)
+    self.superclass = cls.superclass.map(BorrowedReference.init)
     let code = signature.methodReturnType.utf8.first { !"rnNoORV".utf8.contains($0) }
     self.returnsObject = code == UInt8(ascii: "@") || code == UInt8(ascii: "#")
-    self.snapshot = RuntimeLock(SiteSnapshot.empty)
+    self.snapshots = EpochCell(SiteSnapshot.empty)
   }
 
   static func make(cls: Class, selector: Selector, signature: MethodSignature)
@@ -120,30 +126,33 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     return site
   }
 
-  /// Replaces the snapshot with what `edit` makes of it, and returns the one replaced, for the
-  /// caller to let go of outside every lock: a removed hook may go with it, and what its body
-  /// captured (an object with hooks of its own) may take the engine's lock as it dies.
-  func replaceSnapshot(_ edit: (SiteSnapshot) -> SiteSnapshot) -> SiteSnapshot {
-    snapshot.withLock { current in
-      let replaced = current
-      current = edit(current)
-      return replaced
-    }
+  /// Replaces the snapshot with what `edit` makes of it, and returns the snapshots replaced
+  /// (this one or earlier ones) that no call reads any more, for the caller to let go of outside
+  /// every lock: a removed hook may go with them, and what its body captured (an object with
+  /// hooks of its own) may take the engine's lock as it dies. A snapshot that a running call may
+  /// still read goes later, with the last such call (``EpochCell``).
+  func replaceSnapshot(_ edit: (SiteSnapshot) -> SiteSnapshot) -> EpochCell<SiteSnapshot>.Freed {
+    snapshots.replace(edit)
   }
 
   /// The implementation of the method for this call when no `instead` hook is left.
   @inline(__always)
   func originalImplementation(_ original: IMP?) -> IMP {
     if let original { return original }
-    return cls.superclass?.methodImplementation(for: selector) ?? .forward
+    guard let superclass else { return .forward }
+    return superclass.with { $0.methodImplementation(for: selector) }
   }
 
   /// One call of the hooked method: before hooks, the instead chain (or the original), after
   /// hooks, all from one snapshot.
   func intercept(_ call: InterceptedCall) {
-    let snapshot = self.snapshot.withLock { $0 }
-    // The snapshot keeps its lists alive for the whole call: the rest reads them borrowed.
-    defer { withExtendedLifetime(snapshot) {} }
+    // The snapshot stays alive for the whole call, and keeps its lists alive: the rest reads
+    // them borrowed.
+    snapshots.read { borrowed in borrowed.with { snapshot in intercept(call, snapshot) } }
+  }
+
+  @inline(__always)
+  private func intercept(_ call: InterceptedCall, _ snapshot: SiteSnapshot) {
     do {
       let classHooks = snapshot.borrowedClassHooks
       var objectHooks: BorrowedReference<HookList>?

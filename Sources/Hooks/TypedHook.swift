@@ -216,9 +216,11 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
       var index = 2
       let result = invocation.takeResult(as: Result.self)
-      let replaced = body(
-        unsafeDowncast(call.receiver, to: Receiver.self), result,
-        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      let replaced = call.borrowedReceiver.with { receiver in
+        body(
+          unsafeDowncast(receiver, to: Receiver.self), result,
+          repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      }
       call.uncheckedSetReturnValue(replaced)
     }
   }
@@ -238,9 +240,13 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
         return
       }
       var index = 2
-      let result = body(
-        HookOriginal(invocation), unsafeDowncast(call.receiver, to: Receiver.self),
-        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      let result = call.borrowedReceiver.with { receiver in
+        body(
+          HookOriginal(invocation), unsafeDowncast(receiver, to: Receiver.self),
+          repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+      }
+      // A method without a result (`Void`) has nothing to write back.
+      guard MemoryLayout<Result>.size != 0 else { return }
       invocation.releaseReturnedObject()
       call.uncheckedSetReturnValue(result)
     }

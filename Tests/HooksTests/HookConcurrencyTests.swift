@@ -63,6 +63,42 @@ struct HookConcurrencyTests {
     #expect(meter.value.isaClass === cls, "the object got its class back")
   }
 
+  @Test("hooks made and removed for a second while 4 threads call: every result whole, all freed")
+  func removalsRaceCallsForASecond() async throws {
+    let cls = freshMeterClass("RaceSecond")
+    let meter = Shared(value: meter(of: cls))
+    let wrong = Counter()
+    let captured = Counter()
+    // Every task stops at the same moment (see EpochCellTests); the remover goes first.
+    let end = ContinuousClock.now + .seconds(1)
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        while ContinuousClock.now < end {
+          // Each hook captures an object that counts itself: it must go with the hook.
+          let witness = Witness(captured)
+          let token = try? Meter.hook(instead: "scaled:", in: cls) {
+            (original: HookOriginal<Int, Int>, _, value: Int) in
+            witness.touch()
+            return original(value) * 2
+          }
+          token?.remove()
+        }
+      }
+      for _ in 0..<4 {
+        group.addTask {
+          var value = 0
+          while ContinuousClock.now < end {
+            value = value % 1_000 + 1
+            let result = meter.value.sendScaled(value)
+            if result != 10 * value, result != 20 * value { wrong.value.add(1, ordering: .relaxed) }
+          }
+        }
+      }
+    }
+    #expect(wrong.value.load(ordering: .relaxed) == 0)
+    #expect(captured.value.load(ordering: .relaxed) == 0, "every removed hook's capture was freed")
+  }
+
   @Test("a once hook raced by 8 threads runs exactly once")
   func onceRace() async throws {
     let cls = freshMeterClass("RaceOnce")
@@ -106,4 +142,15 @@ struct HookConcurrencyTests {
     #expect(!PluginRegistry.shared.hookMap.entries.contains { $0.method.className == cls.name })
     #expect(meter.sendScaled(3) == 30)
   }
+}
+
+/// An object a hook captures, counted while it lives.
+private final class Witness: Sendable {
+  let census: Counter
+  init(_ census: Counter) {
+    self.census = census
+    census.value.add(1, ordering: .relaxed)
+  }
+  deinit { census.value.subtract(1, ordering: .relaxed) }
+  func touch() {}
 }
