@@ -15,11 +15,16 @@ import Synchronization
 /// waits at a time, so readers of at most two epochs are ever counted; while it waits, later
 /// replacements gather in the next batch.
 ///
-/// Nothing waits: neither a writer nor a reader blocks on the other, so a reader may replace the
-/// value it is reading (a `once` hook removes itself from inside its call). Whoever sees the
-/// waiting epoch's counter reach zero frees the batch: the writer, or the last of those readers
-/// as it leaves. A reader that lasts (a call that runs the run loop) keeps every object replaced
-/// since it started, until it leaves, as a retained snapshot would have kept its own.
+/// Nothing waits for the other side: a writer never waits for readers, and a reader takes the
+/// lock only when it is the last to leave the epoch a batch waits for, to free that batch (its
+/// objects' last releases then run on the reader's thread, as a retained snapshot's would have).
+/// So a reader may replace the value it is reading (a `once` hook removes itself from inside its
+/// call). A reader that lasts (a call that runs the run loop) keeps every object replaced since
+/// it started until it leaves; one that never returns keeps them for good.
+///
+/// `edit` (``replace(_:)``) and the body of ``withCurrent(_:)`` run under the cell's lock, which
+/// is not recursive: they must not read the cell (for the hook site: call a hooked method of the
+/// site).
 ///
 /// The orderings are sequentially consistent where a reader and a writer must see each other
 /// (a reader's announce against the writer's publish, a reader's leaving against the writer's
@@ -27,7 +32,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `state` is guarded by its lock; `published` mirrors `state.current`
 /// (which keeps it alive) and the counters and epochs are atomics, used as described above.
-internal final class EpochCell<Value: AnyObject>: @unchecked Sendable {
+internal final class EpochCell<Value: AnyObject & Sendable>: @unchecked Sendable {
   private struct State {
     /// The object in force; it keeps `published` alive.
     var current: Value
@@ -79,20 +84,49 @@ internal final class EpochCell<Value: AnyObject>: @unchecked Sendable {
   @inline(__always)
   private func enter() -> Int {
     while true {
-      let current = epoch.load(ordering: .sequentiallyConsistent)
-      _ = count(current, by: 1)
-      // Counted in an epoch the writer may already have left: count again in the new one.
-      if epoch.load(ordering: .sequentiallyConsistent) == current { return current }
-      leave(current)
+      let observed = epoch.load(ordering: .sequentiallyConsistent)
+      if enter(observed: observed) { return observed }
     }
   }
 
+  /// Counts a reader in `observed` (an epoch it read) and keeps it there if that is still the
+  /// current epoch; otherwise counts it out again and says so, and the reader tries again.
+  @inline(__always)
+  func enter(observed: Int) -> Bool {
+    announce(observed)
+    return confirm(observed)
+  }
+
+  /// The first half of ``enter(observed:)``: counts a reader in `observed`. Apart for tests, which
+  /// put an edit between the halves.
+  @inline(__always)
+  func announce(_ observed: Int) {
+    _ = count(observed, by: 1)
+  }
+
+  /// The second half of ``enter(observed:)``: whether `observed` is still the current epoch;
+  /// if not, counts the reader out again.
+  @inline(__always)
+  func confirm(_ observed: Int) -> Bool {
+    if epoch.load(ordering: .sequentiallyConsistent) == observed { return true }
+    // Counted in an epoch a writer has left, maybe two or more epochs ago (same parity as the
+    // one a batch waits for): leaving may be what the batch waited for.
+    leave(observed)
+    return false
+  }
+
+  /// Counts a reader out of `epoch`; the last out of the counter a batch waits on frees it. The
+  /// counters are compared, not the epochs: a reader that counted itself in a stale epoch of the
+  /// same parity held the batch up too.
   @inline(__always)
   private func leave(_ epoch: Int) {
-    if count(epoch, by: -1) == 0, waitingEpoch.load(ordering: .sequentiallyConsistent) == epoch {
-      reclaimAsLastReader()
-    }
+    guard count(epoch, by: -1) == 0 else { return }
+    let waiting = waitingEpoch.load(ordering: .sequentiallyConsistent)
+    if waiting >= 0, (waiting ^ epoch) & 1 == 0 { reclaimAsLastReader() }
   }
+
+  /// The epoch readers count in now: for tests.
+  var currentEpoch: Int { epoch.load(ordering: .sequentiallyConsistent) }
 
   /// The last reader of the epoch a batch waits for left: frees the batch, outside the lock.
   @inline(never)
@@ -111,7 +145,7 @@ internal final class EpochCell<Value: AnyObject>: @unchecked Sendable {
 
   /// Replaced objects that no reader can reach any more: their owner lets go of them outside
   /// every lock of its own (an object's last release may run code that takes them). One object,
-  /// the common case, is held without an array.
+  /// what an edit without readers frees, is held without an array.
   struct Freed {
     private var first: Value?
     private var rest: [Value] = []

@@ -87,11 +87,11 @@ struct HookConcurrencyTests {
       for _ in 0..<4 {
         group.addTask {
           var value = 0
-          while ContinuousClock.now < end {
+          repeat {
             value = value % 1_000 + 1
             let result = meter.value.sendScaled(value)
             if result != 10 * value, result != 20 * value { wrong.value.add(1, ordering: .relaxed) }
-          }
+          } while ContinuousClock.now < end
         }
       }
     }
