@@ -225,6 +225,6 @@ internal final class EpochCell<Value: AnyObject & Sendable>: @unchecked Sendable
     return Freed(freed)
   }
 
-  /// How many replaced objects wait to be freed: for tests and the soak.
+  /// How many replaced objects wait to be freed: for tests.
   var retiredCount: Int { state.withLock { $0.inFlight.count + $0.next.count } }
 }
