@@ -160,30 +160,39 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
         objectHooks = snapshot.hooks(of: call.receiverIdentity)
       }
       if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
-      var invocation = HookInvocation(
-        call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
-        original: snapshot.original, position: .before)
-      let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
-      HookList.run(classBefore, invocation)
-      if let objectHooks {
-        HookList.run(objectHooks.with { $0.before }, invocation)
+      let original = snapshot.original
+      // Each position gets a view of its own, made only when a hook is there to get it: a view
+      // made for the call it is passed to is not copied, as one variable changed between the
+      // positions was.
+      func invocation(at position: HookPosition) -> HookInvocation {
+        HookInvocation(
+          call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
+          original: original, position: position)
       }
-      invocation.position = .instead
+      let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
+      let objectBefore = objectHooks?.with { $0.before } ?? HookList.Entries()
+      if !classBefore.isEmpty || !objectBefore.isEmpty {
+        let before = invocation(at: .before)
+        HookList.run(classBefore, before)
+        HookList.run(objectBefore, before)
+      }
       let noInstead =
         classHooks.with { $0.instead.isEmpty }
         && (objectHooks?.with { $0.instead.isEmpty } ?? true)
       if noInstead {
         // No instead hook: straight to the original.
-        invocation.releaseReturnedObject()
-        call.forward(to: originalImplementation(snapshot.original))
+        if returnsObject { invocation(at: .instead).releaseReturnedObject() }
+        call.forward(to: originalImplementation(original))
       } else {
-        invocation.proceed()
+        var instead = invocation(at: .instead)
+        instead.proceed()
       }
-      invocation.position = .after
-      if let objectHooks {
-        HookList.run(objectHooks.with { $0.after }, invocation)
+      let objectAfter = objectHooks?.with { $0.after } ?? HookList.Entries()
+      if !classAfter.isEmpty || !objectAfter.isEmpty {
+        let after = invocation(at: .after)
+        HookList.run(objectAfter, after)
+        HookList.run(classAfter, after)
       }
-      HookList.run(classAfter, invocation)
     }
   }
 }
