@@ -49,7 +49,12 @@ public func ivar_getOffset(_ ivar: Ivar?) -> Int {
 /// corresponding objc4 function is `object_getIvar`.
 public func object_getIvar(_ object: ObjCObject?, _ ivar: Ivar?) -> Any? {
   guard let object, let ivar else { return nil }
-  return (try? object.value(of: ivar)) ?? nil
+  // Borrowed: the caller keeps both alive for the call (`try?` made owned copies of them).
+  do {
+    return try object.value(of: ivar)
+  } catch {
+    return nil
+  }
 }
 
 /// Sets the value of `ivar` in `object`; does nothing for nil arguments, an ivar of another

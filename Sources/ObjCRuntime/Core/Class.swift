@@ -102,11 +102,15 @@ public final class Class: ObjCObject, @unchecked Sendable {
   /// Whether `ancestor` is the receiver or one of its superclasses.
   public func inherits(from ancestor: Class) -> Bool {
     // A plain loop: `lineage.contains` goes through a generic unfold sequence, which dominated
-    // the ownership check of every `object_getIvar`.
-    var current: Class? = self
-    while let cls = current {
-      if cls === ancestor { return true }
-      current = cls.superclass
+    // the ownership check of every `object_getIvar`. Unretained: each class holds its
+    // superclass for good.
+    let target = Unmanaged.passUnretained(ancestor).toOpaque()
+    var current: Unmanaged<Class>? = Unmanaged.passUnretained(self)
+    while let level = current {
+      if level.toOpaque() == target { return true }
+      current = level._withUnsafeGuaranteedRef {
+        $0.superclass.map { Unmanaged.passUnretained($0) }
+      }
     }
     return false
   }

@@ -129,7 +129,8 @@ extension ObjCObject {
   }
 
   private func checkOwnership(of ivar: Ivar) throws(ObjCRuntimeError) {
-    guard isa.takeUnretainedValue().inherits(from: ivar.owner) else {
+    // The object's class, borrowed: the object keeps it alive.
+    guard isa._withUnsafeGuaranteedRef({ $0.inherits(from: ivar.owner) }) else {
       throw .invalidIvar(
         className: ivar.owner.name, name: ivar.name,
         reason: "the object is a \(isa.takeUnretainedValue().name), which does not have it")
