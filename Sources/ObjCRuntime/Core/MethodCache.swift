@@ -23,7 +23,10 @@ internal struct MethodCache: ~Copyable, Sendable {
   }
 
   /// How many caches were flushed in the process so far (for the tests that tell a flush from
-  /// a lost entry).
+  /// a lost entry, and key-value coding's resolutions). Not the C generation
+  /// (``flushGeneration``) on purpose: this count moves before the emptied buffer is published,
+  /// so a reader that found its entry gone sees it moved; the generation moves after, so a
+  /// foreign cache that sees it moved finds the buffer empty.
   static let flushes = Atomic<Int>(0)
 
   /// The method cached for `selector`, unretained; lock-free.
