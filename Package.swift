@@ -98,10 +98,17 @@ let package = Package(
       dependencies: ["ObjCRuntime"],
       path: "Sources/Hooks"
     ),
+    // The process's main thread for the model (C): its identity, Dispatch's main queue drained
+    // on it, and, in a process whose `main` is async (`swift test`), the loop the main thread
+    // runs in place of `dispatch_main()`. Only UIKitModel imports it, with an internal import.
+    .target(
+      name: "CMainThread",
+      path: "Sources/CMainThread"
+    ),
     // A headless, deterministic model of UIKit's navigation stack, on the runtime's tables.
     .target(
       name: "UIKitModel",
-      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry"],
+      dependencies: ["ObjCRuntime", "ObjCRuntimeGeometry", "CMainThread"],
       path: "Sources/UIKitModel"
     ),
     // `import UIKit` on Linux: re-exports the model (which re-exports Foundation, the runtime

@@ -195,12 +195,10 @@ public final class ScenarioContext {
     func sessionStarted() { state.withLock { $0.started = true } }
 
     /// Keeps `line`, written now, before the next moment, when the run wrote it: on the
-    /// scenario's thread, or in main-queue work, which runs while the model waits for it.
+    /// scenario's thread, which also runs the main queue's work at the end of its frames.
     /// Another thread's line is not the run's (and reading the clock there would race it).
     func note(_ line: PluginLog.Line) -> Bool {
-      guard pthread_equal(pthread_self(), owner) != 0 || MainQueueHold.isRunningHeldWork else {
-        return false
-      }
+      guard pthread_equal(pthread_self(), owner) != 0 else { return false }
       let time = VirtualRunLoop.main.currentTime
       state.withLock {
         $0.lines.append(

@@ -8,23 +8,26 @@ public import UIKitModel
 
 /// Gives each test a freshly reset UIKit model, and runs the tests that use the model one at a
 /// time across the whole process (every suite, every test target), since the model is global
-/// state confined to one thread at a time, as UIKit is to its main thread.
+/// state, as UIKit's is.
+///
+/// Isolate the tests to the main actor, as UIKit code is: the model runs on the main thread
+/// (`MainThread`), where deferred UI work (`DispatchQueue.main.async`,
+/// `Task { @MainActor in ... }`) runs too, in the order it was sent, at the end of the model's
+/// frames or when the test awaits. `DispatchQueue.main.asyncAfter` follows the model's virtual
+/// clock during the test.
 ///
 /// ```swift
-/// @Suite(.uiKitModel) struct TintTests {
+/// @MainActor @Suite(.uiKitModel) struct TintTests {
 ///   @Test func push() { /* the model is fresh, and no other model test runs meanwhile */ }
 ///   @Test(.uiKitModel(device: .iPhoneX, systemVersion: "11.0")) func notch() {}
 /// }
 /// ```
 ///
-/// It also holds Dispatch's main queue (`MainQueueHold`): deferred UI work
-/// (`DispatchQueue.main.async`, `Task { @MainActor in }`) runs at the end of the model's frames,
-/// never beside the model. A test that waits for the main actor while the queue is held (one
-/// isolated to the main actor, an `await MainActor.run`) makes the hold give up after
-/// `MainQueueHold.patience`, which the test records as an issue.
-///
-/// A test that needs the model and does not use this trait (or ``PluginTrait``) races with the
-/// ones that do. Nested uses (a suite and its test) take the model once.
+/// A test that advances the model off the main thread (not isolated to the main actor) is
+/// recorded as an issue (`UIKitModelIssue.offMainThread`): the main queue's work would run
+/// beside the model. A test that needs the model and does not use this trait (or
+/// ``PluginTrait``) races with the ones that do. Nested uses (a suite and its test) take the
+/// model once.
 public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
   /// The device the model is reset to.
   public let device: DeviceProfile
@@ -42,7 +45,8 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
     testCase == nil ? nil : self
   }
 
-  /// Takes the model and the main queue, resets the model, runs the test, gives both back.
+  /// Takes the model, resets it on the main actor, runs the test with virtual deadlines, gives
+  /// the model back.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
@@ -56,17 +60,16 @@ public struct UIKitModelTrait: TestTrait, SuiteTrait, TestScoping {
       return
     }
     try await ModelGate.shared.holding {
-      // Deferred UI work (DispatchQueue.main.async, main-actor tasks) runs at the end of the
-      // model's turns, never beside it.
-      try await MainQueueHold.holding {
-        UIApplication.resetModel(device: device, systemVersion: systemVersion)
-        UIDevice.current.linkedSDKVersion = sdkVersion
+      try await onTheMainThread {
+        // On the main thread, after the work the last test left on the main queue.
+        await MainActor.run {
+          UIApplication.resetModel(device: device, systemVersion: systemVersion)
+          UIDevice.current.linkedSDKVersion = sdkVersion
+        }
         // Unnamed snapshots count from 1 in each test case.
         try await ReferenceFiles.$counters.withValue(ReferenceFiles.Counters()) {
           try await function()
         }
-      } givenUp: { reason in
-        Issue.record(Comment(rawValue: "deferred UI work: \(reason)"))
       }
     }
   }
@@ -92,12 +95,12 @@ extension Trait where Self == UIKitModelTrait {
 /// Installs plugins before each test and uninstalls them after it; an install that fails fails
 /// the test, naming the plugin and the hook that failed (nothing of the plugin stays installed).
 /// Installing hooks changes the model for every test that drives it, so this trait takes the
-/// model and holds the main queue as ``UIKitModelTrait`` does (without resetting the model:
-/// combine both for a fresh model).
+/// model as ``UIKitModelTrait`` does, and installs and uninstalls on the main actor (without
+/// resetting the model: combine both for a fresh model).
 ///
 /// ```swift
-/// @Suite(.uiKitModel, .plugins(BarLayerPlugin())) struct BarTests {}
-/// @Test(.uiKitModel, .plugins(named: "bar-layer")) func found() {}
+/// @MainActor @Suite(.uiKitModel, .plugins(BarLayerPlugin())) struct BarTests {}
+/// @MainActor @Test(.uiKitModel, .plugins(named: "bar-layer")) func found() {}
 /// ```
 public struct PluginTrait: TestTrait, SuiteTrait, TestScoping {
   private enum Source: Sendable {
@@ -120,32 +123,50 @@ public struct PluginTrait: TestTrait, SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     try await ModelGate.shared.holding {
-      try await MainQueueHold.holding {
-        try await installing(function)
-      } givenUp: { reason in
-        Issue.record(Comment(rawValue: "deferred UI work: \(reason)"))
-      }
+      try await onTheMainThread { try await installing(function) }
     }
   }
 
-  /// Installs the plugins, runs `function`, uninstalls them.
+  /// Installs the plugins, runs `function`, uninstalls them: the installs and uninstalls on the
+  /// main actor, where the model runs.
   private func installing(_ function: @Sendable () async throws -> Void) async throws {
+    let installed = try await MainActor.run { try install() }
+    let uninstall = { @MainActor in
+      for identifier in installed.reversed() { PluginRegistry.shared.uninstall(identifier) }
+    }
+    do {
+      try await ReferenceFiles.$counters.withValue(
+        ReferenceFiles.counters ?? ReferenceFiles.Counters(), operation: function)
+    } catch {
+      await uninstall()
+      throw error
+    }
+    await uninstall()
+  }
+
+  /// Installs the plugins in order; the identifiers of those this call installed (a plugin
+  /// already installed stays, and is not uninstalled after the test). An install that fails
+  /// uninstalls what this call installed before it, and throws.
+  private func install() throws -> [String] {
     let registry = PluginRegistry.shared
     var installed: [String] = []
-    defer { for identifier in installed.reversed() { registry.uninstall(identifier) } }
-    switch source {
-    case .values(let plugins):
-      for plugin in plugins {
-        if try registry.install(plugin) { installed.append(plugin.identifier) }
+    do {
+      switch source {
+      case .values(let plugins):
+        for plugin in plugins {
+          if try registry.install(plugin) { installed.append(plugin.identifier) }
+        }
+      case .names(let names):
+        try registry.discover()
+        for name in names {
+          if try registry.install(named: name) { installed.append(name) }
+        }
       }
-    case .names(let names):
-      try registry.discover()
-      for name in names {
-        if try registry.install(named: name) { installed.append(name) }
-      }
+    } catch {
+      for identifier in installed.reversed() { registry.uninstall(identifier) }
+      throw error
     }
-    try await ReferenceFiles.$counters.withValue(
-      ReferenceFiles.counters ?? ReferenceFiles.Counters(), operation: function)
+    return installed
   }
 
   fileprivate init(values: [any HookPlugin]) { source = .values(values) }
@@ -163,6 +184,24 @@ extension Trait where Self == PluginTrait {
   public static func plugins(named names: String...) -> Self {
     PluginTrait(names: names)
   }
+}
+
+/// Runs `body`, a model test, with `asyncAfter` on the model's virtual clock, and records an issue
+/// when the test advanced the run loop off the main thread (it is not isolated to the main
+/// actor): the main queue's work then ran beside the model.
+private func onTheMainThread(_ body: () async throws -> Void) async throws {
+  let before = MainThread.offMainThreadAdvances
+  defer {
+    let advances = MainThread.offMainThreadAdvances - before
+    if advances > 0 {
+      Issue.record(
+        Comment(
+          rawValue: "the model's run loop advanced \(advances) time\(advances == 1 ? "" : "s")"
+            + " off the main thread, where the main queue's work runs beside it: isolate the"
+            + " test or its suite to the main actor (@MainActor)"))
+    }
+  }
+  try await MainThread.withVirtualDeadlines(body)
 }
 
 /// The process-wide turn of the UIKit model: one holder at a time, handed over in arrival order,
@@ -184,7 +223,9 @@ public final class ModelGate: Sendable {
 
   /// Runs `body` holding the model: waits for the holder before to finish (unless this task
   /// holds it already) and lets the next one in after.
-  public func holding<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+  public nonisolated(nonsending) func holding<Result>(
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
     if ModelGate.isHolding { return try await body() }
     await acquire()
     defer { release() }

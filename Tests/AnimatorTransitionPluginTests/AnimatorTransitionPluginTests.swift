@@ -57,6 +57,7 @@ private func plainSession(device: DeviceProfile = .iPhone8) -> NavigationSession
   NavigationSession(root: AnimatorTransitionScenarios.homePage(), device: device)
 }
 
+@MainActor
 @Suite("Animator plugin", .uiKitModel)
 struct AnimatorTransitionPluginTests {
   @Test("the seed's push: the bar from the home page's values to the cyan page's, linear, 0.25 s")

@@ -53,6 +53,7 @@ private func twoScreens() -> (UINavigationController, UIViewController, UIViewCo
 
 private func components(_ color: UIColor?) -> UIColorComponents { UIColorComponents(color) }
 
+@MainActor
 @Suite(
   "Bar-layer plugin", .uiKitModel, .plugins(BarLayerPlugin()), DefaultBarLayerSettings())
 struct BarLayerPluginTests {

@@ -7,6 +7,7 @@ import SwizzleKitTesting
 import Testing
 import UIKitModel
 
+@MainActor
 @Suite("Bar-layer scenarios", .uiKitModel)
 struct BarScenarioTests {
   @Test("the scenarios: every profile and device, golden timelines, the same twice")

@@ -80,7 +80,7 @@ func typecheck(_ unit: CodeUnit) throws -> String? {
     "swiftc", "-typecheck", "-swift-version", "6", "-I",
     build.appendingPathComponent("Modules").path,
   ]
-  for module in ["CObjCTypes", "CObjCRuntime", "CSwiftMetadata"] {
+  for module in ["CObjCTypes", "CObjCRuntime", "CSwiftMetadata", "CMainThread"] {
     arguments += [
       "-Xcc",
       "-fmodule-map-file=" + build.appendingPathComponent("\(module).build/module.modulemap").path,

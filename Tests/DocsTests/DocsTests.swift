@@ -41,6 +41,7 @@ func checkGenerated(_ generated: String, named name: String, in document: String
   )
 }
 
+@MainActor
 @Suite("Docs", .uiKitModel)
 struct DocsTests {
   @Test("the gallery's table in Docs/Gallery.md is the plugins' breakages")

@@ -26,6 +26,7 @@ private func swipeBegins(_ session: NavigationSession, from x: CGFloat, moves: [
   return began
 }
 
+@MainActor
 @Suite("FDFullscreenPopGesture's per-page API", .uiKitModel, .plugins(FullscreenPopPlugin()))
 struct FDPerPageTests {
   @Test("a page that prefers the bar hidden hides it as it appears; the next page shows it")

@@ -43,6 +43,7 @@ private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
   return pans.filter { $0.state == .began || $0.state == .changed }
 }
 
+@MainActor
 @Suite("Fullscreen-pop plugin", .uiKitModel, .plugins(FullscreenPopPlugin()))
 struct FullscreenPopPluginTests {
   @Test("article seed: page B sets the swipe up in its viewDidLoad, itself the pan's delegate")
@@ -357,6 +358,7 @@ struct FullscreenPopPluginTests {
 }
 
 /// Uninstalling, outside the suite that installs the plugin.
+@MainActor
 @Suite("Fullscreen-pop plugin uninstall", .uiKitModel)
 struct FullscreenPopUninstallTests {
   @Test("uninstalled: the system swipe back on, the pans off, the delegate given back")

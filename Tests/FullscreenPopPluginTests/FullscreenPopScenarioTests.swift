@@ -6,6 +6,7 @@ import SwizzleKitTesting
 import Testing
 import UIKitModel
 
+@MainActor
 @Suite("Fullscreen-pop scenarios", .uiKitModel)
 struct FullscreenPopScenarioTests {
   @Test("the scenarios: every profile and device, golden timelines, the same twice")

@@ -28,6 +28,7 @@ private func session(
 
 private let blue = UIColor(red: 0, green: 0, blue: 1, alpha: 1)
 
+@MainActor
 @Suite("Overlay plugin", .uiKitModel)
 struct OverlayBarPluginTests {
   @Test("lt_setBackgroundColor: an empty background image, then an inert overlay at index 0 of it")

@@ -28,6 +28,7 @@ private func coexist(_ arguments: [String]) -> (LabExit, CapturedOutput) {
 
 // The cells change the runtime's tables (classes made, hooks, exchanges): they take the model's
 // turn so that no test that counts hooks runs meanwhile.
+@MainActor
 @Suite("swizzle-lab coexist", .uiKitModel)
 struct CoexistTests {
   @Test(

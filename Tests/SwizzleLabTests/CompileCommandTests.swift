@@ -23,6 +23,7 @@ private func lab(_ arguments: [String]) -> (LabExit, CapturedOutput) {
   return (Lab.main(arguments, output: output, environment: [:]), output)
 }
 
+@MainActor
 @Suite(
   "swizzle-lab compile", .uiKitModel,
   .enabled(

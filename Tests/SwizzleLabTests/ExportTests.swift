@@ -10,6 +10,7 @@ import UIKitModel
 
 @testable import SwizzleLab
 
+@MainActor
 @Suite("swizzle-lab export", .uiKitModel)
 struct ExportTests {
   private func export(_ arguments: [String]) -> (LabExit, CapturedOutput) {

@@ -7,6 +7,7 @@ import UIKitModel
 
 @testable import SwizzleLab
 
+@MainActor
 @Suite("Breakage gallery", .uiKitModel)
 struct GalleryTests {
   @Test("each breakage fails where it was reported, as known, and its fix holds there")

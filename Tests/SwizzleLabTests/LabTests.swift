@@ -31,6 +31,7 @@ private func golden(
   GoldenTimeline.check(text, named: name, sourceLocation: sourceLocation)
 }
 
+@MainActor
 @Suite("swizzle-lab", .uiKitModel)
 struct LabTests {
   @Test("help") func help() throws {

@@ -28,6 +28,7 @@ extension Lessons {
   }
 }
 
+@MainActor
 @Suite("swizzle-lab learn", .uiKitModel)
 struct LessonTests {
   @Test("each lesson's output is the golden one, in 80 columns", arguments: Lessons.runnable)

@@ -46,6 +46,7 @@ private let originals: [Selector] = [
   "popToViewController:animated:", "popToRootViewControllerAnimated:",
 ]
 
+@MainActor
 @Suite("Transparent-bar plugin", .uiKitModel)
 struct TransparentBarPluginTests {
   @Test(

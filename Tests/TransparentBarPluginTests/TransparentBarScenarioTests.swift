@@ -7,6 +7,7 @@ import Testing
 import TransparentBarPlugin
 import UIKitModel
 
+@MainActor
 @Suite("Transparent-bar scenarios", .uiKitModel)
 struct TransparentBarScenarioTests {
   @Test("the scenarios: every profile and device, golden timelines, the same twice")

@@ -39,6 +39,7 @@ private func inMode(_ mode: TransparentMode, _ body: () throws -> Void) rethrows
   try TransparentBarPlugin.mode.withValue(mode, body)
 }
 
+@MainActor
 @Suite("Transparent-bar modes", .uiKitModel, .plugins(TransparentBarPlugin()))
 struct TransparentModeTests {
   /// A swipe of `updates` moves, released past half way; returns the release callbacks it ran.

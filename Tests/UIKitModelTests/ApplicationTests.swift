@@ -86,6 +86,7 @@ final class OffsetRecorder: UIScrollViewDelegate {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UIApplication")
   struct ApplicationTests {
     @Test("launch awakes SelfAware classes before the delegate, and makes the window key")
@@ -147,6 +148,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("UIScrollView")
   struct ScrollViewTests {
     @Test("key-value observing its contentOffset: each step of a drag, with old and new values")

@@ -5,6 +5,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UINavigationBarAppearance")
   struct BarAppearanceTests {
     private func opaque(_ color: UIColor) -> UINavigationBarAppearance {

@@ -81,6 +81,7 @@ final class TransitionDelegate: UINavigationControllerDelegate {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Custom transitions")
   struct CustomTransitionTests {
     private func stack() -> (

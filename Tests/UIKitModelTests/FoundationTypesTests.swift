@@ -6,6 +6,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("CGAffineTransform")
   struct TransformTests {
     @Test("translation, scale and rotation map points as Core Graphics does")
@@ -33,6 +34,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("UIColor")
   struct ColorTests {
     @Test("components come back through getRed(_:green:blue:alpha:)")

@@ -51,6 +51,7 @@ final class PanTarget: ObjCObject {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UIGestureRecognizer")
   struct GestureTests {
     /// A launched page with a pan on its view (inner) and one on the window (outer).

@@ -6,6 +6,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UIView hit testing")
   struct HitTestingTests {
     @Test("the front-most view containing the point takes it; hidden, faded or inert views do not")

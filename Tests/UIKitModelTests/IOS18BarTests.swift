@@ -24,6 +24,7 @@ private final class SeeThroughBarPage: UIViewController {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("iOS 18 bar background")
   struct IOS18BarTests {
     private func push(on version: String) -> (UINavigationBar, SeeThroughBarPage, UIView) {
@@ -96,6 +97,7 @@ extension UIKitModelTests {
   /// CruGlobal/godtools-swift pull request 2790), `UIDesignRequiresCompatibility` (Apple's
   /// Information Property List reference; EdgeApp pull request 5990), and the new design only
   /// for apps built with the iOS 26 SDK (insidegui/WWDC pull request 761).
+  @MainActor
   @Suite("iOS 26 bar button items")
   struct IOS26BarTests {
     private func bar(_ version: String, sdk: String? = nil) -> (UINavigationBar, [UIBarButtonItem])

@@ -6,6 +6,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Interactive pop")
   struct InteractivePopTests {
     private func stack() -> (UINavigationController, [LoggedScreen], NavigationLog) {
@@ -172,6 +173,7 @@ extension UIKitModelTests {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("NavigationSession")
   struct SessionTests {
     private func script() -> [String] {

@@ -38,6 +38,7 @@ private func largeTitleScene(
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Large titles")
   struct LargeTitleTests {
     @Test("with a large title the bar is 96 points tall on a phone (44 and 52), 44 without")

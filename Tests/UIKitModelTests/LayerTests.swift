@@ -21,6 +21,7 @@ final class TableAnimationDelegate: ObjCObject, CAAnimationDelegate {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("CALayer")
   struct LayerTests {
     @Test("a view's layer: Core Animation's shadow defaults; opacity is the view's alpha")

@@ -11,6 +11,7 @@ private func reported(_ text: String) -> Bool {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("The virtual clock at its limits")
   struct ClockLimitTests {
     @Test("an advance of infinity, 1e300 or NaN seconds is refused at once; time stays put")
@@ -84,6 +85,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("NSUserDefaults at its limits")
   struct UserDefaultsLimitTests {
     @Test("integers read back exactly, 2^53 + 1 and Int.max included")
@@ -171,6 +173,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("UIColor at its limits")
   struct ColorLimitTests {
     @Test("a NaN or infinite component is taken as 0 and reported; nothing reaches a snapshot")

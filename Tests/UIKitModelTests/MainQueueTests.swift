@@ -1,15 +1,15 @@
-// Deferred UI work: Dispatch's main queue, held while a model test runs, lets its work through
-// at the end of each turn of the model's run loop, never beside the model (issue #31: the same
-// work raced the model and crashed 3 runs in 12 when the process's main thread drained the
-// queue whenever it liked).
+// Deferred UI work: the main queue's and the main actor's, run on the main thread with the model,
+// at the end of each frame of its run loop or when the test awaits, never beside the model
+// (issue #31: the same work raced the model and crashed 3 runs in 12 when a worker thread drained
+// the queue whenever it liked).
 import Foundation
 import SwizzleKitTesting
 import Testing
 import UIKit
 
 /// A model object carried into main-queue work. The model's classes are not `Sendable` (they are
-/// not main-actor isolated yet, as UIKit's are), so Swift 6 code names the fact: the work runs
-/// while the model waits for it.
+/// not main-actor isolated yet, as UIKit's are), so Swift 6 code names the fact: the work runs on
+/// the main thread, with the model.
 private struct WhileTheModelWaits<Value>: @unchecked Sendable {
   let value: Value
 }
@@ -32,6 +32,7 @@ private final class DeferringPage: UIViewController {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("The main queue")
   struct MainQueueTests {
     @Test("work a page defers in viewDidLoad runs at the end of the turn, not at once")
@@ -61,15 +62,16 @@ extension UIKitModelTests {
       #expect(turns.withLock { $0 } == [1, 2])
     }
 
-    @Test("work sent from other threads runs in order, at a turn's end, while the model waits")
-    func otherThreads() async {
+    @Test("work sent from other threads runs in order, on the main thread, at a turn's end")
+    func otherThreads() {
       let ran = RuntimeLock<[Int]>([])
-      await withTaskGroup(of: Void.self) { group in
-        for sender in 0..<4 {
-          group.addTask {
-            for index in 0..<50 {
-              DispatchQueue.main.async { ran.withLock { $0.append(sender * 100 + index) } }
-            }
+      let onMain = RuntimeLock(true)
+      // The main thread waits for the senders, as a test that does not await: nothing runs.
+      DispatchQueue.concurrentPerform(iterations: 4) { sender in
+        for index in 0..<50 {
+          DispatchQueue.main.async {
+            onMain.withLock { $0 = $0 && Thread.isMainThread }
+            ran.withLock { $0.append(sender * 100 + index) }
           }
         }
       }
@@ -77,6 +79,7 @@ extension UIKitModelTests {
       VirtualRunLoop.main.advance(frames: 1)
       let order = ran.withLock { $0 }
       #expect(order.count == 200)
+      #expect(onMain.withLock { $0 })
       for sender in 0..<4 {
         let sent = order.filter { $0 / 100 == sender }
         #expect(sent == sent.sorted(), "each sender's work ran in the order it was sent")
@@ -150,30 +153,72 @@ extension UIKitModelTests {
   }
 }
 
-/// The hold itself, outside the trait (which holds the queue for each model test).
-@Suite("MainQueueHold")
-struct MainQueueHoldTests {
-  @Test("asyncAfter on another queue, or without a hold, keeps Dispatch's real clock")
-  func asyncAfterWithoutAHold() async {
-    // The gate keeps the model's tests, and their holds, away meanwhile.
+extension UIKitModelTests.MainQueueTests {
+  @Test("a test isolated to the main actor runs on the process's main thread, as UIKit code does")
+  func testsRunOnTheMainThread() {
+    #expect(Thread.isMainThread)
+    #expect(MainThread.isCurrent)
+    #expect(MainThread.runsModelLoop, "swift test's async main handed its drain to the model")
+    MainActor.assertIsolated()
+  }
+
+  @Test("main-queue blocks and main-actor tasks run in the order they were sent, in one queue")
+  func oneOrderForBothKinds() {
+    let ran = RuntimeLock<[String]>([])
+    DispatchQueue.main.async { ran.withLock { $0.append("async 1") } }
+    Task { @MainActor in ran.withLock { $0.append("task 1") } }
+    DispatchQueue.main.async { ran.withLock { $0.append("async 2") } }
+    Task { @MainActor in ran.withLock { $0.append("task 2") } }
+    VirtualRunLoop.main.advance(frames: 1)
+    #expect(ran.withLock { $0 } == ["async 1", "task 1", "async 2", "task 2"])
+  }
+
+  @Test("a test that awaits lets the work sent before it run first, as the main run loop would")
+  func awaitingRunsTheQueue() async {
+    let ran = RuntimeLock<[String]>([])
+    DispatchQueue.main.async { ran.withLock { $0.append("async") } }
+    await Task.yield()
+    ran.withLock { $0.append("test") }
+    #expect(ran.withLock { $0 } == ["async", "test"])
+  }
+
+  @Test("work that advances the model runs its frames nested, on the main thread")
+  func workThatAdvances() {
+    let frames = RuntimeLock<[Int]>([])
+    DispatchQueue.main.async {
+      VirtualRunLoop.main.advance(frames: 1)
+      frames.withLock { $0.append(VirtualRunLoop.main.frameCount) }
+    }
+    VirtualRunLoop.main.advance(frames: 1)
+    #expect(frames.withLock { $0 } == [2], "the work's frame came after the one that ran it")
+    #expect(VirtualRunLoop.main.frameCount == 2)
+  }
+}
+
+/// Virtual deadlines outside the trait (which gives each model test its own scope).
+@Suite("MainThread")
+struct MainThreadTests {
+  @Test("asyncAfter on another queue, or outside a scope, keeps Dispatch's real clock")
+  func asyncAfterOutsideAScope() async {
+    // The gate keeps the model's tests, and their scopes, away meanwhile.
     await ModelGate.shared.holding {
       let done = DispatchSemaphore(value: 0)
       let start = DispatchTime.now()
       DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { done.signal() }
       #expect(done.wait(timeout: .now() + 10) == .success)
       #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 50_000_000)
-      // No hold: the main queue's work is Dispatch's to run, on the real clock.
+      // No scope: the main queue's work runs on the real clock, on the main thread's loop.
       DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
       #expect(done.wait(timeout: .now() + 10) == .success)
     }
   }
 
-  @Test("asyncAfter work still waiting for a frame when the hold ends goes to the real clock")
-  func delayedWorkOutlivesTheHold() async {
+  @Test("asyncAfter work still waiting for a frame when the scope ends goes to the real clock")
+  func delayedWorkOutlivesTheScope() async {
     await ModelGate.shared.holding {
       let done = DispatchSemaphore(value: 0)
-      await MainQueueHold.holding {
-        // Sent, and no frame ends before the hold does.
+      await MainThread.withVirtualDeadlines {
+        // Sent, and no frame ends before the scope does.
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
         #expect(VirtualRunLoop.main.busyWork().contains("asyncAfter work for the next frame"))
       }
@@ -181,74 +226,56 @@ struct MainQueueHoldTests {
     }
   }
 
-  @Test("something that waits for the held queue makes the hold give up, saying why")
-  func givesUp() async {
-    let reasons = RuntimeLock<[String]>([])
+  @Test("a scope inside a scope runs its body alone, and the outer one's end is the end")
+  func nestedScopes() async {
     await ModelGate.shared.holding {
-      await MainQueueHold.holding(patience: 0.2) {
-        // The model's thread waits for the queue, which waits for the model: after the
-        // patience, the block lets the queue go and the work runs.
-        let ran = DispatchQueue.main.sync { true }
-        #expect(ran)
-        VirtualRunLoop.main.advance(frames: 1)
-      } givenUp: { reason in
-        reasons.withLock { $0.append(reason) }
-      }
-    }
-    let said = reasons.withLock { $0 }
-    #expect(said.count == 1)
-    #expect(said.first?.hasPrefix("the main queue was held 0.2 s without a frame ending") == true)
-  }
-
-  @Test("work that runs longer than the patience gives the hold up; the next hold works again")
-  func slowWorkThenRecovery() async throws {
-    let reasons = RuntimeLock<[String]>([])
-    let ran = RuntimeLock(false)
-    try await ModelGate.shared.holding {
-      await MainQueueHold.holding(patience: 0.2) {
-        DispatchQueue.main.async { usleep(400_000) }
-        VirtualRunLoop.main.advance(frames: 1)
-      } givenUp: { reason in
-        reasons.withLock { $0.append(reason) }
-      }
-      try await Task.sleep(for: .milliseconds(600))
-      await MainQueueHold.holding(patience: 0.2) {
-        DispatchQueue.main.async { ran.withLock { $0 = true } }
-        VirtualRunLoop.main.advance(frames: 1)
-      } givenUp: { reason in
-        reasons.withLock { $0.append(reason) }
-      }
-    }
-    let said = reasons.withLock { $0 }
-    #expect(said.count == 1)
-    #expect(said.first?.hasPrefix("work on the main queue did not finish within 0.2 s") == true)
-    #expect(ran.withLock { $0 }, "the queue came free, and the next hold held it")
-  }
-
-  @Test("SWIZZLEKIT_MAIN_QUEUE_PATIENCE: a positive number of seconds up to a day, else 10")
-  func patienceFromTheEnvironment() {
-    #expect(MainQueueHold.patience(fromEnvironment: "60") == 60)
-    #expect(MainQueueHold.patience(fromEnvironment: "0.5") == 0.5)
-    for refused in [nil, "", "ten", "0", "-5", "nan", "inf", "1e9", " 60"] {
-      #expect(MainQueueHold.patience(fromEnvironment: refused) == 10, "\(refused ?? "nil")")
-    }
-  }
-
-  @Test("a hold inside a hold, or beside one, runs its body alone; odd patience is clamped")
-  func nestedAndClamped() async {
-    let reasons = RuntimeLock<[String]>([])
-    await ModelGate.shared.holding {
-      await MainQueueHold.holding(patience: .infinity) {
-        await MainQueueHold.holding(patience: .nan) {
-          DispatchQueue.main.async { reasons.withLock { $0.append("ran") } }
-          VirtualRunLoop.main.advance(frames: 1)
-        } givenUp: { reason in
-          reasons.withLock { $0.append(reason) }
+      let done = DispatchSemaphore(value: 0)
+      await MainThread.withVirtualDeadlines {
+        await MainThread.withVirtualDeadlines {
+          DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
         }
-      } givenUp: { reason in
-        reasons.withLock { $0.append(reason) }
+        #expect(
+          VirtualRunLoop.main.busyWork().contains("asyncAfter work for the next frame"),
+          "still virtual after the inner scope")
+      }
+      #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+  }
+
+  @Test("the model advanced off the main thread is reported, once an advance, and runs no work")
+  func offTheMainThread() async {
+    // Outside the trait, which would record the advance as an issue of the test: this test
+    // stands for one that forgot @MainActor.
+    await ModelGate.shared.holding {
+      let ranOnMain = RuntimeLock<Bool?>(nil)
+      let before = MainThread.offMainThreadAdvances
+      UIKitModelIssues.removeAll()
+      await Task.detached {
+        DispatchQueue.main.async { ranOnMain.withLock { $0 = Thread.isMainThread } }
+        VirtualRunLoop.main.advance(frames: 2)
+      }.value
+      #expect(MainThread.offMainThreadAdvances == before + 1)
+      #expect(
+        UIKitModelIssues.all.contains {
+          if case .offMainThread = $0 { true } else { false }
+        })
+      // This task resumed after the work, sent before it, ran: on the main thread, not in the
+      // worker's frames.
+      await MainActor.run {}
+      #expect(ranOnMain.withLock { $0 } == true)
+      VirtualRunLoop.main.reset()
+    }
+  }
+
+  @Test("main-queue work sent from a worker while no test runs the model runs on the main thread")
+  func workWithoutAModel() async {
+    let onMain = RuntimeLock<Bool?>(nil)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.main.async {
+        onMain.withLock { $0 = Thread.isMainThread }
+        continuation.resume()
       }
     }
-    #expect(reasons.withLock { $0 } == ["ran"])
+    #expect(onMain.withLock { $0 } == true)
   }
 }

@@ -18,6 +18,7 @@ private func stackOfTwo() -> (UINavigationController, UIViewController, UIViewCo
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Model bad input")
   struct ModelBadInputTests {
     /// UIKit raises "Application tried to push a nil view controller" for a push, and "Tried to

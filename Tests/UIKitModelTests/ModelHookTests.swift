@@ -5,6 +5,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Typed hooks on the model")
   struct ModelHookTests {
     @Test("an after hook can take the popped object as the UIViewController it is")

@@ -7,6 +7,7 @@ import Testing
 import UIKitModel
 
 /// The parent of every UIKit model suite.
+@MainActor
 @Suite("UIKit model", .uiKitModel)
 struct UIKitModelTests {}
 

@@ -24,34 +24,19 @@ struct ModelThreadTests {
     }
   }
 
-  @Test("main-queue work that advances the model while the model's thread waits keeps the rule")
-  func mainQueueWorkAdvances() async {
+  @MainActor
+  @Test("a nested advance on the main thread, a timer's that advances, keeps the rule")
+  func nestedAdvance() async {
     await ModelGate.shared.holding {
-      let frames = RuntimeLock<[Int]>([])
       VirtualRunLoop.main.reset()
-      await MainQueueHold.holding {
-        DispatchQueue.main.async {
-          VirtualRunLoop.main.advance(frames: 1)
-          frames.withLock { $0.append(VirtualRunLoop.main.frameCount) }
-        }
+      let nested = RuntimeLock<Int?>(nil)
+      VirtualRunLoop.main.perform(after: 0) {
         VirtualRunLoop.main.advance(frames: 1)
-        VirtualRunLoop.main.reset()
+        nested.withLock { $0 = VirtualRunLoop.main.frameCount }
       }
-      #expect(frames.withLock { $0 } == [2], "the work's frame came after the model's")
-    }
-  }
-
-  @Test("one thread after another, and a nested advance on one thread, are the rule kept")
-  func oneAtATime() async {
-    await ModelGate.shared.holding {
-      let done = DispatchSemaphore(value: 0)
-      Thread.detachNewThread {
-        VirtualRunLoop.main.perform(after: 0) { VirtualRunLoop.main.advance(frames: 1) }
-        VirtualRunLoop.main.advance(frames: 2)
-        done.signal()
-      }
-      done.wait()
-      VirtualRunLoop.main.advance(frames: 1)
+      VirtualRunLoop.main.advance(frames: 2)
+      #expect(nested.withLock { $0 } == 1, "the timer's advance ran its frame")
+      #expect(VirtualRunLoop.main.frameCount == 2, "then the outer advance ran to its own end")
       VirtualRunLoop.main.reset()
     }
   }

@@ -17,6 +17,7 @@ final class RefusingDelegate: ObjCObject, UINavigationBarDelegate {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UINavigationBar")
   struct NavigationBarTests {
     private func bar(ios version: String, device: DeviceProfile = .iPhone8) -> UINavigationBar {

@@ -49,6 +49,7 @@ final class NavigationLog {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UINavigationController")
   struct NavigationTests {
     /// A navigation controller with screens A (root), launched in a window.

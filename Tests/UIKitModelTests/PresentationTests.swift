@@ -6,6 +6,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UIViewController presentation")
   struct PresentationTests {
     /// A page that prefers light content, for the status bar.

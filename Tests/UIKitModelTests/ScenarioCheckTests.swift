@@ -7,6 +7,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("ScenarioReport")
   struct ScenarioReportTests {
     /// A scenario that checks a bar it turned blue, expecting `expected`, known to fail on

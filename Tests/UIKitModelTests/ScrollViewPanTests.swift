@@ -46,6 +46,7 @@ final class YieldingScrollView: UIScrollView {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UIScrollView's pan")
   struct ScrollViewPanTests {
     /// A session whose top page is a `GalleryPage` over a home page.

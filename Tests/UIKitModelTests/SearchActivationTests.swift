@@ -86,6 +86,7 @@ private func searchingScene(inHeader: Bool = false, version: String = "13.0")
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Activating the search")
   struct SearchActivationTests {
     @Test("a tap in the field activates: willPresent now, didPresent once the presentation ran")

@@ -36,6 +36,7 @@ private func searchScene(version: String = "13.0", largeTitles: Bool = false)
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Search in the navigation item")
   struct SearchTests {
     @Test("the search bar adds 56 points below the row: 100 on a phone, 152 with a large title")

@@ -4,6 +4,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Public selectors")
   struct SelectorsTests {
     @Test(

@@ -67,6 +67,7 @@ func dragDown(_ presented: UIViewController, by distance: CGFloat, cancelled: Bo
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("Sheets")
   struct SheetTests {
     @Test("the default style: a page sheet from iOS 13 with its SDK, full screen before")

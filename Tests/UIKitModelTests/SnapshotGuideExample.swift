@@ -4,6 +4,7 @@ import SwizzleKitTesting
 import Testing
 import UIKitModel
 
+@MainActor
 @Suite("Snapshot guide", .uiKitModel)
 struct SnapshotGuideExample {
   @Test(

@@ -34,6 +34,7 @@ private func failures(_ body: () -> Void) -> [String] {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("RGBAImage")
   struct RGBAImageTests {
     @Test("opaque and translucent fills land on the right pixels, clipped to the image")
@@ -87,6 +88,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("ImageComparison")
   struct ImageComparisonTests {
     @Test("equal images have no differing pixel; a changed one is counted and drawn in magenta")
@@ -121,6 +123,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("Image snapshots", .uiKitModel, .snapshots(record: .missing))
   struct ImageSnapshotTests {
     /// The screen of a pushed page with a blue bar.
@@ -305,6 +308,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("Record modes")
   struct RecordModeTests {
     @Test("SWIZZLEKIT_RECORD names the mode; UPDATE_GOLDEN means all; unknown is an error")
@@ -337,6 +341,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("Golden timelines: diffs and artifacts", .snapshots(record: .missing))
   struct GoldenDiffTests {
     @Test("a unified diff of the whole file: hunks with three lines of context, - before +")
@@ -393,6 +398,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("Failures a team can read", .uiKitModel)
   struct ReadableFailureTests {
     @Test("a hidden bar is its own difference, and colours seen through it say so")
@@ -418,6 +424,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("Waiting until idle", .uiKitModel)
   struct IdleTests {
     @Test("a push is waited out by its driver: idle after it, busy during it")

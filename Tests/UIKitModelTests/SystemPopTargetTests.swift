@@ -82,6 +82,7 @@ extension UIKitModelTests.GestureTests {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("NSUserDefaults")
   struct UserDefaultsTests {
     @Test("values by key: Booleans, numbers, objects; absent keys answer false and 0")

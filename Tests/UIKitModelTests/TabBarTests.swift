@@ -53,6 +53,7 @@ private final class TabDelegate: UITabBarControllerDelegate {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UITabBarController")
   struct TabBarControllerTests {
     @Test("the first tab appears at launch: its navigation controller's top page hears it")
@@ -291,6 +292,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("UINavigationController and the tab bar")
   struct BottomBarTests {
     @Test("a push hides the tab bar, sliding it its whole width to the left; the pop brings it")
@@ -402,6 +404,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("UITabBar")
   struct TabBarTests {
     @Test("a tap on a bar of any width finds its item or none, never a trap")

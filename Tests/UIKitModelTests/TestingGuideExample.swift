@@ -22,6 +22,7 @@ final class ProfilePage: UIViewController {
   }
 }
 
+@MainActor
 @Suite("Testing guide", .uiKitModel)
 struct TestingGuideExample {
   @Test("the profile's bar is blue at the top and scrolled", arguments: ["13", "15", "17"])

@@ -7,6 +7,7 @@ import Testing
 import UIKitModel
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("ExpectedBar")
   struct ExpectedBarTests {
     @Test("only the values given are checked, within the tolerance; each difference is a line")
@@ -39,6 +40,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("GoldenTimeline", .snapshots(record: .missing))
   struct GoldenTimelineTests {
     @Test("the first line that differs, a missing line included; nil when equal")
@@ -128,6 +130,7 @@ extension UIKitModelTests {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("expectScenario")
   struct ExpectScenarioTests {
     /// A scenario with three promises, one said to fail on iOS 15 where it holds.

@@ -11,6 +11,7 @@ final class TickRecorder: ObjCObject {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("VirtualRunLoop")
   struct RunLoopTests {
     @Test("timers and perform-after fire at their virtual times, in order")
@@ -63,6 +64,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("CADisplayLink")
   struct DisplayLinkTests {
     private func recorder() throws -> TickRecorder {
@@ -115,6 +117,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("CATransaction")
   struct TransactionTests {
     @Test("a completion set before begin() fires when the transaction's animations end")
@@ -151,6 +154,7 @@ extension UIKitModelTests {
     }
   }
 
+  @MainActor
   @Suite("UIView animation")
   struct AnimationTests {
     @Test("alpha interpolates on the virtual clock with the requested curve")

@@ -25,6 +25,7 @@ private final class Counting: UIView {
 }
 
 extension UIKitModelTests {
+  @MainActor
   @Suite("UIView")
   struct UIViewTests {
     @Test("subviews are kept back to front through every kind of insertion")

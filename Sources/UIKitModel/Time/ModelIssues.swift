@@ -57,9 +57,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
   case nonPropertyListValue(key: String, type: String)
   /// A colour given a NaN or infinite component (its components, in order).
   case invalidColor(String)
-  /// The model could not hold Dispatch's main queue, or gave the hold up after
-  /// ``MainQueueHold/patience``: from then on the queue runs beside the model.
-  case mainQueueUnavailable(String)
+  /// The model was used off the main thread while the main thread runs the model's loop (a test
+  /// not isolated to the main actor): the main queue's work runs beside it (``MainThread``).
+  case offMainThread(String)
   /// ``NavigationSession/waitUntilIdle(limit:)`` ran `limit` seconds of virtual time (a driver's
   /// step, 60) and the session was still busy with what it names.
   case notIdle(String, limit: TimeInterval)
@@ -94,9 +94,9 @@ public enum UIKitModelIssue: Error, Equatable, Sendable, CustomStringConvertible
     case .notIdle(let what, let limit):
       "the session was still busy after \(limit) s of waiting until idle: \(what). Stop what"
         + " runs for ever (a display link, a repeating animation) or wait with a longer limit"
-    case .mainQueueUnavailable(let what):
-      "\(what); the hold of the main queue was given up, and its work runs beside the model"
-        + " for the rest of the test"
+    case .offMainThread(let what):
+      "\(what), beside the model and not at the end of its frames: use the model on the main"
+        + " actor (mark the test or its suite @MainActor)"
     case .invalidColor(let components):
       "a colour was given the components (\(components)); a NaN or infinite one names no colour"
         + " and was taken as 0"

@@ -9,14 +9,14 @@ public import Foundation
 /// display links active in the current mode, advances the animations, and ends the turn's
 /// implicit `CATransaction`. Timers fire at their own times, between frames.
 ///
-/// Like UIKit's main run loop, it belongs to one thread at a time: use the model from one thread
-/// (a test's, the lab's). Under the testing library's trait, Dispatch's main queue is held, and
-/// its work runs at the end of each frame while the model waits for it (``MainQueueHold``): the
-/// hand-over is the only time another thread touches the model.
+/// Like UIKit's main run loop, it belongs to the main thread (``MainThread``): tests isolated to
+/// the main actor and the lab use it there. At the end of each frame it runs the work sent to the
+/// main queue and the main actor before the frame ended, in order, on the same thread.
 public final class VirtualRunLoop {
-  // nonisolated(unsafe): the model is used by one thread at a time, as UIKit by the main
-  // thread (main-queue work touches it only while the model waits, MainQueueHold); only
-  // builds with the internal checks check it (`ModelThread`), and the docs say so.
+  // nonisolated(unsafe): the model is used on the main thread, as UIKit is (MainThread), and the
+  // main queue's work runs there too; advancing elsewhere while the main thread runs the
+  // model's loop is reported (`MainThread.checkThread`), and builds with the internal checks
+  // stop two threads advancing at once (`ModelThread`). The docs say so.
   /// The main run loop, what `.main` means where UIKit code writes `RunLoop.main`.
   nonisolated(unsafe) public static let main = VirtualRunLoop()
 
@@ -118,6 +118,7 @@ public final class VirtualRunLoop {
       UIKitModelIssues.report(.advanceRefused("\(interval) s"))
       return
     }
+    MainThread.checkThread()
     #if SWIZZLEKIT_INTERNAL_CHECKS
       let entered = ModelThread.enter()
       defer { ModelThread.leave(entered) }
@@ -175,7 +176,8 @@ public final class VirtualRunLoop {
     if !animations.isEmpty { lines.append("animations under way") }
     if !transactions.isEmpty { lines.append("a transaction's completion") }
     if !endOfTurn.isEmpty { lines.append("work at the end of the turn") }
-    if MainQueueHold.hasDelayedWork { lines.append("asyncAfter work for the next frame") }
+    if MainThread.hasDelayedWork { lines.append("asyncAfter work for the next frame") }
+    if MainThread.hasQueuedWork { lines.append("main-queue work for the next frame") }
     for link in displayLinks where link.isRunning {
       lines.append(
         "display link -[\(link.target.map { "\(type(of: $0))" } ?? "?") \(link.selector)]")
@@ -192,7 +194,7 @@ public final class VirtualRunLoop {
   public var isIdle: Bool {
     !timers.contains(where: \.keepsRunLoopWaiting) && animations.isEmpty
       && transactions.isEmpty
-      && endOfTurn.isEmpty && !MainQueueHold.hasDelayedWork
+      && endOfTurn.isEmpty && !MainThread.hasDelayedWork && !MainThread.hasQueuedWork
   }
 
   private func runFrame() {
@@ -202,9 +204,9 @@ public final class VirtualRunLoop {
     }
     animations.advance(to: currentTime)
     endTurn()
-    // The main queue's work sent before now, while the model waits (MainQueueHold): once a
-    // frame, not at every turn's end (`CATransaction.flush()` ends one in the middle of a push).
-    MainQueueHold.endOfFrame()
+    // The main queue's work sent before now (MainThread): once a frame, not at every turn's end
+    // (`CATransaction.flush()` ends one in the middle of a push).
+    MainThread.endOfFrame()
     layOutPendingViews()
     for observer in frameObservers.values { observer(currentTime) }
   }

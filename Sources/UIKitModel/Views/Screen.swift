@@ -66,8 +66,8 @@ public enum DeviceProfile: String, CaseIterable, Sendable {
 
 /// The screen, as UIKit's `UIScreen.main`.
 public final class UIScreen {
-  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop; main-
-  // queue work touches it only while the model waits for it, MainQueueHold).
+  // nonisolated(unsafe): the model is used on the main thread, where the main queue's work runs
+  // too (see VirtualRunLoop and MainThread).
   /// The device's screen.
   nonisolated(unsafe) public static let main = UIScreen()
 
@@ -81,8 +81,8 @@ public final class UIScreen {
 /// The device, as UIKit's `UIDevice.current`: its system version is settable, because plugins
 /// branch on it (the bar hierarchy of iOS 10 differs from iOS 11's).
 public final class UIDevice {
-  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop; main-
-  // queue work touches it only while the model waits for it, MainQueueHold).
+  // nonisolated(unsafe): the model is used on the main thread, where the main queue's work runs
+  // too (see VirtualRunLoop and MainThread).
   /// The device the model runs as.
   nonisolated(unsafe) public static let current = UIDevice()
 

@@ -98,8 +98,8 @@ public protocol UIApplicationDelegate: AnyObject {
 /// seeds hang their one-time setup, so a hook of it made by an awake runs here), all before the
 /// delegate's `application(_:didFinishLaunchingWithOptions:)`.
 public final class UIApplication: UIResponder {
-  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop; main-
-  // queue work touches it only while the model waits for it, MainQueueHold).
+  // nonisolated(unsafe): the model is used on the main thread, where the main queue's work runs
+  // too (see VirtualRunLoop and MainThread).
   /// The application.
   nonisolated(unsafe) public static let shared = UIApplication()
 

@@ -9,6 +9,7 @@ import SwizzleKitTesting
 import Testing
 import UIKit
 
+@MainActor
 @Suite(.uiKitModel, .plugins(HelloPlugin()))
 struct HelloPluginTests {
   @Test("each controller's tint is on the bar while it is on top")

@@ -15,6 +15,7 @@ private func page(_ title: String, _ color: UIColor) -> UIViewController {
   return controller
 }
 
+@MainActor
 @Suite("The port of PageBarColors", .uiKitModel)
 struct PageBarColorsTests {
   @Test("its own trigger installs it at the launch, and each page's colour shows on the bar")
@@ -101,6 +102,7 @@ private func changedLines(from old: [String], to new: [String]) -> Int {
   return changed + max(removed, added)
 }
 
+@MainActor
 @Suite("The port's changed lines")
 struct PortedLinesTests {
   @Test("the port changed only the lines Linux forces: 23 of the iOS file's code lines")

@@ -1,0 +1,283 @@
+// The process's main thread, as UIKit's: the model runs on it, and the deferred UI work of iOS code
+// (`DispatchQueue.main.async`, `Task { @MainActor in ... }`, `DispatchQueue.main.asyncAfter`)
+// runs on it at the end of each frame of the model's run loop, in the order it was sent.
+//
+// On iOS the main thread runs the main run loop; each turn drains Dispatch's main queue, and the
+// main actor's jobs are work on that queue. In a `swift test` process on Linux the async `main`
+// ends in `dispatch_main()`, which parks the main thread: a worker thread then drains the queue,
+// inside Dispatch's callback, which does not let itself be entered again, so the model could not
+// run the queue's work between frames (issue #31: the work raced the model and crashed 3 runs in
+// 12). CMainThread keeps the main thread: the async main's final drain becomes this file's loop,
+// and the main actor's jobs go to an executor of the model's, which the loop runs, and which the
+// run loop drains at the end of a frame, while a test runs on the main actor.
+internal import CMainThread
+import Dispatch
+import Foundation
+import ObjCRuntime
+import Synchronization
+@_spi(ExperimentalCustomExecutors) import _Concurrency
+
+/// The process's main thread: where the model runs, as UIKit runs on iOS's, and where the work
+/// sent to the main queue and the main actor runs, at the end of each frame of the run loop.
+///
+/// In a test process (`swift test`, whose `main` is async) the main thread runs a loop of the
+/// model's in place of `dispatch_main()`. Tests isolated to the main actor (`@MainActor`) run on
+/// it; the main actor's jobs (`Task { @MainActor in ... }`, `await MainActor.run`) and
+/// `DispatchQueue.main.async` blocks wait in one queue, in the order they were sent, and run when
+/// the test awaits, or at the end of the run loop's next frame: a test's `advance` runs them
+/// between frames, as iOS runs them between turns of its main run loop. Work they send in turn
+/// waits for the frame after. `DispatchQueue.main.asyncAfter` follows the virtual clock while the
+/// testing library's traits run a test (``withVirtualDeadlines(_:)``).
+///
+/// In a process whose `main` is synchronous (the lab, the benchmark) the main thread is the
+/// program's own; the run loop, advanced on it, runs the main queue's work at the end of each
+/// frame in the same way.
+///
+/// The model is used on the main thread only. Advanced on another thread while the main thread
+/// runs the loop, it reports ``UIKitModelIssue/offMainThread(_:)``: the main queue's work would
+/// run beside it.
+public enum MainThread {
+  /// Whether the calling thread is the process's main thread.
+  public static var isCurrent: Bool { swk_is_main_thread() }
+
+  /// Whether the main thread runs the model's loop: true in a test process (whose `main` is
+  /// async), false where `main` is synchronous (the lab, the benchmark).
+  public static var runsModelLoop: Bool { swk_main_loop_is_running() }
+
+  /// How many advances of the run loop ran off the main thread while the main thread runs the
+  /// model's loop, since the process started: the testing library's traits record an issue for
+  /// a test during which it grew.
+  public static var offMainThreadAdvances: Int { offMainAdvances.load(ordering: .relaxed) }
+  private static let offMainAdvances = Atomic<Int>(0)
+
+  /// The main actor's executor, installed before `main` runs.
+  static let executor = MainThreadExecutor()
+
+  // MARK: Virtual deadlines
+
+  /// Whether `asyncAfter` to the main queue follows the virtual clock, with the work sent since
+  /// the last frame, for the run loop to put on that clock at the end of the frame: one lock, so
+  /// that work is either taken by a frame or handed back to Dispatch when the scope ends.
+  private static let deadlines = RuntimeLock<(isVirtual: Bool, sent: [DelayedWork])>((false, []))
+
+  /// Work sent with `asyncAfter` while deadlines are virtual.
+  private struct DelayedWork {
+    let delay: TimeInterval
+    let work: @Sendable () -> Void
+  }
+  /// Whether deadlines are virtual: read without the lock at the end of every frame.
+  private static let isVirtual = Atomic<Bool>(false)
+  @TaskLocal private static var isInScope = false
+
+  /// Runs `body` with `DispatchQueue.main.asyncAfter(deadline:execute:)` on the run loop's
+  /// virtual clock: the testing library's `.uiKitModel` and `.plugins` traits run each test in
+  /// it. Work still waiting for its first frame when `body` returns goes to Dispatch's real
+  /// clock, and is dropped if deadlines are virtual again by the time it is due (another test's
+  /// model). A scope inside a scope, or beside one, runs `body` alone.
+  public nonisolated(nonsending) static func withVirtualDeadlines<Result>(
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    guard !isInScope,
+      isVirtual.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        .exchanged
+    else { return try await body() }
+    deadlines.withLock { $0 = (true, []) }
+    defer {
+      let left = deadlines.withLock { state in
+        defer { state = (false, []) }
+        return state.sent
+      }
+      for item in left {
+        let work = item.work
+        DispatchQueue.main.asyncAfter(deadline: .now() + item.delay, qos: .unspecified, flags: []) {
+          if !isVirtual.load(ordering: .acquiring) { work() }
+        }
+      }
+      isVirtual.store(false, ordering: .releasing)
+    }
+    return try await $isInScope.withValue(true) { try await body() }
+  }
+
+  /// Keeps `work` for the run loop to send to the main queue once `delay` seconds have passed on
+  /// its virtual clock, counted from the end of the frame; false, doing nothing, when deadlines
+  /// are real (the work then follows Dispatch's clock).
+  static func send(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Bool {
+    guard isVirtual.load(ordering: .acquiring) else { return false }
+    return deadlines.withLock { state in
+      guard state.isVirtual else { return false }
+      state.sent.append(DelayedWork(delay: delay, work: work))
+      return true
+    }
+  }
+
+  /// Whether work sent to the main thread's queue waits to run: the run loop is not idle then.
+  static var hasQueuedWork: Bool { executor.hasWork }
+
+  /// Whether `asyncAfter` work waits for the end of a frame to be put on the virtual clock: the
+  /// run loop is not idle then.
+  static var hasDelayedWork: Bool {
+    isVirtual.load(ordering: .acquiring) && deadlines.withLock { !$0.sent.isEmpty }
+  }
+
+  // MARK: The end of a frame
+
+  /// Runs the main queue's work sent before now, on the main thread, at the end of a frame:
+  /// first puts the `asyncAfter` work sent since the last frame on the virtual clock, then runs
+  /// the main actor's jobs and the model's queue, then Dispatch's own queue (work sent with
+  /// Dispatch's other methods). Work they send waits for the next frame. Off the main thread it
+  /// runs nothing (``checkThread()`` said why).
+  static func endOfFrame() {
+    if isVirtual.load(ordering: .acquiring) { scheduleDelayedWork() }
+    guard swk_is_main_thread() else { return }
+    executor.runSentWork()
+    swk_main_queue_drain()
+  }
+
+  /// Reports ``UIKitModelIssue/offMainThread(_:)`` when the caller, about to advance the run
+  /// loop, is not the main thread while the main thread runs the model's loop: the main queue's
+  /// work runs there, beside the model, and not at the end of the caller's frames.
+  static func checkThread() {
+    guard !swk_is_main_thread(), swk_main_loop_is_running() else { return }
+    offMainAdvances.add(1, ordering: .relaxed)
+    UIKitModelIssues.report(
+      .offMainThread(
+        "the run loop advanced on a thread other than the main thread, where the main queue's"
+          + " work runs"))
+  }
+
+  /// Puts the `asyncAfter` work sent since the last frame on the virtual clock.
+  private static func scheduleDelayedWork() {
+    let sent = deadlines.withLock { state in
+      defer { state.sent = [] }
+      return state.sent
+    }
+    for item in sent {
+      // EarlGrey waits for a dispatch_after of up to 1.5 s (kGREYConfigKeyDispatchAfterMax-
+      // TrackableDelay) and not for a longer one: idle waits here do the same.
+      VirtualRunLoop.main.perform(after: item.delay, waitedFor: item.delay <= 1.5) {
+        DispatchQueue.main.async(execute: item.work)
+      }
+    }
+  }
+}
+
+// MARK: - The main actor's executor
+
+/// The main actor's executor in a process whose main thread runs the model's loop: one queue of
+/// the main actor's jobs and of `DispatchQueue.main.async` blocks, in the order they were sent,
+/// run by the loop, or by the run loop at the end of a frame while a test runs on the main
+/// thread. Before the loop starts, and in processes where it never does (a synchronous `main`),
+/// it hands jobs to the platform's executor (Dispatch's main queue), which the run loop drains
+/// at the end of a frame as well.
+///
+/// `@unchecked Sendable`: its one mutable state, the queue, is behind a `Mutex`; the platform
+/// executor it forwards to is Sendable itself.
+final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
+  /// A job of the main actor, or a block sent to the main queue.
+  private enum Work {
+    case job(UnownedJob)
+    case block(@Sendable () -> Void)
+  }
+
+  /// The work sent and not yet run, in order from `items[first]`, and how many were ever sent:
+  /// the sequence number of `items[first]` is `sent - (items.count - first)`.
+  private let queue = Mutex<(items: [Work], first: Int, sent: Int)>(([], 0, 0))
+  /// Dispatch's main executor, which runs the jobs while the loop does not.
+  private let platform = PlatformExecutorFactory.mainExecutor
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    guard swk_main_loop_is_running() else {
+      platform.enqueue(job)
+      return
+    }
+    append(.job(UnownedJob(job)))
+  }
+
+  /// Takes `block` for the main thread, for `DispatchQueue.main.async`; false where the main
+  /// thread runs no loop of the model's (the block then goes to Dispatch's queue, which the run
+  /// loop also drains).
+  func send(_ block: @escaping @Sendable () -> Void) -> Bool {
+    guard swk_main_loop_is_running() else { return false }
+    append(.block(block))
+    return true
+  }
+
+  /// Whether work waits in the queue (never where the main thread runs no loop of the model's).
+  var hasWork: Bool {
+    swk_main_loop_is_running() && queue.withLock { $0.items.count > $0.first }
+  }
+
+  private func append(_ work: Work) {
+    let wasEmpty = queue.withLock { queue in
+      queue.items.append(work)
+      queue.sent += 1
+      return queue.items.count - queue.first == 1
+    }
+    if wasEmpty { swk_main_loop_wake() }
+  }
+
+  /// Runs the work sent before the call, in order, on the main thread; work sent meanwhile
+  /// waits for the next call (a nested call, from work that advances the run loop, runs it).
+  /// Returns whether there was any.
+  @discardableResult
+  func runSentWork() -> Bool {
+    let end = queue.withLock { $0.sent }
+    var ran = false
+    while let work = next(sentBefore: end) {
+      ran = true
+      switch work {
+      case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+      case .block(let block): block()
+      }
+    }
+    return ran
+  }
+
+  /// The next work whose sequence number is below `end`, taken off the queue; nil when there is
+  /// none. The queue's storage is let go when it runs empty.
+  private func next(sentBefore end: Int) -> Work? {
+    queue.withLock { queue -> Work? in
+      let waiting = queue.items.count - queue.first
+      guard waiting > 0, queue.sent - waiting < end else { return nil }
+      let work = queue.items[queue.first]
+      queue.first += 1
+      if queue.first == queue.items.count { (queue.items, queue.first) = ([], 0) }
+      return work
+    }
+  }
+
+  func run() throws { try platform.run() }
+  func stop() { platform.stop() }
+  var isMainExecutor: Bool { true }
+
+  func checkIsolated() {
+    guard swk_main_loop_is_running() else { return platform.checkIsolated() }
+    precondition(swk_is_main_thread(), "main-actor code ran off the main thread")
+  }
+}
+
+/// The model's executors: its main actor's, and the platform's default one for everything else.
+private struct ModelExecutorFactory: ExecutorFactory {
+  static var mainExecutor: any MainExecutor { MainThread.executor }
+  static var defaultExecutor: any TaskExecutor { PlatformExecutorFactory.defaultExecutor }
+}
+
+/// Installs the model's main-actor executor: called by CMainThread's constructor, before `main`
+/// and before any task exists (an executor cannot be replaced once jobs ran on it).
+@c(swk_model_prepare_main_thread)
+func prepareMainThread() {
+  _createExecutors(factory: ModelExecutorFactory.self)
+}
+
+/// The main thread's loop in a test process, in place of `dispatch_main()`: runs the work sent to
+/// the main actor and the main queue as it comes, for ever (the process exits from its main
+/// task).
+@c(swk_model_main_loop)
+func runMainLoop() {
+  while true {
+    // Everything sent, including what the work sends, before waiting again.
+    while MainThread.executor.runSentWork() {}
+    swk_main_queue_drain()
+    swk_main_loop_wait()
+  }
+}
