@@ -4,7 +4,6 @@
 
 #include <poll.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 
@@ -24,16 +23,10 @@ extern swk_drain_hook swift_task_asyncMainDrainQueue_hook;
 extern void swk_model_prepare_main_thread(void);
 extern void swk_model_main_loop(void);
 
-static pthread_t main_thread;
-static atomic_bool loop_running;
+pthread_t swk_main_thread;
+bool swk_main_loop_running;
 // Written by swk_main_loop_wake when the model's queue gets work; read by the loop's poll.
 static int wake_fd = -1;
-
-bool swk_is_main_thread(void) { return pthread_equal(pthread_self(), main_thread) != 0; }
-
-bool swk_main_loop_is_running(void) {
-  return atomic_load_explicit(&loop_running, memory_order_acquire);
-}
 
 void swk_main_queue_drain(void) { _dispatch_main_queue_callback_4CF(NULL); }
 
@@ -60,13 +53,13 @@ void swk_main_loop_wake(void) {
 static void __attribute__((swiftcall)) drain_on_the_model_loop(void *original, void *override) {
   (void)original;
   (void)override;
-  atomic_store_explicit(&loop_running, true, memory_order_release);
+  __atomic_store_n(&swk_main_loop_running, true, __ATOMIC_RELEASE);
   swk_model_main_loop();
   abort();  // The loop never returns: the process exits from the main task.
 }
 
 __attribute__((constructor)) static void swk_main_thread_start(void) {
-  main_thread = pthread_self();
+  swk_main_thread = pthread_self();
   wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   // Without a wake-up descriptor the loop could not wait for the model's queue: Dispatch's
   // `dispatch_main()` stays, and the model drains nothing on the main thread.

@@ -12,14 +12,26 @@
 #ifndef CMAINTHREAD_H
 #define CMAINTHREAD_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
-/// Whether the calling thread is the process's main thread (the one that ran the constructors).
-bool swk_is_main_thread(void);
+/// The process's main thread: the one that ran the constructors.
+extern pthread_t swk_main_thread;
+
+/// Whether the calling thread is the process's main thread. Inline: the run loop asks at the end
+/// of every frame.
+static inline bool swk_is_main_thread(void) {
+  return pthread_equal(pthread_self(), swk_main_thread) != 0;
+}
+
+/// Set once, before the main thread's loop starts; read with acquire ordering.
+extern bool swk_main_loop_running;
 
 /// Whether the main thread runs the model's loop: true once the async main handed its final drain
 /// to it (a `swift test` process), false in a process whose `main` is synchronous (the lab).
-bool swk_main_loop_is_running(void);
+static inline bool swk_main_loop_is_running(void) {
+  return __atomic_load_n(&swk_main_loop_running, __ATOMIC_ACQUIRE);
+}
 
 /// Runs the work on Dispatch's main queue sent before the call, in order, on the calling thread,
 /// which must be the main thread. Work sent meanwhile waits for the next call. Does nothing when

@@ -14,8 +14,12 @@ extension DispatchQueue {
   /// This method shadows Dispatch's for calls that pass no `group`, `qos` or `flags`, the way
   /// iOS code writes them: Swift prefers the declaration that needs no default arguments.
   public func async(execute work: @escaping @Sendable @convention(block) () -> Void) {
-    if isMainQueue, MainThread.executor.send(work) { return }
+    guard isMainQueue else {
+      return async(group: nil, qos: .unspecified, flags: [], execute: work)
+    }
+    if MainThread.executor.send(work) { return }
     async(group: nil, qos: .unspecified, flags: [], execute: work)
+    MainThread.sentToDispatch.store(true, ordering: .relaxed)
   }
 
   /// Sends `work` to the queue at `deadline`. For the main queue, while the testing library's

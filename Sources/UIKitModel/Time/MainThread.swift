@@ -128,10 +128,24 @@ public enum MainThread {
   /// runs nothing (``checkThread()`` said why).
   static func endOfFrame() {
     if isVirtual.load(ordering: .acquiring) { scheduleDelayedWork() }
-    guard swk_is_main_thread() else { return }
-    executor.runSentWork()
-    swk_main_queue_drain()
+    if swk_main_loop_is_running() {
+      guard swk_is_main_thread() else { return }
+      executor.runSentWork()
+      swk_main_queue_drain()
+    } else if sentToDispatch.load(ordering: .relaxed) {
+      // A synchronous `main` (the lab): the main actor's jobs and `async` blocks went to
+      // Dispatch's queue, which its drain empties; a frame without them pays one load.
+      guard swk_is_main_thread() else { return }
+      sentToDispatch.store(false, ordering: .relaxed)
+      swk_main_queue_drain()
+    }
   }
+
+  /// Whether work went to Dispatch's main queue through the model's doors (`async`, the main
+  /// actor's jobs) since the last frame drained it, where the main thread runs no loop of the
+  /// model's. Set after the work is on the queue, so that a drain that sees it runs the work.
+  /// Work sent with Dispatch's other methods is not seen: it runs with the next drain.
+  static let sentToDispatch = Atomic<Bool>(false)
 
   /// Reports ``UIKitModelIssue/offMainThread(_:)`` when the caller, about to advance the run
   /// loop, is not the main thread while the main thread runs the model's loop: the main queue's
@@ -188,6 +202,7 @@ final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
   func enqueue(_ job: consuming ExecutorJob) {
     guard swk_main_loop_is_running() else {
       platform.enqueue(job)
+      MainThread.sentToDispatch.store(true, ordering: .relaxed)
       return
     }
     append(.job(UnownedJob(job)))
