@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // libdispatch's interface for a run loop that drains the main queue (CoreFoundation's, on Linux
 // as on Darwin): an eventfd that becomes readable when the queue gets work, and the drain.
@@ -23,12 +25,23 @@ extern swk_drain_hook swift_task_asyncMainDrainQueue_hook;
 extern void swk_model_prepare_main_thread(void);
 extern void swk_model_main_loop(void);
 
-pthread_t swk_main_thread;
-bool swk_main_loop_running;
+// Hidden: a second copy of the model in a library must not bind to this copy's state.
+__attribute__((visibility("hidden"))) pthread_t swk_main_thread;
+__attribute__((visibility("hidden"))) bool swk_main_loop_running;
 // Written by swk_main_loop_wake when the model's queue gets work; read by the loop's poll.
 static int wake_fd = -1;
 
-void swk_main_queue_drain(void) { _dispatch_main_queue_callback_4CF(NULL); }
+// Whether the main thread is inside Dispatch's drain: touched by the main thread only.
+static bool draining;
+
+void swk_main_queue_drain(void) {
+  bool outer = !draining;
+  draining = true;
+  _dispatch_main_queue_callback_4CF(NULL);
+  if (outer) draining = false;
+}
+
+bool swk_main_queue_is_draining(void) { return draining; }
 
 void swk_main_loop_wait(void) {
   struct pollfd fds[2] = {
@@ -59,6 +72,12 @@ static void __attribute__((swiftcall)) drain_on_the_model_loop(void *original, v
 }
 
 __attribute__((constructor)) static void swk_main_thread_start(void) {
+  // Only the first copy, loaded with the process on its main thread, takes the main thread: a
+  // library that carries a second copy of the model (which the loader refuses, after the fact)
+  // and is opened later, from any thread, must not replace the executor or the loop.
+  if (swift_task_asyncMainDrainQueue_hook != NULL || getpid() != (pid_t)syscall(SYS_gettid)) {
+    return;
+  }
   swk_main_thread = pthread_self();
   wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   // Without a wake-up descriptor the loop could not wait for the model's queue: Dispatch's

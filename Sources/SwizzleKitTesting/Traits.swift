@@ -188,8 +188,10 @@ extension Trait where Self == PluginTrait {
 
 /// Runs `body`, a model test, with `asyncAfter` on the model's virtual clock, and records an issue
 /// when the test advanced the run loop off the main thread (it is not isolated to the main
-/// actor): the main queue's work then ran beside the model.
+/// actor): the main queue's work then ran beside the model. Nested (a test with both traits), the
+/// outer scope alone counts.
 private func onTheMainThread(_ body: () async throws -> Void) async throws {
+  if ModelTestScope.isInside { return try await body() }
   let before = MainThread.offMainThreadAdvances
   defer {
     let advances = MainThread.offMainThreadAdvances - before
@@ -201,7 +203,14 @@ private func onTheMainThread(_ body: () async throws -> Void) async throws {
             + " test or its suite to the main actor (@MainActor)"))
     }
   }
-  try await MainThread.withVirtualDeadlines(body)
+  try await ModelTestScope.$isInside.withValue(true) {
+    try await MainThread.withVirtualDeadlines(body)
+  }
+}
+
+/// Whether the current task runs inside a model test's scope.
+private enum ModelTestScope {
+  @TaskLocal static var isInside = false
 }
 
 /// The process-wide turn of the UIKit model: one holder at a time, handed over in arrival order,

@@ -182,6 +182,42 @@ extension UIKitModelTests.MainQueueTests {
     #expect(ran.withLock { $0 } == ["async", "test"])
   }
 
+  @Test("Dispatch's own main-queue work runs while main-queue work keeps sending more")
+  func dispatchQueueIsNotStarved() async {
+    let done = RuntimeLock(false)
+    let rounds = RuntimeLock(0)
+    // With `qos:`, Dispatch's own method: the work goes to Dispatch's queue, not the model's.
+    DispatchQueue.main.async(qos: .default) { done.withLock { $0 = true } }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // Work on the model's queue that sends more until Dispatch's work ran, or 100,000 rounds.
+      @Sendable func again() {
+        DispatchQueue.main.async {
+          let round = rounds.withLock { count in
+            count += 1
+            return count
+          }
+          if done.withLock({ $0 }) || round == 100_000 { continuation.resume() } else { again() }
+        }
+      }
+      again()
+    }
+    #expect(done.withLock { $0 }, "a turn of the main thread drains both queues")
+    #expect(rounds.withLock { $0 } <= 3)
+  }
+
+  @Test("Dispatch's own main-queue work is the main actor's, on the main thread")
+  func dispatchWorkIsIsolated() async {
+    let onMain = RuntimeLock<Bool?>(nil)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.main.async(qos: .default) {
+        // Outside any job: the runtime asks the executor, which checks the thread.
+        MainActor.assumeIsolated { onMain.withLock { $0 = Thread.isMainThread } }
+        continuation.resume()
+      }
+    }
+    #expect(onMain.withLock { $0 } == true)
+  }
+
   @Test("work that advances the model runs its frames nested, on the main thread")
   func workThatAdvances() {
     let frames = RuntimeLock<[Int]>([])
@@ -269,13 +305,16 @@ struct MainThreadTests {
 
   @Test("main-queue work sent from a worker while no test runs the model runs on the main thread")
   func workWithoutAModel() async {
-    let onMain = RuntimeLock<Bool?>(nil)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.main.async {
-        onMain.withLock { $0 = Thread.isMainThread }
-        continuation.resume()
+    // The gate keeps model tests away: their idle waits count the model's queue.
+    await ModelGate.shared.holding {
+      let onMain = RuntimeLock<Bool?>(nil)
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.main.async {
+          onMain.withLock { $0 = Thread.isMainThread }
+          continuation.resume()
+        }
       }
+      #expect(onMain.withLock { $0 } == true)
     }
-    #expect(onMain.withLock { $0 } == true)
   }
 }

@@ -38,6 +38,10 @@ static inline bool swk_main_loop_is_running(void) {
 /// called from inside that work (Dispatch's drain is not re-entrant).
 void swk_main_queue_drain(void);
 
+/// Whether the main thread is inside `swk_main_queue_drain()` (running work of Dispatch's main
+/// queue), where a nested drain does nothing.
+bool swk_main_queue_is_draining(void);
+
 /// Waits, on the main thread's loop, until Dispatch's main queue has work or
 /// `swk_main_loop_wake()` was called, or a tenth of a second passed.
 void swk_main_loop_wait(void);

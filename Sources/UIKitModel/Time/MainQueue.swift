@@ -19,7 +19,7 @@ extension DispatchQueue {
     }
     if MainThread.executor.send(work) { return }
     async(group: nil, qos: .unspecified, flags: [], execute: work)
-    MainThread.sentToDispatch.store(true, ordering: .relaxed)
+    MainThread.sentToDispatch.store(true, ordering: .releasing)
   }
 
   /// Sends `work` to the queue at `deadline`. For the main queue, while the testing library's
@@ -45,12 +45,17 @@ extension DispatchQueue {
   public func asyncAfter(
     deadline: DispatchTime, execute work: @escaping @Sendable @convention(block) () -> Void
   ) {
-    if isMainQueue {
-      let now = DispatchTime.now().uptimeNanoseconds
-      let nanoseconds = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
-      if MainThread.send(after: Double(nanoseconds) / 1e9, work) { return }
+    guard isMainQueue else {
+      return asyncAfter(deadline: deadline, qos: .unspecified, flags: [], execute: work)
     }
-    asyncAfter(deadline: deadline, qos: .unspecified, flags: [], execute: work)
+    let now = DispatchTime.now().uptimeNanoseconds
+    let nanoseconds = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
+    if MainThread.send(after: Double(nanoseconds) / 1e9, work) { return }
+    // The real clock: at the deadline the work is sent as `async` sends it, so that it joins the
+    // main actor's jobs in order (a test process) or is drained at the next frame (the lab).
+    DispatchQueue.global().asyncAfter(deadline: deadline, qos: .unspecified, flags: []) {
+      DispatchQueue.main.async(execute: work)
+    }
   }
 
   /// Whether this is the main queue. On Linux each `DispatchQueue.main` is a new wrapper of the

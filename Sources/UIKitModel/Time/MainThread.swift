@@ -29,9 +29,9 @@ import Synchronization
 /// waits for the frame after. `DispatchQueue.main.asyncAfter` follows the virtual clock while the
 /// testing library's traits run a test (``withVirtualDeadlines(_:)``).
 ///
-/// In a process whose `main` is synchronous (the lab, the benchmark) the main thread is the
-/// program's own; the run loop, advanced on it, runs the main queue's work at the end of each
-/// frame in the same way.
+/// In a process whose `main` is synchronous (the lab, the benchmark, XCTest) the main thread is
+/// the program's own; the main actor's jobs and `async` blocks go to Dispatch's main queue, and
+/// the run loop, advanced on the main thread, drains it at the end of the next frame.
 ///
 /// The model is used on the main thread only. Advanced on another thread while the main thread
 /// runs the loop, it reports ``UIKitModelIssue/offMainThread(_:)``: the main queue's work would
@@ -87,13 +87,14 @@ public enum MainThread {
         defer { state = (false, []) }
         return state.sent
       }
+      // Real again before the work is handed over: work due at once must not find the scope.
+      isVirtual.store(false, ordering: .releasing)
       for item in left {
         let work = item.work
-        DispatchQueue.main.asyncAfter(deadline: .now() + item.delay, qos: .unspecified, flags: []) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + item.delay) {
           if !isVirtual.load(ordering: .acquiring) { work() }
         }
       }
-      isVirtual.store(false, ordering: .releasing)
     }
     return try await $isInScope.withValue(true) { try await body() }
   }
@@ -132,19 +133,22 @@ public enum MainThread {
       guard swk_is_main_thread() else { return }
       executor.runSentWork()
       swk_main_queue_drain()
-    } else if sentToDispatch.load(ordering: .relaxed) {
+    } else if sentToDispatch.load(ordering: .acquiring) {
       // A synchronous `main` (the lab): the main actor's jobs and `async` blocks went to
-      // Dispatch's queue, which its drain empties; a frame without them pays one load.
-      guard swk_is_main_thread() else { return }
+      // Dispatch's queue, which its drain empties; a frame without them pays one load. Inside
+      // Dispatch's drain (work of the queue that advances the run loop) the drain cannot run
+      // again: the flag stays for the next frame.
+      guard swk_is_main_thread(), !swk_main_queue_is_draining() else { return }
       sentToDispatch.store(false, ordering: .relaxed)
       swk_main_queue_drain()
     }
   }
 
-  /// Whether work went to Dispatch's main queue through the model's doors (`async`, the main
-  /// actor's jobs) since the last frame drained it, where the main thread runs no loop of the
-  /// model's. Set after the work is on the queue, so that a drain that sees it runs the work.
-  /// Work sent with Dispatch's other methods is not seen: it runs with the next drain.
+  /// Whether work went to Dispatch's main queue through the model's doors (`async`, `asyncAfter`
+  /// on the real clock, the main actor's jobs) since the last frame drained it, where the main
+  /// thread runs no loop of the model's. Set, releasing, after the work is on the queue, so that
+  /// a drain that sees it runs the work. Work sent with Dispatch's other methods is not seen: it
+  /// runs with the next drain.
   static let sentToDispatch = Atomic<Bool>(false)
 
   /// Reports ``UIKitModelIssue/offMainThread(_:)`` when the caller, about to advance the run
@@ -184,8 +188,9 @@ public enum MainThread {
 /// it hands jobs to the platform's executor (Dispatch's main queue), which the run loop drains
 /// at the end of a frame as well.
 ///
-/// `@unchecked Sendable`: its one mutable state, the queue, is behind a `Mutex`; the platform
-/// executor it forwards to is Sendable itself.
+/// `@unchecked Sendable`: its one mutable state, the queue, is behind a `RuntimeLock` (which
+/// ThreadSanitizer sees; it does not see into `Synchronization.Mutex`'s futex on Linux); the
+/// platform executor it forwards to is Sendable itself.
 final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
   /// A job of the main actor, or a block sent to the main queue.
   private enum Work {
@@ -193,16 +198,25 @@ final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
     case block(@Sendable () -> Void)
   }
 
-  /// The work sent and not yet run, in order from `items[first]`, and how many were ever sent:
-  /// the sequence number of `items[first]` is `sent - (items.count - first)`.
-  private let queue = Mutex<(items: [Work], first: Int, sent: Int)>(([], 0, 0))
+  /// The work sent and not yet run, in order from `items[first]` (the slots before it are
+  /// emptied as they are taken, so that nothing they captured stays alive), and how many were
+  /// ever sent: the sequence number of `items[first]` is `sent - (items.count - first)`.
+  private struct Queue {
+    var items: [Work?] = []
+    var first = 0
+    var sent = 0
+
+    var waiting: Int { items.count - first }
+  }
+
+  private let queue = RuntimeLock(Queue())
   /// Dispatch's main executor, which runs the jobs while the loop does not.
   private let platform = PlatformExecutorFactory.mainExecutor
 
   func enqueue(_ job: consuming ExecutorJob) {
     guard swk_main_loop_is_running() else {
       platform.enqueue(job)
-      MainThread.sentToDispatch.store(true, ordering: .relaxed)
+      MainThread.sentToDispatch.store(true, ordering: .releasing)
       return
     }
     append(.job(UnownedJob(job)))
@@ -219,44 +233,44 @@ final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
 
   /// Whether work waits in the queue (never where the main thread runs no loop of the model's).
   var hasWork: Bool {
-    swk_main_loop_is_running() && queue.withLock { $0.items.count > $0.first }
+    swk_main_loop_is_running() && queue.withLock { $0.waiting > 0 }
   }
 
   private func append(_ work: Work) {
     let wasEmpty = queue.withLock { queue in
       queue.items.append(work)
       queue.sent += 1
-      return queue.items.count - queue.first == 1
+      return queue.waiting == 1
     }
     if wasEmpty { swk_main_loop_wake() }
   }
 
   /// Runs the work sent before the call, in order, on the main thread; work sent meanwhile
   /// waits for the next call (a nested call, from work that advances the run loop, runs it).
-  /// Returns whether there was any.
-  @discardableResult
-  func runSentWork() -> Bool {
+  func runSentWork() {
     let end = queue.withLock { $0.sent }
-    var ran = false
     while let work = next(sentBefore: end) {
-      ran = true
       switch work {
       case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
       case .block(let block): block()
       }
     }
-    return ran
   }
 
   /// The next work whose sequence number is below `end`, taken off the queue; nil when there is
-  /// none. The queue's storage is let go when it runs empty.
+  /// none. The storage is let go when the queue runs empty, and the slots already taken are
+  /// dropped once they are half of it.
   private func next(sentBefore end: Int) -> Work? {
     queue.withLock { queue -> Work? in
-      let waiting = queue.items.count - queue.first
-      guard waiting > 0, queue.sent - waiting < end else { return nil }
-      let work = queue.items[queue.first]
+      guard queue.waiting > 0, queue.sent - queue.waiting < end else { return nil }
+      let work = queue.items[queue.first].take()
       queue.first += 1
-      if queue.first == queue.items.count { (queue.items, queue.first) = ([], 0) }
+      if queue.waiting == 0 {
+        (queue.items, queue.first) = ([], 0)
+      } else if queue.first >= 64, queue.first * 2 >= queue.items.count {
+        queue.items.removeFirst(queue.first)
+        queue.first = 0
+      }
       return work
     }
   }
@@ -290,9 +304,11 @@ func prepareMainThread() {
 @c(swk_model_main_loop)
 func runMainLoop() {
   while true {
-    // Everything sent, including what the work sends, before waiting again.
-    while MainThread.executor.runSentWork() {}
+    // One turn: the model's queue as it was, then Dispatch's, as a turn of iOS's main run loop
+    // drains the main queue. Work that keeps sending more (a task that yields in a loop) cannot
+    // starve Dispatch's queue; the loop waits only when nothing is left.
+    MainThread.executor.runSentWork()
     swk_main_queue_drain()
-    swk_main_loop_wait()
+    if !MainThread.executor.hasWork { swk_main_loop_wait() }
   }
 }

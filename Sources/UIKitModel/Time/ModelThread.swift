@@ -6,9 +6,10 @@ import Synchronization
 /// Checks, in builds with `SWIZZLEKIT_INTERNAL_CHECKS`, that the model is used by one thread at
 /// a time, as UIKit is used by the main thread: the run loop's advance is where a model's thread
 /// does its work, and a second thread advancing while the first is inside is the race the rule
-/// forbids. The same thread may advance again inside (a timer's block that advances); another
-/// thread may advance once the first is out (the next test). The main queue's work runs on the
-/// model's thread, at the end of its frames (``MainThread``).
+/// forbids. The same thread may advance again inside (a timer's block that advances). The model's
+/// thread is the main thread (``MainThread``), where the main queue's work runs at the end of its
+/// frames; advancing elsewhere is reported where the main thread runs the model's loop, and is
+/// stopped here only when it overlaps an advance of another thread.
 enum ModelThread {
   /// The thread inside an advance, 0 when none is.
   private static let owner = Atomic<UInt>(0)
