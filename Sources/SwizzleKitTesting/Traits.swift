@@ -13,7 +13,7 @@ public import UIKitModel
 /// Isolate the tests to the main actor, as UIKit code is: the model runs on the main thread
 /// (`MainThread`), where deferred UI work (`DispatchQueue.main.async`,
 /// `Task { @MainActor in ... }`) runs too, in the order it was sent, at the end of the model's
-/// frames or when the test awaits. `DispatchQueue.main.asyncAfter` follows the model's virtual
+/// frames or when the test suspends. `DispatchQueue.main.asyncAfter` follows the model's virtual
 /// clock during the test.
 ///
 /// ```swift
