@@ -24,9 +24,9 @@ import Synchronization
 /// model's in place of `dispatch_main()`. Tests isolated to the main actor (`@MainActor`) run on
 /// it; the main actor's jobs (`Task { @MainActor in ... }`, `await MainActor.run`) and
 /// `DispatchQueue.main.async` blocks wait in one queue, in the order they were sent, and run when
-/// the test suspends (an `await` that waits), or at the end of the run loop's next frame: a test's `advance` runs them
-/// between frames, as iOS runs them between turns of its main run loop. Work they send in turn
-/// waits for the frame after. `DispatchQueue.main.asyncAfter` follows the virtual clock while the
+/// the test suspends (an `await` that waits), or at the end of the run loop's next frame: a
+/// test's `advance` runs them between frames, as iOS runs them between turns of its main run
+/// loop. Work they send in turn waits for the frame after. `DispatchQueue.main.asyncAfter` follows the virtual clock while the
 /// testing library's traits run a test (``withVirtualDeadlines(_:)``).
 ///
 /// In a process whose `main` is synchronous (the lab, the benchmark, XCTest) the main thread is
