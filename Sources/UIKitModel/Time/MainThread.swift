@@ -26,8 +26,9 @@ import Synchronization
 /// `DispatchQueue.main.async` blocks wait in one queue, in the order they were sent, and run when
 /// the test suspends (an `await` that waits), or at the end of the run loop's next frame: a
 /// test's `advance` runs them between frames, as iOS runs them between turns of its main run
-/// loop. Work they send in turn waits for the frame after. `DispatchQueue.main.asyncAfter` follows the virtual clock while the
-/// testing library's traits run a test (``withVirtualDeadlines(_:)``).
+/// loop. Work they send in turn waits for the frame after. `DispatchQueue.main.asyncAfter`
+/// follows the virtual clock while the testing library's traits run a test
+/// (``withVirtualDeadlines(_:)``).
 ///
 /// In a process whose `main` is synchronous (the lab, the benchmark, XCTest) the main thread is
 /// the program's own; the main actor's jobs and `async` blocks go to Dispatch's main queue, and
