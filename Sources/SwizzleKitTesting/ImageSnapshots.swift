@@ -21,7 +21,7 @@ import UIKitModel
 /// instead (``RecordMode``); every write fails the test and names the file and what changed.
 ///
 /// ```swift
-/// @Test(.uiKitModel) func pushed() {
+/// @MainActor @Test(.uiKitModel) func pushed() {
 ///   let session = NavigationSession(root: UIViewController())
 ///   session.push(UIViewController()).advance(by: 1)
 ///   expectScreen(named: "pushed")

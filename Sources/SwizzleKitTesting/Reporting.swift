@@ -45,8 +45,9 @@ enum TestReporter {
 ///
 /// XCTest runs its tests one at a time on the main thread, so no gate is needed against the
 /// Swift Testing tests of the same binary (`swift test` runs the two libraries one after the
-/// other). Main-queue work is not held as the trait holds it: it runs when XCTest's run loop
-/// turns (`wait(for:)`), not at the model's frames.
+/// other). XCTest's `main` is synchronous: main-queue work sent through the model runs at the end
+/// of the model's next frame on the main thread, and `asyncAfter` keeps the real clock
+/// (`MainThread`).
 open class SwizzleKitTestCase: XCTestCase, @unchecked Sendable {
   // @unchecked Sendable: XCTestCase is not Sendable; XCTest creates and runs each case on one
   // thread, and this class adds no stored state.

@@ -18,7 +18,7 @@ public import UIKitModel
 /// other runs of the test go on.
 ///
 /// ```swift
-/// @Test(.uiKitModel, arguments: IOSProfile.all)
+/// @MainActor @Test(.uiKitModel, arguments: IOSProfile.all)
 /// func scrolling(profile: IOSProfile) {
 ///   expectScenario(
 ///     OverlayBarScenarios.scrolling,
@@ -101,7 +101,7 @@ public func expectScenario(
 /// the matrix's row of one profile, as a test.
 ///
 /// ```swift
-/// @Test(.uiKitModel, arguments: IOSProfile.matrix)
+/// @MainActor @Test(.uiKitModel, arguments: IOSProfile.matrix)
 /// func everywhere(profile: IOSProfile) {
 ///   expectScenarios(OverlayBarScenarios.all, on: profile)
 /// }
@@ -142,7 +142,7 @@ extension IOSProfile: CustomTestStringConvertible {
 /// its own behaviour beside it.
 ///
 /// ```swift
-/// @Suite(.uiKitModel)
+/// @MainActor @Suite(.uiKitModel)
 /// struct MyScenarioTests {
 ///   @Test("the scenarios: every profile and device, golden timelines, the same twice")
 ///   func suite() {

@@ -191,6 +191,7 @@ struct Export {
       import Testing
       import UIKitModel
 
+      @MainActor
       @Suite(.uiKitModel)
       struct \(typeName) {
         @Test(\(Export.literal("\(scenario.name) on \(options.device.rawValue), iOS \(options.profileName)")))

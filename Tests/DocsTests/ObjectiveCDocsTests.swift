@@ -5,7 +5,7 @@ import GNUObjC
 import SwizzleKitTesting
 import Testing
 
-// The model's turn: gcc's processes must not starve a model test that holds the main queue.
+// The model's turn: gcc's processes and a model test do not compete for the two cores.
 @Suite("Objective-C docs", .uiKitModel)
 struct ObjectiveCDocsTests {
   @Test("Docs/ObjectiveC/include holds the headers the lab compiles against, as generated now")

@@ -41,8 +41,8 @@ public enum MainThread {
   /// Whether the calling thread is the process's main thread.
   public static var isCurrent: Bool { swk_is_main_thread() }
 
-  /// Whether the main thread runs the model's loop: true in a test process (whose `main` is
-  /// async), false where `main` is synchronous (the lab, the benchmark).
+  /// Whether the main thread runs the model's loop: true where `main` is async (Swift Testing's
+  /// pass of `swift test`), false where it is synchronous (the lab, the benchmark, XCTest's pass).
   public static var runsModelLoop: Bool { swk_main_loop_is_running() }
 
   /// How many advances of the run loop ran off the main thread while the main thread runs the
