@@ -218,6 +218,21 @@ extension UIKitModelTests.MainQueueTests {
     #expect(onMain.withLock { $0 } == true)
   }
 
+  @Test("idle waits count the main thread's queue, and run what waits there")
+  func idleWaitsCountTheQueue() {
+    let ran = RuntimeLock<[Int]>([])
+    DispatchQueue.main.async {
+      ran.withLock { $0.append(VirtualRunLoop.main.frameCount) }
+      // Sent in the first frame's drain: it waits for the next frame, and keeps the loop busy.
+      DispatchQueue.main.async { ran.withLock { $0.append(VirtualRunLoop.main.frameCount) } }
+    }
+    #expect(VirtualRunLoop.main.busyWork() == ["main-queue work for the next frame"])
+    #expect(!VirtualRunLoop.main.isIdle)
+    #expect(VirtualRunLoop.main.runUntilIdle(limit: 1))
+    #expect(ran.withLock { $0 } == [1, 2], "two frames: the work, then the work it sent")
+    #expect(VirtualRunLoop.main.busyWork().isEmpty)
+  }
+
   @Test("work that advances the model runs its frames nested, on the main thread")
   func workThatAdvances() {
     let frames = RuntimeLock<[Int]>([])
@@ -300,6 +315,25 @@ struct MainThreadTests {
       await MainActor.run {}
       #expect(ranOnMain.withLock { $0 } == true)
       VirtualRunLoop.main.reset()
+    }
+  }
+
+  @Test("a scope beside a scope, from another task, runs its body alone; the first one ends it")
+  func scopeBesideAScope() async {
+    await ModelGate.shared.holding {
+      let done = DispatchSemaphore(value: 0)
+      await MainThread.withVirtualDeadlines {
+        await Task.detached {
+          // No task-local scope here: the compare-and-exchange finds deadlines virtual already.
+          await MainThread.withVirtualDeadlines {
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { done.signal() }
+          }
+        }.value
+        #expect(
+          VirtualRunLoop.main.busyWork().contains("asyncAfter work for the next frame"),
+          "the second scope's end left deadlines virtual and its work waiting")
+      }
+      #expect(done.wait(timeout: .now() + 10) == .success, "handed to Dispatch by the first")
     }
   }
 

@@ -14,12 +14,10 @@ extension DispatchQueue {
   /// This method shadows Dispatch's for calls that pass no `group`, `qos` or `flags`, the way
   /// iOS code writes them: Swift prefers the declaration that needs no default arguments.
   public func async(execute work: @escaping @Sendable @convention(block) () -> Void) {
-    guard isMainQueue else {
-      return async(group: nil, qos: .unspecified, flags: [], execute: work)
-    }
-    if MainThread.executor.send(work) { return }
+    let main = isMainQueue
+    if main, MainThread.executor.send(work) { return }
     async(group: nil, qos: .unspecified, flags: [], execute: work)
-    MainThread.sentToDispatch.store(true, ordering: .releasing)
+    if main { MainThread.noteSentToDispatch() }
   }
 
   /// Sends `work` to the queue at `deadline`. For the main queue, while the testing library's

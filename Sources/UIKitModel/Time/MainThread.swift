@@ -150,7 +150,11 @@ public enum MainThread {
   /// thread runs no loop of the model's. Set, releasing, after the work is on the queue, so that
   /// a drain that sees it runs the work. Work sent with Dispatch's other methods is not seen: it
   /// runs with the next drain.
-  static let sentToDispatch = Atomic<Bool>(false)
+  private static let sentToDispatch = Atomic<Bool>(false)
+
+  /// Notes that the model's doors just put work on Dispatch's main queue (after putting it
+  /// there), for the next frame's end to drain.
+  static func noteSentToDispatch() { sentToDispatch.store(true, ordering: .releasing) }
 
   /// Reports ``UIKitModelIssue/offMainThread(_:)`` when the caller, about to advance the run
   /// loop, is not the main thread while the main thread runs the model's loop: the main queue's
@@ -217,7 +221,7 @@ final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
   func enqueue(_ job: consuming ExecutorJob) {
     guard swk_main_loop_is_running() else {
       platform.enqueue(job)
-      MainThread.sentToDispatch.store(true, ordering: .releasing)
+      MainThread.noteSentToDispatch()
       return
     }
     append(.job(UnownedJob(job)))
