@@ -169,7 +169,9 @@ let package = Package(
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/BarLayerPlugin",
       exclude: ["README.md"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: [
+        .enableUpcomingFeature("MemberImportVisibility"), .defaultIsolation(MainActor.self),
+      ]
     ),
     // The ETNavBarTransparent / EMNavigationBarTransition technique: methods exchanged at run
     // time, installed once in a static let, woken by SelfAware.
@@ -178,7 +180,9 @@ let package = Package(
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/TransparentBarPlugin",
       exclude: ["README.md"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: [
+        .enableUpcomingFeature("MemberImportVisibility"), .defaultIsolation(MainActor.self),
+      ]
     ),
     // LTNavigationBar's technique: a category (a Swift extension) with no swizzling, in the
     // seed's mode and a fixed one.
@@ -187,7 +191,9 @@ let package = Package(
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/OverlayBarPlugin",
       exclude: ["README.md"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: [
+        .enableUpcomingFeature("MemberImportVisibility"), .defaultIsolation(MainActor.self),
+      ]
     ),
     // KJNavigationController's technique: custom animators and an edge pan, as the seed's
     // subclass (made at run time) and as a plugin that wraps every controller's delegate.
@@ -196,7 +202,9 @@ let package = Package(
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/AnimatorTransitionPlugin",
       exclude: ["README.md"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: [
+        .enableUpcomingFeature("MemberImportVisibility"), .defaultIsolation(MainActor.self),
+      ]
     ),
     // The custom pop gesture: the NavigationInteractiveTransition article's, and
     // FDFullscreenPopGesture's hijack of the system gesture's private target.
@@ -205,7 +213,9 @@ let package = Package(
       dependencies: ["ObjCRuntime", "Hooks", "UIKitModel", "Scenarios"],
       path: "Plugins/FullscreenPopPlugin",
       exclude: ["README.md"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: [
+        .enableUpcomingFeature("MemberImportVisibility"), .defaultIsolation(MainActor.self),
+      ]
     ),
     // An application that links the transparent-bar plugin: the plugin installs itself at its
     // launch, which only a process of its own may show (CI runs it).

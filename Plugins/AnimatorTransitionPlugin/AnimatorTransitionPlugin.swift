@@ -48,7 +48,9 @@ public struct AnimatorTransitionPlugin: DiscoverablePlugin {
   /// Hooks `viewDidLoad` and `setDelegate:` of `UINavigationController`.
   public func install() throws {
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in
-      TransitionDelegateProxy.adopt(navigation)
+      MainThread.assumeIsolated {
+        TransitionDelegateProxy.adopt(navigation)
+      }
     }
     try UINavigationController.hook(instead: "setDelegate:") {
       (original: HookOriginal<Void, ObjCObject?>, navigation, delegate: ObjCObject?) in
@@ -63,6 +65,6 @@ public struct AnimatorTransitionPlugin: DiscoverablePlugin {
   /// The hooks come off with the plugin (the registry removes them); the proxies go, each
   /// navigation controller getting its app's delegate back, and the edge pans are removed.
   public func uninstall() {
-    TransitionDelegateProxy.releaseAll()
+    MainThread.assumeIsolated { TransitionDelegateProxy.releaseAll() }
   }
 }

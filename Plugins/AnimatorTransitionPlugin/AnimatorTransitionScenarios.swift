@@ -191,8 +191,10 @@ public enum AnimatorTransitionScenarios {
           mode == .seed
           ? try? session.navigationController.hook(before: KJNavigationController.edgePanSelector) {
             (navigation, _: UIPanGestureRecognizer) in
-            let calls = navigation.kjInteractive?.callsBeforeStart ?? 0
-            ignored.withLock { $0 = max($0, calls) }
+            MainThread.assumeIsolated {
+              let calls = navigation.kjInteractive?.callsBeforeStart ?? 0
+              ignored.withLock { $0 = max($0, calls) }
+            }
           } : nil
         session.swipeBack(to: 0.6)
         token?.remove()
@@ -211,7 +213,7 @@ public enum AnimatorTransitionScenarios {
   /// the launch (a bar that prefers large titles; not in a tab).
   public static func runHalf(
     _ mode: AnimatorMode, _ context: ScenarioContext, inTab: Bool = false,
-    root: () -> UIViewController = homePage,
+    root: @MainActor () -> UIViewController = homePage,
     configure: ((UINavigationController) -> Void)? = nil,
     _ body: (NavigationSession) -> Void
   ) {

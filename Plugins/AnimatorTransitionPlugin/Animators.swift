@@ -5,11 +5,11 @@ public import ObjCRuntime
 public import UIKitModel
 
 /// The seed's `kTransitionDuration`.
-public let kjTransitionDuration: TimeInterval = 0.25
+nonisolated public let kjTransitionDuration: TimeInterval = 0.25
 
 /// What the two animators share: their mode and duration. An object of the runtime, so that a
 /// delegate can return one through `objc_msgSend`.
-public class KJAnimator: ObjCObject {
+nonisolated public class KJAnimator: ObjCObject {
   /// The seed's behaviour, or the plugin's.
   public let mode: AnimatorMode
 
@@ -33,7 +33,7 @@ public class KJAnimator: ObjCObject {
 
   /// The controllers, their views and the bar of `context`'s transition; nil, with the
   /// transition completed at once, when a view or the bar is missing.
-  func participants(of context: any UIViewControllerContextTransitioning) -> (
+  @MainActor func participants(of context: any UIViewControllerContextTransitioning) -> (
     from: UIViewController?, to: UIViewController?, fromView: UIView, toView: UIView,
     bar: UINavigationBar
   )? {
@@ -49,7 +49,7 @@ public class KJAnimator: ObjCObject {
   }
 
   /// 0.25 s.
-  public func transitionDuration(
+  @MainActor public func transitionDuration(
     using transitionContext: (any UIViewControllerContextTransitioning)?
   )
     -> TimeInterval
@@ -104,8 +104,10 @@ public final class KJPopAnimator: KJAnimator, UIViewControllerAnimatedTransition
 
   private static let didStop: @convention(c) (id, SEL, id?, Bool) -> Void = {
     me, _, animation, finished in
-    guard let animation = animation?.takeUnretainedObject() as? CABasicAnimation else { return }
-    me.receiver(as: KJPopAnimator.self).animationDidStop(animation, finished: finished)
+    MainThread.assumeIsolated(with: me, animation, finished) { me, animation, finished in
+      guard let animation = animation?.takeUnretainedObject() as? CABasicAnimation else { return }
+      me.receiver(as: KJPopAnimator.self).animationDidStop(animation, finished: finished)
+    }
   }
 
   /// Slides and fades, then completes. On a cancelled pop the seed leaves the bar with what the

@@ -59,34 +59,42 @@ public enum KJNavigationController {
   public static let edgePanSelector: Selector = "edgePanGesture:"
 
   private static let viewDidLoad: @convention(c) (id, SEL) -> Void = { me, _ in
-    let navigation = me.receiver(as: UINavigationController.self)
-    if case .success(let cls) = runtimeClass, let superclass = cls.superclass {
-      try? objc_msgSendSuper(
-        ObjCSuper(receiver: navigation, superclass: superclass), "viewDidLoad") as Void
+    MainThread.assumeIsolated(with: me) { me in
+      let navigation = me.receiver(as: UINavigationController.self)
+      if case .success(let cls) = runtimeClass, let superclass = cls.superclass {
+        try? objc_msgSendSuper(
+          ObjCSuper(receiver: navigation, superclass: superclass), "viewDidLoad") as Void
+      }
+      // self.delegate = self
+      try? objc_msgSend(navigation, "setDelegate:", navigation as ObjCObject) as Void
+      // setupGesture
+      let edgePan = UIScreenEdgePanGestureRecognizer(target: navigation, action: edgePanSelector)
+      edgePan.edges = .left
+      navigation.view.addGestureRecognizer(edgePan)
     }
-    // self.delegate = self
-    try? objc_msgSend(navigation, "setDelegate:", navigation as ObjCObject) as Void
-    // setupGesture
-    let edgePan = UIScreenEdgePanGestureRecognizer(target: navigation, action: edgePanSelector)
-    edgePan.edges = .left
-    navigation.view.addGestureRecognizer(edgePan)
   }
 
   private static let animator: @convention(c) (id, SEL, id?, Int, id?, id?) -> id? = {
     _, _, _, operation, _, _ in
-    guard let operation = UINavigationControllerOperation(rawValue: operation),
-      let animator = KJAnimator.animator(for: operation, mode: .seed) as? ObjCObject
-    else { return nil }
-    return animator.passRetained()
+    MainThread.assumeIsolated(with: operation) { operation in
+      guard let operation = UINavigationControllerOperation(rawValue: operation),
+        let animator = KJAnimator.animator(for: operation, mode: .seed) as? ObjCObject
+      else { return nil }
+      return animator.passRetained()
+    }
   }
 
   private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = { me, _, _, _ in
-    me.receiver(as: UINavigationController.self).kjInteractive?.passRetained()
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UINavigationController.self).kjInteractive?.passRetained()
+    }
   }
 
   private static let edgePan: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
-    me.receiver(as: UINavigationController.self).kjEdgePanGesture(pan)
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
+      me.receiver(as: UINavigationController.self).kjEdgePanGesture(pan)
+    }
   }
 }
 

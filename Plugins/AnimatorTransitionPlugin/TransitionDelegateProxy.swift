@@ -11,7 +11,7 @@ public import UIKitModel
 /// (``KJPushAnimator`` / ``KJPopAnimator`` in ``AnimatorMode/fixed``, and the edge pan's
 /// transition) are used when it has none. It is also the edge pan's delegate: the pan does not
 /// begin on the root controller or during a transition.
-public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDelegate,
+nonisolated public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDelegate,
   UIGestureRecognizerDelegate
 {
   /// The navigation controller it serves.
@@ -29,7 +29,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
   // uninstall the plugin on that thread (the registry's calls do, in tests and the lab).
   private static let proxies = RuntimeLock<[ObjectIdentifier: TransitionDelegateProxy]>([:])
 
-  private init(_ navigation: UINavigationController) {
+  @MainActor private init(_ navigation: UINavigationController) {
     navigationController = navigation
     inner = navigation.delegateObject
     edgePan = UIScreenEdgePanGestureRecognizer()
@@ -46,7 +46,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
 
   /// Puts a proxy in as `navigation`'s delegate (its current delegate inside) and adds the edge
   /// pan; a controller adopted already is left as it is.
-  static func adopt(_ navigation: UINavigationController) {
+  @MainActor static func adopt(_ navigation: UINavigationController) {
     guard proxy(of: navigation) == nil else { return }
     let proxy = TransitionDelegateProxy(navigation)
     proxies.withLock { proxies in
@@ -65,7 +65,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
   }
 
   /// Gives every adopted controller its app's delegate back and takes the edge pans off.
-  static func releaseAll() {
+  @MainActor static func releaseAll() {
     let all = proxies.withLock { proxies in
       defer { proxies.removeAll() }
       return Array(proxies.values)
@@ -101,7 +101,7 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
   private typealias Shown = @convention(c) (id, SEL, id?, id?, Bool) -> Void
 
   /// The arguments of a delegate message: the proxy, the navigation controller, a controller.
-  private static func arguments(_ me: id, _ navigation: id?, _ controller: id?)
+  @MainActor private static func arguments(_ me: id, _ navigation: id?, _ controller: id?)
     -> (TransitionDelegateProxy, UINavigationController, UIViewController)?
   {
     guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController,
@@ -111,47 +111,60 @@ public final class TransitionDelegateProxy: ObjCObject, UINavigationControllerDe
   }
 
   private static let willShow: Shown = { me, _, navigation, controller, animated in
-    guard let (proxy, navigation, controller) = arguments(me, navigation, controller) else {
-      return
+    MainThread.assumeIsolated(with: me, navigation, controller, animated) {
+      me, navigation, controller, animated in
+      guard let (proxy, navigation, controller) = arguments(me, navigation, controller) else {
+        return
+      }
+      proxy.navigationController(navigation, willShow: controller, animated: animated)
     }
-    proxy.navigationController(navigation, willShow: controller, animated: animated)
   }
 
   private static let didShow: Shown = { me, _, navigation, controller, animated in
-    guard let (proxy, navigation, controller) = arguments(me, navigation, controller) else {
-      return
+    MainThread.assumeIsolated(with: me, navigation, controller, animated) {
+      me, navigation, controller, animated in
+      guard let (proxy, navigation, controller) = arguments(me, navigation, controller) else {
+        return
+      }
+      proxy.navigationController(navigation, didShow: controller, animated: animated)
     }
-    proxy.navigationController(navigation, didShow: controller, animated: animated)
   }
 
   private static let animator: @convention(c) (id, SEL, id?, Int, id?, id?) -> id? = {
     me, _, navigation, operation, from, to in
-    guard let (proxy, navigation, from) = arguments(me, navigation, from),
-      let to = to?.takeUnretainedObject() as? UIViewController,
-      let operation = UINavigationControllerOperation(rawValue: operation)
-    else { return nil }
-    let animator = proxy.navigationController(
-      navigation, animationControllerFor: operation, from: from, to: to)
-    return animator.map { SwiftObjectBox.wrap($0) }?.passRetained()
+    MainThread.assumeIsolated(with: me, navigation, operation, from, to) {
+      me, navigation, operation, from, to in
+      guard let (proxy, navigation, from) = arguments(me, navigation, from),
+        let to = to?.takeUnretainedObject() as? UIViewController,
+        let operation = UINavigationControllerOperation(rawValue: operation)
+      else { return nil }
+      let animator = proxy.navigationController(
+        navigation, animationControllerFor: operation, from: from, to: to)
+      return animator.map { SwiftObjectBox.wrap($0) }?.passRetained()
+    }
   }
 
   private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = {
     me, _, navigation, animator in
-    guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController,
-      let animator = SwiftObjectBox.unwrap(animator?.takeUnretainedObject())
-        as? any UIViewControllerAnimatedTransitioning
-    else { return nil }
-    let proxy = me.receiver(as: TransitionDelegateProxy.self)
-    let interaction = proxy.navigationController(navigation, interactionControllerFor: animator)
-    return interaction.map { SwiftObjectBox.wrap($0) }?.passRetained()
+    MainThread.assumeIsolated(with: me, navigation, animator) { me, navigation, animator in
+      guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController,
+        let animator = SwiftObjectBox.unwrap(animator?.takeUnretainedObject())
+          as? any UIViewControllerAnimatedTransitioning
+      else { return nil }
+      let proxy = me.receiver(as: TransitionDelegateProxy.self)
+      let interaction = proxy.navigationController(navigation, interactionControllerFor: animator)
+      return interaction.map { SwiftObjectBox.wrap($0) }?.passRetained()
+    }
   }
 
   private static let edgePanAction: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    let proxy = me.receiver(as: TransitionDelegateProxy.self)
-    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
-      let navigation = proxy.navigationController
-    else { return }
-    navigation.kjEdgePanGesture(pan, fixed: true)
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      let proxy = me.receiver(as: TransitionDelegateProxy.self)
+      guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
+        let navigation = proxy.navigationController
+      else { return }
+      navigation.kjEdgePanGesture(pan, fixed: true)
+    }
   }
 
   // MARK: The delegate's messages

@@ -68,65 +68,79 @@ public struct BarLayerPlugin: HookPlugin {
         original: HookOriginal<Void, UIViewController, Bool>, navigation,
         controller: UIViewController, animated: Bool
       ) in
-      guard animated else { return original(controller, animated) }
-      let duration = BarLayer.settings.value.pushDuration
-      navigation.barLayerRunDisplayLink(
-        duration: duration, onFinish: { controller.pushToCurrentVCFinished = true }
-      ) {
-        original(controller, animated)
+      MainThread.assumeIsolated {
+        guard animated else { return original(controller, animated) }
+        let duration = BarLayer.settings.value.pushDuration
+        navigation.barLayerRunDisplayLink(
+          duration: duration, onFinish: { controller.pushToCurrentVCFinished = true }
+        ) {
+          original(controller, animated)
+        }
       }
     }
     try UINavigationController.hook(instead: "popViewControllerAnimated:") {
       (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
-      guard animated else { return original(animated) }
-      return navigation.barLayerAnimatedPop { original(animated) }
+      MainThread.assumeIsolated {
+        guard animated else { return original(animated) }
+        return navigation.barLayerAnimatedPop { original(animated) }
+      }
     }
     try UINavigationController.hook(instead: "popToViewController:animated:") {
       (
         original: HookOriginal<ObjCObject?, UIViewController, Bool>, navigation,
         target: UIViewController, animated: Bool
       ) -> ObjCObject? in
-      // The original sets the title colour (and WR-O the tint) at once.
-      if BarLayerPluginRules.manages(target) {
-        navigation.navigationBar.barLayerSetTitleColor(target.navBarTitleColor)
-        navigation.navigationBar.tintColor = target.navBarTintColor
+      MainThread.assumeIsolated {
+        // The original sets the title colour (and WR-O the tint) at once.
+        if BarLayerPluginRules.manages(target) {
+          navigation.navigationBar.barLayerSetTitleColor(target.navBarTitleColor)
+          navigation.navigationBar.tintColor = target.navBarTintColor
+        }
+        guard animated else { return original(target, animated) }
+        return navigation.barLayerAnimatedPop { original(target, animated) }
       }
-      guard animated else { return original(target, animated) }
-      return navigation.barLayerAnimatedPop { original(target, animated) }
     }
     try UINavigationController.hook(instead: "popToRootViewControllerAnimated:") {
       (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
-      guard animated else { return original(animated) }
-      return navigation.barLayerAnimatedPop { original(animated) }
+      MainThread.assumeIsolated {
+        guard animated else { return original(animated) }
+        return navigation.barLayerAnimatedPop { original(animated) }
+      }
     }
     try UINavigationController.hook(before: "_updateInteractiveTransition:") {
       (navigation, percent: Double) in
-      guard let coordinator = navigation.topViewController?.transitionCoordinator,
-        let from = coordinator.viewController(forKey: .from),
-        let to = coordinator.viewController(forKey: .to)
-      else { return }
-      navigation.barLayerUpdate(from: from, to: to, progress: CGFloat(percent))
+      MainThread.assumeIsolated {
+        guard let coordinator = navigation.topViewController?.transitionCoordinator,
+          let from = coordinator.viewController(forKey: .from),
+          let to = coordinator.viewController(forKey: .to)
+        else { return }
+        navigation.barLayerUpdate(from: from, to: to, progress: CGFloat(percent))
+      }
     }
     try UINavigationController.hook(instead: "navigationBar:shouldPopItem:") {
       (
         original: HookOriginal<Bool, UINavigationBar, UINavigationItem>, navigation,
         bar: UINavigationBar, item: UINavigationItem
       ) -> Bool in
-      if let coordinator = navigation.topViewController?.transitionCoordinator,
-        coordinator.initiallyInteractive
-      {
-        coordinator.notifyWhenInteractionChanges { context in
-          navigation.barLayerDealInteractionChanges(context)
+      // The answer, or nil for the original's.
+      let answer: Bool? = MainThread.assumeIsolated {
+        if let coordinator = navigation.topViewController?.transitionCoordinator,
+          coordinator.initiallyInteractive
+        {
+          coordinator.notifyWhenInteractionChanges { context in
+            navigation.barLayerDealInteractionChanges(context)
+          }
+          return true
         }
-        return true
+        let controllers = navigation.viewControllers
+        let n = controllers.count >= (bar.items?.count ?? 0) ? 2 : 1
+        guard controllers.count >= n, controllers.count > 1 else { return nil }
+        navigation.popToViewController(controllers[controllers.count - n], animated: true)
+        // iOS 13 raises if this returns YES after popping by hand (WR-S crashed there; WR-O fixed
+        // it in 8670850).
+        return UIDevice.current.majorSystemVersion < 13
       }
-      let controllers = navigation.viewControllers
-      let n = controllers.count >= (bar.items?.count ?? 0) ? 2 : 1
-      guard controllers.count >= n, controllers.count > 1 else { return original(bar, item) }
-      navigation.popToViewController(controllers[controllers.count - n], animated: true)
-      // iOS 13 raises if this returns YES after popping by hand (WR-S crashed there; WR-O fixed
-      // it in 8670850).
-      return UIDevice.current.majorSystemVersion < 13
+      return answer ?? original(bar, item)
     }
   }
 
@@ -134,28 +148,36 @@ public struct BarLayerPlugin: HookPlugin {
 
   private func installAppearanceHooks() throws {
     try UIViewController.hook(before: "viewWillAppear:") { (controller, _: Bool) in
-      guard controller.canUpdateBarLayer, let bar = controller.barLayerBar else { return }
-      controller.pushToNextVCFinished = false
-      bar.tintColor = controller.navBarTintColor
-      bar.barLayerSetTitleColor(controller.navBarTitleColor)
+      MainThread.assumeIsolated {
+        guard controller.canUpdateBarLayer, let bar = controller.barLayerBar else { return }
+        controller.pushToNextVCFinished = false
+        bar.tintColor = controller.navBarTintColor
+        bar.barLayerSetTitleColor(controller.navBarTitleColor)
+      }
     }
     try UIViewController.hook(before: "viewWillDisappear:") { (controller, _: Bool) in
-      guard controller.canUpdateBarLayer else { return }
-      controller.pushToNextVCFinished = true
+      MainThread.assumeIsolated {
+        guard controller.canUpdateBarLayer else { return }
+        controller.pushToNextVCFinished = true
+      }
     }
     try UIViewController.hook(before: "viewDidAppear:") { (controller, _: Bool) in
-      if controller.navigationController?.viewControllers.first !== controller {
-        controller.pushToCurrentVCFinished = true
+      MainThread.assumeIsolated {
+        if controller.navigationController?.viewControllers.first !== controller {
+          controller.pushToCurrentVCFinished = true
+        }
+        guard controller.canUpdateBarLayer, let bar = controller.barLayerBar else { return }
+        TouchedBars.note(bar)
+        controller.applyBarLayer(to: bar)
       }
-      guard controller.canUpdateBarLayer, let bar = controller.barLayerBar else { return }
-      TouchedBars.note(bar)
-      controller.applyBarLayer(to: bar)
     }
     // The seeds' override of -[UINavigationController preferredStatusBarStyle]: a navigation
     // controller whose bar shows answers for the status bar, with its top controller's style.
     try UINavigationController.hook(instead: "preferredStatusBarStyle") {
       (original: HookOriginal<Int>, navigation) -> Int in
-      navigation.topViewController.map { $0.statusBarStyle.rawValue } ?? original()
+      MainThread.assumeIsolated {
+        navigation.topViewController.map { $0.statusBarStyle.rawValue } ?? original()
+      }
     }
   }
 
@@ -164,16 +186,21 @@ public struct BarLayerPlugin: HookPlugin {
   private func installBarHooks() throws {
     // Keep the title colour when new attributes come without one (WR's README 2017-06-29).
     try UINavigationBar.hook(instead: "setTitleTextAttributes:") {
-      (original: HookOriginal<Void, ObjCObject?>, bar, box: ObjCObject?) in
-      var attributes = (box as? TextAttributesBox)?.attributes ?? [:]
-      if attributes.foregroundColor == nil, let kept = bar.titleTextAttributes?.foregroundColor {
-        attributes[.foregroundColor] = kept
+      (original: HookOriginal<Void, TextAttributesBox?>, bar, box: TextAttributesBox?) in
+      let attributes = MainThread.assumeIsolated {
+        var attributes = box?.attributes ?? [:]
+        if attributes.foregroundColor == nil, let kept = bar.titleTextAttributes?.foregroundColor {
+          attributes[.foregroundColor] = kept
+        }
+        return attributes
       }
       let merged = TextAttributesBox(attributes)
       withExtendedLifetime(merged) { original(merged) }
     }
     try UINavigationBar.hook(after: "insertSubview:atIndex:") { (bar, _: UIView?, _: Int) in
-      bar.barLayerKeepBackgroundAtBottom()
+      MainThread.assumeIsolated {
+        bar.barLayerKeepBackgroundAtBottom()
+      }
     }
   }
 }
@@ -182,7 +209,7 @@ public struct BarLayerPlugin: HookPlugin {
 
 /// Drives the bar while a push or pop runs: a display link of its own per navigation controller
 /// (the originals share one static counter between all of them).
-final class BarLayerTicker: ObjCObject {
+nonisolated final class BarLayerTicker: ObjCObject {
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(BarLayerTicker.self) {
       ObjCMethodDeclaration("barLayerTick:", BarLayerTicker.tick)
@@ -202,19 +229,21 @@ final class BarLayerTicker: ObjCObject {
   }
 
   static let tick: @convention(c) (id, SEL, id?) -> Void = { me, _, _ in
-    guard let ticker = me.takeUnretainedObject(as: BarLayerTicker.self),
-      let navigation = ticker.navigation,
-      let coordinator = navigation.topViewController?.transitionCoordinator,
-      let from = coordinator.viewController(forKey: .from),
-      let to = coordinator.viewController(forKey: .to)
-    else { return }
-    ticker.ticks += 1
-    let progress = BarLayer.progress(ticks: ticker.ticks, duration: ticker.duration)
-    ticker.progresses.append(progress)
-    navigation.barLayerUpdate(from: from, to: to, progress: progress)
+    MainThread.assumeIsolated(with: me) { me in
+      guard let ticker = me.takeUnretainedObject(as: BarLayerTicker.self),
+        let navigation = ticker.navigation,
+        let coordinator = navigation.topViewController?.transitionCoordinator,
+        let from = coordinator.viewController(forKey: .from),
+        let to = coordinator.viewController(forKey: .to)
+      else { return }
+      ticker.ticks += 1
+      let progress = BarLayer.progress(ticks: ticker.ticks, duration: ticker.duration)
+      ticker.progresses.append(progress)
+      navigation.barLayerUpdate(from: from, to: to, progress: progress)
+    }
   }
 
-  func stop() {
+  @MainActor func stop() {
     link?.invalidate()
     link = nil
   }
@@ -307,9 +336,9 @@ extension UINavigationController {
 /// The bars the plugin changed, held weakly, so that uninstalling can give them back: the
 /// plugin's views taken off, UIKit's background given back.
 enum TouchedBars {
-  static let all = PluginChanges<UINavigationBar>()
+  nonisolated static let all = PluginChanges<UINavigationBar>()
 
   static func note(_ bar: UINavigationBar) {
-    all.note(bar) { bar in bar.barLayerRemoveBackground() }
+    all.note(bar) { bar in MainThread.assumeIsolated { bar.barLayerRemoveBackground() } }
   }
 }

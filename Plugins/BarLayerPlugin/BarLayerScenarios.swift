@@ -417,7 +417,7 @@ extension BarLayerScenarios {
   /// the opaque one.
   private static func fromStack(
     name: String, summary: String, pushes: Int, endsTransparent: Bool = true,
-    _ operation: @escaping @Sendable (NavigationSession, UIViewController) -> Void
+    _ operation: @escaping @MainActor @Sendable (NavigationSession, UIViewController) -> Void
   ) -> Scenario {
     Scenario(name: name, summary: summary, plugin: plugin) { context in
       let (transparent, opaque) = transparentAndOpaque()

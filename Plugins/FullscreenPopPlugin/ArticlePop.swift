@@ -8,14 +8,15 @@ public import UIKitModel
 
 /// The article's `PopAnimation`: 0.25 s, the leaving view translated off to the right, the
 /// coming one under it.
-public final class PopAnimation: ObjCObject, UIViewControllerAnimatedTransitioning {
+nonisolated public final class PopAnimation: ObjCObject, UIViewControllerAnimatedTransitioning {
   /// 0.25 s.
-  public func transitionDuration(
+  @MainActor public func transitionDuration(
     using transitionContext: (any UIViewControllerContextTransitioning)?
   ) -> TimeInterval { 0.25 }
 
   /// Moves the leaving view off to the right, then completes.
-  public func animateTransition(using context: any UIViewControllerContextTransitioning) {
+  @MainActor public func animateTransition(using context: any UIViewControllerContextTransitioning)
+  {
     guard let fromView = context.view(forKey: .from), let toView = context.view(forKey: .to)
     else {
       context.completeTransition(!context.transitionWasCancelled)
@@ -35,7 +36,8 @@ public final class PopAnimation: ObjCObject, UIViewControllerAnimatedTransitioni
 /// two methods in its table, as the Objective-C class had them) and the target of the pan
 /// (`handleControllerPop:`); here also the pan's delegate (`gestureRecognizerShouldBegin:`,
 /// which the article's page B implemented).
-public final class NavigationInteractiveTransition: ObjCObject, UINavigationControllerDelegate,
+nonisolated public final class NavigationInteractiveTransition: ObjCObject,
+  UINavigationControllerDelegate,
   UIGestureRecognizerDelegate
 {
   public override class var objcDeclaration: ObjCClassDeclaration {
@@ -57,7 +59,7 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   /// Whether the article's bugs are fixed.
   public let fixed: Bool
   /// The pan it added.
-  public let pan = UIPanGestureRecognizer()
+  public let pan: UIPanGestureRecognizer
   /// The transition the pan drives, while it does.
   public private(set) var interactivePopTransition: UIPercentDrivenInteractiveTransition?
   /// The delegate the controller had before.
@@ -69,7 +71,8 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   /// Whether the system's swipe-back was enabled before the set-up turned it off.
   var systemPanWasEnabled = true
 
-  init(_ navigation: UINavigationController, fixed: Bool) {
+  @MainActor init(_ navigation: UINavigationController, fixed: Bool) {
+    pan = UIPanGestureRecognizer()
     navigationController = navigation
     self.fixed = fixed
     super.init()
@@ -77,7 +80,7 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   }
 
   /// The article's `initWithViewController:`: takes the navigation controller's delegate.
-  static func made(for navigation: UINavigationController, fixed: Bool)
+  @MainActor static func made(for navigation: UINavigationController, fixed: Bool)
     -> NavigationInteractiveTransition
   {
     let transition = NavigationInteractiveTransition(navigation, fixed: fixed)
@@ -91,32 +94,41 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   }
 
   private static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
-    NavigationInteractiveTransition.me(me).handleControllerPop(pan)
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
+      NavigationInteractiveTransition.me(me).handleControllerPop(pan)
+    }
   }
 
   private static let animator: @convention(c) (id, SEL, id?, Int, id?, id?) -> id? = {
     _, _, _, operation, _, _ in
-    // Method 1: every pop gets the PopAnimation.
-    operation == UINavigationControllerOperation.pop.rawValue ? PopAnimation().passRetained() : nil
+    MainThread.assumeIsolated(with: operation) { operation in
+      // Method 1: every pop gets the PopAnimation.
+      operation == UINavigationControllerOperation.pop.rawValue
+        ? PopAnimation().passRetained() : nil
+    }
   }
 
   private static let interaction: @convention(c) (id, SEL, id?, id?) -> id? = {
     me, _, _, animator in
-    // Method 2: the pan's transition drives a PopAnimation.
-    guard animator?.takeUnretainedObject() is PopAnimation else { return nil }
-    return NavigationInteractiveTransition.me(me).interactivePopTransition?.passRetained()
+    MainThread.assumeIsolated(with: me, animator) { me, animator in
+      // Method 2: the pan's transition drives a PopAnimation.
+      guard animator?.takeUnretainedObject() is PopAnimation else { return nil }
+      return NavigationInteractiveTransition.me(me).interactivePopTransition?.passRetained()
+    }
   }
 
   private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
-    NavigationInteractiveTransition.me(me).gestureShouldBegin()
+    MainThread.assumeIsolated(with: me) { me in
+      NavigationInteractiveTransition.me(me).gestureShouldBegin()
+    }
   }
 
   /// The article's `gestureRecognizerShouldBegin:`: not on the root controller, and not while
   /// a push or pop runs (`_isTransitioning`, read through key-value coding). The article sets
   /// `isGesturePop` before deciding, so a refused gesture leaves it set; the fixed mode sets it
   /// only when the gesture begins.
-  func gestureShouldBegin() -> Bool {
+  @MainActor func gestureShouldBegin() -> Bool {
     guard let navigation = navigationController else { return false }
     if !fixed { ArticleDefaults.isGesturePop = true }
     let transitioning = (try? navigation.value(forKey: "_isTransitioning") as? Bool) ?? false
@@ -132,7 +144,7 @@ public final class NavigationInteractiveTransition: ObjCObject, UINavigationCont
   /// the page being revealed, not the one stored for all, ends with that page's alpha (or the
   /// leaving page's on a cancel), cancels a gesture the system cancelled, and resets
   /// `isGesturePop` however the gesture ends.
-  func handleControllerPop(_ recognizer: UIPanGestureRecognizer) {
+  @MainActor func handleControllerPop(_ recognizer: UIPanGestureRecognizer) {
     guard let navigation = navigationController, let view = recognizer.view else { return }
     var progress = recognizer.translation(in: view).x / max(1, view.bounds.width)
     if recognizer.state == .began, navigation.viewControllers.count > 1 {
@@ -221,7 +233,7 @@ private let articleKey = AssociatedKey<NavigationInteractiveTransition?>()
 /// that was popped stays on the view. In the other techniques it is a plain page (the
 /// plugin's fixed article technique sets up once per navigation controller instead).
 public final class ArticlePopPage: UIViewController, UIGestureRecognizerDelegate {
-  public override class var objcDeclaration: ObjCClassDeclaration {
+  nonisolated public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(ArticlePopPage.self) {
       ObjCMethodDeclaration("gestureRecognizerShouldBegin:", ArticlePopPage.shouldBegin)
     }
@@ -252,8 +264,10 @@ public final class ArticlePopPage: UIViewController, UIGestureRecognizerDelegate
     self.popRecognizer = popRecognizer
   }
 
-  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
-    me.receiver(as: ArticlePopPage.self).articleShouldBegin()
+  nonisolated private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: ArticlePopPage.self).articleShouldBegin()
+    }
   }
 
   /// The article's `gestureRecognizerShouldBegin:` of page B.
@@ -285,7 +299,7 @@ enum ArticlePop {
       navigation[systemPanKey] = systemPanWasEnabled
       navigation[appDelegateKey] = WeakDelegate(navigation.delegateObject)
     }
-    adopted.note(navigation, undo: release)
+    adopted.note(navigation) { navigation in MainThread.assumeIsolated { release(navigation) } }
   }
 
   /// A pan a page B added to `navigation`'s gesture view.
@@ -303,7 +317,7 @@ enum ArticlePop {
     guard navigation[articleKey] == nil else { return }
     let transition = NavigationInteractiveTransition(navigation, fixed: fixed)
     navigation[articleKey] = transition
-    adopted.note(navigation, undo: release)
+    adopted.note(navigation) { navigation in MainThread.assumeIsolated { release(navigation) } }
     let gesture = navigation.interactivePopGestureRecognizer
     transition.systemPanWasEnabled = gesture?.isEnabled ?? true
     gesture?.isEnabled = false

@@ -27,7 +27,8 @@ public enum FullscreenPopError: Error, Equatable, CustomStringConvertible {
 /// page allows from the left edge, nor while a transition runs (`_isTransitioning`, read through
 /// key-value coding), nor when the finger's first move is to the left (asked once the finger
 /// has moved, so `translation(in:)` says where it went). The model's layout runs left to right.
-public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizerDelegate {
+nonisolated public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizerDelegate
+{
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(FullscreenPopGestureDelegate.self) {
       ObjCMethodDeclaration("gestureRecognizerShouldBegin:", FullscreenPopGestureDelegate.begin)
@@ -37,22 +38,25 @@ public final class FullscreenPopGestureDelegate: ObjCObject, UIGestureRecognizer
   /// The navigation controller.
   public private(set) weak var navigationController: UINavigationController?
   /// The full-screen pan.
-  public let pan = UIPanGestureRecognizer()
+  public let pan: UIPanGestureRecognizer
   /// Whether the system's swipe-back was enabled before the hijack turned it off.
   var systemPanWasEnabled = true
 
-  init(_ navigation: UINavigationController) {
+  @MainActor init(_ navigation: UINavigationController) {
     navigationController = navigation
+    pan = UIPanGestureRecognizer()
     super.init()
   }
 
   private static let begin: @convention(c) (id, SEL, id?) -> Bool = { me, _, sender in
-    let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer
-    return me.receiver(as: FullscreenPopGestureDelegate.self).shouldBegin(pan)
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer
+      return me.receiver(as: FullscreenPopGestureDelegate.self).shouldBegin(pan)
+    }
   }
 
   /// FDFullscreenPopGesture's `gestureRecognizerShouldBegin:`, check for check.
-  func shouldBegin(_ pan: UIPanGestureRecognizer?) -> Bool {
+  @MainActor func shouldBegin(_ pan: UIPanGestureRecognizer?) -> Bool {
     guard let navigation = navigationController, navigation.viewControllers.count > 1,
       let top = navigation.viewControllers.last, !top.fdInteractivePopDisabled
     else { return false }
@@ -111,7 +115,7 @@ enum FullscreenHijack {
     }
     let delegate = FullscreenPopGestureDelegate(navigation)
     navigation[hijackKey] = delegate
-    adopted.note(navigation, undo: release)
+    adopted.note(navigation) { navigation in MainThread.assumeIsolated { release(navigation) } }
     delegate.systemPanWasEnabled = system.isEnabled
     delegate.pan.delegate = delegate
     delegate.pan.maximumNumberOfTouches = 1

@@ -72,26 +72,34 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
     // The fixed article technique sets up once per navigation controller; the seed's page B
     // (`ArticlePopPage`) sets up in its own viewDidLoad, as the article's does.
     try UINavigationController.hook(after: "viewDidLoad") { (navigation: UINavigationController) in
-      guard FullscreenPopPlugin.technique.value == .article else { return }
-      ArticlePop.setUp(navigation, fixed: true)
+      MainThread.assumeIsolated {
+        guard FullscreenPopPlugin.technique.value == .article else { return }
+        ArticlePop.setUp(navigation, fixed: true)
+      }
     }
     try UINavigationController.hook(before: "pushViewController:animated:") {
       (navigation: UINavigationController, page: UIViewController?, _: Bool) in
-      let technique = FullscreenPopPlugin.technique.value
-      guard technique == .hijack || technique == .hijackSeed else { return }
-      do {
-        try FullscreenHijack.setUp(navigation)
-      } catch {
-        Diagnostics.warn("fullscreen-pop: \(error)", kind: .plugin)
+      MainThread.assumeIsolated {
+        let technique = FullscreenPopPlugin.technique.value
+        guard technique == .hijack || technique == .hijackSeed else { return }
+        do {
+          try FullscreenHijack.setUp(navigation)
+        } catch {
+          Diagnostics.warn("fullscreen-pop: \(error)", kind: .plugin)
+        }
+        FDBarAppearance.pushing(page, on: navigation)
       }
-      FDBarAppearance.pushing(page, on: navigation)
     }
     try UIViewController.hook(after: "viewWillAppear:") {
       (page: UIViewController, animated: Bool) in
-      FDBarAppearance.willAppear(page, animated: animated)
+      MainThread.assumeIsolated {
+        FDBarAppearance.willAppear(page, animated: animated)
+      }
     }
     try UIViewController.hook(after: "viewWillDisappear:") { (page: UIViewController, _: Bool) in
-      FDBarAppearance.willDisappear(page)
+      MainThread.assumeIsolated {
+        FDBarAppearance.willDisappear(page)
+      }
     }
     FullscreenPopPlugin.on.store(true, ordering: .releasing)
   }
@@ -104,7 +112,9 @@ public struct FullscreenPopPlugin: DiscoverablePlugin {
   /// Takes the plugin's pans off and gives back the system's swipe-back and the delegates.
   public func uninstall() {
     FullscreenPopPlugin.on.store(false, ordering: .releasing)
-    ArticlePop.releaseAll()
-    FullscreenHijack.releaseAll()
+    MainThread.assumeIsolated {
+      ArticlePop.releaseAll()
+      FullscreenHijack.releaseAll()
+    }
   }
 }

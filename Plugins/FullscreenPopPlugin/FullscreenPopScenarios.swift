@@ -335,15 +335,17 @@ public final class BarHidingPage: UIViewController {
 /// restored in `viewDidAppear` unless a gesture popped back (`isGesturePop`), and the bar is
 /// made opaque again in `viewWillDisappear`.
 public final class TransparentPage: UIViewController, UIScrollViewDelegate {
-  public override class var objcDeclaration: ObjCClassDeclaration {
+  nonisolated public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(TransparentPage.self) {
       ObjCMethodDeclaration("scrollViewDidScroll:", TransparentPage.didScroll)
     }
   }
 
-  private static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-    guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
-    me.receiver(as: TransparentPage.self).scrollViewDidScroll(view)
+  nonisolated private static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
+    MainThread.assumeIsolated(with: me, view) { me, view in
+      guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
+      me.receiver(as: TransparentPage.self).scrollViewDidScroll(view)
+    }
   }
 
   /// The distance over which the bar fades in: 136 points.

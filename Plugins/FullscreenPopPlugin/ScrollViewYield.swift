@@ -17,21 +17,23 @@ import UIKitModel
 /// left edge; otherwise no, UIKit's answer for a delegate without the method. A subclass of
 /// `UIScrollView` with the method in its own table keeps its own answer, as it would beside an
 /// Objective-C category.
-enum ScrollViewYield {
+nonisolated enum ScrollViewYield {
   static let selector: Selector =
     "gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:"
 
   private static let implementation: @convention(c) (id, SEL, id?, id?) -> Bool = {
     me, _, _, other in
-    guard FullscreenPopPlugin.isOn,
-      let other = other?.takeUnretainedObject() as? UIGestureRecognizer
-    else { return false }
-    switch FullscreenPopPlugin.technique.value {
-    case .hijack: guard other.delegate is FullscreenPopGestureDelegate else { return false }
-    case .article: guard other.delegate is NavigationInteractiveTransition else { return false }
-    case .hijackSeed, .articleSeed: return false
+    MainThread.assumeIsolated(with: me, other) { me, other in
+      guard FullscreenPopPlugin.isOn,
+        let other = other?.takeUnretainedObject() as? UIGestureRecognizer
+      else { return false }
+      switch FullscreenPopPlugin.technique.value {
+      case .hijack: guard other.delegate is FullscreenPopGestureDelegate else { return false }
+      case .article: guard other.delegate is NavigationInteractiveTransition else { return false }
+      case .hijackSeed, .articleSeed: return false
+      }
+      return me.receiver(as: UIScrollView.self).contentOffset.x <= 0
     }
-    return me.receiver(as: UIScrollView.self).contentOffset.x <= 0
   }
 
   /// Whether the plugin added the method (once per process), and whether it said why it did not.

@@ -289,14 +289,16 @@ public protocol HasScrollView: AnyObject {
 /// A demo page: a table view whose delegate it is, with `scrollViewDidScroll:` in its class's
 /// table, as an Objective-C page implements it (so a trace shows it and a hook can reach it).
 class OverlayDemoPage: UIViewController, UIScrollViewDelegate, HasScrollView {
-  override class var objcDeclaration: ObjCClassDeclaration {
+  nonisolated override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(OverlayDemoPage.self) {
       ObjCMethodDeclaration("scrollViewDidScroll:", OverlayDemoPage.didScroll)
     }
   }
-  static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-    guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
-    me.receiver(as: OverlayDemoPage.self).scrollViewDidScroll(view)
+  nonisolated static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
+    MainThread.assumeIsolated(with: me, view) { me, view in
+      guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
+      me.receiver(as: OverlayDemoPage.self).scrollViewDidScroll(view)
+    }
   }
 
   let scrollView = UITableView(frame: .zero)

@@ -155,7 +155,7 @@ extension UINavigationBar {
     }
     do {
       self[pendingLayoutKey] = try hook(after: "layoutSubviews") { (bar: UINavigationBar) in
-        bar.placePendingOverlay()
+        MainThread.assumeIsolated { bar.placePendingOverlay() }
       }
       return true
     } catch {

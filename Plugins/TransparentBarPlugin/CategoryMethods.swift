@@ -8,7 +8,7 @@ import ObjCRuntime
 import UIKitModel
 
 /// ET's category methods on `UINavigationController`.
-internal enum TransparentCategory {
+nonisolated internal enum TransparentCategory {
   /// One category method: the selector, the plugin's implementation, and for a method the
   /// class may lack (which the plugin then adds), what it becomes on uninstall.
   private struct Entry {
@@ -90,9 +90,11 @@ internal enum TransparentCategory {
   /// shows, so a root page's values apply from its first frame).
   private static let shouldPush: IMP = {
     let function: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, _, _ in
-      let navigation = me.receiver(as: UINavigationController.self)
-      if let top = navigation.topViewController { navigation.transparentApply(top) }
-      return true
+      MainThread.assumeIsolated(with: me) { me in
+        let navigation = me.receiver(as: UINavigationController.self)
+        if let top = navigation.topViewController { navigation.transparentApply(top) }
+        return true
+      }
     }
     return try! IMP(function)
   }()
@@ -104,24 +106,26 @@ internal enum TransparentCategory {
   /// and answers YES on every version, the error iOS 13 raises.
   private static let shouldPop: IMP = {
     let function: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, _ in
-      let navigation = me.receiver(as: UINavigationController.self)
-      if let coordinator = navigation.topViewController?.transitionCoordinator,
-        coordinator.initiallyInteractive
-      {
-        navigation.transparentRegisterRelease(on: coordinator)
+      MainThread.assumeIsolated(with: me, bar) { me, bar in
+        let navigation = me.receiver(as: UINavigationController.self)
+        if let coordinator = navigation.topViewController?.transitionCoordinator,
+          coordinator.initiallyInteractive
+        {
+          navigation.transparentRegisterRelease(on: coordinator)
+          return true
+        }
+        let controllers = navigation.viewControllers
+        let items = (bar.map { $0.takeUnretainedObject() } as? UINavigationBar)?.items?.count ?? 0
+        let n = controllers.count >= items ? 2 : 1
+        guard controllers.count >= n else { return true }
+        let target = controllers[controllers.count - n]
+        if UIDevice.current.majorSystemVersion >= 13, TransparentBarPlugin.mode.value == .fixed {
+          navigation.transparentApply(target)
+        } else {
+          navigation.popToViewController(target, animated: true)
+        }
         return true
       }
-      let controllers = navigation.viewControllers
-      let items = (bar.map { $0.takeUnretainedObject() } as? UINavigationBar)?.items?.count ?? 0
-      let n = controllers.count >= items ? 2 : 1
-      guard controllers.count >= n else { return true }
-      let target = controllers[controllers.count - n]
-      if UIDevice.current.majorSystemVersion >= 13, TransparentBarPlugin.mode.value == .fixed {
-        navigation.transparentApply(target)
-      } else {
-        navigation.popToViewController(target, animated: true)
-      }
-      return true
     }
     // A @convention(c) function of (id, SEL, ...): IMP(_:) cannot refuse it.
     return try! IMP(function)
@@ -131,9 +135,14 @@ internal enum TransparentCategory {
   /// one, else its own `preferredStatusBarStyle`).
   private static let statusBarStyle: IMP = {
     let function: @convention(c) (id, SEL) -> Int = { me, _ in
-      let navigation = me.receiver(as: UINavigationController.self)
-      guard let top = navigation.topViewController else { return UIStatusBarStyle.default.rawValue }
-      return (top.hasOwnStatusBarStyle ? top.statusBarStyle : top.preferredStatusBarStyle).rawValue
+      MainThread.assumeIsolated(with: me) { me in
+        let navigation = me.receiver(as: UINavigationController.self)
+        guard let top = navigation.topViewController else {
+          return UIStatusBarStyle.default.rawValue
+        }
+        return (top.hasOwnStatusBarStyle ? top.statusBarStyle : top.preferredStatusBarStyle)
+          .rawValue
+      }
     }
     return try! IMP(function)
   }()

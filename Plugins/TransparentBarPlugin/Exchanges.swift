@@ -7,7 +7,7 @@ import ObjCRuntime
 import UIKitModel
 
 /// One exchange: the original method of `owner` and the `et_` method the plugin adds beside it.
-internal struct TransparentExchange {
+nonisolated internal struct TransparentExchange {
   /// The class whose method is exchanged.
   let owner: Class
   /// The original selector.
@@ -36,7 +36,7 @@ internal struct TransparentExchange {
 }
 
 /// The exchanges of ET (EM's are the same but `popViewControllerAnimated:`).
-internal enum TransparentExchanges {
+nonisolated internal enum TransparentExchanges {
   /// Every exchange, in the seed's order.
   static let all: [TransparentExchange] = {
     let navigation = UINavigationController.runtimeClass
@@ -94,52 +94,60 @@ internal enum TransparentExchanges {
 /// The replacements. Each does the seed's work, then sends its own selector (the `et_` one, not
 /// `_cmd`: after the exchange `_cmd` is the original's name, which would call the replacement
 /// again), whose method holds the original implementation after the exchange.
-private enum Replacements {
+nonisolated private enum Replacements {
   static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-    let navigation = me.receiver(as: UINavigationController.self)
-    // The article's guard, `guard self.isKind(of: EMNavigationController.self) else { return }`:
-    // a navigation controller that is not the app's own subclass returns before the original,
-    // so UIKit's own update of the interactive pop never runs for it.
-    if TransparentBarPlugin.mode.value == .seed,
-      object_getClass(navigation) === UINavigationController.runtimeClass
-    {
-      return
-    }
-    navigation.transparentUpdateInteractive(percent: CGFloat(percent))
-    reportingFailure(Itself.updateInteractive) { () throws(ObjCRuntimeError) in
-      try objc_msgSend(navigation, Itself.updateInteractive.selector, percent) as Void
+    MainThread.assumeIsolated(with: me, percent) { me, percent in
+      let navigation = me.receiver(as: UINavigationController.self)
+      // The article's guard, `guard self.isKind(of: EMNavigationController.self) else { return }`:
+      // a navigation controller that is not the app's own subclass returns before the original,
+      // so UIKit's own update of the interactive pop never runs for it.
+      if TransparentBarPlugin.mode.value == .seed,
+        object_getClass(navigation) === UINavigationController.runtimeClass
+      {
+        return
+      }
+      navigation.transparentUpdateInteractive(percent: CGFloat(percent))
+      reportingFailure(Itself.updateInteractive) { () throws(ObjCRuntimeError) in
+        try objc_msgSend(navigation, Itself.updateInteractive.selector, percent) as Void
+      }
     }
   }
 
   static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-    let navigation = me.receiver(as: UINavigationController.self)
-    // ET, iOS 13: a pop by the back button (not the swipe) snaps to the controller below.
-    let controllers = navigation.viewControllers
-    if UIDevice.current.majorSystemVersion >= 13,
-      navigation.interactivePopGestureRecognizer?.state != .began, controllers.count >= 2
-    {
-      navigation.transparentApply(controllers[controllers.count - 2])
+    MainThread.assumeIsolated(with: me, animated) { me, animated in
+      let navigation = me.receiver(as: UINavigationController.self)
+      // ET, iOS 13: a pop by the back button (not the swipe) snaps to the controller below.
+      let controllers = navigation.viewControllers
+      if UIDevice.current.majorSystemVersion >= 13,
+        navigation.interactivePopGestureRecognizer?.state != .began, controllers.count >= 2
+      {
+        navigation.transparentApply(controllers[controllers.count - 2])
+      }
+      return reportingFailure(Itself.pop) { () throws(ObjCRuntimeError) in
+        try objc_msgSend(navigation, Itself.pop.selector, animated) as ObjCObject?
+      }??.passRetained()
     }
-    return reportingFailure(Itself.pop) { () throws(ObjCRuntimeError) in
-      try objc_msgSend(navigation, Itself.pop.selector, animated) as ObjCObject?
-    }??.passRetained()
   }
 
   static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
-    let navigation = me.receiver(as: UINavigationController.self)
-    let controller = target.map { $0.takeUnretainedObject() } as? UIViewController
-    if let controller { navigation.transparentApply(controller) }
-    return reportingFailure(Itself.popTo) { () throws(ObjCRuntimeError) in
-      try objc_msgSend(navigation, Itself.popTo.selector, controller, animated) as ObjCObject?
-    }??.passRetained()
+    MainThread.assumeIsolated(with: me, target, animated) { me, target, animated in
+      let navigation = me.receiver(as: UINavigationController.self)
+      let controller = target.map { $0.takeUnretainedObject() } as? UIViewController
+      if let controller { navigation.transparentApply(controller) }
+      return reportingFailure(Itself.popTo) { () throws(ObjCRuntimeError) in
+        try objc_msgSend(navigation, Itself.popTo.selector, controller, animated) as ObjCObject?
+      }??.passRetained()
+    }
   }
 
   static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-    let navigation = me.receiver(as: UINavigationController.self)
-    if let root = navigation.viewControllers.first { navigation.transparentApply(root) }
-    return reportingFailure(Itself.popToRoot) { () throws(ObjCRuntimeError) in
-      try objc_msgSend(navigation, Itself.popToRoot.selector, animated) as ObjCObject?
-    }??.passRetained()
+    MainThread.assumeIsolated(with: me, animated) { me, animated in
+      let navigation = me.receiver(as: UINavigationController.self)
+      if let root = navigation.viewControllers.first { navigation.transparentApply(root) }
+      return reportingFailure(Itself.popToRoot) { () throws(ObjCRuntimeError) in
+        try objc_msgSend(navigation, Itself.popToRoot.selector, animated) as ObjCObject?
+      }??.passRetained()
+    }
   }
 }
 
@@ -157,7 +165,7 @@ private func reportingFailure<Result>(
 }
 
 /// The replacements' own selectors, which reach the originals after the exchange.
-private enum Itself {
+nonisolated private enum Itself {
   static let updateInteractive = SelectorReference("et_updateInteractiveTransition:")
   static let pop = SelectorReference("et_popViewControllerAnimated:")
   static let popTo = SelectorReference("et_popToViewController:animated:")

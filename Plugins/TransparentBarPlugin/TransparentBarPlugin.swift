@@ -73,13 +73,17 @@ public struct TransparentBarPlugin: DiscoverablePlugin {
       // the hook off on uninstall, and off a failed install.
       try UINavigationBar.hook(after: "insertSubview:atIndex:") {
         (bar: UINavigationBar, view: UIView, _: Int) in
-        bar.transparentBackgroundInserted(view)
+        MainThread.assumeIsolated {
+          bar.transparentBackgroundInserted(view)
+        }
       }
       // The fixed mode's scroll-edge look follows the bar's legacy background image, whoever
       // sets it (another plugin, the app).
       try UINavigationBar.hook(after: "setBackgroundImage:forBarMetrics:") {
         (bar: UINavigationBar, _: UIImage?, _: Int) in
-        bar.transparentFollowLegacyLook()
+        MainThread.assumeIsolated {
+          bar.transparentFollowLegacyLook()
+        }
       }
     } catch {
       TransparentCategory.uninstall()
@@ -145,7 +149,9 @@ package final class TransparentBarLaunch: SelfAware {
     guard UIApplication.isLaunching else { return }
     do {
       let token = try UIApplication.hook(before: "nextResponder") { _ in
-        TransparentBarLaunch.runOnce
+        MainThread.assumeIsolated {
+          TransparentBarLaunch.runOnce
+        }
       }
       armed.withLock { $0 = token }
     } catch {
@@ -271,16 +277,17 @@ extension UINavigationController {
 
 /// The bars the plugin changed, held weakly, so that uninstalling can give them back.
 internal enum TransparentTouchedBars {
-  static let all = PluginChanges<UINavigationBar>()
+  nonisolated static let all = PluginChanges<UINavigationBar>()
 
   static func note(_ bar: UINavigationBar) {
-    all.note(bar) { bar in bar.transparentRemoveBackground() }
+    all.note(bar) { bar in MainThread.assumeIsolated { bar.transparentRemoveBackground() } }
   }
 }
 
 /// Says that the plugin leaves `method` as it is on uninstall, because something changed it
 /// after the plugin did, naming the outermost layer of its chain in the hook map.
-internal func transparentWarnChangedSince(_ method: MethodReference, by change: String) {
+nonisolated internal func transparentWarnChangedSince(_ method: MethodReference, by change: String)
+{
   let outermost = PluginRegistry.shared.hookMap.entries
     .first { $0.method == method }?.layers.first?.description
   Diagnostics.warn(

@@ -5,7 +5,13 @@ import ObjCRuntime
 /// The original implementation, as an `instead` hook receives it: call it with the arguments
 /// you want the method to get, and it returns what the method returned. Not calling it skips the
 /// original (and any `instead` hook installed before yours).
-public struct HookOriginal<Result, each Arg> {
+///
+/// It is `Sendable` so that the hook's closure can call it from code isolated to the actor the
+/// calling thread runs, such as the main actor in `MainThread.assumeIsolated { ... }`, which runs
+/// on that thread before the hook returns. Like the call it belongs to, it is valid only while
+/// the hook runs, whatever the isolation: calling it after the hook returned, from any thread,
+/// reads a call frame that is gone.
+public struct HookOriginal<Result, each Arg>: @unchecked Sendable {
   @usableFromInline internal let invocation: HookInvocation
 
   @usableFromInline

@@ -46,6 +46,7 @@ public enum BarGrowth: String, Sendable, CaseIterable {
   /// prefers large titles, or the page's item gets a search controller. Call it once the model
   /// runs the version (inside `start(navigationController:)`): both are refused before iOS 11,
   /// where it does nothing.
+  @MainActor
   public func add(to navigation: UINavigationController, page: UIViewController) {
     guard exists(on: UIDevice.current.systemVersion) else { return }
     switch self {
@@ -58,6 +59,7 @@ public enum BarGrowth: String, Sendable, CaseIterable {
   /// Makes `page` one that does not have the part when pushed: no large title
   /// (`largeTitleDisplayMode = .never`); a page has no search controller unless given one.
   /// Call it once the model runs the version.
+  @MainActor
   public func leaveOut(of page: UIViewController) {
     guard self == .largeTitle, exists(on: UIDevice.current.systemVersion) else { return }
     page.navigationItem.largeTitleDisplayMode = .never

@@ -49,11 +49,13 @@ public struct Breakage: Sendable, Hashable {
 
 /// A plugin whose scenarios reproduce reported breakages (``Breakage``), listed in the gallery.
 public protocol BreakageGalleryPlugin: ScenarioPlugin {
-  /// The breakages, each naming one of ``ScenarioPlugin/scenarios``.
-  var breakages: [Breakage] { get }
+  /// The breakages, each naming one of ``ScenarioPlugin/scenarios``; read on the main actor,
+  /// as the scenarios are.
+  @MainActor var breakages: [Breakage] { get }
 }
 
 /// Every breakage the loaded plugins reproduce, found through plugin discovery.
+@MainActor
 public enum BreakageGallery {
   /// The breakages of every ``BreakageGalleryPlugin`` registered, by plugin in the order of
   /// their short names, each plugin's in its own order.

@@ -32,6 +32,7 @@ public struct ScenarioViewSnapshot: Sendable, Equatable {
 
   /// What the container of `navigation` shows under its bar: each of its views but the bar,
   /// back to front, as drawn now, with the views inside them three levels deep.
+  @MainActor
   public static func snapshots(of navigation: UINavigationController) -> [ScenarioViewSnapshot] {
     guard navigation.isViewLoaded else { return [] }
     return navigation.view.subviews.filter { !($0 is UINavigationBar) && !$0.isHidden }.map {
@@ -39,6 +40,7 @@ public struct ScenarioViewSnapshot: Sendable, Equatable {
     }
   }
 
+  @MainActor
   private static func snapshot(_ view: UIView, frame: CGRect, depth: Int) -> ScenarioViewSnapshot {
     // A scroll view's subviews sit in its content, moved by its offset.
     let scrolled = (view as? UIScrollView)?.contentOffset ?? .zero
@@ -167,6 +169,7 @@ public let scenarioBackdrop = UIColor(red: 0.2, green: 0.6, blue: 0.3, alpha: 1)
 ///   context.mark("after")
 /// }
 /// ```
+@MainActor
 public final class ScenarioContext {
   /// The options of the run.
   public let options: ScenarioOptions
@@ -199,7 +202,8 @@ public final class ScenarioContext {
     /// Another thread's line is not the run's (and reading the clock there would race it).
     func note(_ line: PluginLog.Line) -> Bool {
       guard pthread_equal(pthread_self(), owner) != 0 else { return false }
-      let time = VirtualRunLoop.main.currentTime
+      // On the run's thread, the main thread: the model's clock can be read.
+      let time = MainThread.assumeIsolated { VirtualRunLoop.main.currentTime }
       state.withLock {
         $0.lines.append(
           ScenarioLogLine(
@@ -333,14 +337,14 @@ public struct Scenario: Sendable {
   /// The plugins installed before ``plugin``, in order: a scenario that shows two plugins on one
   /// stack names the other here. Empty for most.
   public let companions: [String]
-  private let script: @Sendable (ScenarioContext) -> Void
+  private let script: @MainActor @Sendable (ScenarioContext) -> Void
 
   /// A scenario from its name, summary and script; `plugin` is the short name of the plugin it
   /// is meant for, installed by ``run(options:)`` unless the options say otherwise (the
   /// catalog sets it to the plugin that brings the scenario), after `companions`.
   public init(
     name: String, summary: String, plugin: String? = nil, companions: [String] = [],
-    _ script: @escaping @Sendable (ScenarioContext) -> Void
+    _ script: @escaping @MainActor @Sendable (ScenarioContext) -> Void
   ) {
     self.name = name
     self.summary = summary
@@ -361,6 +365,7 @@ public struct Scenario: Sendable {
   }
 
   /// Runs the scenario from a fresh launch on the default device, with its own plugin.
+  @MainActor
   public func run() throws(PluginError) -> [ScenarioMoment] {
     try run(options: ScenarioOptions())
   }
@@ -370,11 +375,13 @@ public struct Scenario: Sendable {
   ///
   /// - Throws: `PluginError` when a plugin is unknown or does not install; the script does
   ///   not run then, and the plugins this call installed are uninstalled.
+  @MainActor
   public func run(options: ScenarioOptions) throws(PluginError) -> [ScenarioMoment] {
     try run(context: options).moments
   }
 
   /// Runs the script with `options` and returns its context (moments and checks).
+  @MainActor
   internal func run(context options: ScenarioOptions) throws(PluginError) -> ScenarioContext {
     let registry = PluginRegistry.shared
     let names = plugins(for: options)
@@ -400,6 +407,7 @@ public struct Scenario: Sendable {
 
   /// Runs the script in `context`, unless the options' versions cannot run it (then a failed
   /// check says why).
+  @MainActor
   private func runScript(_ context: ScenarioContext, _ options: ScenarioOptions) {
     // A version that does not parse would run on the model's previous version under this
     // run's label: the script does not run, and a failed check says why.
@@ -442,10 +450,14 @@ public struct Scenario: Sendable {
 /// ```
 public protocol ScenarioPlugin: DiscoverablePlugin {
   /// The scenarios the plugin brings; their names are unique among all plugins' scenarios.
-  var scenarios: [Scenario] { get }
+  ///
+  /// Read on the main actor, where scenarios run: a plugin's scenarios may be built by code
+  /// isolated to it, as the code of a target with main-actor default isolation is.
+  @MainActor var scenarios: [Scenario] { get }
 }
 
 /// Every scenario the loaded plugins bring, found through plugin discovery.
+@MainActor
 public enum ScenarioCatalog {
   /// The scenarios left out already reported, so that each is reported once.
   private static let reported = RuntimeLock<Set<String>>([])

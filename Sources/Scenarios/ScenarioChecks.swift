@@ -137,6 +137,7 @@ extension Scenario {
   /// its moments with the checks its script made.
   ///
   /// - Throws: `PluginError` when a plugin is unknown or does not install.
+  @MainActor
   public func check(options: ScenarioOptions) throws(PluginError) -> ScenarioReport {
     let context = try run(context: options)
     return ScenarioReport(moments: context.moments, checks: context.checks, log: context.log)

@@ -69,6 +69,7 @@ public struct ScreenFrame: Equatable, Sendable {
   /// selected one, with the tab bar) now, its bar composited over `scenarioBackdrop` (of
   /// `Scenarios`), on the model's device and version, titled with the top item's title (or
   /// `title`); nil when the key window shows no navigation controller.
+  @MainActor
   public static func current(title: String? = nil) -> ScreenFrame? {
     guard let (sample, navigation) = ScreenSample.current() else { return nil }
     return ScreenFrame(

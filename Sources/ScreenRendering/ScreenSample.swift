@@ -76,6 +76,7 @@ public struct ScreenSample: Codable, Equatable, Sendable {
   /// selected one with the tab bar, or the top-most navigation controller presented over them
   /// (a sheet's, drawn where the sheet is), the bar composited over `scenarioBackdrop`, sampled
   /// at `time` (the clock's now by default); nil when it shows none.
+  @MainActor
   public static func current(at time: TimeInterval = VirtualRunLoop.main.currentTime)
     -> (sample: ScreenSample, navigation: UINavigationController)?
   {

@@ -9,6 +9,7 @@ public import UIKitModel
 /// what the user sees of `bar` and `expected`. The bar is composited over `behind` (the
 /// scenarios' backdrop by default, as the trace and the timelines composite it), and the
 /// failure names that colour: what shows through a transparent or hidden bar is it.
+@MainActor
 public func expectBar(
   _ bar: UINavigationBar, _ expected: ExpectedBar, over behind: UIColor = scenarioBackdrop,
   tolerance: CGFloat = 0.01, _ comment: String = "",

@@ -292,8 +292,10 @@ private final class SendRecorder: RuntimeTracer {
     guard case .messageSent(let cls, let selector, _) = event,
       pthread_equal(pthread_self(), owner) != 0
     else { return }
+    // The recorder's thread runs the model: the main thread.
+    let time = MainThread.assumeIsolated { VirtualRunLoop.main.currentTime }
     let line =
-      String(format: "%.3f", VirtualRunLoop.main.currentTime)
+      String(format: "%.3f", time)
       + "  \(cls.isMetaClass ? "+" : "-")[\(cls.name) \(selector)]"
     lines.withLock { $0.append(line) }
   }

@@ -142,6 +142,7 @@ public func expectSnapshot(
 /// its reference, as ``expectSnapshot(of:named:scale:precision:perceptualPrecision:record:filePath:function:sourceLocation:)``
 /// does; fails when the key window shows no navigation controller.
 @discardableResult
+@MainActor
 public func expectScreen(
   named name: String? = nil, title: String? = nil, scale: Int = 1, precision: Double = 1,
   perceptualPrecision: Double = 1, record: RecordMode? = nil, filePath: String = #filePath,

@@ -64,8 +64,12 @@ open class SwizzleKitTestCase: XCTestCase, @unchecked Sendable {
 
   /// Resets the model, then runs the test with this case as the place failures go.
   override open func invokeTest() {
-    UIApplication.resetModel(device: device, systemVersion: systemVersion)
-    UIDevice.current.linkedSDKVersion = sdkVersion
+    // XCTest runs its tests on the main thread, where the model runs.
+    let (device, systemVersion, sdkVersion) = (device, systemVersion, sdkVersion)
+    MainThread.assumeIsolated {
+      UIApplication.resetModel(device: device, systemVersion: systemVersion)
+      UIDevice.current.linkedSDKVersion = sdkVersion
+    }
     SwizzleKitTestCase.running.withLock { $0 = self }
     defer { SwizzleKitTestCase.running.withLock { $0 = nil } }
     ReferenceFiles.$counters.withValue(ReferenceFiles.Counters()) { super.invokeTest() }

@@ -27,6 +27,7 @@ public import UIKitModel
 /// }
 /// ```
 @discardableResult
+@MainActor
 public func expectScenario(
   _ scenario: Scenario, options: ScenarioOptions = ScenarioOptions(), golden: String? = nil,
   tracing selectors: Set<Selector> = [], snapshots: Bool = false, filePath: String = #filePath,
@@ -106,6 +107,7 @@ public func expectScenario(
 ///   expectScenarios(OverlayBarScenarios.all, on: profile)
 /// }
 /// ```
+@MainActor
 public func expectScenarios(
   _ scenarios: [Scenario], on profile: IOSProfile, devices: [DeviceProfile] = DeviceProfile.matrix,
   sourceLocation: Testing.SourceLocation = #_sourceLocation
@@ -150,6 +152,7 @@ extension IOSProfile: CustomTestStringConvertible {
 ///   }
 /// }
 /// ```
+@MainActor
 public func expectScenarioSuite(
   _ scenarios: [Scenario], tracing selectors: Set<Selector> = [],
   profiles: [IOSProfile] = IOSProfile.matrix, filePath: String = #filePath,
@@ -172,12 +175,14 @@ public func expectScenarioSuite(
 /// writes them) differs from the first's, naming the first line that differs: a scenario must
 /// not depend on what ran before it. A run that cannot start (its plugin does not install) is an
 /// issue too.
+@MainActor
 public func expectScenariosRepeatable(
   _ scenarios: [Scenario], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   expectRepeatable(scenarios, reportingRunFailures: true, sourceLocation: sourceLocation)
 }
 
+@MainActor
 private func expectRepeatable(
   _ scenarios: [Scenario], reportingRunFailures: Bool, sourceLocation: Testing.SourceLocation
 ) {

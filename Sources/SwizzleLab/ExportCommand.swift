@@ -8,7 +8,7 @@ import UIKitModel
 
 /// `export`: writes a scenario run (plugins, device, iOS profile and SDK) as a test.
 enum ExportCommand {
-  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+  @MainActor static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     guard let directory = options.outDirectory else {
       throw .usage("export needs --out DIR", topic: "export")
     }

@@ -7,7 +7,7 @@ import UIKitModel
 enum GalleryCommand {
   /// With no name, lists the breakages; with one, tells its story and runs its scenario on its
   /// device and profile (the seed half fails there, the fixed half holds).
-  static func run(
+  @MainActor static func run(
     name: String?, _ options: Options, output: LabOutput, environment: [String: String]
   )
     throws(LabError) -> LabExit

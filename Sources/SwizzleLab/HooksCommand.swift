@@ -8,7 +8,7 @@ import UIKitModel
 
 /// `hooks`: the hook map after installing plugins.
 enum HooksCommand {
-  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+  @MainActor static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     if let name = options.scenarios.first {
       return try runScenario(name, options, output: output)
     }
@@ -52,7 +52,7 @@ enum HooksCommand {
 
   /// `hooks --scenario NAME`: installs the scenario's plugins (or those of `--plugin`), runs it,
   /// prints the hook map of the plugins' methods, and lists the hooks no call reached.
-  private static func runScenario(_ name: String, _ options: Options, output: LabOutput)
+  @MainActor private static func runScenario(_ name: String, _ options: Options, output: LabOutput)
     throws(LabError) -> LabExit
   {
     guard let scenario = ScenarioCatalog.named(name) else {
@@ -92,7 +92,7 @@ enum HooksCommand {
   /// Who owns a navigation controller's delegate and which gestures drive its pop, with the
   /// plugins installed: a fresh stack of two pages is launched and read (the plugins that
   /// set up at `viewDidLoad` or at the first push have done so).
-  static func navigationOwners() -> [String] {
+  @MainActor static func navigationOwners() -> [String] {
     let session = NavigationSession(root: UIViewController())
     session.push(UIViewController())
     let navigation = session.navigationController

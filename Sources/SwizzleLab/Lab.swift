@@ -58,7 +58,7 @@ public enum Lab {
   }
 
   /// Runs `arguments` (without the program name), writing to `output`; returns the exit code.
-  public static func main(
+  @MainActor public static func main(
     _ arguments: [String], output: LabOutput, environment: [String: String] = [:]
   ) -> LabExit {
     var arguments = arguments
@@ -202,7 +202,7 @@ public enum Lab {
     }
   }
 
-  static func listText() -> String {
+  @MainActor static func listText() -> String {
     let scenarios = ScenarioCatalog.all()
     let plugins = Lab.plugins
     let width = (scenarios.map(\.name) + plugins.map(\.name)).map(\.count).max() ?? 0
@@ -288,7 +288,7 @@ struct Options {
   /// then loads the libraries of `--load`, writing what they brought to `output`, so that their
   /// plugins and scenarios can be named. Names are checked by ``validate()``. An empty value, a
   /// name given twice and a word the command does not take are refused, each with what is wrong.
-  static func parse(
+  @MainActor static func parse(
     _ arguments: [String], allowed: [String], needsScenario: Bool = false,
     positional: Bool = true, output: LabOutput
   ) throws(LabError) -> Options {
@@ -430,7 +430,7 @@ struct Options {
   }
 
   /// Checks the plugin and scenario names against what discovery found (after `--load`).
-  func validate() throws(LabError) {
+  @MainActor func validate() throws(LabError) {
     let known = Lab.plugins.map(\.name)
     for name in plugins where name != "none" && !known.contains(name) {
       throw .usage(

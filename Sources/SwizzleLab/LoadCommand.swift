@@ -7,7 +7,7 @@ import UIKitModel
 
 /// `load` and `--load`: a plugin library.
 enum LoadCommand {
-  static func run(path: String, output: LabOutput) -> LabExit {
+  @MainActor static func run(path: String, output: LabOutput) -> LabExit {
     do {
       try load(path, output: output, reportingTo: output.out)
       return .ok
@@ -21,7 +21,9 @@ enum LoadCommand {
   /// `load`, standard error for `--load`, whose command owns standard output): its plugins
   /// (registered) and their scenarios. A library that cannot be opened, carries a second copy
   /// of SwizzleKit or brings no plugin is a failure.
-  static func load(_ path: String, output: LabOutput, reportingTo report: (String) -> Void)
+  @MainActor static func load(
+    _ path: String, output: LabOutput, reportingTo report: (String) -> Void
+  )
     throws(LabError)
   {
     let before = Set(ScenarioCatalog.all().map(\.name))

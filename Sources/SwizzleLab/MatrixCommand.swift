@@ -58,7 +58,7 @@ enum MatrixCommand {
     }
   }
 
-  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+  @MainActor static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     let scenarios = try chosenScenarios(options)
     let devices = options.devices.isEmpty ? DeviceProfile.matrix : options.devices
     let total = scenarios.count * devices.count * IOSProfile.matrix.count
@@ -95,7 +95,7 @@ enum MatrixCommand {
 
   /// The scenarios named with `--scenario`, else those of the plugins named with `--plugin`,
   /// else every scenario.
-  static func chosenScenarios(_ options: Options) throws(LabError) -> [Scenario] {
+  @MainActor static func chosenScenarios(_ options: Options) throws(LabError) -> [Scenario] {
     let all = ScenarioCatalog.all()
     if !options.scenarios.isEmpty {
       return try options.scenarios.map { name throws(LabError) in
@@ -114,7 +114,7 @@ enum MatrixCommand {
 
   /// Runs one cell: the scenario's checks, sampled for a report when `sampling` (one run
   /// either way).
-  static func run(
+  @MainActor static func run(
     _ scenario: Scenario, device: DeviceProfile, profile: IOSProfile, _ options: Options,
     sampling: Bool
   ) -> Cell {

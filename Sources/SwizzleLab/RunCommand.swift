@@ -7,7 +7,7 @@ import UIKitModel
 
 /// `run`: the timeline of a scenario.
 enum RunCommand {
-  static func run(_ options: Options, output: LabOutput, environment: [String: String])
+  @MainActor static func run(_ options: Options, output: LabOutput, environment: [String: String])
     throws(LabError) -> LabExit
   {
     guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
@@ -65,7 +65,7 @@ enum RunCommand {
 
 /// Runs `scenario` with its checks and the plugins' log, turning a plugin that fails to install
 /// into a failure of the command.
-func runScenarioReport(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
+@MainActor func runScenarioReport(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
   -> ScenarioReport
 {
   do {
@@ -76,7 +76,7 @@ func runScenarioReport(_ scenario: Scenario, _ options: ScenarioOptions) throws(
 }
 
 /// Runs `scenario`, turning a plugin that fails to install into a failure of the command.
-func runScenario(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
+@MainActor func runScenario(_ scenario: Scenario, _ options: ScenarioOptions) throws(LabError)
   -> [ScenarioMoment]
 {
   do {

@@ -108,7 +108,7 @@ enum TraceCommand {
     "handleNavigationTransition:", "gestureRecognizerShouldBegin:",
   ]
 
-  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+  @MainActor static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
       throw .usage("no scenario", topic: "trace")
     }

@@ -11,10 +11,11 @@ struct BenchCase: Sendable {
   let limit: Double?
   /// Iteration counts for the two callgrind runs whose difference is measured.
   let iterations: (small: Int, large: Int)
-  /// Runs the setup, then the operation `count` times; returns a checksum.
-  let body: @Sendable (Int) -> Int
+  /// Runs the setup, then the operation `count` times; returns a checksum. On the main
+  /// actor: the benchmark runs on the main thread, where the model runs.
+  let body: @MainActor @Sendable (Int) -> Int
   /// For cases measured directly rather than with callgrind (memory): the figure itself.
-  var direct: (@Sendable () -> Double)?
+  var direct: (@MainActor @Sendable () -> Double)?
   /// The unit of the figure.
   var unit = "instructions/op"
   /// For targets stated relative to another case: that case's name; the limit is then its figure

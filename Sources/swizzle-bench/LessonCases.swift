@@ -19,7 +19,7 @@ enum LessonCases {
     ]
 
   /// The process's CPU time while the lab runs `arguments`, in milliseconds.
-  static func cpuMilliseconds(of arguments: [String]) -> Double {
+  @MainActor static func cpuMilliseconds(of arguments: [String]) -> Double {
     func now() -> Double {
       var spec = timespec()
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
@@ -32,7 +32,7 @@ enum LessonCases {
 
   /// `swizzle-lab render tour` into a fresh folder, removed after: the report, its frames as SVG
   /// and PNG, and the scrubber's frame of every sample.
-  static func renderTourMilliseconds() -> Double {
+  @MainActor static func renderTourMilliseconds() -> Double {
     let folder = "/tmp/swizzle-bench-render-\(getpid())"
     defer { _ = try? FileManager.default.removeItem(atPath: folder) }
     return cpuMilliseconds(of: ["render", "tour", "--out", folder])

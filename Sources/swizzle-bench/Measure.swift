@@ -46,7 +46,7 @@ struct Figure: Codable {
 enum Measure {
   /// The `--run`, `--time` and `--measure` modes, which the parent runs in fresh processes of
   /// this executable; returns false when `arguments` is not one of them.
-  static func runChildMode(_ arguments: [String]) -> Bool {
+  @MainActor static func runChildMode(_ arguments: [String]) -> Bool {
     guard let mode = arguments.first, ["--run", "--time", "--measure"].contains(mode),
       arguments.count >= 2, let bench = Cases.all.first(where: { $0.name == arguments[1] })
     else { return false }

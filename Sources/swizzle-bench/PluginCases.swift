@@ -39,7 +39,7 @@ enum PluginCases {
   /// installation (the `et_` methods added and exchanged, the category methods replaced). The
   /// plugin is uninstalled after, to leave the process clean: outside the clock measure, inside
   /// the instruction count (about 0.11 M of its 1.28 M).
-  static func installOnce(_ count: Int) -> Int {
+  @MainActor static func installOnce(_ count: Int) -> Int {
     _ = objc_getClassList(nil, 0)
     guard count > 0 else { return 0 }
     let (awakened, installed) = walkAndInstall()
@@ -47,7 +47,7 @@ enum PluginCases {
     return awakened + (installed ? 1 : 0)
   }
 
-  static func installMilliseconds() -> Double {
+  @MainActor static func installMilliseconds() -> Double {
     _ = objc_getClassList(nil, 0)
     let start = DispatchTime.now().uptimeNanoseconds
     _ = walkAndInstall()
@@ -59,7 +59,7 @@ enum PluginCases {
   /// The plugin's own walk and the installation; the bench declares no `UINavigationController`
   /// subclass, so the awakes find nothing to install and the plugin is installed by hand where
   /// a subclass's awake would.
-  private static func walkAndInstall() -> (awakened: Int, installed: Bool) {
+  @MainActor private static func walkAndInstall() -> (awakened: Int, installed: Bool) {
     let awakened = TransparentBarLaunch.walkClassList()
     let installed = (try? PluginRegistry.shared.install(TransparentBarPlugin())) ?? false
     return (awakened, installed)
@@ -67,7 +67,7 @@ enum PluginCases {
 
   /// Reads the bar background's `_shadowView` with `object_getIvar` `count` times, the ivar
   /// looked up once, as a seed that cached it would.
-  static func ivarReads(_ count: Int) -> Int {
+  @MainActor static func ivarReads(_ count: Int) -> Int {
     let bar = UINavigationBar()
     guard let background = bar.subviews.first,
       let ivar = class_getInstanceVariable(object_getClass(background), "_shadowView")
@@ -84,7 +84,7 @@ enum PluginCases {
   /// `_updateInteractiveTransition:` through the table, where the plugins act) and advances the
   /// run loop by a frame (animations, display links). The finger sweeps 0 to 90 % of the width
   /// and back, so the swipe never ends.
-  static func swipeFrames(_ count: Int, plugin: (any HookPlugin)?) -> Int {
+  @MainActor static func swipeFrames(_ count: Int, plugin: (any HookPlugin)?) -> Int {
     VirtualRunLoop.main.reset()
     if let plugin { _ = try? PluginRegistry.shared.install(plugin) }
     defer { if let plugin { _ = PluginRegistry.shared.uninstall(plugin) } }

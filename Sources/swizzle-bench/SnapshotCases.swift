@@ -29,7 +29,7 @@ enum SnapshotCases {
 
   /// `count` comparisons of an iPhone 8's screen (a pushed page under a coloured bar) with its
   /// reference on disk.
-  static func compares(_ count: Int) -> Int {
+  @MainActor static func compares(_ count: Int) -> Int {
     UIApplication.resetModel()
     let session = NavigationSession(root: UIViewController())
     let page = UIViewController()
@@ -51,7 +51,7 @@ enum SnapshotCases {
 
   /// The cells `scenario-run` cycles through, with each moment's reference written once (the
   /// most a measured run takes, so that the set-up is the same for every count).
-  private static let references: [(Scenario, IOSProfile, [String])] = {
+  @MainActor private static let references: [(Scenario, IOSProfile, [String])] = {
     let scenarios = ScenarioCatalog.all()
     guard !scenarios.isEmpty else { return [] }
     return (0..<108).map { index in
@@ -70,7 +70,7 @@ enum SnapshotCases {
 
   /// `count` scenario runs as `scenario-run` makes them, each with a snapshot: its last moment's
   /// screen drawn and compared with its reference on disk, as `expectSnapshot` does.
-  static func runsWithSnapshots(_ count: Int) -> Int {
+  @MainActor static func runsWithSnapshots(_ count: Int) -> Int {
     let cells = references
     guard !cells.isEmpty else { return 0 }
     var matched = 0

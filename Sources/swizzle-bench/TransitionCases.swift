@@ -43,7 +43,7 @@ enum TransitionCases {
   /// end, with `plugin` installed for the run; `inTab`: in the first of two tabs of a tab bar
   /// controller, the page hiding the tab bar; `largeTitles`: the bar prefers large titles (on
   /// iOS 13), and the pushed page shows none, so the bar's large title collapses and comes back.
-  static func pushPops(
+  @MainActor static func pushPops(
     _ count: Int, plugin: (any HookPlugin)?, inTab: Bool = false, largeTitles: Bool = false
   ) -> Int {
     VirtualRunLoop.main.reset()
@@ -95,7 +95,7 @@ enum ScenarioCases {
   /// `count` scenario runs, cycling through the scenarios and, for each round, a profile. With
   /// `SWIZZLEKIT_BENCH_SCENARIOS` set to names separated by commas, only those scenarios (to
   /// find what one costs: `callgrind.sh` with 9 and 18 runs covers each profile once).
-  static func runs(_ count: Int) -> Int {
+  @MainActor static func runs(_ count: Int) -> Int {
     var scenarios = ScenarioCatalog.all()
     if let names = ProcessInfo.processInfo.environment["SWIZZLEKIT_BENCH_SCENARIOS"] {
       let chosen = Set(names.split(separator: ",").map(String.init))

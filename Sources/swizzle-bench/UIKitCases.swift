@@ -58,7 +58,7 @@ enum UIKitCases {
   ]
 
   /// A navigation controller in a window, and a display link ticking, on a fresh run loop.
-  static func navigationScene() -> (UINavigationController, CADisplayLink) {
+  @MainActor static func navigationScene() -> (UINavigationController, CADisplayLink) {
     VirtualRunLoop.main.reset()
     let navigation = UINavigationController(rootViewController: UIViewController())
     let window = UIWindow(frame: UIScreen.main.bounds)
@@ -69,7 +69,7 @@ enum UIKitCases {
   }
 
   /// `count` animated pushes, each followed by an animated pop, run to completion.
-  static func pushPops(_ count: Int) -> Int {
+  @MainActor static func pushPops(_ count: Int) -> Int {
     let (navigation, link) = navigationScene()
     Stopwatch.time {
       for _ in 0..<count {
@@ -83,7 +83,7 @@ enum UIKitCases {
     return navigation.viewControllers.count
   }
 
-  static func pushPopMicroseconds() -> Double {
+  @MainActor static func pushPopMicroseconds() -> Double {
     _ = pushPops(10)
     let start = DispatchTime.now().uptimeNanoseconds
     _ = pushPops(100)
@@ -91,21 +91,21 @@ enum UIKitCases {
   }
 
   /// The Ant Forest scenario with the bar-layer plugin, from launch to its last moment.
-  static func antForestMilliseconds() -> Double {
+  @MainActor static func antForestMilliseconds() -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     _ = try? BarLayerScenarios.antForest.run(
       options: ScenarioOptions(device: .iPhone8, plugins: [BarLayerPlugin().name]))
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
   }
 
-  static func thousandPushPopsMilliseconds() -> Double {
+  @MainActor static func thousandPushPopsMilliseconds() -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     _ = pushPops(1_000)
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
   }
 
   @inline(never)
-  static func modelMethodCall(_ count: Int) -> Int {
+  @MainActor static func modelMethodCall(_ count: Int) -> Int {
     let view = UIView()
     var hidden = false
     Stopwatch.time {
@@ -121,7 +121,7 @@ enum UIKitCases {
   /// nothing animates), or inside one per set (each set starts an animation that replaces the
   /// previous one).
   @inline(never)
-  static func alphaSets(_ count: Int, animated: Bool) -> Int {
+  @MainActor static func alphaSets(_ count: Int, animated: Bool) -> Int {
     VirtualRunLoop.main.reset()
     let view = UIView()
     var alpha: CGFloat = 1
@@ -142,7 +142,7 @@ enum UIKitCases {
   }
 
   /// Ten views whose alpha animates over a long time, and a display link, on a fresh run loop.
-  static func scene() -> (views: [UIView], counter: FrameCounter, link: CADisplayLink) {
+  @MainActor static func scene() -> (views: [UIView], counter: FrameCounter, link: CADisplayLink) {
     VirtualRunLoop.main.reset()
     let views = (0..<10).map { _ in UIView(frame: CGRect(x: 0, y: 0, width: 10, height: 10)) }
     UIView.animate(withDuration: 10_000) {
@@ -155,7 +155,7 @@ enum UIKitCases {
   }
 
   /// Runs `count` frames of the scene; what callgrind divides.
-  static func framesWithAnimations(_ count: Int) -> Int {
+  @MainActor static func framesWithAnimations(_ count: Int) -> Int {
     let (views, counter, link) = scene()
     Stopwatch.time {
       for _ in 0..<count {
@@ -167,7 +167,7 @@ enum UIKitCases {
     return counter.ticks
   }
 
-  static func microsecondsPerFrame() -> Double {
+  @MainActor static func microsecondsPerFrame() -> Double {
     let (views, _, link) = scene()
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<10_000 {
@@ -179,7 +179,7 @@ enum UIKitCases {
     return elapsed / 10_000 / 1_000
   }
 
-  static func tenThousandFramesMilliseconds() -> Double {
+  @MainActor static func tenThousandFramesMilliseconds() -> Double {
     let (_, _, link) = scene()
     let start = DispatchTime.now().uptimeNanoseconds
     VirtualRunLoop.main.advance(frames: 10_000)

@@ -45,7 +45,7 @@ final class QuickAnimator: UIViewControllerAnimatedTransitioning {
 }
 
 /// A session whose window shows KJNavigationController (the seed) over the home page.
-private func seedSession(device: DeviceProfile = .iPhone8) throws -> NavigationSession {
+@MainActor private func seedSession(device: DeviceProfile = .iPhone8) throws -> NavigationSession {
   UIScreen.main.profile = device
   let navigation = try KJNavigationController.make(
     rootViewController: AnimatorTransitionScenarios.homePage())
@@ -53,7 +53,7 @@ private func seedSession(device: DeviceProfile = .iPhone8) throws -> NavigationS
 }
 
 /// A session on a plain navigation controller (the plugin adopts it when installed).
-private func plainSession(device: DeviceProfile = .iPhone8) -> NavigationSession {
+@MainActor private func plainSession(device: DeviceProfile = .iPhone8) -> NavigationSession {
   NavigationSession(root: AnimatorTransitionScenarios.homePage(), device: device)
 }
 

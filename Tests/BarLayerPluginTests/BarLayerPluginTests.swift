@@ -17,7 +17,7 @@ struct DefaultBarLayerSettings: TestTrait, SuiteTrait, TestScoping {
     testCase == nil ? nil : self
   }
 
-  func provideScope(
+  @MainActor func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     BarLayer.settings.value = BarLayerSettings()
@@ -33,7 +33,8 @@ func close(_ a: CGFloat, _ b: CGFloat, tolerance: CGFloat = 1e-9) -> Bool {
 
 /// A navigation controller in a window with a transparent root (blue bar at alpha 0) and an
 /// opaque second screen (white bar).
-private func twoScreens() -> (UINavigationController, UIViewController, UIViewController) {
+@MainActor private func twoScreens() -> (UINavigationController, UIViewController, UIViewController)
+{
   let transparent = UIViewController()
   transparent.title = "Transparent"
   transparent.navBarBarTintColor = UIColor(red: 0, green: 0.686, blue: 0.941, alpha: 1)

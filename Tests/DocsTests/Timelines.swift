@@ -18,7 +18,7 @@ final class TimelineLog {
   /// Whether each line says whether the bar is hidden, in the search's timeline.
   var showsBarHidden = false
 
-  func note(_ text: String) {
+  @MainActor func note(_ text: String) {
     let time = String(format: "%.3f", VirtualRunLoop.main.currentTime)
     var flags: [String] = []
     if let sheet {
@@ -101,10 +101,14 @@ private func noteNavigation(_ navigation: UINavigationController, in log: Timeli
   nonisolated(unsafe) let log = log
   try navigation.hook(before: "navigationBar:shouldPopItem:") {
     (_, _: UINavigationBar?, _: UINavigationItem?) in
-    log.note("navigationBar:shouldPopItem:")
+    MainThread.assumeIsolated {
+      log.note("navigationBar:shouldPopItem:")
+    }
   }
   try navigation.hook(after: "_updateInteractiveTransition:") { (_, percent: Double) in
-    log.note("_updateInteractiveTransition: \(String(format: "%.2f", percent))")
+    MainThread.assumeIsolated {
+      log.note("_updateInteractiveTransition: \(String(format: "%.2f", percent))")
+    }
   }
 }
 
@@ -148,7 +152,7 @@ final class TimelineSheetDelegate: UIAdaptivePresentationControllerDelegate {
 
 enum Timelines {
   /// The nine timelines, as the Markdown Docs/UIKitModel.md shows between its markers.
-  static func markdown() -> String {
+  @MainActor static func markdown() -> String {
     var parts: [String] = []
     for (title, run) in [
       ("A push of B onto A, animated", push),
@@ -175,7 +179,7 @@ enum Timelines {
   }
 
   /// A launched application showing A in a navigation controller, and B, and the log.
-  private static func start() -> (
+  @MainActor private static func start() -> (
     UINavigationController, TimelineScreen, TimelineScreen, TimelineLog
   ) {
     UIApplication.resetModel()
@@ -193,7 +197,7 @@ enum Timelines {
     return (navigation, a, b, log)
   }
 
-  private static func push() -> [String] {
+  @MainActor private static func push() -> [String] {
     let (navigation, _, b, log) = start()
     log.note("pushViewController:animated: B")
     navigation.pushViewController(b, animated: true)
@@ -202,7 +206,7 @@ enum Timelines {
     return log.lines
   }
 
-  private static func pushFromLargeTitle() -> [String] {
+  @MainActor private static func pushFromLargeTitle() -> [String] {
     let (navigation, a, b, log) = start()
     navigation.navigationBar.prefersLargeTitles = true
     a.navigationItem.searchController = UISearchController(searchResultsController: nil)
@@ -224,7 +228,7 @@ enum Timelines {
     return log.lines
   }
 
-  private static func searchActive() -> [String] {
+  @MainActor private static func searchActive() -> [String] {
     let (navigation, a, b, log) = start()
     let search = UISearchController(searchResultsController: nil)
     let delegate = TimelineSearchDelegate(log: log)
@@ -237,7 +241,9 @@ enum Timelines {
     // `_navigationControllerWillShowViewController:`, noted once it has set the bar.
     let hook = try? search.hook(after: "_navigationControllerWillShowViewController:") {
       (_, _: UINavigationController?) in
-      unsafeLog.note("  the search's will-show")
+      MainThread.assumeIsolated {
+        unsafeLog.note("  the search's will-show")
+      }
     }
     defer { hook?.remove() }
     log.showsBarHidden = true
@@ -255,7 +261,7 @@ enum Timelines {
     return log.lines
   }
 
-  private static func pop() -> [String] {
+  @MainActor private static func pop() -> [String] {
     let (navigation, _, b, log) = start()
     navigation.pushViewController(b, animated: false)
     VirtualRunLoop.main.runUntilIdle()
@@ -267,7 +273,7 @@ enum Timelines {
     return log.lines
   }
 
-  private static func swipe(to fraction: CGFloat) -> [String] {
+  @MainActor private static func swipe(to fraction: CGFloat) -> [String] {
     let (navigation, _, b, log) = start()
     navigation.pushViewController(b, animated: false)
     VirtualRunLoop.main.runUntilIdle()
@@ -288,7 +294,7 @@ enum Timelines {
     return log.lines
   }
 
-  private static func presentSheet() -> [String] {
+  @MainActor private static func presentSheet() -> [String] {
     let (navigation, _, _, log) = start()
     let sheet = TimelineScreen("S", log: log)
     log.navigation = nil
@@ -300,7 +306,7 @@ enum Timelines {
     return log.lines
   }
 
-  private static func dragSheet(to fraction: CGFloat) -> [String] {
+  @MainActor private static func dragSheet(to fraction: CGFloat) -> [String] {
     let (navigation, _, _, log) = start()
     let sheet = TimelineScreen("S", log: log)
     let delegate = TimelineSheetDelegate(log: log)

@@ -11,7 +11,9 @@ import UIKitModel
 
 /// A finger down at `x`, half way down, moved by `moves` in turn; whether the hijack's pan
 /// began. The finger is lifted (cancelled) afterwards.
-private func swipeBegins(_ session: NavigationSession, from x: CGFloat, moves: [CGFloat]) -> Bool {
+@MainActor private func swipeBegins(_ session: NavigationSession, from x: CGFloat, moves: [CGFloat])
+  -> Bool
+{
   let navigation = session.navigationController
   guard let window = navigation.view.window, let pan = navigation.fdFullscreenPopGestureRecognizer
   else { return false }

@@ -13,7 +13,7 @@ import Testing
 import UIKitModel
 
 /// The article's stack: home, the transparent page scrolled to `alpha`, and the opaque page.
-private func articleStack(alpha: CGFloat = 0.5) -> (NavigationSession, TransparentPage) {
+@MainActor private func articleStack(alpha: CGFloat = 0.5) -> (NavigationSession, TransparentPage) {
   let session = NavigationSession(root: FullscreenPopScenarios.homePage())
   let transparent = TransparentPage()
   session.push(transparent)
@@ -24,13 +24,13 @@ private func articleStack(alpha: CGFloat = 0.5) -> (NavigationSession, Transpare
 }
 
 /// The alpha of the bar's first subview, the article's `barImageView`.
-private func barImageAlpha(_ session: NavigationSession) -> CGFloat? {
+@MainActor private func barImageAlpha(_ session: NavigationSession) -> CGFloat? {
   session.navigationController.navigationBar.subviews.first?.alpha
 }
 
 /// A finger down at mid-screen, moved 12 points to the right (where a pan begins), then to
 /// `fraction` of the width; the pans that began.
-private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
+@MainActor private func holdSwipe(_ session: NavigationSession, at fraction: CGFloat)
   -> [UIPanGestureRecognizer]
 {
   guard let view = session.navigationController.view, let window = view.window else { return [] }

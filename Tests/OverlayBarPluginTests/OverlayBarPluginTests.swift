@@ -11,7 +11,7 @@ import Testing
 import UIKitModel
 
 /// A session whose root page is titled `Home`, with a second page `Detail` pushed when asked.
-private func session(
+@MainActor private func session(
   ios version: String = "13.0", device: DeviceProfile = .iPhone8, pushed: Bool = false
 ) -> NavigationSession {
   let home = UIViewController()

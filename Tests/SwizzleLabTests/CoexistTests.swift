@@ -21,7 +21,7 @@ private func steps(
   return lines.filter { !$0.hasPrefix(" ") && !$0.hasPrefix("setup") }
 }
 
-private func coexist(_ arguments: [String]) -> (LabExit, CapturedOutput) {
+@MainActor private func coexist(_ arguments: [String]) -> (LabExit, CapturedOutput) {
   let output = CapturedOutput()
   return (Lab.main(["coexist"] + arguments, output: output, environment: [:]), output)
 }

@@ -18,7 +18,7 @@ private func write(_ source: String, as name: String) throws -> String {
   return path
 }
 
-private func lab(_ arguments: [String]) -> (LabExit, CapturedOutput) {
+@MainActor private func lab(_ arguments: [String]) -> (LabExit, CapturedOutput) {
   let output = CapturedOutput()
   return (Lab.main(arguments, output: output, environment: [:]), output)
 }

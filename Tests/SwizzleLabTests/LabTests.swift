@@ -16,7 +16,9 @@ import UIKitModel
 #endif
 
 /// Runs the lab with `arguments` on a fresh model; returns its exit code and output.
-private func lab(_ arguments: [String], terminal: Bool = false) -> (LabExit, CapturedOutput) {
+@MainActor private func lab(_ arguments: [String], terminal: Bool = false) -> (
+  LabExit, CapturedOutput
+) {
   UIApplication.resetModel()
   let output = CapturedOutput(terminal: terminal)
   let code = Lab.main(arguments, output: output, environment: [:])

@@ -13,7 +13,7 @@ extension Lesson: CustomTestStringConvertible {
 }
 
 /// Runs the lab with `arguments`; returns its exit code and output.
-private func learn(_ arguments: [String]) -> (LabExit, CapturedOutput) {
+@MainActor private func learn(_ arguments: [String]) -> (LabExit, CapturedOutput) {
   let output = CapturedOutput()
   return (Lab.main(["learn"] + arguments, output: output), output)
 }

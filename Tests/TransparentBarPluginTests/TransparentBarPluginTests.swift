@@ -11,7 +11,8 @@ import UIKitModel
 
 /// A navigation controller in a window with a transparent root (alpha 0, white tint) and an
 /// opaque second screen pushed over it.
-private func twoScreens() -> (UINavigationController, UIViewController, UIViewController) {
+@MainActor private func twoScreens() -> (UINavigationController, UIViewController, UIViewController)
+{
   let transparent = UIViewController()
   transparent.title = "Transparent"
   let opaque = UIViewController()
@@ -29,12 +30,12 @@ private func twoScreens() -> (UINavigationController, UIViewController, UIViewCo
 }
 
 /// The opacity the user sees of the bar's background.
-private func backgroundAlpha(_ bar: UINavigationBar) -> CGFloat {
+@MainActor private func backgroundAlpha(_ bar: UINavigationBar) -> CGFloat {
   bar.asSeen().backgroundOpacity
 }
 
 /// The alpha of the bar's `_backgroundEffectView`, where ET's path puts it on a translucent bar.
-private func effectAlpha(_ bar: UINavigationBar) -> CGFloat? {
+@MainActor private func effectAlpha(_ bar: UINavigationBar) -> CGFloat? {
   guard let background = bar.subviews.first,
     let ivar = class_getInstanceVariable(object_getClass(background), "_backgroundEffectView")
   else { return nil }

@@ -20,7 +20,7 @@ private let emNavigationControllerClass: Class = {
 
 /// A window showing a navigation controller (of the article's class when `em`) with a clear
 /// root and an opaque page pushed over it.
-private func twoPages(em: Bool = false) -> (UINavigationController, UIViewController) {
+@MainActor private func twoPages(em: Bool = false) -> (UINavigationController, UIViewController) {
   let clear = UIViewController()
   let navigation = UINavigationController(rootViewController: clear)
   if em { object_setClass(navigation, emNavigationControllerClass) }

@@ -183,7 +183,7 @@ extension UIKitModelTests {
     }
 
     @Test("completing a transition twice is refused")
-    func completedTwice() {
+    @MainActor func completedTwice() {
       let (navigation, _, _, delegate) = stack()
       delegate.animator.completeTwice = true
       navigation.pushViewController(LoggedScreen("C", log: NavigationLog()), animated: true)
@@ -223,27 +223,29 @@ final class ArticlePopDriver: ObjCObject, UIGestureRecognizerDelegate {
     return (navigation?.viewControllers.count ?? 0) > 1 && !transitioning
   }
 
-  static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, recognizer in
-    guard let driver = me.takeUnretainedObject(as: ArticlePopDriver.self),
-      let pan = recognizer?.takeUnretainedObject(as: UIPanGestureRecognizer.self),
-      let navigation = driver.navigation
-    else { return }
-    let progress = max(
-      0, min(1, pan.translation(in: navigation.view).x / navigation.view.bounds.width))
-    switch pan.state {
-    case .began:
-      driver.delegate.interaction = UIPercentDrivenInteractiveTransition()
-      navigation.popViewController(animated: true)
-    case .changed:
-      driver.delegate.interaction?.update(progress)
-    case .ended, .cancelled:
-      if progress > 0.5 {
-        driver.delegate.interaction?.finish()
-      } else {
-        driver.delegate.interaction?.cancel()
+  nonisolated static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, recognizer in
+    MainThread.assumeIsolated(with: me, recognizer) { me, recognizer in
+      guard let driver = me.takeUnretainedObject(as: ArticlePopDriver.self),
+        let pan = recognizer?.takeUnretainedObject(as: UIPanGestureRecognizer.self),
+        let navigation = driver.navigation
+      else { return }
+      let progress = max(
+        0, min(1, pan.translation(in: navigation.view).x / navigation.view.bounds.width))
+      switch pan.state {
+      case .began:
+        driver.delegate.interaction = UIPercentDrivenInteractiveTransition()
+        navigation.popViewController(animated: true)
+      case .changed:
+        driver.delegate.interaction?.update(progress)
+      case .ended, .cancelled:
+        if progress > 0.5 {
+          driver.delegate.interaction?.finish()
+        } else {
+          driver.delegate.interaction?.cancel()
+        }
+        driver.delegate.interaction = nil
+      default: break
       }
-      driver.delegate.interaction = nil
-    default: break
     }
   }
 }

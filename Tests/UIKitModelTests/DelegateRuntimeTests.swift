@@ -17,9 +17,12 @@ final class RuntimeOnlyDelegate: ObjCObject {
     }
   }
   var shown: [String] = []
-  static let didShow: @convention(c) (id, SEL, id?, id?, Bool) -> Void = { me, _, _, shown, _ in
-    let title = (shown?.takeUnretainedObject() as? UIViewController)?.title ?? "?"
-    me.receiver(as: RuntimeOnlyDelegate.self).shown.append(title)
+  nonisolated static let didShow: @convention(c) (id, SEL, id?, id?, Bool) -> Void = {
+    me, _, _, shown, _ in
+    MainThread.assumeIsolated(with: me, shown) { me, shown in
+      let title = (shown?.takeUnretainedObject() as? UIViewController)?.title ?? "?"
+      me.receiver(as: RuntimeOnlyDelegate.self).shown.append(title)
+    }
   }
 }
 
@@ -31,7 +34,9 @@ final class TableDelegate: ObjCObject, UINavigationControllerDelegate {
         "navigationController:didShowViewController:animated:", TableDelegate.didShow)
     }
   }
-  static let didShow: @convention(c) (id, SEL, id?, id?, Bool) -> Void = { _, _, _, _, _ in }
+  nonisolated static let didShow: @convention(c) (id, SEL, id?, id?, Bool) -> Void = {
+    _, _, _, _, _ in MainThread.assumeIsolated {}
+  }
 }
 
 extension UIKitModelTests.CustomTransitionTests {

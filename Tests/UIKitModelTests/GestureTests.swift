@@ -17,8 +17,12 @@ final class TableGestureDelegate: ObjCObject, UIGestureRecognizerDelegate {
         TableGestureDelegate.simultaneous)
     }
   }
-  static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { _, _, _ in true }
-  static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+  nonisolated static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { _, _, _ in
+    MainThread.assumeIsolated { true }
+  }
+  nonisolated static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in
+    MainThread.assumeIsolated { true }
+  }
 }
 
 /// Counts the actions a recognizer sends.
@@ -43,10 +47,12 @@ final class PanTarget: ObjCObject {
   }
   var states: [UIGestureRecognizer.State] = []
   static let pan: @convention(c) (id, SEL, id?) -> Void = { me, _, recognizer in
-    guard let recognizer = recognizer?.takeUnretainedObject() as? UIGestureRecognizer else {
-      return
+    MainThread.assumeIsolated(with: me, recognizer) { me, recognizer in
+      guard let recognizer = recognizer?.takeUnretainedObject() as? UIGestureRecognizer else {
+        return
+      }
+      me.receiver(as: PanTarget.self).states.append(recognizer.state)
     }
-    me.receiver(as: PanTarget.self).states.append(recognizer.state)
   }
 }
 

@@ -80,9 +80,11 @@ extension UIKitModelTests {
       // 153's reporter in insertSubview:atIndex:, which is in the model's table.
       let token = try UINavigationBar.hook(after: "insertSubview:atIndex:") {
         (bar: UINavigationBar, view: UIView, _: Int) in
-        guard object_getClass(view)?.name == "_UIBarBackground" else { return }
-        view.alpha = 0
-        reapplied.withLock { $0 += 1 }
+        MainThread.assumeIsolated {
+          guard object_getClass(view)?.name == "_UIBarBackground" else { return }
+          view.alpha = 0
+          reapplied.withLock { $0 += 1 }
+        }
       }
       defer { token.remove() }
       let (bar, _, background) = push(on: "18.0")

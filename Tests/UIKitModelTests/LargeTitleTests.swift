@@ -27,7 +27,7 @@ private final class ListPage: UIViewController {
 
 /// A session on `device` running `version` whose root is a list, its bar preferring large
 /// titles.
-private func largeTitleScene(
+@MainActor private func largeTitleScene(
   device: DeviceProfile = .iPhone8, version: String = "13.0", sdk: String? = nil
 ) -> (NavigationSession, ListPage) {
   let root = ListPage("Inbox")

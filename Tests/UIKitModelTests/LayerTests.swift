@@ -15,8 +15,11 @@ final class TableAnimationDelegate: ObjCObject, CAAnimationDelegate {
     }
   }
   var stops: [Bool] = []
-  static let didStop: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, _, finished in
-    me.receiver(as: TableAnimationDelegate.self).stops.append(finished)
+  nonisolated static let didStop: @convention(c) (id, SEL, id?, Bool) -> Void = {
+    me, _, _, finished in
+    MainThread.assumeIsolated(with: me, finished) { me, finished in
+      me.receiver(as: TableAnimationDelegate.self).stops.append(finished)
+    }
   }
 }
 

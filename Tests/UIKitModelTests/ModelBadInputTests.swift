@@ -5,7 +5,8 @@ import Testing
 import UIKitModel
 
 /// A navigation controller in a key window with a root and one pushed controller.
-private func stackOfTwo() -> (UINavigationController, UIViewController, UIViewController) {
+@MainActor private func stackOfTwo() -> (UINavigationController, UIViewController, UIViewController)
+{
   let root = UIViewController()
   let top = UIViewController()
   let navigation = UINavigationController(rootViewController: root)

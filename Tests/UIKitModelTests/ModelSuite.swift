@@ -12,7 +12,7 @@ import UIKitModel
 struct UIKitModelTests {}
 
 /// Resets the model again, for a test that starts over half way.
-func freshModel() {
+@MainActor func freshModel() {
   UIApplication.resetModel()
 }
 

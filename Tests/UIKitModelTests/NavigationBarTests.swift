@@ -13,7 +13,9 @@ final class RefusingDelegate: ObjCObject, UINavigationBarDelegate {
       ObjCMethodDeclaration("navigationBar:shouldPopItem:", RefusingDelegate.shouldPop)
     }
   }
-  static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in false }
+  nonisolated static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in
+    false
+  }
 }
 
 extension UIKitModelTests {

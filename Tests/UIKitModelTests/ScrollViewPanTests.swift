@@ -24,7 +24,7 @@ final class GalleryPage: UIViewController, UIScrollViewDelegate {
   func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
     heard.append("didEnd(\(decelerate))")
   }
-  func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
+  @MainActor func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
     heard.append("didEndDecelerating")
   }
 }
@@ -40,8 +40,10 @@ final class YieldingScrollView: UIScrollView {
         YieldingScrollView.simultaneous)
     }
   }
-  static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, _, _ in
-    me.receiver(as: YieldingScrollView.self).contentOffset.x <= 0
+  nonisolated static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, _, _ in
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: YieldingScrollView.self).contentOffset.x <= 0
+    }
   }
 }
 

@@ -15,9 +15,11 @@ final class ScrollingPage: UIViewController, UIScrollViewDelegate {
       ObjCMethodDeclaration("scrollViewDidScroll:", ScrollingPage.didScroll)
     }
   }
-  static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-    guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
-    me.receiver(as: ScrollingPage.self).scrollViewDidScroll(view)
+  nonisolated static let didScroll: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
+    MainThread.assumeIsolated(with: me, view) { me, view in
+      guard let view = view?.takeUnretainedObject() as? UIScrollView else { return }
+      me.receiver(as: ScrollingPage.self).scrollViewDidScroll(view)
+    }
   }
 
   let scrollView = UIScrollView(frame: CGRect(x: 0, y: 0, width: 375, height: 667))

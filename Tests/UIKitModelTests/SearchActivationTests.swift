@@ -17,7 +17,9 @@ private final class RecordingSearchDelegate: UISearchControllerDelegate {
   func willPresentSearchController(_ searchController: UISearchController) { note("willPresent") }
   func didPresentSearchController(_ searchController: UISearchController) { note("didPresent") }
   func willDismissSearchController(_ searchController: UISearchController) { note("willDismiss") }
-  func didDismissSearchController(_ searchController: UISearchController) { note("didDismiss") }
+  @MainActor func didDismissSearchController(_ searchController: UISearchController) {
+    note("didDismiss")
+  }
 }
 
 /// A delegate whose class has `presentSearchController:` in its table, as an Objective-C
@@ -30,8 +32,10 @@ private final class PresentingSearchDelegate: ObjCObject, UISearchControllerDele
   }
   var presented = 0
   var willPresent = 0
-  static let present: @convention(c) (id, SEL, id?) -> Void = { me, _, _ in
-    me.receiver(as: PresentingSearchDelegate.self).presented += 1
+  nonisolated static let present: @convention(c) (id, SEL, id?) -> Void = { me, _, _ in
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: PresentingSearchDelegate.self).presented += 1
+    }
   }
   func willPresentSearchController(_ searchController: UISearchController) { willPresent += 1 }
 }
@@ -77,7 +81,7 @@ private final class SearchingPage: UIViewController {
   }
 }
 
-private func searchingScene(inHeader: Bool = false, version: String = "13.0")
+@MainActor private func searchingScene(inHeader: Bool = false, version: String = "13.0")
   -> (NavigationSession, SearchingPage)
 {
   UIApplication.resetModel(device: .iPhone8, systemVersion: version)

@@ -25,7 +25,7 @@ private final class SearchPage: UIViewController {
 }
 
 /// A session on an iPhone 8 running `version` whose root page has a search controller.
-private func searchScene(version: String = "13.0", largeTitles: Bool = false)
+@MainActor private func searchScene(version: String = "13.0", largeTitles: Bool = false)
   -> (NavigationSession, SearchPage)
 {
   UIApplication.resetModel(device: .iPhone8, systemVersion: version)

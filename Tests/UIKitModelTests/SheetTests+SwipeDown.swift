@@ -8,7 +8,7 @@ import UIKitModel
 
 /// A logged page S presented over `navigation` in the default style, its presentation
 /// controller's delegate recording; the log is emptied.
-func presentLoggedSheet(over navigation: UINavigationController, log: NavigationLog) -> (
+@MainActor func presentLoggedSheet(over navigation: UINavigationController, log: NavigationLog) -> (
   LoggedScreen, SheetDelegate
 ) {
   let sheet = LoggedScreen("S", log: log)

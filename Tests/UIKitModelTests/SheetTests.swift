@@ -11,7 +11,7 @@ import UIKitModel
 
 /// A navigation controller over a logged page A in a key window on `device` running `version`
 /// (built with `sdk`); the log is emptied.
-func sheetScene(
+@MainActor func sheetScene(
   device: DeviceProfile = .iPhone8, version: String = "13.0", sdk: String? = nil,
   log: NavigationLog = NavigationLog()
 ) -> (UINavigationController, UIWindow) {
@@ -58,7 +58,9 @@ private final class LightPage: UIViewController {
 
 /// Drags the sheet of `presented` down by `distance` points over ten frames and lets go (or
 /// the gesture is cancelled), then lets the run loop settle.
-func dragDown(_ presented: UIViewController, by distance: CGFloat, cancelled: Bool = false)
+@MainActor func dragDown(
+  _ presented: UIViewController, by distance: CGFloat, cancelled: Bool = false
+)
   throws
 {
   let pan = try #require(presented.presentationController?.dismissalPanGestureRecognizer)

@@ -18,33 +18,42 @@ final class SynchronousMainTests: SwizzleKitTestCase, @unchecked Sendable {
   }
 
   func testAsyncWorkRunsAtTheEndOfTheNextFrameInOrder() {
-    let ran = RuntimeLock<[Int]>([])
-    for index in 0..<3 { DispatchQueue.main.async { ran.withLock { $0.append(index) } } }
-    XCTAssertEqual(ran.withLock { $0 }, [])
-    VirtualRunLoop.main.advance(frames: 1)
-    XCTAssertEqual(ran.withLock { $0 }, [0, 1, 2])
+    // XCTest runs its tests on the main thread.
+    MainThread.assumeIsolated {
+      let ran = RuntimeLock<[Int]>([])
+      for index in 0..<3 { DispatchQueue.main.async { ran.withLock { $0.append(index) } } }
+      XCTAssertEqual(ran.withLock { $0 }, [])
+      VirtualRunLoop.main.advance(frames: 1)
+      XCTAssertEqual(ran.withLock { $0 }, [0, 1, 2])
+    }
   }
 
   func testRealClockAsyncAfterRunsAtTheFirstFrameAfterItsDeadline() {
-    let ran = RuntimeLock(false)
-    DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { ran.withLock { $0 = true } }
-    // Due on the real clock (no trait scope here): once it is, the next frame runs it.
-    let due = Date().addingTimeInterval(10)
-    while !ran.withLock({ $0 }), Date() < due {
-      Thread.sleep(forTimeInterval: 0.02)
-      VirtualRunLoop.main.advance(frames: 1)
+    // XCTest runs its tests on the main thread.
+    MainThread.assumeIsolated {
+      let ran = RuntimeLock(false)
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.01) { ran.withLock { $0 = true } }
+      // Due on the real clock (no trait scope here): once it is, the next frame runs it.
+      let due = Date().addingTimeInterval(10)
+      while !ran.withLock({ $0 }), Date() < due {
+        Thread.sleep(forTimeInterval: 0.02)
+        VirtualRunLoop.main.advance(frames: 1)
+      }
+      XCTAssertTrue(ran.withLock { $0 })
     }
-    XCTAssertTrue(ran.withLock { $0 })
   }
 
   func testMainActorTasksRunAtAFramesEnd() {
-    let ran = RuntimeLock(false)
-    Task { @MainActor in ran.withLock { $0 = true } }
-    let due = Date().addingTimeInterval(10)
-    while !ran.withLock({ $0 }), Date() < due {
-      VirtualRunLoop.main.advance(frames: 1)
-      if !ran.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+    // XCTest runs its tests on the main thread.
+    MainThread.assumeIsolated {
+      let ran = RuntimeLock(false)
+      Task { @MainActor in ran.withLock { $0 = true } }
+      let due = Date().addingTimeInterval(10)
+      while !ran.withLock({ $0 }), Date() < due {
+        VirtualRunLoop.main.advance(frames: 1)
+        if !ran.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+      }
+      XCTAssertTrue(ran.withLock { $0 })
     }
-    XCTAssertTrue(ran.withLock { $0 })
   }
 }

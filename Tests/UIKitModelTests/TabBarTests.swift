@@ -9,7 +9,7 @@ import UIKitModel
 
 /// Two tabs, each a navigation controller over a logged page (A, then B), in a session on
 /// `device` running `version` (built with `sdk`).
-private func tabScene(
+@MainActor private func tabScene(
   device: DeviceProfile = .iPhone8, version: String = "13.0", sdk: String? = nil,
   log: NavigationLog = NavigationLog()
 ) throws -> (NavigationSession, UITabBarController, [UINavigationController]) {
@@ -29,7 +29,9 @@ private func tabScene(
 }
 
 /// A page that hides the tab bar when pushed.
-private func hidingPage(_ name: String, log: NavigationLog = NavigationLog()) -> LoggedScreen {
+@MainActor private func hidingPage(_ name: String, log: NavigationLog = NavigationLog())
+  -> LoggedScreen
+{
   let page = LoggedScreen(name, log: log)
   page.hidesBottomBarWhenPushed = true
   return page

@@ -23,36 +23,45 @@ final class XCTestReportingTests: SwizzleKitTestCase, @unchecked Sendable {
   }
 
   func testTheModelIsFreshOnTheCaseVersion() {
-    XCTAssertEqual(UIDevice.current.systemVersion, "15.0")
-    XCTAssertNil(UIApplication.shared.keyWindow)
+    // XCTest runs its tests on the main thread.
+    MainThread.assumeIsolated {
+      XCTAssertEqual(UIDevice.current.systemVersion, "15.0")
+      XCTAssertNil(UIApplication.shared.keyWindow)
+    }
   }
 
   func testExpectBarFailsTheCaseAtTheCallersLine() {
-    let session = NavigationSession(root: UIViewController())
-    expectBar(session.navigationController.navigationBar, ExpectedBar(translationY: 0))
-    XCTAssertTrue(failures.isEmpty)
-    let line = #line + 1
-    expectBar(session.navigationController.navigationBar, ExpectedBar(translationY: -44))
-    XCTAssertEqual(failures.count, 1)
-    XCTAssertEqual(failures.first?.line, line)
-    XCTAssertTrue(failures.first?.file.hasSuffix("XCTestReportingTests.swift") == true)
-    XCTAssertTrue(failures.first?.message.contains("offset: expected -44.0, seen 0.0") == true)
+    // XCTest runs its tests on the main thread.
+    MainThread.assumeIsolated {
+      let session = NavigationSession(root: UIViewController())
+      expectBar(session.navigationController.navigationBar, ExpectedBar(translationY: 0))
+      XCTAssertTrue(failures.isEmpty)
+      let line = #line + 1
+      expectBar(session.navigationController.navigationBar, ExpectedBar(translationY: -44))
+      XCTAssertEqual(failures.count, 1)
+      XCTAssertEqual(failures.first?.line, line)
+      XCTAssertTrue(failures.first?.file.hasSuffix("XCTestReportingTests.swift") == true)
+      XCTAssertTrue(failures.first?.message.contains("offset: expected -44.0, seen 0.0") == true)
+    }
   }
 
   func testSnapshotsAndGoldensRecordThroughXCTest() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("xctest-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let testFile = directory.appendingPathComponent("FakeTests.swift").path
-    _ = NavigationSession(root: UIViewController())
-    let frame = try XCTUnwrap(ScreenFrame.current())
-    XCTAssertFalse(expectSnapshot(of: frame, named: "x", record: .missing, filePath: testFile))
-    XCTAssertTrue(expectSnapshot(of: frame, named: "x", record: .missing, filePath: testFile))
-    withRecordMode(.never) {
-      _ = GoldenTimeline.check("a\n", named: "g", filePath: testFile)
+    // XCTest runs its tests on the main thread.
+    try MainThread.assumeIsolated {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("xctest-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let testFile = directory.appendingPathComponent("FakeTests.swift").path
+      _ = NavigationSession(root: UIViewController())
+      let frame = try XCTUnwrap(ScreenFrame.current())
+      XCTAssertFalse(expectSnapshot(of: frame, named: "x", record: .missing, filePath: testFile))
+      XCTAssertTrue(expectSnapshot(of: frame, named: "x", record: .missing, filePath: testFile))
+      withRecordMode(.never) {
+        _ = GoldenTimeline.check("a\n", named: "g", filePath: testFile)
+      }
+      XCTAssertEqual(failures.count, 2)
+      XCTAssertTrue(failures[0].message.contains("recorded the snapshot"))
+      XCTAssertTrue(failures[1].message.contains("the record mode is never"))
     }
-    XCTAssertEqual(failures.count, 2)
-    XCTAssertTrue(failures[0].message.contains("recorded the snapshot"))
-    XCTAssertTrue(failures[1].message.contains("the record mode is never"))
   }
 }

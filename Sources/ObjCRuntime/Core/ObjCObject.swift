@@ -23,8 +23,20 @@ open class ObjCObject: CustomStringConvertible, Hashable {
   /// guarded by the association lock; the word is atomic so that deinit can test it without one.
   internal let associationWord: Atomic<UInt>
 
-  /// Makes an object whose runtime class is the class of its Swift type.
-  public init() {
+  /// The class an object starts with.
+  public enum InitialClass: Sendable {
+    /// The class the runtime realizes for the object's Swift type.
+    case ofSwiftType
+  }
+
+  /// Makes an object whose runtime class is the class of its Swift type: `ObjCObject()`, or
+  /// `super.init()` in a subclass.
+  ///
+  /// The initializer takes an argument (with a default) rather than none, so that a subclass
+  /// isolated to a global actor, as the UIKit model's `UIResponder` is to the main actor, can
+  /// declare an `init()` of its own: Swift does not let an isolated initializer override a
+  /// nonisolated one.
+  public init(_ initialClass: InitialClass = .ofSwiftType) {
     isaWord = Atomic(0)
     associationWord = Atomic(0)
     let cls = ClassRealizer.realizedAddress(of: type(of: self))

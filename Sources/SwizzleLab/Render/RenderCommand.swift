@@ -44,7 +44,7 @@ enum RenderCommand {
     return ScreenFrame(sample: sample, device: device, systemVersion: systemVersion, title: title)
   }
 
-  static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
+  @MainActor static func run(_ options: Options, output: LabOutput) throws(LabError) -> LabExit {
     guard let directory = options.outDirectory else {
       throw .usage("render needs --out DIR", topic: "render")
     }
@@ -78,7 +78,7 @@ enum RenderCommand {
   }
 
   /// Runs the scenario, sampling the bar at every frame.
-  static func collect(_ options: Options) throws(LabError) -> ReportData {
+  @MainActor static func collect(_ options: Options) throws(LabError) -> ReportData {
     guard let scenario = ScenarioCatalog.named(options.scenario ?? "tour") else {
       throw .usage("no scenario", topic: "render")
     }
@@ -91,7 +91,7 @@ enum RenderCommand {
 
   /// Runs `scenario` with `options`, sampling the bar at every frame: the report's data, and
   /// the outcome of the scenario's checks (the matrix reads both from one run).
-  static func collect(_ scenario: Scenario, _ options: ScenarioOptions)
+  @MainActor static func collect(_ scenario: Scenario, _ options: ScenarioOptions)
     throws(PluginError) -> (data: ReportData, report: ScenarioReport)
   {
     var samples: [ScreenSample] = []

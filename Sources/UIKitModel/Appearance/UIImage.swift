@@ -15,7 +15,7 @@ public final class UIImage: ObjCObject, @unchecked Sendable {
   public let name: String?
 
   /// An empty image, zero by zero.
-  public override init() {
+  public init() {
     size = .zero
     solidColor = nil
     name = nil

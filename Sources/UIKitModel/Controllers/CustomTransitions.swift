@@ -20,6 +20,7 @@ extension UINavigationController {
 
 /// What a navigation controller tells and asks its delegate (UIKit's
 /// `UINavigationControllerDelegate`).
+@preconcurrency @MainActor
 public protocol UINavigationControllerDelegate: AnyObject {
   /// `viewController` is about to be shown.
   func navigationController(
@@ -67,6 +68,7 @@ extension UINavigationControllerDelegate {
 }
 
 /// An animator of a custom transition (UIKit's `UIViewControllerAnimatedTransitioning`).
+@preconcurrency @MainActor
 public protocol UIViewControllerAnimatedTransitioning: AnyObject {
   /// The duration.
   func transitionDuration(using transitionContext: (any UIViewControllerContextTransitioning)?)
@@ -83,12 +85,14 @@ extension UIViewControllerAnimatedTransitioning {
 }
 
 /// What drives an interactive transition (UIKit's `UIViewControllerInteractiveTransitioning`).
+@preconcurrency @MainActor
 public protocol UIViewControllerInteractiveTransitioning: AnyObject {
   /// Starts driving the transition of `transitionContext`.
   func startInteractiveTransition(_ transitionContext: any UIViewControllerContextTransitioning)
 }
 
 /// What an animator works with (UIKit's `UIViewControllerContextTransitioning`).
+@preconcurrency @MainActor
 public protocol UIViewControllerContextTransitioning: AnyObject {
   /// The view the transition happens in.
   var containerView: UIView { get }
@@ -118,6 +122,7 @@ public protocol UIViewControllerContextTransitioning: AnyObject {
 /// (`completeTransition:`, `updateInteractiveTransition:`, `finishInteractiveTransition`,
 /// `cancelInteractiveTransition`) are in its table, so a plugin can hook them; the Swift methods
 /// send through the table.
+@preconcurrency @MainActor
 public final class _UIViewControllerOneToOneTransitionContext: ObjCObject,
   UIViewControllerContextTransitioning
 {
@@ -263,13 +268,21 @@ private enum ContextBase {
     me.receiver(as: _UIViewControllerOneToOneTransitionContext.self)
   }
   static let complete: @convention(c) (id, SEL, Bool) -> Void = { me, _, done in
-    context(me).performComplete(done)
+    MainThread.assumeIsolated(with: me, done) { me, done in
+      context(me).performComplete(done)
+    }
   }
   static let update: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-    context(me).performUpdate(percent)
+    MainThread.assumeIsolated(with: me, percent) { me, percent in
+      context(me).performUpdate(percent)
+    }
   }
-  static let finish: @convention(c) (id, SEL) -> Void = { me, _ in context(me).performFinish() }
-  static let cancel: @convention(c) (id, SEL) -> Void = { me, _ in context(me).performCancel() }
+  static let finish: @convention(c) (id, SEL) -> Void = { me, _ in
+    MainThread.assumeIsolated(with: me) { me in context(me).performFinish() }
+  }
+  static let cancel: @convention(c) (id, SEL) -> Void = { me, _ in
+    MainThread.assumeIsolated(with: me) { me in context(me).performCancel() }
+  }
 }
 
 /// The context's selectors, kept in static storage.
@@ -286,6 +299,7 @@ private enum ContextSelectors {
 /// ``finish()`` runs them on to the end, ``cancel()`` back to the start, over the remaining
 /// virtual time divided by ``completionSpeed``. The animator's completion then completes the
 /// transition, as on iOS.
+@preconcurrency @MainActor
 open class UIPercentDrivenInteractiveTransition: ObjCObject,
   UIViewControllerInteractiveTransitioning
 {

@@ -5,6 +5,7 @@ import ObjCRuntime
 
 /// One finger down, and the pans it came down on, nearest first: the first of them to begin
 /// excludes the others unless they may recognize together.
+@preconcurrency @MainActor
 final class TouchSequence {
   private var began: [WeakReference<UIGestureRecognizer>] = []
   /// The pans of this finger that moved far enough and wait for a recognizer they require to
@@ -89,6 +90,7 @@ final class TouchSequence {
 
 /// Plays touch sequences on pan recognizers over virtual time, so tests and the lab can swipe at
 /// chosen speeds.
+@preconcurrency @MainActor
 public enum GestureDriver {
   /// A swipe on `recognizer` alone: a finger down, moved by `translation` in `steps` frames (one
   /// per frame), then lifted, or the gesture cancelled when `cancelled`. The gesture begins at

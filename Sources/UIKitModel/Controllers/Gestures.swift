@@ -8,6 +8,7 @@ public import ObjCRuntime
 /// (`gestureRecognizerShouldBegin:`,
 /// `gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:`) is asked through
 /// the runtime, so a hook or a swizzle of it decides; any other is asked in Swift.
+@preconcurrency @MainActor
 public protocol UIGestureRecognizerDelegate: AnyObject {
   /// Whether the gesture may begin.
   func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool
@@ -36,12 +37,20 @@ extension UIGestureRecognizerDelegate {
 /// the target (held weakly, as UIKit's recognizers hold theirs: a view holds its recognizers,
 /// and a target is often the view's owner) and the action, readable by key-value coding as
 /// `target` and `action` (ivars `_target` and `_action`).
+@preconcurrency @MainActor
 public final class UIGestureRecognizerTarget: ObjCObject {
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIGestureRecognizerTarget.self) {
       ObjCIvarDeclaration(
-        "_target", readOnly: { (entry: UIGestureRecognizerTarget) in entry.target })
-      ObjCIvarDeclaration("_action", readOnly: \UIGestureRecognizerTarget.action)
+        "_target",
+        readOnly: { (entry: UIGestureRecognizerTarget) in
+          MainThread.assumeIsolated(with: entry) { $0.target }
+        })
+      ObjCIvarDeclaration(
+        "_action",
+        readOnly: { (entry: UIGestureRecognizerTarget) in
+          MainThread.assumeIsolated(with: entry) { $0.action }
+        })
     }
   }
 
@@ -62,10 +71,15 @@ public final class UIGestureRecognizerTarget: ObjCObject {
 
 /// A gesture recognizer, as UIKit's: a state machine fed by touches, which sends its actions to
 /// its targets through the runtime (so an action added at run time or swizzled works).
+@preconcurrency @MainActor
 open class UIGestureRecognizer: ObjCObject {
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIGestureRecognizer.self) {
-      ObjCIvarDeclaration("_targets", readOnly: \UIGestureRecognizer.actions)
+      ObjCIvarDeclaration(
+        "_targets",
+        readOnly: { (recognizer: UIGestureRecognizer) in
+          MainThread.assumeIsolated(with: recognizer) { $0.actions }
+        })
     }
   }
 
@@ -123,7 +137,7 @@ open class UIGestureRecognizer: ObjCObject {
   }
 
   /// A recognizer with no target yet (add them with ``addTarget(_:action:)``).
-  public convenience override init() {
+  public convenience init() {
     self.init(target: nil, action: nil)
   }
 

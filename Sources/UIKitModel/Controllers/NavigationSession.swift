@@ -24,6 +24,7 @@ public enum SwipeRelease: Sendable {
 /// ```
 ///
 /// The same script gives the same trace, every time.
+@preconcurrency @MainActor
 public final class NavigationSession {
   /// The navigation controller the session drives: the window's root, or with a tab bar
   /// controller at the root, the selected tab's (the last selected that is one).

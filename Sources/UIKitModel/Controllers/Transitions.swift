@@ -30,6 +30,7 @@ public enum UITransitionContextViewKey: Sendable {
 ///
 /// UIKit's `presentationStyle`, `isInterruptible` and `targetTransform` are not modelled
 /// (`Docs/UIKitModel.md`, the differences).
+@preconcurrency @MainActor
 public protocol UIViewControllerTransitionCoordinatorContext: AnyObject {
   /// Whether the transition is animated.
   var isAnimated: Bool { get }
@@ -58,6 +59,7 @@ public protocol UIViewControllerTransitionCoordinatorContext: AnyObject {
 /// A transition's coordinator: UIKit's `UIViewControllerTransitionCoordinator` protocol, here
 /// the one class that adopts it. Its blocks receive it as a
 /// ``UIViewControllerTransitionCoordinatorContext``, as UIKit's do.
+@preconcurrency @MainActor
 public final class UIViewControllerTransitionCoordinator: ObjCObject,
   UIViewControllerTransitionCoordinatorContext
 {
@@ -207,14 +209,20 @@ private enum CoordinatorBase {
     me.receiver(as: UIViewControllerTransitionCoordinator.self)
   }
   static let isCancelled: @convention(c) (id, SEL) -> Bool = { me, _ in
-    coordinator(me).cancelledNow
+    MainThread.assumeIsolated(with: me) { me in
+      coordinator(me).cancelledNow
+    }
   }
   static let isInteractive: @convention(c) (id, SEL) -> Bool = { me, _ in
-    coordinator(me).interactiveNow
+    MainThread.assumeIsolated(with: me) { me in
+      coordinator(me).interactiveNow
+    }
   }
   // CGFloat is a Swift struct, which C cannot return: the IMP returns the Double it wraps.
   static let percentComplete: @convention(c) (id, SEL) -> Double = { me, _ in
-    Double(coordinator(me).computedPercent)
+    MainThread.assumeIsolated(with: me) { me in
+      Double(coordinator(me).computedPercent)
+    }
   }
 }
 

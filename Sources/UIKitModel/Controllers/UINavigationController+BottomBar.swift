@@ -35,6 +35,7 @@ extension UINavigationController {
 }
 
 /// A tab bar sliding out (hiding) or in (showing) with a push or a pop.
+@preconcurrency @MainActor
 struct BottomBarSlide {
   let bar: UITabBar
   /// Whether the bar leaves (true) or comes back.

@@ -138,9 +138,10 @@ extension UINavigationController {
 /// with this object as target, read from the system gesture's `_targets`). It is also the
 /// system gesture's delegate: the swipe begins only with a controller to go back to and no
 /// transition under way (`gestureRecognizerShouldBegin:`, in its table).
+@preconcurrency @MainActor
 public final class _UINavigationInteractiveTransition: ObjCObject, UIGestureRecognizerDelegate {
   /// `handleNavigationTransition:`.
-  public static let handleSelector: Selector = "handleNavigationTransition:"
+  nonisolated public static let handleSelector: Selector = "handleNavigationTransition:"
 
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(_UINavigationInteractiveTransition.self) {
@@ -153,19 +154,23 @@ public final class _UINavigationInteractiveTransition: ObjCObject, UIGestureReco
   /// The navigation controller whose pops it drives.
   public internal(set) weak var navigationController: UINavigationController?
 
-  private static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
-      let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
-        .navigationController
-    else { return }
-    navigation.handleInteractivePop(pan)
+  nonisolated private static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
+        let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
+          .navigationController
+      else { return }
+      navigation.handleInteractivePop(pan)
+    }
   }
 
-  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
-    guard
-      let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
-        .navigationController
-    else { return false }
-    return navigation.viewControllers.count > 1 && !navigation.isTransitioning
+  nonisolated private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
+    MainThread.assumeIsolated(with: me) { me in
+      guard
+        let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
+          .navigationController
+      else { return false }
+      return navigation.viewControllers.count > 1 && !navigation.isTransitioning
+    }
   }
 }

@@ -37,110 +37,150 @@ extension UINavigationController {
 
   enum Base {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
-      UINavigationController.navigation(me).delegateObject = SwiftObjectBox.unwrap(
-        delegate?.takeUnretainedObject())
+      MainThread.assumeIsolated(with: me, delegate) { me, delegate in
+        UINavigationController.navigation(me).delegateObject = SwiftObjectBox.unwrap(
+          delegate?.takeUnretainedObject())
+      }
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
-      let navigation = UINavigationController.navigation(me)
-      guard let controller = navigation.requirePushedController(controller) else { return }
-      navigation.performPush(controller, animated: animated)
+      MainThread.assumeIsolated(with: me, controller, animated) { me, controller, animated in
+        let navigation = UINavigationController.navigation(me)
+        guard let controller = navigation.requirePushedController(controller) else { return }
+        navigation.performPush(controller, animated: animated)
+      }
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      let navigation = UINavigationController.navigation(me)
-      let popped = navigation.performPop(to: navigation.stack.count - 2, animated: animated)
-      return popped?.last?.passRetained()
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        let navigation = UINavigationController.navigation(me)
+        let popped = navigation.performPop(to: navigation.stack.count - 2, animated: animated)
+        return popped?.last?.passRetained()
+      }
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
-      let navigation = UINavigationController.navigation(me)
-      guard let index = navigation.stackIndex(ofPopTarget: target) else { return nil }
-      let popped = navigation.performPop(to: index, animated: animated) ?? []
-      return ViewControllerList(popped).passRetained()
+      MainThread.assumeIsolated(with: me, target, animated) { me, target, animated in
+        let navigation = UINavigationController.navigation(me)
+        guard let index = navigation.stackIndex(ofPopTarget: target) else { return nil }
+        let popped = navigation.performPop(to: index, animated: animated) ?? []
+        return ViewControllerList(popped).passRetained()
+      }
     }
     static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      let popped = UINavigationController.navigation(me).performPop(to: 0, animated: animated)
-      return ViewControllerList(popped ?? []).passRetained()
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        let popped = UINavigationController.navigation(me).performPop(to: 0, animated: animated)
+        return ViewControllerList(popped ?? []).passRetained()
+      }
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      let controllers =
-        (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
-      UINavigationController.navigation(me).performSet(controllers, animated: animated)
+      MainThread.assumeIsolated(with: me, list, animated) { me, list, animated in
+        let controllers =
+          (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+        UINavigationController.navigation(me).performSet(controllers, animated: animated)
+      }
     }
-    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
-    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in
+      MainThread.assumeIsolated { true }
+    }
+    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in
+      MainThread.assumeIsolated { true }
+    }
     /// UIKit's answer of a navigation controller: dark content over a default bar, light
     /// content over a black one.
     static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-      switch UINavigationController.navigation(me).navigationBar.barStyle {
-      case .default: UIStatusBarStyle.default.rawValue
-      case .black: UIStatusBarStyle.lightContent.rawValue
+      MainThread.assumeIsolated(with: me) { me in
+        switch UINavigationController.navigation(me).navigationBar.barStyle {
+        case .default: UIStatusBarStyle.default.rawValue
+        case .black: UIStatusBarStyle.lightContent.rawValue
+        }
       }
     }
     static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-      UINavigationController.navigation(me).activeCoordinator?.interactivePercent =
-        CGFloat(percent)
+      MainThread.assumeIsolated(with: me, percent) { me, percent in
+        UINavigationController.navigation(me).activeCoordinator?.interactivePercent =
+          CGFloat(percent)
+      }
     }
   }
 
   enum Entry {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
-      let navigation = UINavigationController.navigation(me)
-      let argument: ObjCObject? = delegate?.takeUnretainedObject()
-      if let swift = SwiftObjectBox.unwrap(argument) as? any UINavigationControllerDelegate {
-        navigation.delegate = swift
-      } else {
-        // An object that answers the selectors without the Swift protocol (or a box around
-        // one): the base stores it.
-        try? navigation.sendToTable(NavigationSelectors.setDelegate.selector, argument) as Void
+      MainThread.assumeIsolated(with: me, delegate) { me, delegate in
+        let navigation = UINavigationController.navigation(me)
+        let argument: ObjCObject? = delegate?.takeUnretainedObject()
+        if let swift = SwiftObjectBox.unwrap(argument) as? any UINavigationControllerDelegate {
+          navigation.delegate = swift
+        } else {
+          // An object that answers the selectors without the Swift protocol (or a box around
+          // one): the base stores it.
+          try? navigation.sendToTable(NavigationSelectors.setDelegate.selector, argument) as Void
+        }
       }
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
-      let navigation = UINavigationController.navigation(me)
-      guard let controller = navigation.requirePushedController(controller) else { return }
-      navigation.pushViewController(controller, animated: animated)
+      MainThread.assumeIsolated(with: me, controller, animated) { me, controller, animated in
+        let navigation = UINavigationController.navigation(me)
+        guard let controller = navigation.requirePushedController(controller) else { return }
+        navigation.pushViewController(controller, animated: animated)
+      }
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      UINavigationController.navigation(me).popViewController(animated: animated)?
-        .passRetained()
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        UINavigationController.navigation(me).popViewController(animated: animated)?
+          .passRetained()
+      }
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
-      let navigation = UINavigationController.navigation(me)
-      // The Swift method takes a controller: nil stops here, anything else goes on to the table.
-      guard let controller = UINavigationController.controller(target) else {
-        _ = navigation.stackIndex(ofPopTarget: target)
-        return nil
+      MainThread.assumeIsolated(with: me, target, animated) { me, target, animated in
+        let navigation = UINavigationController.navigation(me)
+        // The Swift method takes a controller: nil stops here, anything else goes on to the table.
+        guard let controller = UINavigationController.controller(target) else {
+          _ = navigation.stackIndex(ofPopTarget: target)
+          return nil
+        }
+        let popped = navigation.popToViewController(controller, animated: animated)
+        return popped.map { ViewControllerList($0).passRetained() }
       }
-      let popped = navigation.popToViewController(controller, animated: animated)
-      return popped.map { ViewControllerList($0).passRetained() }
     }
     static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      let popped = UINavigationController.navigation(me).popToRootViewController(
-        animated: animated)
-      return popped.map { ViewControllerList($0).passRetained() }
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        let popped = UINavigationController.navigation(me).popToRootViewController(
+          animated: animated)
+        return popped.map { ViewControllerList($0).passRetained() }
+      }
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      let controllers =
-        (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
-      UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
+      MainThread.assumeIsolated(with: me, list, animated) { me, list, animated in
+        let controllers =
+          (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+        UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
+      }
     }
     static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-      UINavigationController.navigation(me).preferredStatusBarStyle.rawValue
+      MainThread.assumeIsolated(with: me) { me in
+        UINavigationController.navigation(me).preferredStatusBarStyle.rawValue
+      }
     }
     static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
-      guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
-        let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
-      else { return true }
-      return UINavigationController.navigation(me).navigationBar(bar, shouldPush: item)
+      MainThread.assumeIsolated(with: me, bar, item) { me, bar, item in
+        guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
+          let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
+        else { return true }
+        return UINavigationController.navigation(me).navigationBar(bar, shouldPush: item)
+      }
     }
     static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
-      guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
-        let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
-      else { return true }
-      return UINavigationController.navigation(me).navigationBar(bar, shouldPop: item)
+      MainThread.assumeIsolated(with: me, bar, item) { me, bar, item in
+        guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
+          let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
+        else { return true }
+        return UINavigationController.navigation(me).navigationBar(bar, shouldPop: item)
+      }
     }
     static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-      UINavigationController.navigation(me).updateInteractiveTransition(CGFloat(percent))
+      MainThread.assumeIsolated(with: me, percent) { me, percent in
+        UINavigationController.navigation(me).updateInteractiveTransition(CGFloat(percent))
+      }
     }
   }
 }

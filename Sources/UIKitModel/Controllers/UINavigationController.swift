@@ -5,6 +5,7 @@ public import ObjCRuntime
 
 /// A list of view controllers as an object, so that it can cross the runtime (the `NSArray` of
 /// `-setViewControllers:animated:` and of `-popToViewController:animated:`'s result).
+@preconcurrency @MainActor
 public final class ViewControllerList: ObjCObject {
   /// The controllers.
   public let controllers: [UIViewController]
@@ -52,7 +53,11 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
       ObjCMethodDeclaration(
         "preferredStatusBarStyle", Base.statusBarStyle, swiftEntry: Entry.statusBarStyle)
       ObjCMethodDeclaration("setDelegate:", Base.setDelegate, swiftEntry: Entry.setDelegate)
-      ObjCIvarDeclaration("_isTransitioning", readOnly: \UINavigationController.isTransitioning)
+      ObjCIvarDeclaration(
+        "_isTransitioning",
+        readOnly: { (controller: UINavigationController) in
+          MainThread.assumeIsolated(with: controller) { $0.isTransitioning }
+        })
     }
   }
 

@@ -28,6 +28,7 @@ public enum UIModalPresentationStyle: Int, Sendable, CaseIterable {
 /// sheet (iOS 13), never about a `dismiss(animated:completion:)` from code (Apple: "not called
 /// if the presented view controller is dismissed programmatically"). Swift methods, with
 /// defaults; the model does not send them through the runtime.
+@preconcurrency @MainActor
 public protocol UIAdaptivePresentationControllerDelegate: AnyObject {
   /// Whether the swipe may dismiss the sheet; no makes it an attempt
   /// (``presentationControllerDidAttemptToDismiss(_:)``).
@@ -66,10 +67,11 @@ extension UIAdaptivePresentationControllerDelegate {
 /// `presentationController` is first read or when it is presented, gone when it is dismissed. For a
 /// sheet from iOS 13 it owns the swipe-down pan on the sheet's view and runs the interactive
 /// dismissal; its ``delegate`` is asked and told about it.
+@preconcurrency @MainActor
 open class UIPresentationController: ObjCObject {
   /// `_handleDismissalPan:`, the action of the swipe-down pan (in the table, so a plugin can
   /// hook the sheet's drag as it hooks the swipe back).
-  public static let handleDismissalPanSelector: Selector = "_handleDismissalPan:"
+  nonisolated public static let handleDismissalPanSelector: Selector = "_handleDismissalPan:"
 
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIPresentationController.self) {
@@ -77,9 +79,12 @@ open class UIPresentationController: ObjCObject {
     }
   }
 
-  private static let handlePan: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
-    me.receiver(as: UIPresentationController.self).handleDismissalPan(pan)
+  nonisolated private static let handlePan: @convention(c) (id, SEL, id?) -> Void = {
+    me, _, sender in
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
+      me.receiver(as: UIPresentationController.self).handleDismissalPan(pan)
+    }
   }
 
   /// The controller presented.
@@ -162,6 +167,7 @@ final class _UISheetDismissalPanGestureRecognizer: UIPanGestureRecognizer {
 /// A block given to a method of the table (`completion:`), as an Objective-C block is an object:
 /// it travels through the runtime as an `id`, so a swizzle of
 /// `presentViewController:animated:completion:` receives it and can pass it on.
+@preconcurrency @MainActor
 public final class UICompletionBlock: ObjCObject {
   /// The work.
   public let body: () -> Void

@@ -57,6 +57,7 @@ open class UISearchBar: UIView {
 /// plugin can hook them. `presentSearchController:` is honoured that way only, as UIKit asks
 /// `respondsToSelector:` for it: a delegate that has it presents the search itself, and the
 /// will and did methods are not called (Apple's documentation of the four).
+@preconcurrency @MainActor
 public protocol UISearchControllerDelegate: AnyObject {
   /// The search is about to be presented automatically.
   func willPresentSearchController(_ searchController: UISearchController)
@@ -399,50 +400,68 @@ extension UINavigationController {
 
 enum SearchBase {
   static let isActive: @convention(c) (id, SEL) -> Bool = { me, _ in
-    me.receiver(as: UISearchController.self).activeFlag
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UISearchController.self).activeFlag
+    }
   }
   static let setActive: @convention(c) (id, SEL, Bool) -> Void = { me, _, active in
-    me.receiver(as: UISearchController.self).performSetActive(active)
+    MainThread.assumeIsolated(with: me, active) { me, active in
+      me.receiver(as: UISearchController.self).performSetActive(active)
+    }
   }
   static let willShow: @convention(c) (id, SEL, id?) -> Void = { me, _, navigation in
-    guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController else {
-      return
+    MainThread.assumeIsolated(with: me, navigation) { me, navigation in
+      guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController else {
+        return
+      }
+      me.receiver(as: UISearchController.self).navigationControllerWillShow(navigation)
     }
-    me.receiver(as: UISearchController.self).navigationControllerWillShow(navigation)
   }
 }
 
 enum SearchEntry {
   static let isActive: @convention(c) (id, SEL) -> Bool = { me, _ in
-    me.receiver(as: UISearchController.self).isActive
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UISearchController.self).isActive
+    }
   }
   static let setActive: @convention(c) (id, SEL, Bool) -> Void = { me, _, active in
-    me.receiver(as: UISearchController.self).isActive = active
+    MainThread.assumeIsolated(with: me, active) { me, active in
+      me.receiver(as: UISearchController.self).isActive = active
+    }
   }
 }
 
 enum SearchBarBase {
   static let become: @convention(c) (id, SEL) -> Bool = { me, _ in
-    let bar = me.receiver(as: UISearchBar.self)
-    if let search = bar.searchController, !search.activeFlag {
-      search.isActive = true
-      return search.activeFlag
+    MainThread.assumeIsolated(with: me) { me in
+      let bar = me.receiver(as: UISearchBar.self)
+      if let search = bar.searchController, !search.activeFlag {
+        search.isActive = true
+        return search.activeFlag
+      }
+      bar.isFirstResponder = true
+      return true
     }
-    bar.isFirstResponder = true
-    return true
   }
   static let resign: @convention(c) (id, SEL) -> Bool = { me, _ in
-    me.receiver(as: UISearchBar.self).isFirstResponder = false
-    return true
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UISearchBar.self).isFirstResponder = false
+      return true
+    }
   }
 }
 
 enum SearchBarEntry {
   static let become: @convention(c) (id, SEL) -> Bool = { me, _ in
-    me.receiver(as: UISearchBar.self).becomeFirstResponder()
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UISearchBar.self).becomeFirstResponder()
+    }
   }
   static let resign: @convention(c) (id, SEL) -> Bool = { me, _ in
-    me.receiver(as: UISearchBar.self).resignFirstResponder()
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UISearchBar.self).resignFirstResponder()
+    }
   }
 }
 

@@ -7,6 +7,7 @@ public import ObjCRuntime
 /// The delegate of a tab bar controller, as UIKit's `UITabBarControllerDelegate`. As Apple
 /// documents both methods, they are called only when the user taps a tab, never when code
 /// changes the selection.
+@preconcurrency @MainActor
 public protocol UITabBarControllerDelegate: AnyObject {
   /// Whether the tab of `viewController`, which the user tapped, may be selected.
   func tabBarController(
@@ -384,60 +385,80 @@ extension UITabBarController {
 
   fileprivate enum Base {
     static let setSelectedIndex: @convention(c) (id, SEL, Int) -> Void = { me, _, index in
-      UITabBarController.tabs(me).performSelect(index)
+      MainThread.assumeIsolated(with: me, index) { me, index in
+        UITabBarController.tabs(me).performSelect(index)
+      }
     }
     static let setSelected: @convention(c) (id, SEL, id?) -> Void = { me, _, object in
-      let tabs = UITabBarController.tabs(me)
-      let controller = UITabBarController.object(object, as: UIViewController.self)
-      guard let controller, let index = tabs.tabs.firstIndex(where: { $0 === controller }) else {
-        return tabs.refuse(
-          "select \(controller.map { "\($0)" } ?? "nil")",
-          "only a view controller in its list of view controllers can be selected")
+      MainThread.assumeIsolated(with: me, object) { me, object in
+        let tabs = UITabBarController.tabs(me)
+        let controller = UITabBarController.object(object, as: UIViewController.self)
+        guard let controller, let index = tabs.tabs.firstIndex(where: { $0 === controller }) else {
+          return tabs.refuse(
+            "select \(controller.map { "\($0)" } ?? "nil")",
+            "only a view controller in its list of view controllers can be selected")
+        }
+        tabs.performSelect(index)
       }
-      tabs.performSelect(index)
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, _ in
-      let tabs = UITabBarController.tabs(me)
-      // nil clears the tabs, as in UIKit; anything but a list of controllers is refused.
-      guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
-      tabs.performSet(controllers)
+      MainThread.assumeIsolated(with: me, list) { me, list in
+        let tabs = UITabBarController.tabs(me)
+        // nil clears the tabs, as in UIKit; anything but a list of controllers is refused.
+        guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
+        tabs.performSet(controllers)
+      }
     }
     static let didSelectItem: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, _, item in
-      guard let item = UITabBarController.object(item, as: UITabBarItem.self) else { return }
-      UITabBarController.tabs(me).userSelected(item)
+      MainThread.assumeIsolated(with: me, item) { me, item in
+        guard let item = UITabBarController.object(item, as: UITabBarItem.self) else { return }
+        UITabBarController.tabs(me).userSelected(item)
+      }
     }
     static let selectedInTabBar: @convention(c) (id, SEL) -> id? = { me, _ in
-      UITabBarController.tabs(me).selectedViewController?.passRetained()
+      MainThread.assumeIsolated(with: me) { me in
+        UITabBarController.tabs(me).selectedViewController?.passRetained()
+      }
     }
   }
 
   fileprivate enum Entry {
     static let setSelectedIndex: @convention(c) (id, SEL, Int) -> Void = { me, _, index in
-      UITabBarController.tabs(me).selectedIndex = index
+      MainThread.assumeIsolated(with: me, index) { me, index in
+        UITabBarController.tabs(me).selectedIndex = index
+      }
     }
     static let setSelected: @convention(c) (id, SEL, id?) -> Void = { me, _, object in
-      let tabs = UITabBarController.tabs(me)
-      guard let controller = UITabBarController.object(object, as: UIViewController.self) else {
-        return tabs.refuse(
-          "select nil", "only a view controller in its list of view controllers can be selected")
+      MainThread.assumeIsolated(with: me, object) { me, object in
+        let tabs = UITabBarController.tabs(me)
+        guard let controller = UITabBarController.object(object, as: UIViewController.self) else {
+          return tabs.refuse(
+            "select nil", "only a view controller in its list of view controllers can be selected")
+        }
+        tabs.selectedViewController = controller
       }
-      tabs.selectedViewController = controller
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      let tabs = UITabBarController.tabs(me)
-      guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
-      tabs.setViewControllers(controllers, animated: animated)
+      MainThread.assumeIsolated(with: me, list, animated) { me, list, animated in
+        let tabs = UITabBarController.tabs(me)
+        guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
+        tabs.setViewControllers(controllers, animated: animated)
+      }
     }
     static let didSelectItem: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, bar, item in
-      guard let bar = UITabBarController.object(bar, as: UITabBar.self),
-        let item = UITabBarController.object(item, as: UITabBarItem.self)
-      else { return }
-      UITabBarController.tabs(me).tabBar(bar, didSelect: item)
+      MainThread.assumeIsolated(with: me, bar, item) { me, bar, item in
+        guard let bar = UITabBarController.object(bar, as: UITabBar.self),
+          let item = UITabBarController.object(item, as: UITabBarItem.self)
+        else { return }
+        UITabBarController.tabs(me).tabBar(bar, didSelect: item)
+      }
     }
     static let selectedInTabBar: @convention(c) (id, SEL) -> id? = { me, _ in
-      UITabBarController.tabs(me).selectedViewControllerInTabBar()?.passRetained()
+      MainThread.assumeIsolated(with: me) { me in
+        UITabBarController.tabs(me).selectedViewControllerInTabBar()?.passRetained()
+      }
     }
   }
 }

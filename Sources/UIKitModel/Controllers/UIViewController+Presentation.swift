@@ -336,20 +336,28 @@ extension UIViewController {
 enum PresentationBase {
   static let present: @convention(c) (id, SEL, id?, Bool, id?) -> Void = {
     me, _, presented, animated, completion in
-    let presenter = me.receiver(as: UIViewController.self)
-    guard let presented = presented?.takeUnretainedObject() as? UIViewController else {
-      return refuseNotAController(presenter: presenter)
+    MainThread.assumeIsolated(with: me, presented, animated, completion) {
+      me, presented, animated, completion in
+      let presenter = me.receiver(as: UIViewController.self)
+      guard let presented = presented?.takeUnretainedObject() as? UIViewController else {
+        return refuseNotAController(presenter: presenter)
+      }
+      presenter.performPresent(
+        presented, animated: animated,
+        completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject()))
     }
-    presenter.performPresent(
-      presented, animated: animated,
-      completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject()))
   }
   static let dismiss: @convention(c) (id, SEL, Bool, id?) -> Void = { me, _, animated, completion in
-    me.receiver(as: UIViewController.self).performDismiss(
-      animated: animated, completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject()))
+    MainThread.assumeIsolated(with: me, animated, completion) { me, animated, completion in
+      me.receiver(as: UIViewController.self).performDismiss(
+        animated: animated, completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject())
+      )
+    }
   }
   static let modalPresentationStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-    me.receiver(as: UIViewController.self).storedPresentationStyle.rawValue
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UIViewController.self).storedPresentationStyle.rawValue
+    }
   }
 
   /// A presentation sent through the runtime with nil or an object that is not a view
@@ -364,7 +372,9 @@ enum PresentationBase {
 
 enum PresentationEntry {
   static let modalPresentationStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-    me.receiver(as: UIViewController.self).modalPresentationStyle.rawValue
+    MainThread.assumeIsolated(with: me) { me in
+      me.receiver(as: UIViewController.self).modalPresentationStyle.rawValue
+    }
   }
 }
 

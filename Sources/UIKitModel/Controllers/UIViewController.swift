@@ -90,7 +90,7 @@ open class UIViewController: UIResponder, StatusBarAppearanceProviding {
   /// What Objective-C's `+alloc` makes (the GNUObjC module): a controller, for this class itself;
   /// a subclass Objective-C should allocate overrides it too.
   open override class func makeInstance() -> ObjCObject? {
-    self == UIViewController.self ? UIViewController() : nil
+    self == UIViewController.self ? MainThread.assumeIsolated { UIViewController() } : nil
   }
 
   // MARK: The view
@@ -314,47 +314,73 @@ extension UIViewController {
 
   fileprivate enum Base {
     static let loadView: @convention(c) (id, SEL) -> Void = { me, _ in
-      let view = UIView(frame: UIScreen.main.bounds)
-      view.backgroundColor = .white
-      UIViewController.controller(me).loadedView = view
+      MainThread.assumeIsolated(with: me) { me in
+        let view = UIView(frame: UIScreen.main.bounds)
+        view.backgroundColor = .white
+        UIViewController.controller(me).loadedView = view
+      }
     }
-    static let nothing: @convention(c) (id, SEL) -> Void = { _, _ in }
-    static let appearance: @convention(c) (id, SEL, Bool) -> Void = { _, _, _ in }
+    static let nothing: @convention(c) (id, SEL) -> Void = { _, _ in MainThread.assumeIsolated {} }
+    static let appearance: @convention(c) (id, SEL, Bool) -> Void = { _, _, _ in
+      MainThread.assumeIsolated {}
+    }
     static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { _, _ in
-      UIStatusBarStyle.default.rawValue
+      MainThread.assumeIsolated {
+        UIStatusBarStyle.default.rawValue
+      }
     }
     static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
-      UIViewController.controller(me).hidesBottomBarStorage
+      MainThread.assumeIsolated(with: me) { me in
+        UIViewController.controller(me).hidesBottomBarStorage
+      }
     }
   }
 
   fileprivate enum Entry {
     static let loadView: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIViewController.controller(me).loadView()
+      MainThread.assumeIsolated(with: me) { me in
+        UIViewController.controller(me).loadView()
+      }
     }
     static let viewDidLoad: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIViewController.controller(me).viewDidLoad()
+      MainThread.assumeIsolated(with: me) { me in
+        UIViewController.controller(me).viewDidLoad()
+      }
     }
     static let viewWillAppear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      UIViewController.controller(me).viewWillAppear(animated)
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        UIViewController.controller(me).viewWillAppear(animated)
+      }
     }
     static let viewDidAppear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      UIViewController.controller(me).viewDidAppear(animated)
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        UIViewController.controller(me).viewDidAppear(animated)
+      }
     }
     static let viewWillDisappear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      UIViewController.controller(me).viewWillDisappear(animated)
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        UIViewController.controller(me).viewWillDisappear(animated)
+      }
     }
     static let viewDidDisappear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      UIViewController.controller(me).viewDidDisappear(animated)
+      MainThread.assumeIsolated(with: me, animated) { me, animated in
+        UIViewController.controller(me).viewDidDisappear(animated)
+      }
     }
     static let viewWillLayoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIViewController.controller(me).viewWillLayoutSubviews()
+      MainThread.assumeIsolated(with: me) { me in
+        UIViewController.controller(me).viewWillLayoutSubviews()
+      }
     }
     static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-      UIViewController.controller(me).preferredStatusBarStyle.rawValue
+      MainThread.assumeIsolated(with: me) { me in
+        UIViewController.controller(me).preferredStatusBarStyle.rawValue
+      }
     }
     static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
-      UIViewController.controller(me).hidesBottomBarWhenPushed
+      MainThread.assumeIsolated(with: me) { me in
+        UIViewController.controller(me).hidesBottomBarWhenPushed
+      }
     }
   }
 }

@@ -32,6 +32,9 @@ public func CGAffineTransformInvert(_ transform: CGAffineTransform) -> CGAffineT
 }
 
 /// The virtual time, as Core Animation's `CACurrentMediaTime()`.
+///
+/// Nonisolated, as Core Animation's is, so that a hook's closure can read it: the model's clock
+/// is the main thread's, and the model is used on the main thread (``MainThread``).
 public func CACurrentMediaTime() -> TimeInterval {
-  VirtualRunLoop.main.currentTime
+  MainThread.assumeIsolated { VirtualRunLoop.main.currentTime }
 }

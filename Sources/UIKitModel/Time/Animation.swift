@@ -125,6 +125,7 @@ public enum AnimationCurve: Int, Sendable, CaseIterable {
 }
 
 /// Something with animatable properties (a view).
+@preconcurrency @MainActor
 internal protocol AnimationTarget: AnyObject {
   /// The running animation of `key` ended (finished or replaced).
   func animationEnded(_ animation: RunningAnimation)
@@ -136,6 +137,7 @@ internal protocol AnimationTarget: AnyObject {
 ///
 /// Its counters are `@exclusivity(unchecked)`, as the run loop's queues are (VirtualRunLoop.swift):
 /// the model runs on one thread at a time, and no access spans a call.
+@preconcurrency @MainActor
 internal final class AnimationGroup {
   @exclusivity(unchecked) var remaining = 0
   @exclusivity(unchecked) var interrupted = false
@@ -167,6 +169,7 @@ internal final class AnimationGroup {
 }
 
 /// One property animating.
+@preconcurrency @MainActor
 internal final class RunningAnimation {
   weak var target: (any AnimationTarget)?
   let key: String
@@ -240,6 +243,7 @@ internal final class RunningAnimation {
 }
 
 /// The running animations of the run loop.
+@preconcurrency @MainActor
 internal final class AnimationEngine {
   // Read every frame; unchecked as the run loop's queues are (VirtualRunLoop.swift).
   @exclusivity(unchecked) private(set) var running: [RunningAnimation] = []

@@ -9,6 +9,7 @@ public import ObjCRuntime
 /// The call goes through the runtime (`objc_msgSend`), so a selector added at run time, a
 /// swizzled one or a hooked one works, as WRNavigationBar's `wr_displayLinkTick:` needs. Like
 /// Core Animation's, the link retains its target until it is invalidated.
+@preconcurrency @MainActor
 public final class CADisplayLink: ObjCObject {
   /// The object called at each frame (strongly held, as in Core Animation).
   public private(set) var target: ObjCObject?

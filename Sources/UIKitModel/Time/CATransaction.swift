@@ -3,6 +3,7 @@
 public import Foundation
 
 /// One transaction: the animations added while it was current, and what to run when they end.
+@preconcurrency @MainActor
 internal final class Transaction {
   var completion: (() -> Void)?
   var animationDuration: TimeInterval = 0.25
@@ -20,6 +21,7 @@ internal final class Transaction {
 
 /// The transactions of the run loop: the stack of open ones (the implicit one at the bottom once
 /// something touched it this turn), and committed ones waiting for their animations.
+@preconcurrency @MainActor
 internal final class TransactionQueue {
   // Read every frame; unchecked as the run loop's queues are (VirtualRunLoop.swift).
   @exclusivity(unchecked) private var implicit: Transaction?
@@ -105,6 +107,7 @@ internal final class TransactionQueue {
 /// transaction was open (nested ones included) has ended, or at the end of the turn if there was
 /// none. Setting a completion block or duration without `begin()` applies to the implicit
 /// transaction, as WRNavigationBar relies on.
+@preconcurrency @MainActor
 public enum CATransaction {
   private static var queue: TransactionQueue { VirtualRunLoop.main.transactions }
 

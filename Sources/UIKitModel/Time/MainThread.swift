@@ -41,6 +41,90 @@ public enum MainThread {
   /// Whether the calling thread is the process's main thread.
   public static var isCurrent: Bool { swk_is_main_thread() }
 
+  /// Runs `body` as main-actor code, from code the compiler cannot see is on the main thread:
+  /// an IMP, which the runtime calls through a C function pointer, or a hook's closure.
+  ///
+  /// It is `MainActor.assumeIsolated` without that function's check of the current executor,
+  /// which costs a call into the concurrency runtime on every use; the model's IMPs run on every
+  /// send to its objects. On iOS the Objective-C runtime calls a main-actor class's `@objc`
+  /// methods the same way, unchecked. The caller must be on the main thread, as UIKit's are: the
+  /// run loop reports an advance from another thread (``UIKitModelIssue/offMainThread(_:)``),
+  /// and the testing library's traits record it as an issue of the test.
+  @inlinable @inline(__always)
+  public static func assumeIsolated<Result>(
+    _ body: @MainActor () throws -> Result
+  ) rethrows -> Result {
+    try withoutActuallyEscaping(body) { isolated in
+      // The same representation: a synchronous function isolated to a global actor is called
+      // as a nonisolated one; the isolation is a compile-time promise, which the caller keeps.
+      try unsafeBitCast(isolated, to: (() throws -> Result).self)()
+    }
+  }
+
+  /// Runs `body` as main-actor code with `values`: ``assumeIsolated(_:)`` for a body that
+  /// needs values a nonisolated closure was given, such as the receiver and arguments of a
+  /// hook's closure or of an ivar's getter.
+  ///
+  /// ```swift
+  /// try UINavigationBar.hook(after: "insertSubview:atIndex:") {
+  ///   (bar: UINavigationBar, view: UIView, _: Int) in
+  ///   MainThread.assumeIsolated(with: bar, view) { bar, view in bar.bringSubviewToFront(view) }
+  /// }
+  /// ```
+  ///
+  /// A main-actor closure that captured them would send them to the main actor, which Swift
+  /// refuses for values that are not `Sendable` (the model's objects, as UIKit's, are isolated
+  /// to the main actor but not `Sendable`: their root class is not); passed as arguments, they
+  /// stay on the calling thread, which is the main one.
+  @inlinable @inline(__always)
+  public static func assumeIsolated<A, Result>(
+    with a: A, body: @MainActor (A) throws -> Result
+  ) rethrows -> Result {
+    try withoutActuallyEscaping(body) { isolated in
+      try unsafeBitCast(isolated, to: ((A) throws -> Result).self)(a)
+    }
+  }
+
+  /// ``assumeIsolated(with:body:)`` with two values.
+  @inlinable @inline(__always)
+  public static func assumeIsolated<A, B, Result>(
+    with a: A, _ b: B, body: @MainActor (A, B) throws -> Result
+  ) rethrows -> Result {
+    try withoutActuallyEscaping(body) { isolated in
+      try unsafeBitCast(isolated, to: ((A, B) throws -> Result).self)(a, b)
+    }
+  }
+
+  /// ``assumeIsolated(with:body:)`` with three values.
+  @inlinable @inline(__always)
+  public static func assumeIsolated<A, B, C, Result>(
+    with a: A, _ b: B, _ c: C, body: @MainActor (A, B, C) throws -> Result
+  ) rethrows -> Result {
+    try withoutActuallyEscaping(body) { isolated in
+      try unsafeBitCast(isolated, to: ((A, B, C) throws -> Result).self)(a, b, c)
+    }
+  }
+
+  /// ``assumeIsolated(with:body:)`` with four values.
+  @inlinable @inline(__always)
+  public static func assumeIsolated<A, B, C, D, Result>(
+    with a: A, _ b: B, _ c: C, _ d: D, body: @MainActor (A, B, C, D) throws -> Result
+  ) rethrows -> Result {
+    try withoutActuallyEscaping(body) { isolated in
+      try unsafeBitCast(isolated, to: ((A, B, C, D) throws -> Result).self)(a, b, c, d)
+    }
+  }
+
+  /// ``assumeIsolated(with:body:)`` with five values: an IMP's receiver and four arguments.
+  @inlinable @inline(__always)
+  public static func assumeIsolated<A, B, C, D, E, Result>(
+    with a: A, _ b: B, _ c: C, _ d: D, _ e: E, body: @MainActor (A, B, C, D, E) throws -> Result
+  ) rethrows -> Result {
+    try withoutActuallyEscaping(body) { isolated in
+      try unsafeBitCast(isolated, to: ((A, B, C, D, E) throws -> Result).self)(a, b, c, d, e)
+    }
+  }
+
   /// Whether the main thread runs the model's loop: true where `main` is async (Swift Testing's
   /// pass of `swift test`), false where it is synchronous (the lab, the benchmark, XCTest's pass).
   public static var runsModelLoop: Bool { swk_main_loop_is_running() }
@@ -128,7 +212,7 @@ public enum MainThread {
   /// the main actor's jobs and the model's queue, then Dispatch's own queue (work sent with
   /// Dispatch's other methods). Work they send waits for the next frame. Off the main thread it
   /// runs nothing (``checkThread()`` said why).
-  static func endOfFrame() {
+  @MainActor static func endOfFrame() {
     if isVirtual.load(ordering: .acquiring) { scheduleDelayedWork() }
     if swk_main_loop_is_running() {
       guard swk_is_main_thread() else { return }
@@ -169,7 +253,7 @@ public enum MainThread {
   }
 
   /// Puts the `asyncAfter` work sent since the last frame on the virtual clock.
-  private static func scheduleDelayedWork() {
+  @MainActor private static func scheduleDelayedWork() {
     let sent = deadlines.withLock { state in
       defer { state.sent = [] }
       return state.sent

@@ -12,13 +12,10 @@ public import Foundation
 /// Like UIKit's main run loop, it belongs to the main thread (``MainThread``): tests isolated to
 /// the main actor and the lab use it there. At the end of each frame it runs the work sent to the
 /// main queue and the main actor before the frame ended, in order, on the same thread.
+@preconcurrency @MainActor
 public final class VirtualRunLoop {
-  // nonisolated(unsafe): the model is used on the main thread, as UIKit is (MainThread), and the
-  // main queue's work runs there too; advancing elsewhere while the main thread runs the
-  // model's loop is reported (`MainThread.checkThread`), and builds with the internal checks
-  // stop two threads advancing at once (`ModelThread`). The docs say so.
   /// The main run loop, what `.main` means where UIKit code writes `RunLoop.main`.
-  nonisolated(unsafe) public static let main = VirtualRunLoop()
+  public static let main = VirtualRunLoop()
 
   /// A run-loop mode.
   public struct Mode: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
@@ -40,7 +37,7 @@ public final class VirtualRunLoop {
   }
 
   /// The duration of one frame: 1/60 s.
-  public static let frameDuration: TimeInterval = 1.0 / 60
+  nonisolated public static let frameDuration: TimeInterval = 1.0 / 60
 
   // The clock and the queues are read every frame and by every idle check. The model is
   // confined to one thread at a time, and no access to them spans a call that could reach
@@ -106,9 +103,9 @@ public final class VirtualRunLoop {
 
   /// The most virtual time one advance may cover: a day, so that a number typed by mistake
   /// (`.infinity`, 1e300, `Int.max` frames) is refused at once instead of running for ever.
-  public static let maximumAdvance: TimeInterval = 24 * 60 * 60
+  nonisolated public static let maximumAdvance: TimeInterval = 24 * 60 * 60
   /// ``maximumAdvance`` in frames: 5,184,000.
-  public static let maximumFrames = Int(maximumAdvance * 60)
+  nonisolated public static let maximumFrames = Int(maximumAdvance * 60)
 
   /// Runs everything due in the next `interval` seconds of virtual time, in time order. A
   /// negative interval runs nothing; more than ``maximumAdvance``, or NaN, is refused with an
@@ -305,6 +302,7 @@ public final class VirtualRunLoop {
   // MARK: Timers
 
   /// A timer on the virtual clock, as Foundation's `Timer` scheduled on the main run loop.
+  @preconcurrency @MainActor
   public final class Timer {
     /// When it fires next.
     public fileprivate(set) var fireTime: TimeInterval

@@ -6,6 +6,7 @@ public import ObjCRuntime
 /// What an animation tells its delegate (Core Animation's `CAAnimationDelegate`). A delegate
 /// that is an `ObjCObject` whose class's table has `animationDidStop:finished:` hears it through
 /// the runtime (hookable); any other hears the Swift method.
+@preconcurrency @MainActor
 public protocol CAAnimationDelegate: AnyObject {
   /// The animation started.
   func animationDidStart(_ animation: CABasicAnimation)
@@ -35,6 +36,7 @@ extension CAAnimationDelegate {
 /// As in Core Animation, the animation changes what is drawn (``CALayer/presentation()``), not
 /// the layer's own value: set the property too, or keep the end value with
 /// ``isRemovedOnCompletion`` false.
+@preconcurrency @MainActor
 public final class CABasicAnimation: ObjCObject {
   /// The property animated: `opacity`, `shadowOpacity`, `shadowRadius` or `cornerRadius`.
   public var keyPath: String?
@@ -57,7 +59,7 @@ public final class CABasicAnimation: ObjCObject {
   }
 
   /// An animation with no key path yet.
-  public convenience override init() {
+  public convenience init() {
     self.init(keyPath: nil)
   }
 
@@ -103,6 +105,7 @@ public final class CABasicAnimation: ObjCObject {
 
 /// A view's layer: the shadow and corner properties the seeds set, `opacity` (the view's
 /// alpha), and animations of them on the virtual clock.
+@preconcurrency @MainActor
 public final class CALayer: ObjCObject {
   /// The properties a ``CABasicAnimation`` can animate.
   public static let animatableKeyPaths: Set<String> = [
@@ -153,7 +156,7 @@ public final class CALayer: ObjCObject {
   }
 
   /// A layer of no view (a ``presentation()`` copy).
-  public convenience override init() {
+  public convenience init() {
     self.init(view: nil)
   }
 
@@ -313,6 +316,7 @@ private enum LayerSelectors {
 
 /// The engine's side of a layer animation a percent-driven transition holds: its end tells the
 /// layer, which tells the animation's delegate.
+@preconcurrency @MainActor
 private final class LayerClock: AnimationTarget {
   weak var layer: CALayer?
   let key: String

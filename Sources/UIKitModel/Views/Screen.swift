@@ -65,11 +65,10 @@ public enum DeviceProfile: String, CaseIterable, Sendable {
 }
 
 /// The screen, as UIKit's `UIScreen.main`.
+@preconcurrency @MainActor
 public final class UIScreen {
-  // nonisolated(unsafe): the model is used on the main thread, where the main queue's work runs
-  // too (see VirtualRunLoop and MainThread).
   /// The device's screen.
-  nonisolated(unsafe) public static let main = UIScreen()
+  public static let main = UIScreen()
 
   /// The device profile the model emulates.
   public var profile: DeviceProfile = .iPhone8
@@ -80,11 +79,10 @@ public final class UIScreen {
 
 /// The device, as UIKit's `UIDevice.current`: its system version is settable, because plugins
 /// branch on it (the bar hierarchy of iOS 10 differs from iOS 11's).
+@preconcurrency @MainActor
 public final class UIDevice {
-  // nonisolated(unsafe): the model is used on the main thread, where the main queue's work runs
-  // too (see VirtualRunLoop and MainThread).
   /// The device the model runs as.
-  nonisolated(unsafe) public static let current = UIDevice()
+  public static let current = UIDevice()
 
   /// The system version, such as `"13.0"` or `"10.3.1"`: one to three numbers separated by dots,
   /// the first from 2 to 99. Anything else is refused with an issue and the version kept, since
@@ -136,7 +134,7 @@ public final class UIDevice {
 
   /// Whether version `first` is newer than `second`, number by number (`14.2` is newer than
   /// `14.0`, `14` and `14.0` are the same); a part that is not a number counts as 0.
-  public static func isVersion(_ first: String, newerThan second: String) -> Bool {
+  nonisolated public static func isVersion(_ first: String, newerThan second: String) -> Bool {
     let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
     let (a, b) = (numbers(first), numbers(second))
     for index in 0..<max(a.count, b.count) {
@@ -147,7 +145,7 @@ public final class UIDevice {
   }
 
   /// Whether `text` reads as a system version.
-  public static func isSystemVersion(_ text: String) -> Bool {
+  nonisolated public static func isSystemVersion(_ text: String) -> Bool {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard (1...3).contains(parts.count),
       parts.allSatisfy({ part in
@@ -164,7 +162,7 @@ public final class UIDevice {
   public private(set) var majorSystemVersion = 13
 
   /// The major version of `systemVersion` (`15` for `"15.0"`), 0 when it has none.
-  public static func majorVersion(of systemVersion: String) -> Int {
+  nonisolated public static func majorVersion(of systemVersion: String) -> Int {
     Int(systemVersion.split(separator: ".").first ?? "") ?? 0
   }
 

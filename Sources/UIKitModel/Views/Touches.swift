@@ -4,6 +4,7 @@ public import Foundation
 import ObjCRuntime
 
 /// An event: the touches of one tap, as UIKit's `UIEvent` carries them.
+@preconcurrency @MainActor
 public final class UIEvent {
   /// The virtual time the event happened at.
   public let timestamp: TimeInterval
@@ -17,6 +18,7 @@ public final class UIEvent {
 }
 
 /// One finger on the screen: where it is, and the view the hit test gave it.
+@preconcurrency @MainActor
 public final class UITouch: Hashable {
   /// The phases of a touch the model delivers.
   public enum Phase: Sendable {
@@ -51,10 +53,12 @@ public final class UITouch: Hashable {
   }
 
   /// Touches are equal when they are the same touch.
-  public static func == (lhs: UITouch, rhs: UITouch) -> Bool { lhs === rhs }
+  nonisolated public static func == (lhs: UITouch, rhs: UITouch) -> Bool { lhs === rhs }
 
   /// Hashes the touch's identity.
-  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+  nonisolated public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
 }
 
 extension UIWindow {

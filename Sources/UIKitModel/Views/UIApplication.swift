@@ -26,6 +26,7 @@ public enum UIStatusBarStyle: Int, Sendable, CustomStringConvertible {
 /// What the status bar style is asked of: UIKit's view controllers answer through
 /// `preferredStatusBarStyle` and `childForStatusBarStyle` (the navigation model's controllers
 /// conform).
+@preconcurrency @MainActor
 public protocol StatusBarAppearanceProviding: AnyObject {
   /// The style this object prefers.
   var preferredStatusBarStyle: UIStatusBarStyle { get }
@@ -80,6 +81,7 @@ open class UIWindow: UIView {
 }
 
 /// The application delegate, as UIKit's `UIApplicationDelegate`.
+@preconcurrency @MainActor
 public protocol UIApplicationDelegate: AnyObject {
   /// The main window.
   var window: UIWindow? { get set }
@@ -98,10 +100,8 @@ public protocol UIApplicationDelegate: AnyObject {
 /// seeds hang their one-time setup, so a hook of it made by an awake runs here), all before the
 /// delegate's `application(_:didFinishLaunchingWithOptions:)`.
 public final class UIApplication: UIResponder {
-  // nonisolated(unsafe): the model is used on the main thread, where the main queue's work runs
-  // too (see VirtualRunLoop and MainThread).
   /// The application.
-  nonisolated(unsafe) public static let shared = UIApplication()
+  public static let shared = UIApplication()
 
   /// The delegate, held strongly for the life of the launch.
   public private(set) var delegate: (any UIApplicationDelegate)?

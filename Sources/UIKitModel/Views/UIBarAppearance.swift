@@ -5,6 +5,7 @@ import Foundation
 /// A bar's background and hairline as a value, as UIKit's `UIBarAppearance` (iOS 13), the base
 /// of ``UINavigationBarAppearance`` and ``UITabBarAppearance``: a background (effect, colour,
 /// image) and a hairline (colour, image). A bar keeps a copy of what it is given.
+@preconcurrency @MainActor
 public class UIBarAppearance {
   /// Whether the background blurs what is behind it (UIKit's `backgroundEffect`, the system
   /// blur by default): the model draws it as the bar style's translucent colour.
@@ -122,6 +123,7 @@ extension UIBarAppearance {
 
 /// A bar that draws another look when its content reaches an edge (iOS 15 with its SDK): the
 /// navigation bar at the top of its page's content, the tab bar at the bottom.
+@preconcurrency @MainActor
 protocol ScrollEdgeDrawing: AnyObject {
   /// Whether the content is at the bar's edge now.
   var isAtScrollEdge: Bool { get }

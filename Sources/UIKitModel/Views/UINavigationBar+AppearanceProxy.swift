@@ -17,12 +17,11 @@ extension UINavigationBar {
   /// ```
   public static func appearance() -> AppearanceProxy { appearanceProxy }
 
-  // nonisolated(unsafe): the model is confined to one thread at a time (VirtualRunLoop), and
-  // the proxy is reset with the model.
-  nonisolated(unsafe) static let appearanceProxy = AppearanceProxy()
+  static let appearanceProxy = AppearanceProxy()
 
   /// The values set on ``UINavigationBar/appearance()``, applied in the order they were first
   /// set through the bar's own setters (so through the runtime's tables, swizzles included).
+  @preconcurrency @MainActor
   public final class AppearanceProxy {
     private var order: [String] = []
     private var setters: [String: (UINavigationBar) -> Void] = [:]

@@ -26,7 +26,7 @@ extension UINavigationBar {
   /// prefersLargeTitles属性", printed the bar's frame: 44 without, 96 with, changing as the page
   /// scrolls; Geoff Hackworth measured the same 52 on an iPad with iOS 11, 116 with the status
   /// bar). Under the iPad's 50-point row from iOS 12 the 52 is the model's.
-  public static let largeTitleHeight: CGFloat = 52
+  nonisolated public static let largeTitleHeight: CGFloat = 52
 
   // nonisolated(unsafe): the model is used by one thread at a time (VirtualRunLoop).
   /// Whether any bar has updated a large title or a search bar since the model was reset: until

@@ -22,10 +22,26 @@ public final class _UIBarBackground: UIView {
 
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(_UIBarBackground.self) {
-      ObjCIvarDeclaration("_backgroundEffectView", readOnly: \_UIBarBackground.backgroundEffectView)
-      ObjCIvarDeclaration("_shadowView", readOnly: \_UIBarBackground.shadowView)
-      ObjCIvarDeclaration("_backgroundImageView", readOnly: \_UIBarBackground.backgroundImageView)
-      ObjCIvarDeclaration("_colorView", readOnly: \_UIBarBackground.colorView)
+      ObjCIvarDeclaration(
+        "_backgroundEffectView",
+        readOnly: { (view: _UIBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.backgroundEffectView }
+        })
+      ObjCIvarDeclaration(
+        "_shadowView",
+        readOnly: { (view: _UIBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.shadowView }
+        })
+      ObjCIvarDeclaration(
+        "_backgroundImageView",
+        readOnly: { (view: _UIBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.backgroundImageView }
+        })
+      ObjCIvarDeclaration(
+        "_colorView",
+        readOnly: { (view: _UIBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.colorView }
+        })
     }
   }
 
@@ -79,9 +95,20 @@ public final class _UINavigationBarBackground: UIImageView {
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(_UINavigationBarBackground.self) {
       ObjCIvarDeclaration(
-        "_backgroundEffectView", readOnly: \_UINavigationBarBackground.backgroundEffectView)
-      ObjCIvarDeclaration("_colorView", readOnly: \_UINavigationBarBackground.colorView)
-      ObjCIvarDeclaration("_shadowView", readOnly: \_UINavigationBarBackground.shadowView)
+        "_backgroundEffectView",
+        readOnly: { (view: _UINavigationBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.backgroundEffectView }
+        })
+      ObjCIvarDeclaration(
+        "_colorView",
+        readOnly: { (view: _UINavigationBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.colorView }
+        })
+      ObjCIvarDeclaration(
+        "_shadowView",
+        readOnly: { (view: _UINavigationBarBackground) in
+          MainThread.assumeIsolated(with: view) { $0.shadowView }
+        })
     }
   }
 

@@ -10,7 +10,7 @@ extension UINavigationBar {
   /// (jdisho/Papr pull request 67, in a title view: "iOS 11~ UISearchBar now has the height
   /// equals to 56"; tidev/titanium-sdk pull request 9496, in a table header, sizes it 56 from
   /// iOS 11). No source found measures the bar's area itself, or gives another figure later.
-  public static let searchBarHeight: CGFloat = 56
+  nonisolated public static let searchBarHeight: CGFloat = 56
 
   /// The search bar the bar shows for its top item, if that item has a search controller
   /// (iOS 11 and later) and the view is in this bar.

@@ -28,7 +28,8 @@ open class UINavigationBar: UIView {
 
   /// The height of a bar on `device` running `systemVersion`, without the status bar: 44 points,
   /// and 50 on an iPad from iOS 12.
-  public static func height(on device: DeviceProfile, systemVersion: String) -> CGFloat {
+  nonisolated public static func height(on device: DeviceProfile, systemVersion: String) -> CGFloat
+  {
     device.isPad && UIDevice.majorVersion(of: systemVersion) >= 12 ? 50 : 44
   }
 
@@ -379,9 +380,15 @@ open class UINavigationBar: UIView {
   /// The model has one `UINavigationBar` class for every iOS version, so these ivars answer
   /// here, by the profile the bar was made under, rather than from the class's ivar list.
   open override func value(forUndefinedKey key: String) throws(ObjCRuntimeError) -> Any? {
+    let views: [UIView]? = MainThread.assumeIsolated {
+      switch key {
+      case "_leftViews": usesLegacyHierarchy ? leftButtonViews : []
+      case "_rightViews": usesLegacyHierarchy ? rightButtonViews : []
+      default: nil
+      }
+    }
+    if let views { return views }
     switch key {
-    case "_leftViews": return usesLegacyHierarchy ? leftButtonViews : [UIView]()
-    case "_rightViews": return usesLegacyHierarchy ? rightButtonViews : [UIView]()
     case "_titleView" where usesLegacyHierarchy: return titleItemView
     default: return try super.value(forUndefinedKey: key)
     }

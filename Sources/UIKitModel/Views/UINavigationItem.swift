@@ -21,7 +21,9 @@ public enum UIBarStyle: Int, Sendable {
 
 /// Text attributes as an object, so that they can cross the runtime (the `NSDictionary` that
 /// `-setTitleTextAttributes:` receives): a swizzle of it reads and replaces `attributes`.
-public final class TextAttributesBox: ObjCObject {
+public final class TextAttributesBox: ObjCObject, @unchecked Sendable {
+  // @unchecked Sendable: its one stored property is immutable, and the isa is atomic (an
+  // immutable NSDictionary, as UIKit hands it).
   /// The attributes.
   public let attributes: TextAttributes
 
@@ -33,6 +35,7 @@ public final class TextAttributesBox: ObjCObject {
 }
 
 /// A button in a navigation bar.
+@preconcurrency @MainActor
 open class UIBarButtonItem: ObjCObject {
   /// The title.
   open var title: String?
@@ -90,6 +93,7 @@ open class UIBarButtonItem: ObjCObject {
 }
 
 /// What a navigation bar shows for one screen: title, title view, buttons.
+@preconcurrency @MainActor
 open class UINavigationItem: ObjCObject {
   /// The title.
   open var title: String?
@@ -173,14 +177,14 @@ open class UINavigationItem: ObjCObject {
   }
 
   /// An item without title.
-  public override init() {
+  public init() {
     super.init()
   }
 
   /// What Objective-C's `+alloc` makes (the GNUObjC module): an item without title, for this class itself;
   /// a subclass Objective-C should allocate overrides it too.
   open override class func makeInstance() -> ObjCObject? {
-    self == UINavigationItem.self ? UINavigationItem() : nil
+    self == UINavigationItem.self ? MainThread.assumeIsolated { UINavigationItem() } : nil
   }
 
   /// The first left button.
@@ -199,6 +203,7 @@ open class UINavigationItem: ObjCObject {
 /// What a navigation bar asks and tells its delegate (UIKit's `UINavigationBarDelegate`). When
 /// the delegate is an `ObjCObject` that answers the selector, the bar sends it through the
 /// runtime (`navigationBar:shouldPopItem:`...), so a swizzle of it runs.
+@preconcurrency @MainActor
 public protocol UINavigationBarDelegate: AnyObject {
   /// Whether `item` may be pushed.
   func navigationBar(_ navigationBar: UINavigationBar, shouldPush item: UINavigationItem) -> Bool

@@ -10,6 +10,7 @@ public import ObjCRuntime
 /// the delegate's `didFinishLaunching`, as UIKit does, which is what the seeds' SelfAware
 /// trick relies on (seed-systems 3.2: `UIApplication.next` overridden to walk the class list
 /// once).
+@preconcurrency @MainActor
 open class UIResponder: ObjCObject {
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIResponder.self) {
@@ -18,7 +19,7 @@ open class UIResponder: ObjCObject {
   }
 
   /// A responder.
-  public override init() {
+  public init() {
     super.init()
   }
 
@@ -48,14 +49,18 @@ open class UIResponder: ObjCObject {
 extension UIResponder {
   fileprivate enum Base {
     static let next: @convention(c) (id, SEL) -> id? = { me, _ in
-      me.receiver(as: UIResponder.self).defaultNextResponder?
-        .passRetained()
+      MainThread.assumeIsolated(with: me) { me in
+        me.receiver(as: UIResponder.self).defaultNextResponder?
+          .passRetained()
+      }
     }
   }
 
   fileprivate enum Entry {
     static let next: @convention(c) (id, SEL) -> id? = { me, _ in
-      me.receiver(as: UIResponder.self).next?.passRetained()
+      MainThread.assumeIsolated(with: me) { me in
+        me.receiver(as: UIResponder.self).next?.passRetained()
+      }
     }
   }
 }

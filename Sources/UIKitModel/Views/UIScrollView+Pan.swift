@@ -25,6 +25,7 @@ final class UIScrollViewPanGestureRecognizer: UIPanGestureRecognizer {
 /// (a category on `UIScrollView`, as FDFullscreenPopGesture's README has one, or a subclass's
 /// method in its table): a pan may begin unless it says no, and recognizes beside another only
 /// if it says yes.
+@preconcurrency @MainActor
 final class UIScrollViewPanDelegate: ObjCObject, UIGestureRecognizerDelegate {
   override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIScrollViewPanDelegate.self) {
@@ -41,31 +42,36 @@ final class UIScrollViewPanDelegate: ObjCObject, UIGestureRecognizerDelegate {
     super.init()
   }
 
-  private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, pan in
-    guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
-      view.responds(to: PanSelectors.shouldBegin)
-    else { return true }
-    let recognizer = pan?.takeUnretainedObject() as? UIGestureRecognizer
-    return (try? objc_msgSend(view, PanSelectors.shouldBegin, recognizer) as Bool) ?? true
+  nonisolated private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = {
+    me, _, pan in
+    MainThread.assumeIsolated(with: me, pan) { me, pan in
+      guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
+        view.responds(to: PanSelectors.shouldBegin)
+      else { return true }
+      let recognizer = pan?.takeUnretainedObject() as? UIGestureRecognizer
+      return (try? objc_msgSend(view, PanSelectors.shouldBegin, recognizer) as Bool) ?? true
+    }
   }
 
-  private static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = {
+  nonisolated private static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = {
     me, _, pan, other in
-    guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
-      view.responds(to: PanSelectors.simultaneous)
-    else { return false }
-    let recognizer = pan?.takeUnretainedObject() as? UIGestureRecognizer
-    let otherRecognizer = other?.takeUnretainedObject() as? UIGestureRecognizer
-    return
-      (try? objc_msgSend(view, PanSelectors.simultaneous, recognizer, otherRecognizer) as Bool)
-      ?? false
+    MainThread.assumeIsolated(with: me, pan, other) { me, pan, other in
+      guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
+        view.responds(to: PanSelectors.simultaneous)
+      else { return false }
+      let recognizer = pan?.takeUnretainedObject() as? UIGestureRecognizer
+      let otherRecognizer = other?.takeUnretainedObject() as? UIGestureRecognizer
+      return
+        (try? objc_msgSend(view, PanSelectors.simultaneous, recognizer, otherRecognizer) as Bool)
+        ?? false
+    }
   }
 }
 
 /// The delegate selectors a scroll view may answer for its pan.
 private enum PanSelectors {
-  static let shouldBegin: Selector = "gestureRecognizerShouldBegin:"
-  static let simultaneous: Selector =
+  nonisolated static let shouldBegin: Selector = "gestureRecognizerShouldBegin:"
+  nonisolated static let simultaneous: Selector =
     "gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:"
 }
 
@@ -119,9 +125,11 @@ extension UIScrollView {
   }
 
   /// The base of `handlePan:`.
-  static let handlePanIMP: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
-    me.receiver(as: UIScrollView.self).followPan(pan)
+  nonisolated static let handlePanIMP: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
+    MainThread.assumeIsolated(with: me, sender) { me, sender in
+      guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
+      me.receiver(as: UIScrollView.self).followPan(pan)
+    }
   }
 
   /// Drags the content with the pan: from where the gesture began, the content follows the

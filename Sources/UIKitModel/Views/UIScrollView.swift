@@ -6,6 +6,7 @@ import ObjCRuntimeGeometry
 
 /// What a scroll view tells its delegate, as UIKit's `UIScrollViewDelegate` (the seeds' demo
 /// screens fade the bar in `scrollViewDidScroll(_:)`).
+@preconcurrency @MainActor
 public protocol UIScrollViewDelegate: AnyObject {
   /// The content offset changed.
   func scrollViewDidScroll(_ scrollView: UIScrollView)
@@ -44,10 +45,14 @@ open class UIScrollView: UIView {
           "setContentOffset:", implementation: setter.implementation, types: "v@:{CGPoint=dd}")
       }
       ObjCMethodDeclaration(ScrollViewSelectors.handlePan, UIScrollView.handlePanIMP)
-      ObjCPropertyDeclaration("contentOffset", \UIScrollView.contentOffset)
+      ObjCPropertyDeclaration("contentOffset", attributes: "T{CGPoint=dd},N")
       // UIKit's ivar: key-value coding reads the offset through it (and so key-value observing
       // reports the values before and after a change).
-      ObjCIvarDeclaration("_contentOffset", readOnly: \UIScrollView.contentOffset)
+      ObjCIvarDeclaration(
+        "_contentOffset",
+        readOnly: { (view: UIScrollView) in
+          MainThread.assumeIsolated(with: view) { $0.contentOffset }
+        })
     }
   }
 
@@ -325,7 +330,7 @@ private enum ScrollViewBase {
       guard let view = call.receiver as? UIScrollView,
         let point = call.argument(at: 2, as: CGPoint.self)
       else { return }
-      view.storeContentOffset(point)
+      MainThread.assumeIsolated { view.storeContentOffset(point) }
     }
   }
 }

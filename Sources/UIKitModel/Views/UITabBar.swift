@@ -6,6 +6,7 @@ public import ObjCRuntime
 
 /// An item of a tab bar, as UIKit's `UITabBarItem`: a title and a tag (its image is not drawn).
 /// A view controller's ``UIViewController/tabBarItem`` is made on first use with its title.
+@preconcurrency @MainActor
 open class UITabBarItem: ObjCObject {
   /// The title under the item's image.
   open var title: String?
@@ -22,6 +23,7 @@ open class UITabBarItem: ObjCObject {
 
 /// The delegate of a tab bar, as UIKit's `UITabBarDelegate`: a tab bar controller is its
 /// bar's delegate, and selects the tab whose item the user tapped.
+@preconcurrency @MainActor
 public protocol UITabBarDelegate: AnyObject {
   /// The user tapped `item`.
   func tabBar(_ tabBar: UITabBar, didSelect item: UITabBarItem)
@@ -96,7 +98,7 @@ open class UITabBar: UIView {
   /// iPad from iOS 12 (Geoff Hackworth, "How iPad Apps Adapt to the New 11" and 12.9" iPads
   /// Pro": "iOS 12.0 changed the heights of navigation bars, toolbars and tab bars on iPad"),
   /// plus the device's ``DeviceProfile/homeIndicatorInset``.
-  public static func height(on device: DeviceProfile, majorVersion: Int) -> CGFloat {
+  nonisolated public static func height(on device: DeviceProfile, majorVersion: Int) -> CGFloat {
     let bar: CGFloat = device.isPad && majorVersion >= 12 ? 50 : 49
     return bar + device.homeIndicatorInset
   }

@@ -1,6 +1,6 @@
 // Autoresizing: the mask a view's frame follows when its superview's size changes, and the
 // rule that resizes it.
-public import Foundation
+import Foundation
 
 extension UIView {
   /// Autoresizing, as UIKit's `UIView.AutoresizingMask`.

@@ -9,153 +9,214 @@ extension UIView {
   /// The base behaviour of each runtime method, as the table holds it.
   enum Base {
     static let addSubview: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      guard let child = UIView.optionalView(view) else { return }
-      UIView.view(me).place(child) { others in others.count }
+      MainThread.assumeIsolated(with: me, view) { me, view in
+        guard let child = UIView.optionalView(view) else { return }
+        UIView.view(me).place(child) { others in others.count }
+      }
     }
     static let insertAt: @convention(c) (id, SEL, id?, Int) -> Void = { me, _, view, index in
-      guard let child = UIView.optionalView(view) else { return }
-      UIView.view(me).place(child) { _ in index }
+      MainThread.assumeIsolated(with: me, view, index) { me, view, index in
+        guard let child = UIView.optionalView(view) else { return }
+        UIView.view(me).place(child) { _ in index }
+      }
     }
     static let insertBelow: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
-        sibling !== child
-      else { return }
-      UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling } }
+      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+        guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
+          sibling !== child
+        else { return }
+        UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling } }
+      }
     }
     static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
-        sibling !== child
-      else { return }
-      UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling }.map { $0 + 1 } }
+      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+        guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
+          sibling !== child
+        else { return }
+        UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling }.map { $0 + 1 }
+        }
+      }
     }
     static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      let view = UIView.view(me)
-      let wasInWindow = view.window != nil
-      view.detachFromSuperview()
-      if wasInWindow { view.windowChanged() }
+      MainThread.assumeIsolated(with: me) { me in
+        let view = UIView.view(me)
+        let wasInWindow = view.window != nil
+        view.detachFromSuperview()
+        if wasInWindow { view.windowChanged() }
+      }
     }
     static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      let parent = UIView.view(me)
-      guard let child = UIView.optionalView(view),
-        let index = parent.subviews.firstIndex(where: { $0 === child })
-      else { return }
-      parent.subviews.append(parent.subviews.remove(at: index))
+      MainThread.assumeIsolated(with: me, view) { me, view in
+        let parent = UIView.view(me)
+        guard let child = UIView.optionalView(view),
+          let index = parent.subviews.firstIndex(where: { $0 === child })
+        else { return }
+        parent.subviews.append(parent.subviews.remove(at: index))
+      }
     }
     static let sendToBack: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      let parent = UIView.view(me)
-      guard let child = UIView.optionalView(view),
-        let index = parent.subviews.firstIndex(where: { $0 === child })
-      else { return }
-      parent.subviews.insert(parent.subviews.remove(at: index), at: 0)
+      MainThread.assumeIsolated(with: me, view) { me, view in
+        let parent = UIView.view(me)
+        guard let child = UIView.optionalView(view),
+          let index = parent.subviews.firstIndex(where: { $0 === child })
+        else { return }
+        parent.subviews.insert(parent.subviews.remove(at: index), at: 0)
+      }
     }
     static let exchange: @convention(c) (id, SEL, Int, Int) -> Void = { me, _, first, second in
-      let parent = UIView.view(me)
-      let count = parent.subviews.count
-      for index in [first, second] where !(0..<count).contains(index) {
-        UIKitModelIssues.report(
-          .indexOutOfRange(view: parent.description, index: index, count: count))
-        return
+      MainThread.assumeIsolated(with: me, first, second) { me, first, second in
+        let parent = UIView.view(me)
+        let count = parent.subviews.count
+        for index in [first, second] where !(0..<count).contains(index) {
+          UIKitModelIssues.report(
+            .indexOutOfRange(view: parent.description, index: index, count: count))
+          return
+        }
+        parent.subviews.swapAt(first, second)
       }
-      parent.subviews.swapAt(first, second)
     }
     static let setHidden: @convention(c) (id, SEL, Bool) -> Void = { me, _, hidden in
-      UIView.view(me).hiddenFlag = hidden
+      MainThread.assumeIsolated(with: me, hidden) { me, hidden in
+        UIView.view(me).hiddenFlag = hidden
+      }
     }
     // CGFloat is a Swift struct, which C cannot pass: IMPs take the Double it wraps.
     static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
-      me.withReceiver(as: UIView.self) { view in
-        let alpha = CGFloat(value)
-        if alpha.isNaN {
-          UIKitModelIssues.report(.invalidGeometry(view: view.description, value: "alpha nan"))
+      MainThread.assumeIsolated(with: me, value) { me, value in
+        me.withReceiver(as: UIView.self) { view in
+          let alpha = CGFloat(value)
+          if alpha.isNaN {
+            UIKitModelIssues.report(.invalidGeometry(view: view.description, value: "alpha nan"))
+          }
+          let clamped = alpha.isNaN ? view.modelAlpha : max(0, min(1, alpha))
+          view.animate("alpha", from: { .scalar($0.presentationAlpha) }, to: .scalar(clamped))
+          view.modelAlpha = clamped
         }
-        let clamped = alpha.isNaN ? view.modelAlpha : max(0, min(1, alpha))
-        view.animate("alpha", from: { .scalar($0.presentationAlpha) }, to: .scalar(clamped))
-        view.modelAlpha = clamped
       }
     }
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      let view = UIView.view(me)
-      let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
-      view.animate(
-        "backgroundColor", from: { .color(UIColorComponents($0.presentationBackgroundColor)) },
-        to: .color(UIColorComponents(newColor)))
-      view.modelBackgroundColor = newColor
+      MainThread.assumeIsolated(with: me, color) { me, color in
+        let view = UIView.view(me)
+        let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        view.animate(
+          "backgroundColor", from: { .color(UIColorComponents($0.presentationBackgroundColor)) },
+          to: .color(UIColorComponents(newColor)))
+        view.modelBackgroundColor = newColor
+      }
     }
     static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      let view = UIView.view(me)
-      let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
-      view.animate(
-        "tintColor", from: { .color(UIColorComponents($0.presentationTintColor)) },
-        to: .color(UIColorComponents(newColor ?? view.superview?.tintColor ?? .systemBlue)))
-      view.ownTintColor = newColor
+      MainThread.assumeIsolated(with: me, color) { me, color in
+        let view = UIView.view(me)
+        let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        view.animate(
+          "tintColor", from: { .color(UIColorComponents($0.presentationTintColor)) },
+          to: .color(UIColorComponents(newColor ?? view.superview?.tintColor ?? .systemBlue)))
+        view.ownTintColor = newColor
+      }
     }
-    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in }
+    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in
+      MainThread.assumeIsolated {}
+    }
     static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      let view = UIView.view(me)
-      view.needsLayout = true
-      // Laid out at the end of the frame, as UIKit does in its next update cycle.
-      VirtualRunLoop.main.scheduleLayout(of: view)
+      MainThread.assumeIsolated(with: me) { me in
+        let view = UIView.view(me)
+        view.needsLayout = true
+        // Laid out at the end of the frame, as UIKit does in its next update cycle.
+        VirtualRunLoop.main.scheduleLayout(of: view)
+      }
     }
     static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
-      let view = UIView.view(me)
-      if view.needsLayout {
-        view.needsLayout = false
-        view.layoutSubviews()
+      MainThread.assumeIsolated(with: me) { me in
+        let view = UIView.view(me)
+        if view.needsLayout {
+          view.needsLayout = false
+          view.layoutSubviews()
+        }
+        for subview in view.subviews { subview.layoutIfNeeded() }
       }
-      for subview in view.subviews { subview.layoutIfNeeded() }
     }
   }
 
   /// The Swift entry points: a send of the selector calls the Swift method, virtually.
   enum Entry {
     static let addSubview: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      if let child = UIView.optionalView(view) { UIView.view(me).addSubview(child) }
+      MainThread.assumeIsolated(with: me, view) { me, view in
+        if let child = UIView.optionalView(view) { UIView.view(me).addSubview(child) }
+      }
     }
     static let insertAt: @convention(c) (id, SEL, id?, Int) -> Void = { me, _, view, index in
-      if let child = UIView.optionalView(view) { UIView.view(me).insertSubview(child, at: index) }
+      MainThread.assumeIsolated(with: me, view, index) { me, view, index in
+        if let child = UIView.optionalView(view) { UIView.view(me).insertSubview(child, at: index) }
+      }
     }
     static let insertBelow: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
-        UIView.view(me).insertSubview(child, belowSubview: sibling)
+      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+        if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
+          UIView.view(me).insertSubview(child, belowSubview: sibling)
+        }
       }
     }
     static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
-        UIView.view(me).insertSubview(child, aboveSubview: sibling)
+      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+        if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
+          UIView.view(me).insertSubview(child, aboveSubview: sibling)
+        }
       }
     }
     static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).removeFromSuperview()
+      MainThread.assumeIsolated(with: me) { me in
+        UIView.view(me).removeFromSuperview()
+      }
     }
     static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      if let child = UIView.optionalView(view) { UIView.view(me).bringSubviewToFront(child) }
+      MainThread.assumeIsolated(with: me, view) { me, view in
+        if let child = UIView.optionalView(view) { UIView.view(me).bringSubviewToFront(child) }
+      }
     }
     static let sendToBack: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      if let child = UIView.optionalView(view) { UIView.view(me).sendSubviewToBack(child) }
+      MainThread.assumeIsolated(with: me, view) { me, view in
+        if let child = UIView.optionalView(view) { UIView.view(me).sendSubviewToBack(child) }
+      }
     }
     static let exchange: @convention(c) (id, SEL, Int, Int) -> Void = { me, _, first, second in
-      UIView.view(me).exchangeSubview(at: first, withSubviewAt: second)
+      MainThread.assumeIsolated(with: me, first, second) { me, first, second in
+        UIView.view(me).exchangeSubview(at: first, withSubviewAt: second)
+      }
     }
     static let setHidden: @convention(c) (id, SEL, Bool) -> Void = { me, _, hidden in
-      UIView.view(me).isHidden = hidden
+      MainThread.assumeIsolated(with: me, hidden) { me, hidden in
+        UIView.view(me).isHidden = hidden
+      }
     }
     static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, alpha in
-      UIView.view(me).alpha = CGFloat(alpha)
+      MainThread.assumeIsolated(with: me, alpha) { me, alpha in
+        UIView.view(me).alpha = CGFloat(alpha)
+      }
     }
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      UIView.view(me).backgroundColor = color.map { $0.takeUnretainedObject() } as? UIColor
+      MainThread.assumeIsolated(with: me, color) { me, color in
+        UIView.view(me).backgroundColor = color.map { $0.takeUnretainedObject() } as? UIColor
+      }
     }
     static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      UIView.view(me).tintColor = color.map { $0.takeUnretainedObject() } as? UIColor
+      MainThread.assumeIsolated(with: me, color) { me, color in
+        UIView.view(me).tintColor = color.map { $0.takeUnretainedObject() } as? UIColor
+      }
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).layoutSubviews()
+      MainThread.assumeIsolated(with: me) { me in
+        UIView.view(me).layoutSubviews()
+      }
     }
     static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).setNeedsLayout()
+      MainThread.assumeIsolated(with: me) { me in
+        UIView.view(me).setNeedsLayout()
+      }
     }
     static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
-      UIView.view(me).layoutIfNeeded()
+      MainThread.assumeIsolated(with: me) { me in
+        UIView.view(me).layoutIfNeeded()
+      }
     }
   }
 }

@@ -137,7 +137,7 @@ open class UIView: UIResponder {
   /// What Objective-C's `+alloc` makes (the GNUObjC module): a view with a zero frame, for this class itself;
   /// a subclass Objective-C should allocate overrides it too.
   open override class func makeInstance() -> ObjCObject? {
-    self == UIView.self ? UIView() : nil
+    self == UIView.self ? MainThread.assumeIsolated { UIView() } : nil
   }
 
   // MARK: Geometry

@@ -8,6 +8,7 @@ import SwizzleKitTesting
 import Testing
 import UIKit
 
+@MainActor
 private func page(_ title: String, _ color: UIColor) -> UIViewController {
   let controller = UIViewController()
   controller.title = title
