@@ -14,11 +14,15 @@ public struct HelloPlugin: ScenarioPlugin {
   /// A plugin value; hosts make one through discovery.
   public init() {}
 
-  /// One hook: before `-[UIViewController viewWillAppear:]`, set the bar's tint.
+  /// One hook: before `-[UIViewController viewWillAppear:]`, set the bar's tint. The hook's
+  /// closure is called by the runtime, from C: its body runs as main-actor code, as UIKit's
+  /// `@objc` methods do, through `MainThread.assumeIsolated`.
   public func install() throws {
     try UIViewController.hook(before: "viewWillAppear:") { (controller, _: Bool) in
-      guard let tint = controller.helloTint else { return }
-      controller.navigationController?.navigationBar.tintColor = tint
+      MainThread.assumeIsolated {
+        guard let tint = controller.helloTint else { return }
+        controller.navigationController?.navigationBar.tintColor = tint
+      }
     }
   }
 
