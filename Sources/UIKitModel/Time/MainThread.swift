@@ -51,13 +51,13 @@ public enum MainThread {
   /// run loop reports an advance from another thread (``UIKitModelIssue/offMainThread(_:)``),
   /// and the testing library's traits record it as an issue of the test.
   @inlinable @inline(__always)
-  public static func assumeIsolated<Result>(
-    _ body: @MainActor () throws -> Result
-  ) rethrows -> Result {
-    try withoutActuallyEscaping(body) { isolated in
+  public static func assumeIsolated<Result, Failure: Error>(
+    _ body: @MainActor () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withoutActuallyEscaping(body) { isolated throws(Failure) in
       // The same representation: a synchronous function isolated to a global actor is called
       // as a nonisolated one; the isolation is a compile-time promise, which the caller keeps.
-      try unsafeBitCast(isolated, to: (() throws -> Result).self)()
+      try unsafeBitCast(isolated, to: (() throws(Failure) -> Result).self)()
     }
   }
 
@@ -77,51 +77,53 @@ public enum MainThread {
   /// to the main actor but not `Sendable`: their root class is not); passed as arguments, they
   /// stay on the calling thread, which is the main one.
   @inlinable @inline(__always)
-  public static func assumeIsolated<A, Result>(
-    with a: A, body: @MainActor (A) throws -> Result
-  ) rethrows -> Result {
-    try withoutActuallyEscaping(body) { isolated in
-      try unsafeBitCast(isolated, to: ((A) throws -> Result).self)(a)
+  public static func assumeIsolated<A, Result, Failure: Error>(
+    with a: A, body: @MainActor (A) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withoutActuallyEscaping(body) { isolated throws(Failure) in
+      try unsafeBitCast(isolated, to: ((A) throws(Failure) -> Result).self)(a)
     }
   }
 
   /// ``assumeIsolated(with:body:)`` with two values.
   @inlinable @inline(__always)
-  public static func assumeIsolated<A, B, Result>(
-    with a: A, _ b: B, body: @MainActor (A, B) throws -> Result
-  ) rethrows -> Result {
-    try withoutActuallyEscaping(body) { isolated in
-      try unsafeBitCast(isolated, to: ((A, B) throws -> Result).self)(a, b)
+  public static func assumeIsolated<A, B, Result, Failure: Error>(
+    with a: A, _ b: B, body: @MainActor (A, B) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withoutActuallyEscaping(body) { isolated throws(Failure) in
+      try unsafeBitCast(isolated, to: ((A, B) throws(Failure) -> Result).self)(a, b)
     }
   }
 
   /// ``assumeIsolated(with:body:)`` with three values.
   @inlinable @inline(__always)
-  public static func assumeIsolated<A, B, C, Result>(
-    with a: A, _ b: B, _ c: C, body: @MainActor (A, B, C) throws -> Result
-  ) rethrows -> Result {
-    try withoutActuallyEscaping(body) { isolated in
-      try unsafeBitCast(isolated, to: ((A, B, C) throws -> Result).self)(a, b, c)
+  public static func assumeIsolated<A, B, C, Result, Failure: Error>(
+    with a: A, _ b: B, _ c: C, body: @MainActor (A, B, C) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withoutActuallyEscaping(body) { isolated throws(Failure) in
+      try unsafeBitCast(isolated, to: ((A, B, C) throws(Failure) -> Result).self)(a, b, c)
     }
   }
 
   /// ``assumeIsolated(with:body:)`` with four values.
   @inlinable @inline(__always)
-  public static func assumeIsolated<A, B, C, D, Result>(
-    with a: A, _ b: B, _ c: C, _ d: D, body: @MainActor (A, B, C, D) throws -> Result
-  ) rethrows -> Result {
-    try withoutActuallyEscaping(body) { isolated in
-      try unsafeBitCast(isolated, to: ((A, B, C, D) throws -> Result).self)(a, b, c, d)
+  public static func assumeIsolated<A, B, C, D, Result, Failure: Error>(
+    with a: A, _ b: B, _ c: C, _ d: D, body: @MainActor (A, B, C, D) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withoutActuallyEscaping(body) { isolated throws(Failure) in
+      try unsafeBitCast(isolated, to: ((A, B, C, D) throws(Failure) -> Result).self)(a, b, c, d)
     }
   }
 
   /// ``assumeIsolated(with:body:)`` with five values: an IMP's receiver and four arguments.
   @inlinable @inline(__always)
-  public static func assumeIsolated<A, B, C, D, E, Result>(
-    with a: A, _ b: B, _ c: C, _ d: D, _ e: E, body: @MainActor (A, B, C, D, E) throws -> Result
-  ) rethrows -> Result {
-    try withoutActuallyEscaping(body) { isolated in
-      try unsafeBitCast(isolated, to: ((A, B, C, D, E) throws -> Result).self)(a, b, c, d, e)
+  public static func assumeIsolated<A, B, C, D, E, Result, Failure: Error>(
+    with a: A, _ b: B, _ c: C, _ d: D, _ e: E,
+    body: @MainActor (A, B, C, D, E) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withoutActuallyEscaping(body) { isolated throws(Failure) in
+      try unsafeBitCast(isolated, to: ((A, B, C, D, E) throws(Failure) -> Result).self)(
+        a, b, c, d, e)
     }
   }
 

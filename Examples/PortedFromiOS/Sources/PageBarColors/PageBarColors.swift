@@ -181,7 +181,7 @@ extension UIApplication {
   private final class NextResponder: ObjCRuntime.SelfAware {
     static func awake() {
       _ = try? UIApplication.hook(before: "nextResponder") { (_: UIApplication) in
-        UIApplication.runOnce
+        MainThread.assumeIsolated { UIApplication.runOnce }  // Linux: the hook's body, on main
       }
     }
   }

@@ -106,7 +106,7 @@ private func changedLines(from old: [String], to new: [String]) -> Int {
 @MainActor
 @Suite("The port's changed lines")
 struct PortedLinesTests {
-  @Test("the port changed only the lines Linux forces: 23 of the iOS file's code lines")
+  @Test("the port changed only the lines Linux forces: 24 of the iOS file's code lines")
   func onlyForcedChanges() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
@@ -114,7 +114,7 @@ struct PortedLinesTests {
     let port = try codeLines(
       of: root.appendingPathComponent("Sources/PageBarColors/PageBarColors.swift").path)
     #expect(iOS.count == 132)
-    #expect(changedLines(from: iOS, to: port) == 23)
+    #expect(changedLines(from: iOS, to: port) == 24)
     // Every change is of a kind Docs/Porting.md names: no @objc, no #selector, no override in
     // an extension are left, and the original's calls of the swapped methods became sends.
     #expect(!port.contains { $0.contains("@objc") || $0.contains("#selector") })
