@@ -41,16 +41,12 @@ extension UIGestureRecognizerDelegate {
 public final class UIGestureRecognizerTarget: ObjCObject {
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIGestureRecognizerTarget.self) {
-      ObjCIvarDeclaration(
-        "_target",
-        readOnly: { (entry: UIGestureRecognizerTarget) in
-          MainThread.assumeIsolated(with: entry) { $0.target }
-        })
-      ObjCIvarDeclaration(
-        "_action",
-        readOnly: { (entry: UIGestureRecognizerTarget) in
-          MainThread.assumeIsolated(with: entry) { $0.action }
-        })
+      ObjCIvarDeclaration.onMainActor("_target") { (entry: UIGestureRecognizerTarget) in
+        entry.target
+      }
+      ObjCIvarDeclaration.onMainActor("_action") { (entry: UIGestureRecognizerTarget) in
+        entry.action
+      }
     }
   }
 
@@ -75,11 +71,9 @@ public final class UIGestureRecognizerTarget: ObjCObject {
 open class UIGestureRecognizer: ObjCObject {
   open override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(UIGestureRecognizer.self) {
-      ObjCIvarDeclaration(
-        "_targets",
-        readOnly: { (recognizer: UIGestureRecognizer) in
-          MainThread.assumeIsolated(with: recognizer) { $0.actions }
-        })
+      ObjCIvarDeclaration.onMainActor("_targets") { (recognizer: UIGestureRecognizer) in
+        recognizer.actions
+      }
     }
   }
 

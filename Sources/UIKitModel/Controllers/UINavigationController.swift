@@ -53,11 +53,9 @@ open class UINavigationController: UIViewController, UINavigationBarDelegate {
       ObjCMethodDeclaration(
         "preferredStatusBarStyle", Base.statusBarStyle, swiftEntry: Entry.statusBarStyle)
       ObjCMethodDeclaration("setDelegate:", Base.setDelegate, swiftEntry: Entry.setDelegate)
-      ObjCIvarDeclaration(
-        "_isTransitioning",
-        readOnly: { (controller: UINavigationController) in
-          MainThread.assumeIsolated(with: controller) { $0.isTransitioning }
-        })
+      ObjCIvarDeclaration.onMainActor("_isTransitioning") { (controller: UINavigationController) in
+        controller.isTransitioning
+      }
     }
   }
 

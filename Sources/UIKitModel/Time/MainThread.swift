@@ -403,3 +403,26 @@ func runMainLoop() {
     if !MainThread.executor.hasWork { swk_main_loop_wait() }
   }
 }
+
+extension ObjCIvarDeclaration {
+  /// An ivar whose value a main-actor property holds, such as a view's: the runtime reads it
+  /// (`object_getIvar`, key-value coding) through a nonisolated getter, which runs `read` on the
+  /// main thread, where the model is used.
+  static func onMainActor<Owner: ObjCObject, Value>(
+    _ name: String, _ read: @escaping @MainActor @Sendable (Owner) -> Value
+  ) -> ObjCIvarDeclaration {
+    ObjCIvarDeclaration(
+      name, readOnly: { (owner: Owner) in MainThread.assumeIsolated(with: owner, body: read) })
+  }
+
+  /// ``onMainActor(_:_:)`` for a property of an optional type: nil reads as nil.
+  static func onMainActor<Owner: ObjCObject, Wrapped>(
+    _ name: String, _ read: @escaping @MainActor @Sendable (Owner) -> Wrapped?
+  ) -> ObjCIvarDeclaration {
+    ObjCIvarDeclaration(
+      name,
+      readOnly: { (owner: Owner) -> Wrapped? in
+        MainThread.assumeIsolated(with: owner, body: read)
+      })
+  }
+}

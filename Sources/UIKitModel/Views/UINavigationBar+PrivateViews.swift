@@ -22,26 +22,14 @@ public final class _UIBarBackground: UIView {
 
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(_UIBarBackground.self) {
-      ObjCIvarDeclaration(
-        "_backgroundEffectView",
-        readOnly: { (view: _UIBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.backgroundEffectView }
-        })
-      ObjCIvarDeclaration(
-        "_shadowView",
-        readOnly: { (view: _UIBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.shadowView }
-        })
-      ObjCIvarDeclaration(
-        "_backgroundImageView",
-        readOnly: { (view: _UIBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.backgroundImageView }
-        })
-      ObjCIvarDeclaration(
-        "_colorView",
-        readOnly: { (view: _UIBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.colorView }
-        })
+      ObjCIvarDeclaration.onMainActor("_backgroundEffectView") { (view: _UIBarBackground) in
+        view.backgroundEffectView
+      }
+      ObjCIvarDeclaration.onMainActor("_shadowView") { (view: _UIBarBackground) in view.shadowView }
+      ObjCIvarDeclaration.onMainActor("_backgroundImageView") { (view: _UIBarBackground) in
+        view.backgroundImageView
+      }
+      ObjCIvarDeclaration.onMainActor("_colorView") { (view: _UIBarBackground) in view.colorView }
     }
   }
 
@@ -94,21 +82,15 @@ public final class _UINavigationBarBackground: UIImageView {
 
   public override class var objcDeclaration: ObjCClassDeclaration {
     ObjCClassDeclaration(_UINavigationBarBackground.self) {
-      ObjCIvarDeclaration(
-        "_backgroundEffectView",
-        readOnly: { (view: _UINavigationBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.backgroundEffectView }
-        })
-      ObjCIvarDeclaration(
-        "_colorView",
-        readOnly: { (view: _UINavigationBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.colorView }
-        })
-      ObjCIvarDeclaration(
-        "_shadowView",
-        readOnly: { (view: _UINavigationBarBackground) in
-          MainThread.assumeIsolated(with: view) { $0.shadowView }
-        })
+      ObjCIvarDeclaration.onMainActor("_backgroundEffectView") {
+        (view: _UINavigationBarBackground) in view.backgroundEffectView
+      }
+      ObjCIvarDeclaration.onMainActor("_colorView") { (view: _UINavigationBarBackground) in
+        view.colorView
+      }
+      ObjCIvarDeclaration.onMainActor("_shadowView") { (view: _UINavigationBarBackground) in
+        view.shadowView
+      }
     }
   }
 

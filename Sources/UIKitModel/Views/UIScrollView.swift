@@ -48,11 +48,8 @@ open class UIScrollView: UIView {
       ObjCPropertyDeclaration("contentOffset", attributes: "T{CGPoint=dd},N")
       // UIKit's ivar: key-value coding reads the offset through it (and so key-value observing
       // reports the values before and after a change).
-      ObjCIvarDeclaration(
-        "_contentOffset",
-        readOnly: { (view: UIScrollView) in
-          MainThread.assumeIsolated(with: view) { $0.contentOffset }
-        })
+      ObjCIvarDeclaration.onMainActor("_contentOffset") { (view: UIScrollView) in view.contentOffset
+      }
     }
   }
 
