@@ -7,7 +7,7 @@ import ObjCRuntime
 /// original (and any `instead` hook installed before yours).
 ///
 /// It is `Sendable` so that the hook's closure can call it from code isolated to the actor the
-/// calling thread runs, such as the main actor in `MainThread.assumeIsolated { ... }`, which runs
+/// calling thread runs, such as the main actor in `MainActor.assumeIsolated { ... }`, which runs
 /// on that thread before the hook returns. Like the call it belongs to, it is valid only while
 /// the hook runs, whatever the isolation: calling it after the hook returned, from any thread,
 /// reads a call frame that is gone.

@@ -249,6 +249,32 @@ extension UIKitModelTests.MainQueueTests {
 /// Virtual deadlines outside the trait (which gives each model test its own scope).
 @Suite("MainThread")
 struct MainThreadTests {
+  /// What an IMP does: a C function pointer, nonisolated, entering the main actor.
+  private static let viewAlphaIMP: @convention(c) (id, SEL, Double) -> Double = { me, _, alpha in
+    MainThread.assumeIsolated(with: me, alpha) { me, alpha in
+      let view = me.receiver(as: UIView.self)
+      view.alpha = alpha
+      return view.alpha
+    }
+  }
+
+  private struct Refused: Error, Equatable {}
+
+  @MainActor
+  @Test("assumeIsolated runs its body there and then, with the values given, and passes its error")
+  func assumeIsolated() {
+    let view = UIView()
+    let set = MainThreadTests.viewAlphaIMP(view.passUnretained(), Selector("setAlpha:").sel, 0.25)
+    #expect(set == 0.25 && view.alpha == 0.25)
+    #expect(MainThread.assumeIsolated { Thread.isMainThread })
+    #expect(
+      MainThread.assumeIsolated(with: 1, 2, 3, 4, 5) { a, b, c, d, e in [a, b, c, d, e] }
+        == [1, 2, 3, 4, 5])
+    #expect(throws: Refused()) {
+      try MainThread.assumeIsolated(with: view) { (_: UIView) throws(Refused) in throw Refused() }
+    }
+  }
+
   @Test("asyncAfter on another queue, or outside a scope, keeps Dispatch's real clock")
   func asyncAfterOutsideAScope() async {
     // The gate keeps the model's tests, and their scopes, away meanwhile.

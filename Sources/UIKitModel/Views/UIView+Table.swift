@@ -33,7 +33,8 @@ extension UIView {
         guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
           sibling !== child
         else { return }
-        UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling }.map { $0 + 1 }
+        UIView.view(me).place(child) { others in
+          others.firstIndex { $0 === sibling }.map { $0 + 1 }
         }
       }
     }
