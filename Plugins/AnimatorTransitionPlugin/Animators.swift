@@ -7,6 +7,8 @@ public import UIKitModel
 /// The seed's `kTransitionDuration`.
 nonisolated public let kjTransitionDuration: TimeInterval = 0.25
 
+// nonisolated: a direct subclass of ObjCObject, which in a main-actor target Swift 6.3 cannot
+// make isolated (Docs/Porting.md, section 9); its model work is marked @MainActor.
 /// What the two animators share: their mode and duration. An object of the runtime, so that a
 /// delegate can return one through `objc_msgSend`.
 nonisolated public class KJAnimator: ObjCObject {

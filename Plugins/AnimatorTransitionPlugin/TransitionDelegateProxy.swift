@@ -4,6 +4,8 @@ import Foundation
 public import ObjCRuntime
 public import UIKitModel
 
+// nonisolated: a direct subclass of ObjCObject, which in a main-actor target Swift 6.3 cannot
+// make isolated (Docs/Porting.md, section 9); its model work is marked @MainActor.
 /// The delegate the plugin gives a navigation controller whose view loads while the plugin is
 /// installed. It answers the delegate's four
 /// messages: `willShow` and `didShow` go on to the app's delegate (``inner``); for an animator
@@ -25,8 +27,8 @@ nonisolated public final class TransitionDelegateProxy: ObjCObject, UINavigation
 
   // The proxies, held strongly here while the plugin is installed (a delegate is held weakly),
   // behind a `RuntimeLock` of their own so that the table itself is never torn. The proxies and their
-  // controllers are the model's, which runs on one thread at a time: install, use and
-  // uninstall the plugin on that thread (the registry's calls do, in tests and the lab).
+  // controllers are the model's, which runs on the main thread: install, use and uninstall
+  // the plugin there (the registry's calls do, in tests and the lab).
   private static let proxies = RuntimeLock<[ObjectIdentifier: TransitionDelegateProxy]>([:])
 
   @MainActor private init(_ navigation: UINavigationController) {

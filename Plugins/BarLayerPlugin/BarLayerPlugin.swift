@@ -68,7 +68,7 @@ public struct BarLayerPlugin: HookPlugin {
         original: HookOriginal<Void, UIViewController, Bool>, navigation,
         controller: UIViewController, animated: Bool
       ) in
-      MainThread.assumeIsolated {
+      MainThread.assumeIsolated(with: original) { original in
         guard animated else { return original(controller, animated) }
         let duration = BarLayer.settings.value.pushDuration
         navigation.barLayerRunDisplayLink(
@@ -80,7 +80,7 @@ public struct BarLayerPlugin: HookPlugin {
     }
     try UINavigationController.hook(instead: "popViewControllerAnimated:") {
       (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
-      MainThread.assumeIsolated {
+      MainThread.assumeIsolated(with: original) { original in
         guard animated else { return original(animated) }
         return navigation.barLayerAnimatedPop { original(animated) }
       }
@@ -90,7 +90,7 @@ public struct BarLayerPlugin: HookPlugin {
         original: HookOriginal<ObjCObject?, UIViewController, Bool>, navigation,
         target: UIViewController, animated: Bool
       ) -> ObjCObject? in
-      MainThread.assumeIsolated {
+      MainThread.assumeIsolated(with: original) { original in
         // The original sets the title colour (and WR-O the tint) at once.
         if BarLayerPluginRules.manages(target) {
           navigation.navigationBar.barLayerSetTitleColor(target.navBarTitleColor)
@@ -102,7 +102,7 @@ public struct BarLayerPlugin: HookPlugin {
     }
     try UINavigationController.hook(instead: "popToRootViewControllerAnimated:") {
       (original: HookOriginal<ObjCObject?, Bool>, navigation, animated: Bool) -> ObjCObject? in
-      MainThread.assumeIsolated {
+      MainThread.assumeIsolated(with: original) { original in
         guard animated else { return original(animated) }
         return navigation.barLayerAnimatedPop { original(animated) }
       }
@@ -175,7 +175,7 @@ public struct BarLayerPlugin: HookPlugin {
     // controller whose bar shows answers for the status bar, with its top controller's style.
     try UINavigationController.hook(instead: "preferredStatusBarStyle") {
       (original: HookOriginal<Int>, navigation) -> Int in
-      MainThread.assumeIsolated {
+      MainThread.assumeIsolated(with: original) { original in
         navigation.topViewController.map { $0.statusBarStyle.rawValue } ?? original()
       }
     }
@@ -207,6 +207,8 @@ public struct BarLayerPlugin: HookPlugin {
 
 // MARK: - Transition machinery
 
+// nonisolated: a direct subclass of ObjCObject, which in a main-actor target Swift 6.3 cannot
+// make isolated (Docs/Porting.md, section 9); its model work is marked @MainActor.
 /// Drives the bar while a push or pop runs: a display link of its own per navigation controller
 /// (the originals share one static counter between all of them).
 nonisolated final class BarLayerTicker: ObjCObject {
@@ -336,6 +338,7 @@ extension UINavigationController {
 /// The bars the plugin changed, held weakly, so that uninstalling can give them back: the
 /// plugin's views taken off, UIKit's background given back.
 enum TouchedBars {
+  // nonisolated: PluginChanges is Sendable, and uninstall() runs from any thread.
   nonisolated static let all = PluginChanges<UINavigationBar>()
 
   static func note(_ bar: UINavigationBar) {

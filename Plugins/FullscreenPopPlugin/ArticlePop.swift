@@ -6,6 +6,8 @@ import Hooks
 import ObjCRuntime
 public import UIKitModel
 
+// nonisolated: a direct subclass of ObjCObject, which in a main-actor target Swift 6.3 cannot
+// make isolated (Docs/Porting.md, section 9); its model work is marked @MainActor.
 /// The article's `PopAnimation`: 0.25 s, the leaving view translated off to the right, the
 /// coming one under it.
 nonisolated public final class PopAnimation: ObjCObject, UIViewControllerAnimatedTransitioning {
@@ -32,6 +34,8 @@ nonisolated public final class PopAnimation: ObjCObject, UIViewControllerAnimate
   }
 }
 
+// nonisolated: a direct subclass of ObjCObject, which in a main-actor target Swift 6.3 cannot
+// make isolated (Docs/Porting.md, section 9); its model work is marked @MainActor.
 /// The article's `NavigationInteractiveTransition`: the navigation controller's delegate (its
 /// two methods in its table, as the Objective-C class had them) and the target of the pan
 /// (`handleControllerPop:`); here also the pan's delegate (`gestureRecognizerShouldBegin:`,

@@ -22,6 +22,8 @@ public enum FullscreenPopError: Error, Equatable, CustomStringConvertible {
   }
 }
 
+// nonisolated: a direct subclass of ObjCObject, which in a main-actor target Swift 6.3 cannot
+// make isolated (Docs/Porting.md, section 9); its model work is marked @MainActor.
 /// The hijacking pan's delegate, FDFullscreenPopGesture's `_FDFullscreenPopGestureRecognizerDelegate`:
 /// no pop on the root controller, nor when the top page disabled it, nor from farther than the
 /// page allows from the left edge, nor while a transition runs (`_isTransitioning`, read through

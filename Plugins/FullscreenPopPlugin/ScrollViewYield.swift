@@ -7,6 +7,7 @@ import Hooks
 import ObjCRuntime
 import UIKitModel
 
+// nonisolated: runtime work (methods added and exchanged), done by install() on any thread.
 /// The category method `-[UIScrollView gestureRecognizer:shouldRecognizeSimultaneouslyWithGestureRecognizer:]`.
 ///
 /// UIKit asks a scroll view (its pan's delegate) whether its pan may recognize beside another

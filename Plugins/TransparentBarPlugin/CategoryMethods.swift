@@ -7,6 +7,7 @@ import Hooks
 import ObjCRuntime
 import UIKitModel
 
+// nonisolated: runtime work (methods added and exchanged), done by install() on any thread.
 /// ET's category methods on `UINavigationController`.
 nonisolated internal enum TransparentCategory {
   /// One category method: the selector, the plugin's implementation, and for a method the

@@ -6,6 +6,7 @@ import Hooks
 import ObjCRuntime
 import UIKitModel
 
+// nonisolated: runtime work (methods added and exchanged), done by install() on any thread.
 /// One exchange: the original method of `owner` and the `et_` method the plugin adds beside it.
 nonisolated internal struct TransparentExchange {
   /// The class whose method is exchanged.
@@ -35,6 +36,7 @@ nonisolated internal struct TransparentExchange {
   var reference: MethodReference { MethodReference(owner: owner, selector: original) }
 }
 
+// nonisolated: runtime work (methods added and exchanged), done by install() on any thread.
 /// The exchanges of ET (EM's are the same but `popViewControllerAnimated:`).
 nonisolated internal enum TransparentExchanges {
   /// Every exchange, in the seed's order.
@@ -91,6 +93,7 @@ nonisolated internal enum TransparentExchanges {
   }
 }
 
+// nonisolated: runtime work (methods added and exchanged), done by install() on any thread.
 /// The replacements. Each does the seed's work, then sends its own selector (the `et_` one, not
 /// `_cmd`: after the exchange `_cmd` is the original's name, which would call the replacement
 /// again), whose method holds the original implementation after the exchange.
@@ -164,6 +167,7 @@ private func reportingFailure<Result>(
   }
 }
 
+// nonisolated: runtime work (methods added and exchanged), done by install() on any thread.
 /// The replacements' own selectors, which reach the originals after the exchange.
 nonisolated private enum Itself {
   static let updateInteractive = SelectorReference("et_updateInteractiveTransition:")

@@ -277,6 +277,7 @@ extension UINavigationController {
 
 /// The bars the plugin changed, held weakly, so that uninstalling can give them back.
 internal enum TransparentTouchedBars {
+  // nonisolated: PluginChanges is Sendable, and uninstall() runs from any thread.
   nonisolated static let all = PluginChanges<UINavigationBar>()
 
   static func note(_ bar: UINavigationBar) {

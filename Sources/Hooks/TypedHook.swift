@@ -6,12 +6,11 @@ import ObjCRuntime
 /// you want the method to get, and it returns what the method returned. Not calling it skips the
 /// original (and any `instead` hook installed before yours).
 ///
-/// It is `Sendable` so that the hook's closure can call it from code isolated to the actor the
-/// calling thread runs, such as the main actor in `MainActor.assumeIsolated { ... }`, which runs
-/// on that thread before the hook returns. Like the call it belongs to, it is valid only while
-/// the hook runs, whatever the isolation: calling it after the hook returned, from any thread,
-/// reads a call frame that is gone.
-public struct HookOriginal<Result, each Arg>: @unchecked Sendable {
+/// It is valid only while the hook runs, and is not `Sendable`, so that Swift refuses to carry it
+/// to a task or a queue that would call it after the hook returned. Code isolated to an actor
+/// that the hook's body enters on its own thread gets it as an argument: in the UIKit model,
+/// `MainThread.assumeIsolated(with: original) { original in ... }`.
+public struct HookOriginal<Result, each Arg> {
   @usableFromInline internal let invocation: HookInvocation
 
   @usableFromInline

@@ -34,6 +34,7 @@ public enum GoldenTimeline {
   /// that `body` made on this thread, one line each: the virtual time and `-[Class selector]`
   /// (the class the lookup started at). With no selectors, nothing is traced and no cache is
   /// flushed.
+  @MainActor
   public static func recordingSends<Result>(
     of selectors: Set<Selector>, _ body: () throws -> Result
   ) rethrows -> (Result, [String]) {

@@ -78,12 +78,8 @@ extension UINavigationController {
         UINavigationController.navigation(me).performSet(controllers, animated: animated)
       }
     }
-    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in
-      MainThread.assumeIsolated { true }
-    }
-    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in
-      MainThread.assumeIsolated { true }
-    }
+    static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
+    static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { _, _, _, _ in true }
     /// UIKit's answer of a navigation controller: dark content over a default bar, light
     /// content over a black one.
     static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in

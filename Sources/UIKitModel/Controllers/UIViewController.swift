@@ -320,14 +320,10 @@ extension UIViewController {
         UIViewController.controller(me).loadedView = view
       }
     }
-    static let nothing: @convention(c) (id, SEL) -> Void = { _, _ in MainThread.assumeIsolated {} }
-    static let appearance: @convention(c) (id, SEL, Bool) -> Void = { _, _, _ in
-      MainThread.assumeIsolated {}
-    }
+    static let nothing: @convention(c) (id, SEL) -> Void = { _, _ in }
+    static let appearance: @convention(c) (id, SEL, Bool) -> Void = { _, _, _ in }
     static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { _, _ in
-      MainThread.assumeIsolated {
-        UIStatusBarStyle.default.rawValue
-      }
+      UIStatusBarStyle.default.rawValue
     }
     static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
       MainThread.assumeIsolated(with: me) { me in

@@ -13,8 +13,8 @@ import Foundation
 /// let alpha = NSUserDefaults.standard.float(forKey: "_alpha")   // 0.5
 /// ```
 public final class NSUserDefaults {
-  // nonisolated(unsafe): the model is confined to one thread at a time (VirtualRunLoop); the
-  // store is replaced at launches and resets, on that thread.
+  // nonisolated(unsafe): the model is used on the main thread (MainThread); the store is
+  // replaced at launches and resets, there. Not @MainActor: Foundation's UserDefaults is not.
   nonisolated(unsafe) private static var current = NSUserDefaults()
 
   /// The model's defaults.

@@ -331,7 +331,8 @@ internal struct AnimationContext {
   let beginFromCurrentState: Bool
 
   /// The innermost `animate` or `performWithoutAnimation` block running; nil outside one.
-  // nonisolated(unsafe): the model is used by one thread at a time (see VirtualRunLoop). Unchecked
+  // nonisolated(unsafe): the model is used on the main thread (MainThread), and its IMPs enter
+  // the main actor unchecked, so the stack's readers are all there. Unchecked
   // exclusivity: pushes and pops never overlap a read, and every property set asks for it.
   @exclusivity(unchecked) nonisolated(unsafe) static var stack: [AnimationContext?] = []
 

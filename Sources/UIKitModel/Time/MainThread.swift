@@ -46,8 +46,8 @@ public enum MainThread {
   ///
   /// It is `MainActor.assumeIsolated` without that function's check of the current executor,
   /// which costs a call into the concurrency runtime on every use; the model's IMPs run on every
-  /// send to its objects. On iOS the Objective-C runtime calls a main-actor class's `@objc`
-  /// methods the same way, unchecked. The caller must be on the main thread, as UIKit's are: the
+  /// send to its objects (the `@objc` thunks Swift 6 makes on iOS do check, SE-0423). The caller
+  /// must be on the main thread, as UIKit's callers are: the
   /// run loop reports an advance from another thread (``UIKitModelIssue/offMainThread(_:)``),
   /// and the testing library's traits record it as an issue of the test.
   @inlinable @inline(__always)

@@ -145,14 +145,14 @@ public final class UIApplication: UIResponder {
   /// read of ``shared`` realizes the model's classes (3 million instructions). True only on the
   /// thread that runs the launch: a discovery pass that another thread runs meanwhile is not
   /// part of it.
-  public static var isLaunching: Bool {
+  nonisolated public static var isLaunching: Bool {
     let thread = launchingThread.load(ordering: .acquiring)
     return thread != 0 && pthread_equal(pthread_t(thread), pthread_self()) != 0
   }
 
   /// The thread running ``launch(delegate:device:systemVersion:)``, or 0 (an atomic: awakes
   /// read it from any thread).
-  private static let launchingThread = Atomic<UInt>(0)
+  nonisolated private static let launchingThread = Atomic<UInt>(0)
 
   private override init() {
     super.init()

@@ -28,10 +28,9 @@ extension UINavigationBar {
   /// bar). Under the iPad's 50-point row from iOS 12 the 52 is the model's.
   nonisolated public static let largeTitleHeight: CGFloat = 52
 
-  // nonisolated(unsafe): the model is used by one thread at a time (VirtualRunLoop).
   /// Whether any bar has updated a large title or a search bar since the model was reset: until
   /// then, a scroll view does not look for its page's bar as it scrolls (before iOS 15).
-  nonisolated(unsafe) static var someBarMayGrow = false
+  static var someBarMayGrow = false
 
   /// The large title's font when the attributes give none: the 34-point bold system font, the
   /// model's figure.

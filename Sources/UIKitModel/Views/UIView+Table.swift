@@ -115,9 +115,7 @@ extension UIView {
         view.ownTintColor = newColor
       }
     }
-    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in
-      MainThread.assumeIsolated {}
-    }
+    static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in }
     static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
       MainThread.assumeIsolated(with: me) { me in
         let view = UIView.view(me)
