@@ -20,7 +20,7 @@ extension Class {
     _ body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookToken {
     try HookInstaller.install(
-      on: .instances(self), selector, position, options, check: { _ in }, body: body)
+      on: .instances(self), selector, position, options, check: { _ in }, body: HookBody(body))
   }
 }
 
@@ -42,8 +42,7 @@ internal enum HookInstaller {
   @usableFromInline
   internal static func install(
     on target: Target, _ selector: Selector, _ position: HookPosition, _ options: HookOptions,
-    check: (MethodSignature) throws(HookError) -> Void,
-    body: @escaping @Sendable (HookInvocation) -> Void
+    check: (MethodSignature) throws(HookError) -> Void, body: HookBody
   ) throws(HookError) -> HookToken {
     ChangeLog.start()
     switch target {

@@ -104,7 +104,7 @@ extension Hookable {
   ) throws(HookError) -> HookToken {
     try HookInstaller.install(
       on: .instances(try instancesClass(cls)), selector, position, options, check: { _ in },
-      body: body)
+      body: HookBody(body))
   }
 
   /// The class a class-wide hook goes on: `cls` when given, which must describe objects of this
@@ -192,7 +192,7 @@ extension Hookable {
     _ body: @escaping @Sendable (HookInvocation) -> Void
   ) throws(HookError) -> HookToken {
     try HookInstaller.install(
-      on: .object(self), selector, position, options, check: { _ in }, body: body)
+      on: .object(self), selector, position, options, check: { _ in }, body: HookBody(body))
   }
 
   // MARK: Class methods
@@ -267,6 +267,6 @@ extension Hookable {
   ) throws(HookError) -> HookToken {
     try HookInstaller.install(
       on: .instances(runtimeClass.metaclass), selector, position, options, check: { _ in },
-      body: body)
+      body: HookBody(body))
   }
 }

@@ -85,7 +85,7 @@ internal enum HookEngine {
   static func install(
     on cls: Class, _ selector: Selector, position: HookPosition, options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
-    body: @escaping @Sendable (HookInvocation) -> Void
+    body: HookBody
   ) throws(HookError) -> HookEntry {
     let signature = try validate(cls, selector, position, check: check)
     let owner = PluginRegistry.installingPluginName
@@ -114,7 +114,7 @@ internal enum HookEngine {
   static func install(
     on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
-    body: @escaping @Sendable (HookInvocation) -> Void
+    body: HookBody
   ) throws(HookError) -> HookEntry {
     HookEngine.settles
     // The snapshot replaced goes after both locks (`HookSite.replaceSnapshot`).
@@ -130,7 +130,7 @@ internal enum HookEngine {
   private static func installLocked(
     on object: ObjCObject, _ selector: Selector, position: HookPosition, options: HookOptions,
     check: (MethodSignature) throws(HookError) -> Void,
-    body: @escaping @Sendable (HookInvocation) -> Void, retired: inout EpochCell<SiteSnapshot>.Freed
+    body: HookBody, retired: inout EpochCell<SiteSnapshot>.Freed
   ) throws(HookError) -> HookEntry {
     let signature = try validate(object_getClass(object)!, selector, position, check: check)
     let owner = PluginRegistry.installingPluginName

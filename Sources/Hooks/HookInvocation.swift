@@ -148,15 +148,7 @@ public struct HookInvocation {
   /// newest outermost), or the original implementation when the chain is done.
   internal mutating func proceed(from depth: Int = 0) {
     insteadDepth = depth
-    let objectInstead = objectHooks?.with { $0.instead } ?? HookList.Entries()
-    let classInstead = classHooks.with { $0.instead }
-    let objectCount = objectInstead.count
-    let entry: Unmanaged<HookEntry>
-    if depth < objectCount {
-      entry = objectInstead[objectCount - 1 - depth]
-    } else if depth - objectCount < classInstead.count {
-      entry = classInstead[classInstead.count - 1 - (depth - objectCount)]
-    } else {
+    guard let entry = HookList.insteadEntry(at: depth, classHooks, objectHooks) else {
       releaseReturnedObject()
       // The site is read only when the hooked class inherits the method.
       if let original {

@@ -94,6 +94,9 @@ internal final class HookList: @unchecked Sendable {
   let before: Entries
   let instead: Entries
   let after: Entries
+  /// Whether a call can run these hooks on its registers: every one has a register entry
+  /// (``HookBody``).
+  let takesRegisters: Bool
   /// Keeps every entry of the buffers alive.
   private let keeper: Keeper<HookEntry>?
 
@@ -104,6 +107,10 @@ internal final class HookList: @unchecked Sendable {
     self.instead = instead
     self.after = after
     self.keeper = keeper
+    func takeRegisters(_ entries: Entries) -> Bool {
+      entries.elements.allSatisfy { BorrowedReference($0).with { $0.body.takesRegisters } }
+    }
+    self.takesRegisters = takeRegisters(before) && takeRegisters(instead) && takeRegisters(after)
   }
 
   deinit {
@@ -118,6 +125,33 @@ internal final class HookList: @unchecked Sendable {
     for entry in entries.elements {
       _ = BorrowedReference(entry).with { $0.run(invocation) }
     }
+  }
+
+  /// Runs the register entry of every entry of `entries` with `registers`.
+  ///
+  /// - Precondition: the list they are of ``takesRegisters``.
+  @inline(__always)
+  static func run(_ entries: Entries, _ registers: HookRegisters) {
+    for entry in entries.elements {
+      _ = BorrowedReference(entry).with { $0.run(registers) }
+    }
+  }
+
+  /// The `instead` hook at `depth` of a call's chain: per-object hooks outside class-wide ones,
+  /// newest outermost; nil when the chain is done.
+  @inline(__always)
+  static func insteadEntry(
+    at depth: Int, _ classHooks: BorrowedReference<HookList>,
+    _ objectHooks: BorrowedReference<HookList>?
+  ) -> Unmanaged<HookEntry>? {
+    let objectInstead = objectHooks?.with { $0.instead } ?? Entries()
+    let classInstead = classHooks.with { $0.instead }
+    let objectCount = objectInstead.count
+    if depth < objectCount { return objectInstead[objectCount - 1 - depth] }
+    if depth - objectCount < classInstead.count {
+      return classInstead[classInstead.count - 1 - (depth - objectCount)]
+    }
+    return nil
   }
 
   var count: Int { before.count + instead.count + after.count }
@@ -183,17 +217,21 @@ internal final class ObjectHookTable: @unchecked Sendable {
   let chunkPairs: FixedBuffer<Pairs>
   /// How many objects have hooks.
   let count: Int
+  /// How many objects have hooks that a call cannot run on its registers
+  /// (``HookList/takesRegisters``).
+  let framedCount: Int
   private let keeper: Keeper<HookList>?
 
   /// A chunk that grows past this splits in two.
   private static let chunkCapacity = 64
 
-  static let empty = ObjectHookTable(chunks: [], count: 0, keeper: nil)
+  static let empty = ObjectHookTable(chunks: [], count: 0, framedCount: 0, keeper: nil)
 
-  private init(chunks: [Chunk], count: Int, keeper: Keeper<HookList>?) {
+  private init(chunks: [Chunk], count: Int, framedCount: Int, keeper: Keeper<HookList>?) {
     self.chunks = chunks
     self.chunkPairs = FixedBuffer(chunks.lazy.map(\.pairs))
     self.count = count
+    self.framedCount = framedCount
     self.keeper = keeper
     checkSorted()
   }
@@ -265,6 +303,9 @@ internal final class ObjectHookTable: @unchecked Sendable {
       index..<(present ? index + 1 : index),
       with: list.isEmpty ? [] : [Pair(object: object, list: Unmanaged.passUnretained(list))])
     let count = self.count - (present ? 1 : 0) + (list.isEmpty ? 0 : 1)
+    let framedBefore = present && !pairs[index].list.takeUnretainedValue().takesRegisters
+    let framedCount =
+      self.framedCount - (framedBefore ? 1 : 0) + (list.isEmpty || list.takesRegisters ? 0 : 1)
 
     // The edited chunk: split in two past the capacity, gone when empty.
     var replacement: [Chunk] = []
@@ -287,15 +328,16 @@ internal final class ObjectHookTable: @unchecked Sendable {
     let previous = present ? pairs[index].list.takeUnretainedValue() : nil
     let keeper = Keeper.keeper(
       after: keeper, liveCount: count, adding: list.isEmpty ? nil : list, removing: previous)
-    return ObjectHookTable(chunks: chunks, count: count, keeper: keeper)
+    return ObjectHookTable(chunks: chunks, count: count, framedCount: framedCount, keeper: keeper)
   }
 
   /// Checks, in builds with `SWIZZLEKIT_INTERNAL_CHECKS`, that the objects are in order across
-  /// the chunks, each once, and that the count agrees.
+  /// the chunks, each once, and that the counts agree.
   private func checkSorted() {
     #if SWIZZLEKIT_INTERNAL_CHECKS
       var previous: ObjectIdentifier?
       var seen = 0
+      var framed = 0
       for pairs in chunkPairs.elements {
         pairs._checkInvariants()
         InternalChecks.require(!pairs.isEmpty, "an empty chunk of per-object hooks")
@@ -304,9 +346,12 @@ internal final class ObjectHookTable: @unchecked Sendable {
             previous.map { $0 < pair.object } ?? true, "per-object hooks out of order")
           previous = pair.object
           seen += 1
+          if !pair.list.takeUnretainedValue().takesRegisters { framed += 1 }
         }
       }
       InternalChecks.require(seen == count, "\(seen) hooked objects, but \(count) counted")
+      InternalChecks.require(
+        framed == framedCount, "\(framed) objects' hooks need a frame, but \(framedCount) counted")
     #endif
   }
 }
@@ -326,6 +371,9 @@ internal final class SiteSnapshot: @unchecked Sendable {
   let borrowedClassHooks: BorrowedReference<HookList>
   /// `objectHooks.chunkPairs`, for calls, which hold the snapshot.
   private let objectChunks: FixedBuffer<ObjectHookTable.Pairs>
+  /// Whether every call can run its hooks on its registers: the class-wide list and every
+  /// object's list take them (``HookList/takesRegisters``).
+  let takesRegisters: Bool
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
@@ -335,6 +383,7 @@ internal final class SiteSnapshot: @unchecked Sendable {
     self.objectHooks = objectHooks
     self.objectChunks = objectHooks.chunkPairs
     self.original = original
+    self.takesRegisters = classHooks.takesRegisters && objectHooks.framedCount == 0
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }

@@ -10,7 +10,7 @@ import Synchronization
 internal final class HookEntry: @unchecked Sendable {
   let position: HookPosition
   let once: Bool
-  let body: @Sendable (HookInvocation) -> Void
+  let body: HookBody
   /// The site the hook is in.
   let site: HookSite
   /// The hooked object, for a per-object hook; nil for a class-wide one.
@@ -29,7 +29,7 @@ internal final class HookEntry: @unchecked Sendable {
 
   init(
     position: HookPosition, once: Bool, site: HookSite, object: ObjCObject?, owner: String?,
-    body: @escaping @Sendable (HookInvocation) -> Void
+    body: HookBody
   ) {
     self.position = position
     self.once = once
@@ -40,14 +40,28 @@ internal final class HookEntry: @unchecked Sendable {
     self.body = body
   }
 
-  /// Runs the body unless it is a `once` hook that already ran, and says whether it ran;
-  /// removes a `once` hook after it ran.
+  /// Runs the body with `invocation` unless it is a `once` hook that already ran, and says
+  /// whether it ran; removes a `once` hook after it ran.
   @inline(__always) @discardableResult
   func run(_ invocation: HookInvocation) -> Bool {
+    runUnlessFired { body.frame(invocation) }
+  }
+
+  /// Runs the body's register entry with `registers`, as ``run(_:)-(HookInvocation)`` runs it
+  /// with a frame.
+  ///
+  /// - Precondition: `body.takesRegisters`.
+  @inline(__always) @discardableResult
+  func run(_ registers: HookRegisters) -> Bool {
+    runUnlessFired { body.registers(registers) }
+  }
+
+  @inline(__always)
+  private func runUnlessFired(_ run: () -> Void) -> Bool {
     guard once else {
       // One load per call once set: a relaxed flag, not a counter.
       if !hasRun.load(ordering: .relaxed) { hasRun.store(true, ordering: .relaxed) }
-      body(invocation)
+      run()
       return true
     }
     guard
@@ -55,7 +69,7 @@ internal final class HookEntry: @unchecked Sendable {
         .exchanged
     else { return false }
     hasRun.store(true, ordering: .relaxed)
-    body(invocation)
+    run()
     HookEngine.remove(self)
     return true
   }
@@ -97,6 +111,11 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   private(set) var interceptor: Interceptor!
   /// The hooks in force, which calls read without a lock or a reference count.
   let snapshots: EpochCell<SiteSnapshot>
+  /// Whether the snapshot in force ``SiteSnapshot/takesRegisters``, set as it is replaced: a
+  /// call of a register-shape method reads it first, and lays out a frame at once when it is
+  /// false. A call that sees it out of step with the snapshot it then reads still runs right
+  /// (the snapshot decides), only by the slower way.
+  private let snapshotTakesRegisters = Atomic<Bool>(true)
   /// Under ``HookEngine``'s lock.
   var installation: SiteInstallation = .none
   /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.
@@ -132,7 +151,11 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// hooks of its own) may take the engine's lock as it dies. A snapshot that a running call may
   /// still read goes later, with the last such call (``EpochCell``).
   func replaceSnapshot(_ edit: (SiteSnapshot) -> SiteSnapshot) -> EpochCell<SiteSnapshot>.Freed {
-    snapshots.replace(edit)
+    snapshots.replace { snapshot in
+      let edited = edit(snapshot)
+      snapshotTakesRegisters.store(edited.takesRegisters, ordering: .relaxed)
+      return edited
+    }
   }
 
   /// The implementation of the method for this call when no `instead` hook is left.
@@ -148,17 +171,87 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   func intercept(_ call: InterceptedCall) {
     // The snapshot stays alive for the whole call, and keeps its lists alive: the rest reads
     // them borrowed.
-    snapshots.read { borrowed in borrowed.with { snapshot in intercept(call, snapshot) } }
+    snapshots.read { borrowed in
+      borrowed.with { snapshot in
+        let classHooks = snapshot.borrowedClassHooks
+        let objectHooks =
+          snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
+        intercept(call, snapshot, classHooks, objectHooks)
+      }
+    }
+  }
+
+  /// One call of a hooked method whose arguments are all integer-class registers: when every
+  /// hook the call runs has a register entry (typed `before`, observing `after` and `instead`
+  /// hooks), the hooks read the registers and the original gets them as they arrived (or as an
+  /// `instead` hook passed them on), with no frame laid out and no shape dispatched on;
+  /// otherwise the call is laid out as a frame.
+  func intercept(registers call: RegisterCall) -> UInt64 {
+    guard snapshotTakesRegisters.load(ordering: .relaxed) else { return interceptInFrame(call) }
+    return snapshots.read { borrowed in
+      borrowed.with { snapshot in
+        let classHooks = snapshot.borrowedClassHooks
+        let objectHooks =
+          snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
+        guard snapshot.takesRegisters else {
+          // An edit since the flag was read: the snapshot read decides.
+          return interceptInFrame(call, snapshot, classHooks, objectHooks)
+        }
+        let registers = HookRegisters(
+          call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
+          original: snapshot.original)
+        // In the frame's order: class-wide before per-object before, per-object after before
+        // class-wide after.
+        let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
+        HookList.run(classBefore, registers)
+        if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
+        let noInstead =
+          classHooks.with { $0.instead.isEmpty }
+          && (objectHooks?.with { $0.instead.isEmpty } ?? true)
+        if noInstead {
+          call.resultSlot.pointee = call.callOriginal(originalImplementation(snapshot.original))
+        } else {
+          registers.runInsteadChain()
+        }
+        if let objectHooks { HookList.run(objectHooks.with { $0.after }, registers) }
+        HookList.run(classAfter, registers)
+        return call.resultSlot.pointee
+      }
+    }
+  }
+
+  // The frame ways of a register call, out of line: inlined, their frames cost the register way
+  // a stack check and saved registers on every call.
+
+  /// A register call laid out as a frame, which reads the snapshot itself.
+  @inline(never)
+  private func interceptInFrame(_ call: RegisterCall) -> UInt64 {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: RegisterCall.frameWords) { frame in
+      let base = frame.baseAddress.unsafelyUnwrapped
+      intercept(call.layOut(in: base))
+      return RegisterCall.result(in: base)
+    }
+  }
+
+  /// A register call laid out as a frame, with the snapshot it read.
+  @inline(never)
+  private func interceptInFrame(
+    _ call: RegisterCall, _ snapshot: SiteSnapshot, _ classHooks: BorrowedReference<HookList>,
+    _ objectHooks: BorrowedReference<HookList>?
+  ) -> UInt64 {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: RegisterCall.frameWords) { frame in
+      let base = frame.baseAddress.unsafelyUnwrapped
+      intercept(call.layOut(in: base), snapshot, classHooks, objectHooks)
+      return RegisterCall.result(in: base)
+    }
   }
 
   @inline(__always)
-  private func intercept(_ call: InterceptedCall, _ snapshot: SiteSnapshot) {
+  private func intercept(
+    _ call: InterceptedCall, _ snapshot: SiteSnapshot, _ classHooks: BorrowedReference<HookList>,
+    _ objectHooks: BorrowedReference<HookList>?
+  ) {
     do {
-      let classHooks = snapshot.borrowedClassHooks
-      var objectHooks: BorrowedReference<HookList>?
-      if snapshot.hasObjectHooks {
-        objectHooks = snapshot.hooks(of: call.receiverIdentity)
-      }
       if returnsObject { call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none) }
       let original = snapshot.original
       // Each position gets a view of its own, made only when a hook is there to get it: a view

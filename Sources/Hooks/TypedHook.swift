@@ -11,22 +11,42 @@ import ObjCRuntime
 /// that the hook's body enters on its own thread gets it as an argument: in the UIKit model,
 /// `MainThread.assumeIsolated(with: original) { original in ... }`.
 public struct HookOriginal<Result, each Arg> {
-  @usableFromInline internal let invocation: HookInvocation
+  @usableFromInline internal let call: HookOriginalCall
 
   @usableFromInline
   internal init(_ invocation: HookInvocation) {
-    self.invocation = invocation
+    self.call = .frame(invocation)
+  }
+
+  @usableFromInline
+  internal init(_ registers: HookRegisters) {
+    self.call = .registers(registers)
   }
 
   /// Calls the original with `arguments` and returns its result.
   @inlinable
   public func callAsFunction(_ arguments: repeat each Arg) -> Result {
     var index = 2
-    repeat invocation.call.uncheckedSetArgument(
-      each arguments, at: TypedHook<ObjCObject>.next(&index))
-    invocation.invokeOriginal()
-    return invocation.takeResult(as: Result.self)
+    switch call {
+    case .frame(let invocation):
+      repeat invocation.call.uncheckedSetArgument(
+        each arguments, at: TypedHook<ObjCObject>.next(&index))
+      invocation.invokeOriginal()
+      return invocation.takeResult(as: Result.self)
+    case .registers(let registers):
+      repeat registers.call.uncheckedSetArgument(
+        each arguments, at: TypedHook<ObjCObject>.next(&index))
+      registers.invokeOriginal()
+      return registers.takeResult(as: Result.self)
+    }
   }
+}
+
+/// The call an `instead` hook runs in: over a frame, or over the registers.
+@usableFromInline
+internal enum HookOriginalCall {
+  case frame(HookInvocation)
+  case registers(HookRegisters)
 }
 
 extension HookInvocation {
@@ -169,56 +189,65 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
   }
 
   /// Whether the call's object arguments have the closure's classes.
-  @usableFromInline
-  static func argumentsFit(
-    _ call: InterceptedCall, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
-    _ method: MethodReference
+  @inlinable
+  static func argumentsFit<Arguments: TypedArguments>(
+    _ arguments: Arguments, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)]
   ) -> Bool {
     for (index, check, nilAllowed) in checks {
-      guard let address = call.uncheckedArgument(at: index, as: UnsafeRawPointer?.self) else {
+      guard let address = arguments.uncheckedObjectAddress(at: index) else {
         if nilAllowed { continue }
-        Diagnostics.warn(
-          "a hook of \(method) was skipped: argument \(index - 2) is nil", kind: .hookSkipped,
-          method: method)
-        return false
+        return skipped(arguments.method, argument: index, "is nil")
       }
       guard check(Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()) else {
-        Diagnostics.warn(
-          "a hook of \(method) was skipped: argument \(index - 2) is not of the hook's class",
-          kind: .hookSkipped, method: method)
-        return false
+        return skipped(arguments.method, argument: index, "is not of the hook's class")
       }
     }
     return true
   }
 
-  /// A body for `before` and observing `after` hooks.
-  @inlinable
-  func observer(_ body: @escaping @Sendable (Receiver, repeat each Arg) -> Void)
-    -> @Sendable (HookInvocation) -> Void
-  {
-    let checks = objectChecks
-    return { invocation in
-      let call = invocation.call
-      if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
-      var index = 2
-      call.borrowedReceiver.with { receiver in
-        body(
-          unsafeDowncast(receiver, to: Receiver.self),
-          repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
-      }
+  /// Warns that a hook of `method` was skipped for argument `index`, and returns false.
+  @usableFromInline
+  static func skipped(_ method: MethodReference, argument index: Int, _ reason: String) -> Bool {
+    Diagnostics.warn(
+      "a hook of \(method) was skipped: argument \(index - 2) \(reason)", kind: .hookSkipped,
+      method: method)
+    return false
+  }
+
+  /// Runs an observer's closure with the receiver and arguments `arguments` reads, unless an
+  /// object argument is not of the closure's class.
+  @inlinable @inline(__always)
+  static func observe<Arguments: TypedArguments>(
+    _ arguments: Arguments, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
+    _ body: (Receiver, repeat each Arg) -> Void
+  ) {
+    if !checks.isEmpty, !argumentsFit(arguments, checks) { return }
+    var index = 2
+    arguments.borrowedReceiver.with { receiver in
+      body(
+        unsafeDowncast(receiver, to: Receiver.self),
+        repeat arguments.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
     }
+  }
+
+  /// A body for `before` and observing `after` hooks, over a frame or over the registers.
+  @inlinable
+  func observer(_ body: @escaping @Sendable (Receiver, repeat each Arg) -> Void) -> HookBody {
+    let checks = objectChecks
+    return HookBody(
+      frame: { invocation in Self.observe(invocation, checks, body) },
+      registers: { registers in Self.observe(registers, checks, body) })
   }
 
   /// A body for `after` hooks that see and replace the result.
   @inlinable
   func resultReplacer<Result>(
     _ body: @escaping @Sendable (Receiver, Result, repeat each Arg) -> Result
-  ) -> @Sendable (HookInvocation) -> Void {
+  ) -> HookBody {
     let checks = objectChecks
-    return { invocation in
+    return HookBody { invocation in
       let call = invocation.call
-      if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) { return }
+      if !checks.isEmpty, !Self.argumentsFit(invocation, checks) { return }
       var index = 2
       let result = invocation.takeResult(as: Result.self)
       let replaced = call.borrowedReceiver.with { receiver in
@@ -230,30 +259,40 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     }
   }
 
-  /// A body for `instead` hooks.
+  /// Runs an `instead` hook's closure with the original, the receiver and the arguments
+  /// `call` reads, and writes back what it returns; an object argument not of the closure's
+  /// class passes the call on to the original.
+  @inlinable @inline(__always)
+  static func replace<Call: TypedCall, Result>(
+    _ call: Call, _ original: HookOriginal<Result, repeat each Arg>,
+    _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
+    _ body: (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg) -> Result
+  ) {
+    if !checks.isEmpty, !argumentsFit(call, checks) {
+      call.invokeOriginal()
+      return
+    }
+    var index = 2
+    let result = call.borrowedReceiver.with { receiver in
+      body(
+        original, unsafeDowncast(receiver, to: Receiver.self),
+        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+    }
+    // A method without a result (`Void`) has nothing to write back.
+    guard MemoryLayout<Result>.size != 0 else { return }
+    call.setResult(result)
+  }
+
+  /// A body for `instead` hooks, over a frame or over the registers.
   @inlinable
   func replacement<Result>(
     _ body:
       @escaping @Sendable (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg)
       -> Result
-  ) -> @Sendable (HookInvocation) -> Void {
+  ) -> HookBody {
     let checks = objectChecks
-    return { invocation in
-      let call = invocation.call
-      if !checks.isEmpty, !Self.argumentsFit(call, checks, invocation.method) {
-        invocation.invokeOriginal()
-        return
-      }
-      var index = 2
-      let result = call.borrowedReceiver.with { receiver in
-        body(
-          HookOriginal(invocation), unsafeDowncast(receiver, to: Receiver.self),
-          repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
-      }
-      // A method without a result (`Void`) has nothing to write back.
-      guard MemoryLayout<Result>.size != 0 else { return }
-      invocation.releaseReturnedObject()
-      call.uncheckedSetReturnValue(result)
-    }
+    return HookBody(
+      frame: { invocation in Self.replace(invocation, HookOriginal(invocation), checks, body) },
+      registers: { registers in Self.replace(registers, HookOriginal(registers), checks, body) })
   }
 }

@@ -21,6 +21,17 @@ public struct InterceptedCall {
     self.returnSlot = returnSlot
   }
 
+  /// A view with an unmanaged layout: made without retaining it.
+  @usableFromInline
+  internal init(
+    layout: Unmanaged<CallLayout>, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    returnSlot: UnsafeMutableRawPointer
+  ) {
+    self.layout = layout.takeUnretainedValue()
+    self.arguments = arguments
+    self.returnSlot = returnSlot
+  }
+
   /// The receiver (`self`), unretained for the duration of the call.
   public var receiver: ObjCObject {
     arguments[0].unsafelyUnwrapped.load(as: id.self).takeUnretainedObject()
@@ -148,6 +159,17 @@ public struct InterceptedCall {
   /// - Precondition: `T` is laid out as the return type is
   ///   (``MethodSignature/returnType(accepts:)``).
   @usableFromInline package func uncheckedSetReturnValue<T>(_ value: T) {
+    InterceptedCall.storeResult(
+      value, to: returnSlot, signature: signature,
+      capacity: layout.interface?.returnSlotSize ?? 8)
+  }
+
+  /// Writes `value` as the result of a method of `signature` to `slot` (`capacity` bytes): an
+  /// object retained for the caller, a narrow integer widened to a full register, as libffi
+  /// expects.
+  internal static func storeResult<T>(
+    _ value: T, to slot: UnsafeMutableRawPointer, signature: MethodSignature, capacity: Int
+  ) {
     // The result's merged code, 0 when the signature has none (a struct): only an object
     // result, or one whose code is unknown, may hold a reference to hand over.
     let result = UInt8(truncatingIfNeeded: signature.signatureCode)
@@ -155,7 +177,6 @@ public struct InterceptedCall {
       _ = Unmanaged.passRetained(object)
     }
     if case .integer(let size, let signed) = signature.encoding.returnDescriptor, size < 8 {
-      // libffi expects narrow integers widened to a full register.
       var word: UInt64 = 0
       withUnsafeBytes(of: value) { bytes in
         for (offset, byte) in bytes.prefix(size).enumerated() {
@@ -165,10 +186,9 @@ public struct InterceptedCall {
       if signed, size < 8, word & (1 << (UInt64(size) * 8 - 1)) != 0 {
         word |= ~0 << (UInt64(size) * 8)
       }
-      returnSlot.storeBytes(of: word, as: UInt64.self)
+      slot.storeBytes(of: word, as: UInt64.self)
     } else {
-      InvocationFrame.write(
-        value, to: returnSlot, capacity: layout.interface?.returnSlotSize ?? 8)
+      InvocationFrame.write(value, to: slot, capacity: capacity)
     }
   }
 
@@ -284,29 +304,31 @@ public final class Interceptor: Sendable {
     IMPSignatures.shared.record(implementation, encoding: types)
   }
 
-  /// A register-shape closure that lays the registers out as a call frame (one word per
-  /// argument and one for the result, on the stack) and runs `handler` with it.
+  /// A register-shape closure that runs `handler`: with the registers themselves when every
+  /// argument is integer-class (``RegisterCall``), else with the registers laid out as a call
+  /// frame (one word per argument and one for the result, on the stack).
   private static func registerClosure<Handler: InterceptionHandler>(
     _ signature: MethodSignature, _ shape: RegisterShape, _ handler: Handler
   ) -> RegisterClosure? {
     guard shape.generalCount <= 3, shape.floatingCount <= 8 else { return nil }
     let layout = CallLayout(signature: signature, interface: nil, registerShape: shape)
     if shape.floatingMask == 0 {
-      // The common shape: at most three integer-class arguments, in order.
+      // The common shape: at most three integer-class arguments, in order, handed over as they
+      // arrived; the handler lays them out as a frame only if it needs one.
       return RegisterClosure(general: { me, cmd, i0, i1, i2 in
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 17) { frame in
-          let base = frame.baseAddress.unsafelyUnwrapped
-          base[0] = UInt64(UInt(bitPattern: me))
-          base[1] = UInt64(UInt(bitPattern: cmd))
-          base[2] = i0
-          base[3] = i1
-          base[4] = i2
-          return Interceptor.run(handler, layout, base)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4) { buffer in
+          let words = buffer.baseAddress.unsafelyUnwrapped
+          words[0] = i0
+          words[1] = i1
+          words[2] = i2
+          words[3] = 0
+          return handler.intercept(
+            registers: RegisterCall(layout: layout, receiver: me, selector: cmd, words: words))
         }
       })
     }
     return RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
-      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 17) { frame in
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: RegisterCall.frameWords) { frame in
         let base = frame.baseAddress.unsafelyUnwrapped
         base[0] = UInt64(UInt(bitPattern: me))
         base[1] = UInt64(UInt(bitPattern: cmd))
@@ -322,33 +344,10 @@ public final class Interceptor: Sendable {
             floating += 1
           }
         }
-        return Interceptor.run(handler, layout, base)
+        handler.intercept(RegisterCall.frame(at: base, layout: Unmanaged.passUnretained(layout)))
+        return RegisterCall.result(in: base)
       }
     }
-  }
-
-  /// Runs `handler` on the frame at `base` (seventeen words on the caller's stack: `self`,
-  /// `_cmd` and six argument words, the result word, then eight argument pointers, set here) and
-  /// returns the result word.
-  @inline(__always)
-  private static func run<Handler: InterceptionHandler>(
-    _ handler: Handler, _ layout: CallLayout, _ base: UnsafeMutablePointer<UInt64>
-  ) -> UInt64 {
-    base[8] = 0
-    let pointers = UnsafeMutableRawPointer(base + 9).assumingMemoryBound(
-      to: UnsafeMutableRawPointer?.self)
-    pointers[0] = UnsafeMutableRawPointer(base)
-    pointers[1] = UnsafeMutableRawPointer(base + 1)
-    pointers[2] = UnsafeMutableRawPointer(base + 2)
-    pointers[3] = UnsafeMutableRawPointer(base + 3)
-    pointers[4] = UnsafeMutableRawPointer(base + 4)
-    pointers[5] = UnsafeMutableRawPointer(base + 5)
-    pointers[6] = UnsafeMutableRawPointer(base + 6)
-    pointers[7] = UnsafeMutableRawPointer(base + 7)
-    handler.intercept(
-      InterceptedCall(
-        layout: layout, arguments: pointers, returnSlot: UnsafeMutableRawPointer(base + 8)))
-    return base[8]
   }
 }
 
@@ -356,6 +355,16 @@ public final class Interceptor: Sendable {
 package protocol InterceptionHandler: AnyObject, Sendable {
   /// Handles one call: read and change its arguments, forward it, set its result.
   func intercept(_ call: InterceptedCall)
+
+  /// Handles one call of a method whose arguments are all integer-class registers, and returns
+  /// the result register's bits. By default, ``intercept(_:)`` with the call laid out as a frame.
+  func intercept(registers call: RegisterCall) -> UInt64
+}
+
+extension InterceptionHandler {
+  package func intercept(registers call: RegisterCall) -> UInt64 {
+    call.withFrame { intercept($0) }
+  }
 }
 
 /// A closure as an ``InterceptionHandler``.
@@ -367,6 +376,7 @@ private final class ClosureHandler: InterceptionHandler {
 
 /// What a call view needs of its interceptor: the signature, and how to forward a call (through
 /// libffi's call interface, or through the register shape when every value fits a register).
+@usableFromInline
 internal final class CallLayout {
   let signature: MethodSignature
   let interface: FFICallInterface?

@@ -54,6 +54,14 @@ internal struct RegisterShape: Sendable {
     floatingMask & (1 << UInt8(position)) == 0 ? .general : .floatingPoint
   }
 
+  /// `raw` (explicit argument `position`'s bits) widened to its register.
+  @inline(__always)
+  func widen(_ raw: UInt64, at position: Int) -> UInt64 {
+    guard widening != 0 else { return raw }
+    let rule = Widening(rawValue: UInt8((widening >> (4 * UInt32(position))) & 0xF))
+    return rule.unsafelyUnwrapped.widen(raw)
+  }
+
   /// Calls `imp` with `self`, `_cmd` and the explicit arguments read from `arguments` (one
   /// pointer per argument, `self` and `_cmd` included), each widened to its register; returns
   /// the result register's bits.
@@ -64,10 +72,7 @@ internal struct RegisterShape: Sendable {
     let receiver = arguments[0].unsafelyUnwrapped.load(as: id.self)
     let sel = arguments[1].unsafelyUnwrapped.load(as: SEL.self)
     @inline(__always) func word(_ position: Int) -> UInt64 {
-      let raw = arguments[position + 2].unsafelyUnwrapped.load(as: UInt64.self)
-      guard widening != 0 else { return raw }
-      let rule = Widening(rawValue: UInt8((widening >> (4 * UInt32(position))) & 0xF))
-      return rule.unsafelyUnwrapped.widen(raw)
+      widen(arguments[position + 2].unsafelyUnwrapped.load(as: UInt64.self), at: position)
     }
     switch count {
     case 0: return callIMP0(imp, receiver, sel, result)

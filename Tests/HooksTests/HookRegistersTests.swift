@@ -1,0 +1,264 @@
+import ObjCRuntime
+import Synchronization
+import Testing
+
+// Typed hooks of methods whose arguments all travel in general-purpose registers: they run on the
+// registers as they arrived, with no frame, and must behave exactly as hooks over a frame do.
+@testable import Hooks
+
+/// A class of register-shape methods with narrow integers, whose widening a hook that passes
+/// other arguments on must redo.
+final class Narrow: ObjCObject {
+  override class var objcDeclaration: ObjCClassDeclaration {
+    ObjCClassDeclaration(Narrow.self) {
+      ObjCMethodDeclaration("negated:", Narrow.negated)
+      ObjCMethodDeclaration("choose:flag:", Narrow.choose)
+      ObjCMethodDeclaration("sum:b:c:", Narrow.sum)
+    }
+  }
+
+  /// `c@:c`: the value negated.
+  static let negated: @convention(c) (id, SEL, Int8) -> Int8 = { _, _, value in -value }
+  /// `i@:iB`: the value when the flag is set, else its negation.
+  static let choose: @convention(c) (id, SEL, Int32, Bool) -> Int32 = { _, _, value, flag in
+    flag ? value : -value
+  }
+  /// `q@:qqq`: the sum.
+  static let sum: @convention(c) (id, SEL, Int, Int, Int) -> Int = { _, _, a, b, c in a + b + c }
+
+  /// A subclass made at run time, unique to the test that asks.
+  static func freshClass() -> Class {
+    let cls = objc_allocateClassPair(Narrow.runtimeClass, UniqueNames.make("Narrow"), 0)!
+    objc_registerClassPair(cls)
+    return cls
+  }
+
+  static func make(_ cls: Class) -> Narrow {
+    let object = Narrow()
+    try! object.setClass(cls)
+    return object
+  }
+
+  func negated(_ value: Int8) -> Int8 { (try? objc_msgSend(self, "negated:", value)) ?? 0 }
+  func choose(_ value: Int32, _ flag: Bool) -> Int32 {
+    (try? objc_msgSend(self, "choose:flag:", value, flag)) ?? 0
+  }
+  func sum(_ a: Int, _ b: Int, _ c: Int) -> Int {
+    (try? objc_msgSend(self, "sum:b:c:", a, b, c)) ?? 0
+  }
+}
+
+@Suite("Hooks on registers")
+struct HookRegistersTests {
+  /// Whether the calls of `selector` on `cls` run their hooks on the registers now.
+  private func takesRegisters(_ cls: Class, _ selector: Selector) -> Bool {
+    HookEngine.state.withLock { state in
+      state.sites[SiteKey(cls: ObjectIdentifier(cls), selector: selector)]?.snapshots.value
+        .takesRegisters ?? false
+    }
+  }
+
+  @Test("typed hooks take the registers; one untyped hook sends the calls through a frame")
+  func typedHooksTakeRegisters() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let seen = Journal()
+    let before = try Narrow.hook(before: "sum:b:c:", in: cls) { (_, a: Int, b: Int, c: Int) in
+      seen.note("before \(a) \(b) \(c)")
+    }
+    let instead = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      original(a, b, c) * 2
+    }
+    #expect(takesRegisters(cls, "sum:b:c:"))
+    #expect(object.sum(1, 2, 3) == 12)
+    #expect(seen.take() == ["before 1 2 3"])
+
+    let untyped = try Narrow.hook("sum:b:c:", position: .after, in: cls) { invocation in
+      seen.note("after \(invocation.returnValue(as: Int.self) ?? -1)")
+    }
+    #expect(!takesRegisters(cls, "sum:b:c:"), "an untyped hook needs the frame")
+    #expect(object.sum(1, 2, 3) == 12)
+    #expect(seen.take() == ["before 1 2 3", "after 12"])
+
+    untyped.remove()
+    #expect(takesRegisters(cls, "sum:b:c:"))
+    #expect(object.sum(4, 5, 6) == 30)
+    before.remove()
+    instead.remove()
+    #expect(object.sum(4, 5, 6) == 15)
+  }
+
+  @Test("an instead hook passes narrow integers on widened: a negative Int8, an Int32, a Bool")
+  func narrowArgumentsAreWidened() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let negated = try Narrow.hook(instead: "negated:", in: cls) {
+      (original: HookOriginal<Int8, Int8>, _, value: Int8) in original(value - 100)
+    }
+    let chosen = try Narrow.hook(instead: "choose:flag:", in: cls) {
+      (original: HookOriginal<Int32, Int32, Bool>, _, value: Int32, flag: Bool) in
+      original(-value, !flag)
+    }
+    defer {
+      negated.remove()
+      chosen.remove()
+    }
+    #expect(takesRegisters(cls, "negated:"))
+    // 5 - 100 = -95, negated: 95; -20 - 100 = -120, negated: 120.
+    #expect(object.negated(5) == 95)
+    #expect(object.negated(-20) == 120)
+    #expect(object.choose(7, true) == 7, "-7 with the flag cleared: 7")
+    #expect(object.choose(-300_000, false) == 300_000, "300000 with the flag set")
+  }
+
+  @Test("per-object instead hooks run outside class-wide ones; a once hook passes on after it ran")
+  func insteadChainOrder() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let other = Narrow.make(cls)
+    let order = Journal()
+    let classWide = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      order.note("class")
+      return original(a, b, c) + 1000
+    }
+    let once = try object.hook(instead: "sum:b:c:", options: .once) {
+      (original: HookOriginal<Int, Int, Int, Int>, _: Narrow, a: Int, b: Int, c: Int) in
+      order.note("once")
+      return original(a * 10, b, c)
+    }
+    let perObject = try object.hook(instead: "sum:b:c:") {
+      (original: HookOriginal<Int, Int, Int, Int>, _: Narrow, a: Int, b: Int, c: Int) in
+      order.note("object")
+      return original(a, b, c) + 100
+    }
+    defer {
+      classWide.remove()
+      once.remove()
+      perObject.remove()
+    }
+    #expect(takesRegisters(object_getClass(object)!, "sum:b:c:"))
+    #expect(object.sum(1, 2, 3) == 10 + 2 + 3 + 1000 + 100)
+    #expect(order.take() == ["object", "once", "class"])
+    #expect(object.sum(1, 2, 3) == 6 + 1000 + 100, "the once hook ran and is gone")
+    #expect(order.take() == ["object", "class"])
+    #expect(other.sum(1, 2, 3) == 1006)
+    #expect(order.take() == ["class"])
+  }
+
+  @Test("an instead hook that skips the original, or calls it twice, returns its own result")
+  func insteadSkipsOrRepeats() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let calls = Atomic(0)
+    let twice = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      calls.add(1, ordering: .relaxed)
+      return a == 0 ? -1 : original(a, b, c) + original(a, 0, 0)
+    }
+    defer { twice.remove() }
+    #expect(object.sum(0, 2, 3) == -1)
+    #expect(object.sum(1, 2, 3) == 7)
+    #expect(calls.load(ordering: .relaxed) == 2)
+  }
+
+  @Test("an object result replaced by an instead hook is neither leaked nor released too often")
+  func objectResultsBalance() throws {
+    let cls = freshMeterClass("RegistersEcho")
+    let calculator = meter(of: cls)
+    weak var replacedWeakly: ObjCObject?
+    weak var passedWeakly: ObjCObject?
+    do {
+      let replacement = ObjCObject()
+      replacedWeakly = replacement
+      let box = Shared(value: replacement)
+      let token = try Meter.hook(instead: "echo:", in: cls) {
+        (original: HookOriginal<ObjCObject?, ObjCObject?>, _, object: ObjCObject?) in
+        // The original's result is taken and dropped; another object is returned.
+        _ = original(object)
+        return box.value
+      }
+      #expect(takesRegisters(cls, "echo:"))
+      do {
+        let passed = ObjCObject()
+        passedWeakly = passed
+        for _ in 0..<3 {
+          #expect(calculator.sendEcho(passed) === replacement)
+        }
+      }
+      #expect(passedWeakly == nil, "the original's result was released")
+      token.remove()
+      #expect(calculator.sendEcho(replacement) === replacement)
+    }
+    #expect(replacedWeakly == nil, "the hook's results were handed over, not leaked")
+  }
+
+  @Test("an object argument of another class skips a typed hook on the registers, with a warning")
+  func objectCheckSkips() throws {
+    let cls = freshMeterClass("RegistersCheck")
+    let calculator = meter(of: cls)
+    let ran = Journal()
+    let token = try Meter.hook(instead: "echo:", in: cls) {
+      (original: HookOriginal<ObjCObject?, Meter?>, _, object: Meter?) in
+      ran.note("instead")
+      return original(object)
+    }
+    defer { token.remove() }
+    let plain = ObjCObject()
+    #expect(calculator.sendEcho(plain) === plain, "skipped: the original ran")
+    #expect(ran.take().isEmpty)
+    #expect(calculator.sendEcho(calculator) === calculator)
+    #expect(ran.take() == ["instead"])
+  }
+
+  @Test("a method sent into forwarding (Aspects' way) and hooked on the registers forwards")
+  func forwardedOriginal() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    class_addMethod(cls, "sum:b:c:", IMP.forward, "q@:qqq")
+    let forwarded = Journal()
+    let forwarding = try imp_implementationWithBlock { (me: ObjCObject, invocation: Invocation) in
+      forwarded.note("\(invocation.selector)")
+      try? invocation.setReturnValue(42)
+    }
+    class_addMethod(cls, "forwardInvocation:", forwarding, "v@:@")
+    let token = try Narrow.hook(before: "sum:b:c:", in: cls) { (_, _: Int, _: Int, _: Int) in
+      forwarded.note("before")
+    }
+    defer { token.remove() }
+    #expect(takesRegisters(cls, "sum:b:c:"))
+    #expect(object.sum(1, 2, 3) == 42)
+    #expect(forwarded.take() == ["before", "sum:b:c:"])
+  }
+
+  @Test("untyped hooks made and removed beside a typed one while 4 tasks call: results whole")
+  func flagRacesCalls() async throws {
+    let cls = Narrow.freshClass()
+    let object = Shared(value: Narrow.make(cls))
+    let typed = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      original(a, b, c) + 1
+    }
+    defer { typed.remove() }
+    let wrong = Counter()
+    await withTaskGroup(of: Void.self) { group in
+      for worker in 0..<4 {
+        group.addTask {
+          for round in 1...2_000 {
+            // With the untyped hook on or off (frames or registers), the typed one adds 1.
+            if object.value.sum(worker, round, 1) != worker + round + 2 {
+              wrong.value.add(1, ordering: .relaxed)
+            }
+          }
+        }
+      }
+      group.addTask {
+        for _ in 0..<300 {
+          (try? Narrow.hook("sum:b:c:", position: .before, in: cls) { _ in })?.remove()
+        }
+      }
+    }
+    #expect(wrong.value.load(ordering: .relaxed) == 0)
+  }
+}
