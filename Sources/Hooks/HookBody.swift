@@ -90,9 +90,9 @@ internal struct HookRegisters {
       // The site is read only when the hooked class inherits the method (an unowned reference
       // read costs a retain).
       if let original {
-        call.resultSlot.pointee = call.callOriginal(original)
+        call.resultWord = call.callOriginal(original)
       } else {
-        call.resultSlot.pointee = call.callOriginal(site.originalImplementation(nil))
+        call.resultWord = call.callOriginal(site.originalImplementation(nil))
       }
       return
     }
@@ -106,25 +106,29 @@ internal struct HookRegisters {
   @usableFromInline
   func releaseReturnedObject() {
     guard site.returnsObject else { return }
-    if let object = UnsafeRawPointer(bitPattern: UInt(call.resultSlot.pointee)) {
+    if let object = call.resultSlot.load(as: UnsafeRawPointer?.self) {
       Unmanaged<AnyObject>.fromOpaque(object).release()
     }
-    call.resultSlot.pointee = 0
+    call.resultSlot.storeBytes(of: UnsafeRawPointer?.none, as: UnsafeRawPointer?.self)
   }
 }
 
 extension HookRegisters: TypedCall {
+  /// The result word's value, which takes over the word's reference to an object result: it
+  /// is moved out, not copied and released (and the word emptied). A copy and a release of the
+  /// word's reference were reordered by the optimizer, the retain after the release, in a
+  /// release build: the object was freed before the copy was counted.
   @inlinable
   func takeResult<Result>(as type: Result.Type) -> Result {
-    let result = UnsafeRawPointer(call.resultSlot).load(as: Result.self)
-    releaseReturnedObject()
+    let result = call.resultSlot.withMemoryRebound(to: Result.self, capacity: 1) { $0.move() }
+    call.resultWord = 0
     return result
   }
 
   @inlinable
   func setResult<Result>(_ result: Result) {
     releaseReturnedObject()
-    call.resultSlot.pointee = call.resultWord(result)
+    call.resultWord = call.resultBits(of: result)
   }
 }
 

@@ -209,13 +209,13 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
           classHooks.with { $0.instead.isEmpty }
           && (objectHooks?.with { $0.instead.isEmpty } ?? true)
         if noInstead {
-          call.resultSlot.pointee = call.callOriginal(originalImplementation(snapshot.original))
+          call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
         } else {
           registers.runInsteadChain()
         }
         if let objectHooks { HookList.run(objectHooks.with { $0.after }, registers) }
         HookList.run(classAfter, registers)
-        return call.resultSlot.pointee
+        return call.resultWord
       }
     }
   }

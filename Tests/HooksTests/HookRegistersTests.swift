@@ -14,6 +14,7 @@ final class Narrow: ObjCObject {
       ObjCMethodDeclaration("negated:", Narrow.negated)
       ObjCMethodDeclaration("choose:flag:", Narrow.choose)
       ObjCMethodDeclaration("sum:b:c:", Narrow.sum)
+      ObjCMethodDeclaration("fresh:", Narrow.fresh)
     }
   }
 
@@ -25,6 +26,11 @@ final class Narrow: ObjCObject {
   }
   /// `q@:qqq`: the sum.
   static let sum: @convention(c) (id, SEL, Int, Int, Int) -> Int = { _, _, a, b, c in a + b + c }
+
+  /// `@@:B`: a new object (returned retained, so the caller holds its only reference), or nil.
+  static let fresh: @convention(c) (id, SEL, Bool) -> id? = { _, _, make in
+    make ? ObjCObject().passRetained() : nil
+  }
 
   /// A subclass made at run time, unique to the test that asks.
   static func freshClass() -> Class {
@@ -43,6 +49,7 @@ final class Narrow: ObjCObject {
   func choose(_ value: Int32, _ flag: Bool) -> Int32 {
     (try? objc_msgSend(self, "choose:flag:", value, flag)) ?? 0
   }
+  func fresh(_ make: Bool) -> ObjCObject? { (try? objc_msgSend(self, "fresh:", make)) ?? nil }
   func sum(_ a: Int, _ b: Int, _ c: Int) -> Int {
     (try? objc_msgSend(self, "sum:b:c:", a, b, c)) ?? 0
   }
@@ -192,6 +199,35 @@ struct HookRegistersTests {
       #expect(calculator.sendEcho(replacement) === replacement)
     }
     #expect(replacedWeakly == nil, "the hook's results were handed over, not leaked")
+  }
+
+  @Test("a new object the original returns reaches the caller alive, through two instead hooks")
+  func freshObjectResult() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let outer = try Narrow.hook(instead: "fresh:", in: cls) {
+      (original: HookOriginal<ObjCObject?, Bool>, _, make: Bool) in
+      // The slot holds the result's only reference while the hook takes it.
+      let made = original(!make)
+      return made
+    }
+    let inner = try object.hook(instead: "fresh:") {
+      (original: HookOriginal<ObjCObject?, Bool>, _: Narrow, make: Bool) in original(make)
+    }
+    defer {
+      outer.remove()
+      inner.remove()
+    }
+    #expect(takesRegisters(object_getClass(object)!, "fresh:"))
+    weak var madeWeakly: ObjCObject?
+    do {
+      let made = object.fresh(false)
+      #expect(made != nil)
+      madeWeakly = made
+      #expect(made?.description.isEmpty == false, "the object is alive and answers")
+    }
+    #expect(madeWeakly == nil, "and is freed once the caller lets go")
+    #expect(object.fresh(true) == nil)
   }
 
   @Test("an object argument of another class skips a typed hook on the registers, with a warning")

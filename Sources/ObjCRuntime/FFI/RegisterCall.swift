@@ -31,9 +31,19 @@ package struct RegisterCall {
     self.words = words
   }
 
-  /// A word for the handler to keep the result in, zero when the call arrives.
+  /// A word for the handler to keep the result in, zero when the call arrives. Read and written
+  /// untyped, as a frame's return slot is: a result is loaded from it as an object, and a
+  /// typed `UInt64` store between a load and its retain let the optimizer move the retain past
+  /// the release of the slot's reference.
   @inlinable
-  package var resultSlot: UnsafeMutablePointer<UInt64> { words + 3 }
+  package var resultSlot: UnsafeMutableRawPointer { UnsafeMutableRawPointer(words + 3) }
+
+  /// The result word's bits.
+  @inlinable
+  package var resultWord: UInt64 {
+    get { resultSlot.load(as: UInt64.self) }
+    nonmutating set { resultSlot.storeBytes(of: newValue, as: UInt64.self) }
+  }
 
   /// The receiver, borrowed without reference counting.
   @inlinable
@@ -89,7 +99,7 @@ package struct RegisterCall {
   ///
   /// - Precondition: `T` is laid out as the return type is
   ///   (``MethodSignature/returnType(accepts:)``).
-  @usableFromInline package func resultWord<T>(_ value: T) -> UInt64 {
+  @usableFromInline package func resultBits<T>(of value: T) -> UInt64 {
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1) { slot in
       let address = slot.baseAddress.unsafelyUnwrapped
       address.initialize(to: 0)
