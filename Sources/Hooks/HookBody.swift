@@ -20,7 +20,9 @@ internal struct HookBody: Sendable {
   @usableFromInline
   init(_ frame: @escaping @Sendable (HookInvocation) -> Void) {
     self.frame = frame
-    self.registers = { _ in }
+    self.registers = { registers in
+      preconditionFailure("\(registers.method): a hook without a register entry ran on registers")
+    }
     self.takesRegisters = false
   }
 
@@ -145,8 +147,8 @@ extension HookInvocation: TypedCall {
 internal protocol TypedCall: TypedArguments {
   /// Calls what the running `instead` hook replaced.
   func invokeOriginal()
-  /// The result as a Swift value that owns its reference; the slot's own reference to an object
-  /// result is dropped.
+  /// The result as a Swift value that owns its reference: the slot's own reference to an object
+  /// result moves into it.
   func takeResult<Result>(as type: Result.Type) -> Result
   /// Replaces the result (an object is retained for the caller), dropping the one there.
   func setResult<Result>(_ result: Result)

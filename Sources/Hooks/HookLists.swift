@@ -217,21 +217,17 @@ internal final class ObjectHookTable: @unchecked Sendable {
   let chunkPairs: FixedBuffer<Pairs>
   /// How many objects have hooks.
   let count: Int
-  /// How many objects have hooks that a call cannot run on its registers
-  /// (``HookList/takesRegisters``).
-  let framedCount: Int
   private let keeper: Keeper<HookList>?
 
   /// A chunk that grows past this splits in two.
   private static let chunkCapacity = 64
 
-  static let empty = ObjectHookTable(chunks: [], count: 0, framedCount: 0, keeper: nil)
+  static let empty = ObjectHookTable(chunks: [], count: 0, keeper: nil)
 
-  private init(chunks: [Chunk], count: Int, framedCount: Int, keeper: Keeper<HookList>?) {
+  private init(chunks: [Chunk], count: Int, keeper: Keeper<HookList>?) {
     self.chunks = chunks
     self.chunkPairs = FixedBuffer(chunks.lazy.map(\.pairs))
     self.count = count
-    self.framedCount = framedCount
     self.keeper = keeper
     checkSorted()
   }
@@ -303,9 +299,6 @@ internal final class ObjectHookTable: @unchecked Sendable {
       index..<(present ? index + 1 : index),
       with: list.isEmpty ? [] : [Pair(object: object, list: Unmanaged.passUnretained(list))])
     let count = self.count - (present ? 1 : 0) + (list.isEmpty ? 0 : 1)
-    let framedBefore = present && !pairs[index].list.takeUnretainedValue().takesRegisters
-    let framedCount =
-      self.framedCount - (framedBefore ? 1 : 0) + (list.isEmpty || list.takesRegisters ? 0 : 1)
 
     // The edited chunk: split in two past the capacity, gone when empty.
     var replacement: [Chunk] = []
@@ -328,16 +321,15 @@ internal final class ObjectHookTable: @unchecked Sendable {
     let previous = present ? pairs[index].list.takeUnretainedValue() : nil
     let keeper = Keeper.keeper(
       after: keeper, liveCount: count, adding: list.isEmpty ? nil : list, removing: previous)
-    return ObjectHookTable(chunks: chunks, count: count, framedCount: framedCount, keeper: keeper)
+    return ObjectHookTable(chunks: chunks, count: count, keeper: keeper)
   }
 
   /// Checks, in builds with `SWIZZLEKIT_INTERNAL_CHECKS`, that the objects are in order across
-  /// the chunks, each once, and that the counts agree.
+  /// the chunks, each once, and that the count agrees.
   private func checkSorted() {
     #if SWIZZLEKIT_INTERNAL_CHECKS
       var previous: ObjectIdentifier?
       var seen = 0
-      var framed = 0
       for pairs in chunkPairs.elements {
         pairs._checkInvariants()
         InternalChecks.require(!pairs.isEmpty, "an empty chunk of per-object hooks")
@@ -346,12 +338,9 @@ internal final class ObjectHookTable: @unchecked Sendable {
             previous.map { $0 < pair.object } ?? true, "per-object hooks out of order")
           previous = pair.object
           seen += 1
-          if !pair.list.takeUnretainedValue().takesRegisters { framed += 1 }
         }
       }
       InternalChecks.require(seen == count, "\(seen) hooked objects, but \(count) counted")
-      InternalChecks.require(
-        framed == framedCount, "\(framed) objects' hooks need a frame, but \(framedCount) counted")
     #endif
   }
 }
@@ -371,8 +360,8 @@ internal final class SiteSnapshot: @unchecked Sendable {
   let borrowedClassHooks: BorrowedReference<HookList>
   /// `objectHooks.chunkPairs`, for calls, which hold the snapshot.
   private let objectChunks: FixedBuffer<ObjectHookTable.Pairs>
-  /// Whether every call can run its hooks on its registers: the class-wide list and every
-  /// object's list take them (``HookList/takesRegisters``).
+  /// Whether a call can run its class-wide hooks on its registers (``HookList/takesRegisters``);
+  /// a call decides for the hooks of its receiver when it finds them.
   let takesRegisters: Bool
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
@@ -383,7 +372,7 @@ internal final class SiteSnapshot: @unchecked Sendable {
     self.objectHooks = objectHooks
     self.objectChunks = objectHooks.chunkPairs
     self.original = original
-    self.takesRegisters = classHooks.takesRegisters && objectHooks.framedCount == 0
+    self.takesRegisters = classHooks.takesRegisters
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }

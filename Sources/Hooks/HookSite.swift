@@ -116,6 +116,10 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// false. A call that sees it out of step with the snapshot it then reads still runs right
   /// (the snapshot decides), only by the slower way.
   private let snapshotTakesRegisters = Atomic<Bool>(true)
+  #if DEBUG
+    /// The calls that ran their hooks on the registers: for tests, which cannot tell otherwise.
+    let registerCalls = Atomic<Int>(0)
+  #endif
   /// Under ``HookEngine``'s lock.
   var installation: SiteInstallation = .none
   /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.
@@ -193,10 +197,14 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
         let classHooks = snapshot.borrowedClassHooks
         let objectHooks =
           snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
-        guard snapshot.takesRegisters else {
-          // An edit since the flag was read: the snapshot read decides.
+        guard snapshot.takesRegisters, objectHooks?.with({ $0.takesRegisters }) ?? true else {
+          // The receiver's own hooks need a frame, or an edit came since the flag was read:
+          // the snapshot decides.
           return interceptInFrame(call, snapshot, classHooks, objectHooks)
         }
+        #if DEBUG
+          registerCalls.add(1, ordering: .relaxed)
+        #endif
         let registers = HookRegisters(
           call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
           original: snapshot.original)

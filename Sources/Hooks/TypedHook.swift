@@ -51,11 +51,13 @@ internal enum HookOriginalCall {
 
 extension HookInvocation {
   /// The result in the return slot as a Swift value that owns its reference: the slot's own
-  /// reference to an object result is dropped, so that writing a result back does not leak.
+  /// reference to an object result moves into it, so that writing a result back does not leak.
   @inlinable
   internal func takeResult<Result>(as type: Result.Type) -> Result {
-    let result = call.uncheckedReturnValue(as: Result.self)
-    releaseReturnedObject()
+    // Moved out, as from the registers' result word (`HookRegisters.takeResult`): a copy and a
+    // release of the slot's reference leave the optimizer a retain to put after the release.
+    let result = call.uncheckedTakeReturnValue(as: Result.self)
+    call.uncheckedSetRawReturnValue(UnsafeRawPointer?.none)
     return result
   }
 }
@@ -142,7 +144,12 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
           matches = matches && signature.returnDescriptor == .void
         } else if let encodable = result as? any ObjCTypeEncodable.Type {
           resultEncoding = encodable.objcTypeEncoding
-          matches = matches && Self.returnAccepts(signature, encodable)
+          // An object result is handed over with a reference, any other pointer without one:
+          // the closure's result must be an object exactly when the method's is, or the
+          // reference would be dropped twice, or never.
+          matches =
+            matches && Self.returnAccepts(signature, encodable)
+            && Self.isObject(resultEncoding) == Self.isObject(signature.methodReturnType)
         } else {
           resultEncoding = "?"
           matches = false
@@ -154,6 +161,13 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
           method: signature.typeEncoding, hook: resultEncoding + "@:" + encodings.joined())
       }
     }
+  }
+
+  /// Whether `encoding` is an object's (`@` or `#`, after any qualifiers).
+  @usableFromInline
+  static func isObject(_ encoding: String) -> Bool {
+    let code = encoding.utf8.first { !"rnNoORV".utf8.contains($0) }
+    return code == UInt8(ascii: "@") || code == UInt8(ascii: "#")
   }
 
   @inlinable

@@ -15,6 +15,11 @@ final class Narrow: ObjCObject {
       ObjCMethodDeclaration("choose:flag:", Narrow.choose)
       ObjCMethodDeclaration("sum:b:c:", Narrow.sum)
       ObjCMethodDeclaration("fresh:", Narrow.fresh)
+      ObjCMethodDeclaration("halfOf:", Narrow.halfOf)
+      ObjCMethodDeclaration(
+        "wide:",
+        implementation: IMP(rawValue: unsafeBitCast(Narrow.wide, to: UnsafeRawPointer.self)),
+        types: "q@:c")
     }
   }
 
@@ -31,6 +36,12 @@ final class Narrow: ObjCObject {
   static let fresh: @convention(c) (id, SEL, Bool) -> id? = { _, _, make in
     make ? ObjCObject().passRetained() : nil
   }
+
+  /// `d@:q`: half the value, a floating-point result of an integer argument.
+  static let halfOf: @convention(c) (id, SEL, Int) -> Double = { _, _, value in Double(value) / 2 }
+  /// `q@:c`, read as its whole register: what a callee that relies on its caller's widening of
+  /// a `char` sees.
+  static let wide: @convention(c) (id, SEL, Int) -> Int = { _, _, register in register }
 
   /// A subclass made at run time, unique to the test that asks.
   static func freshClass() -> Class {
@@ -49,6 +60,17 @@ final class Narrow: ObjCObject {
   func choose(_ value: Int32, _ flag: Bool) -> Int32 {
     (try? objc_msgSend(self, "choose:flag:", value, flag)) ?? 0
   }
+  func halfOf(_ value: Int) -> Double { (try? objc_msgSend(self, "halfOf:", value)) ?? .nan }
+  /// Calls `wide:` with `register` as the whole argument register, upper bytes included.
+  func wide(register: Int) -> Int {
+    let imp = object_getClass(self)!.methodImplementation(for: "wide:")
+    let function = unsafeBitCast(imp.rawValue, to: (@convention(c) (id, SEL, Int) -> Int).self)
+    return withExtendedLifetime(self) {
+      function(
+        id(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())), Selector("wide:").sel,
+        register)
+    }
+  }
   func fresh(_ make: Bool) -> ObjCObject? { (try? objc_msgSend(self, "fresh:", make)) ?? nil }
   func sum(_ a: Int, _ b: Int, _ c: Int) -> Int {
     (try? objc_msgSend(self, "sum:b:c:", a, b, c)) ?? 0
@@ -57,12 +79,19 @@ final class Narrow: ObjCObject {
 
 @Suite("Hooks on registers")
 struct HookRegistersTests {
-  /// Whether the calls of `selector` on `cls` run their hooks on the registers now.
+  /// The site of `selector` on `cls`.
+  private func site(_ cls: Class, _ selector: Selector) -> HookSite? {
+    HookEngine.state.withLock { $0.sites[SiteKey(cls: ObjectIdentifier(cls), selector: selector)] }
+  }
+
+  /// Whether the calls of `selector` on `cls` run their class-wide hooks on the registers now.
   private func takesRegisters(_ cls: Class, _ selector: Selector) -> Bool {
-    HookEngine.state.withLock { state in
-      state.sites[SiteKey(cls: ObjectIdentifier(cls), selector: selector)]?.snapshots.value
-        .takesRegisters ?? false
-    }
+    site(cls, selector)?.snapshots.value.takesRegisters ?? false
+  }
+
+  /// How many calls of `selector` on `cls` ran their hooks on the registers so far.
+  private func registerCalls(_ cls: Class, _ selector: Selector) -> Int {
+    site(cls, selector)?.registerCalls.load(ordering: .relaxed) ?? 0
   }
 
   @Test("typed hooks take the registers; one untyped hook sends the calls through a frame")
@@ -80,6 +109,7 @@ struct HookRegistersTests {
     #expect(takesRegisters(cls, "sum:b:c:"))
     #expect(object.sum(1, 2, 3) == 12)
     #expect(seen.take() == ["before 1 2 3"])
+    #expect(registerCalls(cls, "sum:b:c:") == 1, "the call ran on the registers")
 
     let untyped = try Narrow.hook("sum:b:c:", position: .after, in: cls) { invocation in
       seen.note("after \(invocation.returnValue(as: Int.self) ?? -1)")
@@ -87,6 +117,7 @@ struct HookRegistersTests {
     #expect(!takesRegisters(cls, "sum:b:c:"), "an untyped hook needs the frame")
     #expect(object.sum(1, 2, 3) == 12)
     #expect(seen.take() == ["before 1 2 3", "after 12"])
+    #expect(registerCalls(cls, "sum:b:c:") == 1, "the call went through a frame")
 
     untyped.remove()
     #expect(takesRegisters(cls, "sum:b:c:"))
@@ -117,6 +148,105 @@ struct HookRegistersTests {
     #expect(object.negated(-20) == 120)
     #expect(object.choose(7, true) == 7, "-7 with the flag cleared: 7")
     #expect(object.choose(-300_000, false) == 300_000, "300000 with the flag set")
+  }
+
+  @Test("a register that arrives with other upper bytes is widened again when a hook changes it")
+  func changedArgumentIsWidened() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    // Unhooked, the callee sees the register as it came.
+    #expect(object.wide(register: 0x1234_0000_0000_0007) == 0x1234_0000_0000_0007)
+    let token = try Narrow.hook(instead: "wide:", in: cls) {
+      (original: HookOriginal<Int, Int8>, _, value: Int8) in original(value - 10)
+    }
+    defer { token.remove() }
+    #expect(object.wide(register: 0x1234_0000_0000_0007) == -3, "7 - 10, sign-extended")
+    #expect(registerCalls(cls, "wide:") == 1)
+  }
+
+  @Test("a floating-point result of integer arguments, before and instead, on the registers")
+  func floatingResult() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let seen = Journal()
+    let before = try Narrow.hook(before: "halfOf:", in: cls) { (_, value: Int) in
+      seen.note("before \(value)")
+    }
+    let instead = try Narrow.hook(instead: "halfOf:", in: cls) {
+      (original: HookOriginal<Double, Int>, _, value: Int) in original(value + 1) * 3
+    }
+    defer {
+      before.remove()
+      instead.remove()
+    }
+    #expect(object.halfOf(4) == 7.5)
+    #expect(seen.take() == ["before 4"])
+    #expect(registerCalls(cls, "halfOf:") == 1)
+  }
+
+  @Test("a typed after hook sees the arguments an instead hook passed on, after it")
+  func afterSeesChangedArguments() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let seen = Journal()
+    let after = try Narrow.hook(after: "sum:b:c:", in: cls) { (_, a: Int, b: Int, c: Int) in
+      seen.note("after \(a) \(b) \(c)")
+    }
+    let instead = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      seen.note("instead")
+      return original(a + 10, b, c)
+    }
+    defer {
+      after.remove()
+      instead.remove()
+    }
+    #expect(object.sum(1, 2, 3) == 16)
+    #expect(seen.take() == ["instead", "after 11 2 3"])
+    #expect(registerCalls(cls, "sum:b:c:") == 1)
+  }
+
+  @Test("a result type that would misplace a reference, or read past the result, is refused")
+  func mismatchedResultsRefused() throws {
+    let cls = Narrow.freshClass()
+    // `@` hands a reference over; a raw pointer would take it without owning it.
+    #expect(throws: HookError.self) {
+      try Narrow.hook(instead: "fresh:", in: cls) {
+        (original: HookOriginal<UnsafeRawPointer?, Bool>, _, make: Bool) in original(make)
+      }
+    }
+    // `Int?` is encoded `q` but takes nine bytes.
+    #expect(throws: HookError.self) {
+      try Narrow.hook(after: "sum:b:c:", returning: Int?.self, in: cls) {
+        (_, result: Int?, _: Int, _: Int, _: Int) in result
+      }
+    }
+    #expect(Narrow.make(cls).sum(1, 2, 3) == 6, "nothing installed")
+  }
+
+  @Test("an untyped hook on one object sends that object's calls through a frame, no other's")
+  func perObjectFrameIsPerObject() throws {
+    let cls = Narrow.freshClass()
+    let framed = Narrow.make(cls)
+    let typed = Narrow.make(cls)
+    let seen = Journal()
+    let untyped = try framed.hook("sum:b:c:", position: .before) { invocation in
+      seen.note("untyped \(invocation.argument(0, as: Int.self) ?? -1)")
+    }
+    let onTyped = try typed.hook(before: "sum:b:c:") { (_: Narrow, a: Int, _: Int, _: Int) in
+      seen.note("typed \(a)")
+    }
+    defer {
+      untyped.remove()
+      onTyped.remove()
+    }
+    let dynamic = object_getClass(typed)!
+    #expect(object_getClass(framed)! === dynamic, "one dynamic subclass, one site")
+    #expect(framed.sum(1, 2, 3) == 6)
+    #expect(registerCalls(dynamic, "sum:b:c:") == 0)
+    #expect(typed.sum(4, 5, 6) == 15)
+    #expect(registerCalls(dynamic, "sum:b:c:") == 1)
+    #expect(seen.take() == ["untyped 1", "typed 4"])
   }
 
   @Test("per-object instead hooks run outside class-wide ones; a once hook passes on after it ran")

@@ -112,6 +112,15 @@ public struct InterceptedCall {
     returnAddress.load(as: T.self)
   }
 
+  /// The value in the return slot, moved out: an object result's reference goes with it, and
+  /// the slot is left to be emptied or overwritten.
+  ///
+  /// - Precondition: as for ``uncheckedReturnValue(as:)``.
+  @inlinable
+  package func uncheckedTakeReturnValue<T>(as type: T.Type = T.self) -> T {
+    returnAddress.withMemoryRebound(to: T.self, capacity: 1) { $0.move() }
+  }
+
   /// The bytes of argument `index`, `count` of them: how a struct is shown when its Swift type
   /// is not known. Empty when `index` is out of range.
   public func argumentBytes(at index: Int, count: Int) -> [UInt8] {

@@ -58,18 +58,22 @@ public final class MethodSignature: ObjCObject, @unchecked Sendable {
   public var returnDescriptor: ObjCTypeDescriptor { encoding.returnDescriptor }
 
   /// Whether a `T` is laid out as argument `index` is (same size, alignment and fields, whatever
-  /// the struct names and integer signedness), so that it can be read and written there.
+  /// the struct names and integer signedness), so that it can be read and written there. A
+  /// Swift type larger than its encoding says (`Int?`, encoded `q` but nine bytes) is refused:
+  /// reading it would read past the argument.
   public func argument<T: ObjCTypeEncodable>(at index: Int, accepts type: T.Type) -> Bool {
     guard let expected = argumentDescriptor(at: index),
       let given = TypeDescriptors.descriptor(of: T.self)
     else { return false }
-    return given.isLayoutCompatible(with: expected)
+    return given.isLayoutCompatible(with: expected) && MemoryLayout<T>.size <= expected.size
   }
 
-  /// Whether a `T` is laid out as the return type is; `Void` matches `v`.
+  /// Whether a `T` is laid out as the return type is; `Void` matches `v`. A Swift type larger
+  /// than its encoding says is refused, as for arguments.
   public func returnType<T: ObjCTypeEncodable>(accepts type: T.Type) -> Bool {
     guard let given = TypeDescriptors.descriptor(of: T.self) else { return false }
     return given.isLayoutCompatible(with: returnDescriptor)
+      && MemoryLayout<T>.size <= returnDescriptor.size
   }
 
   /// The encoding.
