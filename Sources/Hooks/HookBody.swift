@@ -158,45 +158,34 @@ internal protocol TypedCall: TypedArguments {
 /// (``HookRegisters``): one closure serves both.
 @usableFromInline
 internal protocol TypedArguments {
-  /// The receiver, borrowed for the call.
-  var borrowedReceiver: BorrowedReference<ObjCObject> { get }
-  /// Argument `index` (2 is the first after `self` and `_cmd`) as a `T`, unchecked.
-  func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type) -> T
-  /// Object argument `index`'s address; nil for `nil`.
-  func uncheckedObjectAddress(at index: Int) -> UnsafeRawPointer?
+  associatedtype Call: CallArguments
+  /// The call's arguments.
+  var call: Call { get }
   /// The method, for warnings.
   var method: MethodReference { get }
 }
 
-extension HookInvocation: TypedArguments {
+extension TypedArguments {
+  /// The receiver, borrowed for the call.
   @inlinable
   var borrowedReceiver: BorrowedReference<ObjCObject> { call.borrowedReceiver }
 
+  /// Argument `index` (2 is the first after `self` and `_cmd`) as a `T`, unchecked.
   @inlinable @inline(__always)
   func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type) -> T {
     call.uncheckedEncodableArgument(at: index, as: T.self)
   }
 
-  @inlinable @inline(__always)
-  func uncheckedObjectAddress(at index: Int) -> UnsafeRawPointer? {
-    call.uncheckedArgument(at: index, as: UnsafeRawPointer?.self)
-  }
-}
-
-extension HookRegisters: TypedArguments {
-  @inlinable
-  var borrowedReceiver: BorrowedReference<ObjCObject> { call.borrowedReceiver }
-
-  @inlinable @inline(__always)
-  func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type) -> T {
-    call.uncheckedEncodableArgument(at: index, as: T.self)
-  }
-
+  /// Object argument `index`'s address; nil for `nil`.
   @inlinable @inline(__always)
   func uncheckedObjectAddress(at index: Int) -> UnsafeRawPointer? {
     call.uncheckedObjectAddress(at: index)
   }
+}
 
+extension HookInvocation: TypedArguments {}
+
+extension HookRegisters: TypedArguments {
   @usableFromInline
   var method: MethodReference { site.method }
 }

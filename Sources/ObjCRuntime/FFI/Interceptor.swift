@@ -3,7 +3,7 @@
 /// One call caught by an ``Interceptor``: a view of its arguments and of its return slot, valid
 /// only while the handler runs. Reading and writing goes through the signature's layout; nothing
 /// is allocated.
-public struct InterceptedCall {
+public struct InterceptedCall: CallArguments {
   /// The signature of the intercepted method.
   public var signature: MethodSignature { layout.signature }
   // Unowned: the interceptor owns the layout and outlives every call it handles, so a call view
@@ -93,6 +93,14 @@ public struct InterceptedCall {
     -> T
   {
     T.objcValue(at: argumentAddress(index))
+  }
+
+  /// Argument `index` as an object address; nil for `nil`.
+  ///
+  /// - Precondition: argument `index` is an object.
+  @inlinable @inline(__always)
+  package func uncheckedObjectAddress(at index: Int) -> UnsafeRawPointer? {
+    argumentAddress(index).load(as: UnsafeRawPointer?.self)
   }
 
   /// Replaces argument `index` without the layout check of ``setArgument(_:at:)``. The value's

@@ -9,7 +9,7 @@
 /// call as a whole asks for ``withFrame(_:)``, the ``InterceptedCall`` every other call gets.
 /// Valid only while the handler runs.
 @usableFromInline
-package struct RegisterCall {
+package struct RegisterCall: CallArguments {
   // Unmanaged, and read as a guaranteed reference: the interceptor owns the layout and outlives
   // every call it handles, and an `unowned(unsafe)` one was retained on each read.
   @usableFromInline let layout: Unmanaged<CallLayout>
@@ -183,4 +183,16 @@ package struct RegisterCall {
     return InterceptedCall(
       layout: layout, arguments: pointers, returnSlot: UnsafeMutableRawPointer(base + 8))
   }
+}
+
+/// What a typed reader of a call needs, whether the call is laid out as a frame
+/// (``InterceptedCall``) or arrived as registers (``RegisterCall``).
+@usableFromInline
+package protocol CallArguments {
+  /// The receiver, borrowed without reference counting.
+  var borrowedReceiver: BorrowedReference<ObjCObject> { get }
+  /// Argument `index` (2 is the first after `self` and `_cmd`) read through `T`'s conformance.
+  func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type) -> T
+  /// Object argument `index`'s address; nil for `nil`.
+  func uncheckedObjectAddress(at index: Int) -> UnsafeRawPointer?
 }
