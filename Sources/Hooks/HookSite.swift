@@ -116,10 +116,9 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// false. A call that sees it out of step with the snapshot it then reads still runs right
   /// (the snapshot decides), only by the slower way.
   private let snapshotTakesRegisters = Atomic<Bool>(true)
-  #if DEBUG
-    /// The calls that ran their hooks on the registers: for tests, which cannot tell otherwise.
-    let registerCalls = Atomic<Int>(0)
-  #endif
+  /// The calls that ran their hooks on the registers, counted in debug builds only: for tests,
+  /// which cannot tell otherwise.
+  let registerCalls = Atomic<Int>(0)
   /// Under ``HookEngine``'s lock.
   var installation: SiteInstallation = .none
   /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.

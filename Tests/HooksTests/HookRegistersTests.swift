@@ -89,9 +89,17 @@ struct HookRegistersTests {
     site(cls, selector)?.snapshots.value.takesRegisters ?? false
   }
 
-  /// How many calls of `selector` on `cls` ran their hooks on the registers so far.
-  private func registerCalls(_ cls: Class, _ selector: Selector) -> Int {
-    site(cls, selector)?.registerCalls.load(ordering: .relaxed) ?? 0
+  /// Checks that `count` calls of `selector` on `cls` ran their hooks on the registers so far,
+  /// in a debug build (a release build does not count them).
+  private func expectRegisterCalls(
+    _ count: Int, _ cls: Class, _ selector: Selector, _ comment: Comment? = nil,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    #if DEBUG
+      #expect(
+        site(cls, selector)?.registerCalls.load(ordering: .relaxed) == count, comment,
+        sourceLocation: sourceLocation)
+    #endif
   }
 
   @Test("typed hooks take the registers; one untyped hook sends the calls through a frame")
@@ -109,7 +117,7 @@ struct HookRegistersTests {
     #expect(takesRegisters(cls, "sum:b:c:"))
     #expect(object.sum(1, 2, 3) == 12)
     #expect(seen.take() == ["before 1 2 3"])
-    #expect(registerCalls(cls, "sum:b:c:") == 1, "the call ran on the registers")
+    expectRegisterCalls(1, cls, "sum:b:c:", "the call ran on the registers")
 
     let untyped = try Narrow.hook("sum:b:c:", position: .after, in: cls) { invocation in
       seen.note("after \(invocation.returnValue(as: Int.self) ?? -1)")
@@ -117,7 +125,7 @@ struct HookRegistersTests {
     #expect(!takesRegisters(cls, "sum:b:c:"), "an untyped hook needs the frame")
     #expect(object.sum(1, 2, 3) == 12)
     #expect(seen.take() == ["before 1 2 3", "after 12"])
-    #expect(registerCalls(cls, "sum:b:c:") == 1, "the call went through a frame")
+    expectRegisterCalls(1, cls, "sum:b:c:", "the call went through a frame")
 
     untyped.remove()
     #expect(takesRegisters(cls, "sum:b:c:"))
@@ -161,7 +169,7 @@ struct HookRegistersTests {
     }
     defer { token.remove() }
     #expect(object.wide(register: 0x1234_0000_0000_0007) == -3, "7 - 10, sign-extended")
-    #expect(registerCalls(cls, "wide:") == 1)
+    expectRegisterCalls(1, cls, "wide:")
   }
 
   @Test("a floating-point result of integer arguments, before and instead, on the registers")
@@ -181,7 +189,7 @@ struct HookRegistersTests {
     }
     #expect(object.halfOf(4) == 7.5)
     #expect(seen.take() == ["before 4"])
-    #expect(registerCalls(cls, "halfOf:") == 1)
+    expectRegisterCalls(1, cls, "halfOf:")
   }
 
   @Test("a typed after hook sees the arguments an instead hook passed on, after it")
@@ -203,7 +211,7 @@ struct HookRegistersTests {
     }
     #expect(object.sum(1, 2, 3) == 16)
     #expect(seen.take() == ["instead", "after 11 2 3"])
-    #expect(registerCalls(cls, "sum:b:c:") == 1)
+    expectRegisterCalls(1, cls, "sum:b:c:")
   }
 
   @Test("a result type that would misplace a reference, or read past the result, is refused")
@@ -243,9 +251,9 @@ struct HookRegistersTests {
     let dynamic = object_getClass(typed)!
     #expect(object_getClass(framed)! === dynamic, "one dynamic subclass, one site")
     #expect(framed.sum(1, 2, 3) == 6)
-    #expect(registerCalls(dynamic, "sum:b:c:") == 0)
+    expectRegisterCalls(0, dynamic, "sum:b:c:")
     #expect(typed.sum(4, 5, 6) == 15)
-    #expect(registerCalls(dynamic, "sum:b:c:") == 1)
+    expectRegisterCalls(1, dynamic, "sum:b:c:")
     #expect(seen.take() == ["untyped 1", "typed 4"])
   }
 

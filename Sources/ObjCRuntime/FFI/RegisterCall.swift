@@ -111,10 +111,10 @@ package struct RegisterCall: CallArguments {
     }
   }
 
-  /// Calls `imp` with the call's registers (as they arrived, or as a hook replaced them) and
-  /// returns its result register's bits (an object result retained, as IMPs return them). When `imp` is ``IMP/forward``, the
-  /// call goes down the forwarding chain through a frame, as ``InterceptedCall/forward(to:)``
-  /// sends it.
+  /// Calls `imp` with the call's registers (as they arrived, widened by the caller, or as a hook
+  /// replaced them) and returns its result register's bits (an object result retained, as IMPs
+  /// return them). When `imp` is ``IMP/forward``, the call goes down the forwarding chain
+  /// through a frame, as ``InterceptedCall/forward(to:)`` sends it.
   package func callOriginal(_ imp: IMP) -> UInt64 {
     if imp.isForward { return forwardIntoForwarding() }
     return callIMP3(
