@@ -161,6 +161,12 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     }
   }
 
+  /// Sets the flag a call reads before the snapshot, out of step with the snapshot: for the test
+  /// of the way a call takes when an edit came between the two reads.
+  func setRegisterFlagForTests(_ value: Bool) {
+    snapshotTakesRegisters.store(value, ordering: .relaxed)
+  }
+
   /// The implementation of the method for this call when no `instead` hook is left.
   @inline(__always)
   func originalImplementation(_ original: IMP?) -> IMP {

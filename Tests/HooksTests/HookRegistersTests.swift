@@ -368,6 +368,35 @@ struct HookRegistersTests {
     #expect(object.fresh(true) == nil)
   }
 
+  @Test("a flag out of step with the snapshot (an edit between the two reads): the frame runs all")
+  func flagOutOfStep() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let seen = Journal()
+    let typed = try Narrow.hook(before: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
+      seen.note("typed \(a)")
+    }
+    let untyped = try Narrow.hook("sum:b:c:", position: .after, in: cls) { invocation in
+      seen.note("untyped \(invocation.returnValue(as: Int.self) ?? -1)")
+    }
+    defer {
+      typed.remove()
+      untyped.remove()
+    }
+    let hookSite = try #require(site(cls, "sum:b:c:"))
+    // The flag says registers; the snapshot, with its untyped hook, says frame.
+    hookSite.setRegisterFlagForTests(true)
+    #expect(object.sum(1, 2, 3) == 6)
+    #expect(seen.take() == ["typed 1", "untyped 6"])
+    expectRegisterCalls(0, cls, "sum:b:c:", "the snapshot decided: a frame")
+    // And the other way: a flag that says frame for a snapshot of typed hooks only.
+    untyped.remove()
+    hookSite.setRegisterFlagForTests(false)
+    #expect(object.sum(1, 2, 3) == 6)
+    #expect(seen.take() == ["typed 1"])
+    expectRegisterCalls(0, cls, "sum:b:c:", "the flag said frame: the slower way, still right")
+  }
+
   @Test("an object argument of another class skips a typed hook on the registers, with a warning")
   func objectCheckSkips() throws {
     let cls = freshMeterClass("RegistersCheck")
@@ -380,8 +409,13 @@ struct HookRegistersTests {
     }
     defer { token.remove() }
     let plain = ObjCObject()
-    #expect(calculator.sendEcho(plain) === plain, "skipped: the original ran")
+    let (echoed, warnings) = Diagnostics.collecting(kind: .hookSkipped) {
+      calculator.sendEcho(plain)
+    }
+    #expect(echoed === plain, "skipped: the original ran")
     #expect(ran.take().isEmpty)
+    let warning = try #require(warnings.first { $0.method?.className == cls.name })
+    #expect(warning.message.contains("argument 0 is not of the hook's class"))
     #expect(calculator.sendEcho(calculator) === calculator)
     #expect(ran.take() == ["instead"])
   }
