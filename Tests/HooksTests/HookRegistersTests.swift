@@ -1,9 +1,9 @@
+// Typed hooks of methods whose arguments all travel in general-purpose registers: they run on the
+// registers as they arrived, with no frame, and must behave exactly as hooks over a frame do.
 import ObjCRuntime
 import Synchronization
 import Testing
 
-// Typed hooks of methods whose arguments all travel in general-purpose registers: they run on the
-// registers as they arrived, with no frame, and must behave exactly as hooks over a frame do.
 @testable import Hooks
 
 /// A class of register-shape methods with narrow integers, whose widening a hook that passes
