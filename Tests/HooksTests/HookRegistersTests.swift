@@ -292,6 +292,34 @@ struct HookRegistersTests {
     #expect(order.take() == ["class"])
   }
 
+  @Test("a once instead hook that sends the method again: the inner call passes it to the next")
+  func onceHookReentered() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let order = Journal()
+    let classWide = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      order.note("class \(a)")
+      return original(a, b, c)
+    }
+    // Installed last, so outermost; it has fired when the inner call reaches it.
+    let once = try Narrow.hook(instead: "sum:b:c:", in: cls, options: .once) {
+      (original: HookOriginal<Int, Int, Int, Int>, me, a: Int, b: Int, c: Int) in
+      order.note("once \(a)")
+      let inner = me.sum(a + 100, b, c)
+      return original(a, b, c) + inner
+    }
+    defer {
+      classWide.remove()
+      once.remove()
+    }
+    #expect(object.sum(1, 2, 3) == 6 + 106)
+    #expect(order.take() == ["once 1", "class 101", "class 1"])
+    expectRegisterCalls(2, cls, "sum:b:c:", "the outer call and the inner one")
+    #expect(object.sum(1, 2, 3) == 6, "the once hook is gone")
+    #expect(order.take() == ["class 1"])
+  }
+
   @Test("an instead hook that skips the original, or calls it twice, returns its own result")
   func insteadSkipsOrRepeats() throws {
     let cls = Narrow.freshClass()
