@@ -1,5 +1,5 @@
-// What a hook runs: its body over a call frame, and for typed observers a second entry that reads
-// the argument registers as they arrived, so that a hooked call needs no frame at all.
+// What a hook runs: its body over a call frame, and for typed hooks a second entry that reads the
+// argument registers as they arrived, so that a hooked call needs no frame at all.
 import ObjCRuntime
 
 /// A hook's body: the one every call can run (``HookInvocation``, over a call frame), and, for

@@ -137,6 +137,14 @@ internal final class HookList: @unchecked Sendable {
     }
   }
 
+  /// Whether a call with these hooks has no `instead` hook, and goes straight to the original.
+  @inline(__always)
+  static func noInstead(
+    _ classHooks: BorrowedReference<HookList>, _ objectHooks: BorrowedReference<HookList>?
+  ) -> Bool {
+    classHooks.with { $0.instead.isEmpty } && (objectHooks?.with { $0.instead.isEmpty } ?? true)
+  }
+
   /// The `instead` hook at `depth` of a call's chain: per-object hooks outside class-wide ones,
   /// newest outermost; nil when the chain is done.
   @inline(__always)

@@ -130,8 +130,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     self.signature = signature
     self.method = MethodReference(owner: cls, selector: selector)
     self.superclass = cls.superclass.map(BorrowedReference.init)
-    let code = signature.methodReturnType.utf8.first { !"rnNoORV".utf8.contains($0) }
-    self.returnsObject = code == UInt8(ascii: "@") || code == UInt8(ascii: "#")
+    self.returnsObject = signature.returnsObject
     self.snapshots = EpochCell(SiteSnapshot.empty)
   }
 
@@ -218,10 +217,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
         let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
         HookList.run(classBefore, registers)
         if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
-        let noInstead =
-          classHooks.with { $0.instead.isEmpty }
-          && (objectHooks?.with { $0.instead.isEmpty } ?? true)
-        if noInstead {
+        if HookList.noInstead(classHooks, objectHooks) {
           call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
         } else {
           registers.runInsteadChain()
@@ -282,10 +278,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
         HookList.run(classBefore, before)
         HookList.run(objectBefore, before)
       }
-      let noInstead =
-        classHooks.with { $0.instead.isEmpty }
-        && (objectHooks?.with { $0.instead.isEmpty } ?? true)
-      if noInstead {
+      if HookList.noInstead(classHooks, objectHooks) {
         // No instead hook: straight to the original.
         if returnsObject { invocation(at: .instead).releaseReturnedObject() }
         call.forward(to: originalImplementation(original))

@@ -149,7 +149,7 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
           // reference would be dropped twice, or never.
           matches =
             matches && Self.returnAccepts(signature, encodable)
-            && Self.isObject(resultEncoding) == Self.isObject(signature.methodReturnType)
+            && MethodSignature.encodesObject(resultEncoding) == signature.returnsObject
         } else {
           resultEncoding = "?"
           matches = false
@@ -161,13 +161,6 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
           method: signature.typeEncoding, hook: resultEncoding + "@:" + encodings.joined())
       }
     }
-  }
-
-  /// Whether `encoding` is an object's (`@` or `#`, after any qualifiers).
-  @usableFromInline
-  static func isObject(_ encoding: String) -> Bool {
-    let code = encoding.utf8.first { !"rnNoORV".utf8.contains($0) }
-    return code == UInt8(ascii: "@") || code == UInt8(ascii: "#")
   }
 
   @inlinable

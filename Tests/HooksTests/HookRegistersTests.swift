@@ -135,7 +135,7 @@ struct HookRegistersTests {
     #expect(object.sum(4, 5, 6) == 15)
   }
 
-  @Test("an instead hook passes narrow integers on widened: a negative Int8, an Int32, a Bool")
+  @Test("an instead hook passes changed narrow integers on: a negative Int8, an Int32, a Bool")
   func narrowArgumentsAreWidened() throws {
     let cls = Narrow.freshClass()
     let object = Narrow.make(cls)

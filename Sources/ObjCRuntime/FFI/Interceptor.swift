@@ -44,10 +44,6 @@ public struct InterceptedCall: CallArguments {
     BorrowedReference(Unmanaged.fromOpaque(UnsafeRawPointer(argumentAddress(0).load(as: id.self))))
   }
 
-  /// The receiver's identity, read without touching it.
-  @inlinable
-  package var receiverIdentity: ObjectIdentifier { borrowedReceiver.identity }
-
   /// The selector the method was called with (`_cmd`).
   public var selector: Selector {
     Selector(arguments[1].unsafelyUnwrapped.load(as: SEL.self))

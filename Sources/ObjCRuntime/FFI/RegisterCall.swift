@@ -51,10 +51,6 @@ package struct RegisterCall: CallArguments {
     BorrowedReference(Unmanaged.fromOpaque(UnsafeRawPointer(receiver)))
   }
 
-  /// The receiver's identity, read without touching it.
-  @inlinable
-  package var receiverIdentity: ObjectIdentifier { borrowedReceiver.identity }
-
   /// The register argument `index` travelled in (2 is the first after `self` and `_cmd`, as
   /// ``InterceptedCall`` counts).
   @inlinable @inline(__always)
@@ -195,4 +191,10 @@ package protocol CallArguments {
   func uncheckedEncodableArgument<T: ObjCTypeEncodable>(at index: Int, as type: T.Type) -> T
   /// Object argument `index`'s address; nil for `nil`.
   func uncheckedObjectAddress(at index: Int) -> UnsafeRawPointer?
+}
+
+extension CallArguments {
+  /// The receiver's identity, read without touching it.
+  @inlinable
+  package var receiverIdentity: ObjectIdentifier { borrowedReceiver.identity }
 }

@@ -43,6 +43,16 @@ public final class MethodSignature: ObjCObject, @unchecked Sendable {
   /// The return type's encoding.
   public var methodReturnType: String { encoding.returnType }
 
+  /// Whether the method returns an object (`@`, `#`, a block), which its IMP hands over with a
+  /// reference the caller owns.
+  public var returnsObject: Bool { MethodSignature.encodesObject(methodReturnType) }
+
+  /// Whether a type encoded `type` is an object (`@`, `#`, a block), after any qualifiers.
+  @usableFromInline
+  package static func encodesObject(_ type: String) -> Bool {
+    SignatureCode.code(of: type) == UInt8(ascii: "@")
+  }
+
   /// The encoding of argument `index` (0 is `self`, 1 is `_cmd`), nil when out of range.
   public func argumentType(at index: Int) -> String? {
     encoding.argumentTypes.indices.contains(index) ? encoding.argumentTypes[index] : nil
