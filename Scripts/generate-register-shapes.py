@@ -434,8 +434,8 @@ def register_handlers():
     lines += handler_family("largeHandler", large=True)
     lines += [
         "",
-        "  /// The handler for shapes without floating-point arguments that calls the general form",
-        "  /// (`_cmd` and three integer-class words).",
+        "  /// The handler for interceptors of shapes without floating-point arguments: it enters",
+        "  /// the interceptor's handler with `_cmd` and three integer-class words, no closure between.",
     ]
     lines += handler_family("generalHandler", large=True, general_only=True)
     lines += ["}", ""]
@@ -454,16 +454,18 @@ def handler_family(name, large, general_only=False):
                 dbls = [f"d{k}" for k in range(f)]
                 params = ", ".join(["id", "SEL"] + ["UInt64"] * g + ["UnsafeRawPointer"] + ["Double"] * f)
                 names = ", ".join(["me", "cmd"] + ints + ["context"] + dbls)
+                context_type = "RegisterClosure"
                 if general_only:
                     arguments = ["me", "cmd", *ints, *(["0"] * (3 - g))]
-                    member = "general"
+                    member = "enter"
+                    context_type = "RegisterEntry"
                 elif g <= 2 and f <= 2 and not large:
                     arguments = ["me", *ints, *(["0"] * (2 - g)), *dbls, *(["0"] * (2 - f))]
                     member = "small"
                 else:
                     arguments = ["me", "cmd", *ints, *(["0"] * (3 - g)), *dbls, *(["0"] * (8 - f))]
                     member = "call"
-                inner = ("Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0."
+                inner = (f"Unmanaged<{context_type}>.fromOpaque(context)._withUnsafeGuaranteedRef {{ $0."
                          + member + "(" + ", ".join(arguments) + ") }")
                 result = "Double" if fr else "UInt64"
                 body = f"Double(bitPattern: {inner})" if fr else inner

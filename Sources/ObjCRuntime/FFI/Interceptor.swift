@@ -295,15 +295,12 @@ public final class Interceptor: Sendable {
     let signature = try MethodSignature(types: types)
     self.signature = signature
     if let shape = RegisterShape(signature), RegisterClosures.enabled,
-      let registers = Interceptor.registerClosure(signature, shape, handler),
-      let code = registers.makeStub(
-        generalCount: shape.generalCount, floatingCount: shape.floatingCount,
-        floatingResult: shape.result == .floatingPoint)
+      let (owner, code) = Interceptor.registerStub(signature, shape, handler)
     {
-      // Every value fits a register: a stub hands the registers to Swift, which lays them out
-      // as a call frame on the stack; no libffi on the way in or out.
-      self.closure = UnsafeClosureBox(registers)
-      self.implementation = IMP(rawValue: UnsafeRawPointer(code))
+      // Every value fits a register: a stub hands the registers to Swift; no libffi on the way
+      // in or out.
+      self.closure = UnsafeClosureBox(owner)
+      self.implementation = IMP(rawValue: code)
     } else {
       let interface = try CallInterfaces.interface(for: types)
       let layout = CallLayout(signature: signature, interface: interface, registerShape: nil)
@@ -317,30 +314,25 @@ public final class Interceptor: Sendable {
     IMPSignatures.shared.record(implementation, encoding: types)
   }
 
-  /// A register-shape closure that runs `handler`: with the registers themselves when every
-  /// argument is integer-class (``RegisterCall``), else with the registers laid out as a call
-  /// frame (one word per argument and one for the result, on the stack).
-  private static func registerClosure<Handler: InterceptionHandler>(
+  /// The stub for a method whose values all fit registers, and the object that owns it: for at
+  /// most three integer-class arguments, a ``RegisterEntry`` that hands `handler` the registers
+  /// themselves (``RegisterCall``); otherwise a register-shape closure that lays them out as a
+  /// call frame (one word per argument and one for the result, on the stack). Nil when the shape
+  /// has no stub or no executable memory could be had (the caller then uses libffi).
+  private static func registerStub<Handler: InterceptionHandler>(
     _ signature: MethodSignature, _ shape: RegisterShape, _ handler: Handler
-  ) -> RegisterClosure? {
+  ) -> (AnyObject, UnsafeRawPointer)? {
     guard shape.generalCount <= 3, shape.floatingCount <= 8 else { return nil }
     let layout = CallLayout(signature: signature, interface: nil, registerShape: shape)
     if shape.floatingMask == 0 {
       // The common shape: at most three integer-class arguments, in order, handed over as they
       // arrived; the handler lays them out as a frame only if it needs one.
-      return RegisterClosure(general: { me, cmd, i0, i1, i2 in
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4) { buffer in
-          let words = buffer.baseAddress.unsafelyUnwrapped
-          words[0] = i0
-          words[1] = i1
-          words[2] = i2
-          words[3] = 0
-          return handler.intercept(
-            registers: RegisterCall(layout: layout, receiver: me, selector: cmd, words: words))
-        }
-      })
+      let entry = RegisterEntry(handler: handler, layout: layout)
+      return entry.makeStub(
+        generalCount: shape.generalCount, floatingResult: shape.result == .floatingPoint
+      ).map { (entry, $0) }
     }
-    return RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
+    let closure = RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
       withUnsafeTemporaryAllocation(of: UInt64.self, capacity: RegisterCall.frameWords) { frame in
         let base = frame.baseAddress.unsafelyUnwrapped
         base[0] = UInt64(UInt(bitPattern: me))
@@ -361,6 +353,10 @@ public final class Interceptor: Sendable {
         return RegisterCall.result(in: base)
       }
     }
+    return closure.makeStub(
+      generalCount: shape.generalCount, floatingCount: shape.floatingCount,
+      floatingResult: shape.result == .floatingPoint
+    ).map { (closure, $0) }
   }
 }
 

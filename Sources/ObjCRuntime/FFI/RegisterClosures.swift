@@ -2,11 +2,11 @@
 // without libffi.
 import CObjCRuntime
 
-/// The closure behind a register-shape IMP, in one of three universal forms: the receiver and up
-/// to two integer-class and two floating-point argument words (`small`); `_cmd` and three
-/// integer-class words, for shapes without floating point (`general`, what interceptors of most
-/// methods use); or `_cmd`, three and eight (`call`). Each returns the result's bits. The smaller
-/// forms pass fewer registers on every call.
+/// The closure behind a register-shape IMP, in one of two universal forms: the receiver and up
+/// to two integer-class and two floating-point argument words (`small`), or `_cmd`, three and
+/// eight (`call`). Each returns the result's bits. The smaller form passes fewer registers on
+/// every call. (Interceptors of shapes without floating point have an entry of their own,
+/// ``RegisterEntry``.)
 ///
 /// `@unchecked Sendable`: the closures are immutable and the stub is freed only in deinit.
 @usableFromInline
@@ -17,16 +17,13 @@ internal final class RegisterClosure: @unchecked Sendable {
   ) -> UInt64
   @usableFromInline
   typealias SmallCall = (id, UInt64, UInt64, Double, Double) -> UInt64
-  @usableFromInline
-  typealias GeneralCall = (id, SEL, UInt64, UInt64, UInt64) -> UInt64
 
-  enum Form { case small, general, large }
+  enum Form { case small, large }
 
   // Every form is stored non-optional (the unused ones answer zero): reading a closure out of an
   // Optional re-abstracts it, which allocated a thunk context on every call.
   let call: Call
   let small: SmallCall
-  let general: GeneralCall
   let form: Form
   /// The stub's address, the IMP; nil until the stub is made.
   private(set) var stub: UnsafeMutableRawPointer?
@@ -34,22 +31,13 @@ internal final class RegisterClosure: @unchecked Sendable {
   init(_ call: @escaping Call) {
     self.call = call
     self.small = { _, _, _, _, _ in 0 }
-    self.general = { _, _, _, _, _ in 0 }
     self.form = .large
   }
 
   init(small: @escaping SmallCall) {
     self.call = { _, _, _, _, _, _, _, _, _, _, _, _, _ in 0 }
     self.small = small
-    self.general = { _, _, _, _, _ in 0 }
     self.form = .small
-  }
-
-  init(general: @escaping GeneralCall) {
-    self.call = { _, _, _, _, _, _, _, _, _, _, _, _, _ in 0 }
-    self.small = { _, _, _, _, _ in 0 }
-    self.general = general
-    self.form = .general
   }
 
   /// Makes the stub for a method with `generalCount` integer-class and `floatingCount`
@@ -63,10 +51,6 @@ internal final class RegisterClosure: @unchecked Sendable {
       guard generalCount <= 2, floatingCount <= 2 else { return nil }
       handler = RegisterHandlers.handler(
         general: generalCount, floating: floatingCount, floatingResult: floatingResult)
-    case .general:
-      guard floatingCount == 0 else { return nil }
-      handler = RegisterHandlers.generalHandler(
-        general: generalCount, floating: 0, floatingResult: floatingResult)
     case .large:
       handler = RegisterHandlers.largeHandler(
         general: generalCount, floating: floatingCount, floatingResult: floatingResult)
@@ -75,6 +59,56 @@ internal final class RegisterClosure: @unchecked Sendable {
     let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     stub = swk_trampoline_make(Int32(2 + generalCount), context, handler)
     return stub.map(UnsafeRawPointer.init)
+  }
+
+  deinit {
+    swk_trampoline_free(stub)
+  }
+}
+
+/// The entry of an interceptor of a method whose explicit arguments are at most three
+/// integer-class values: its stub's C handler calls ``enter(_:_:_:_:_:)``, which hands the
+/// interceptor's handler the registers. No closure sits between the two (a closure's context
+/// and its reabstraction cost every hooked call about 20 instructions).
+///
+/// `@unchecked Sendable`: the handler and layout are immutable, `stub` is set once in init,
+/// before the entry is shared, and freed only in deinit.
+internal final class RegisterEntry: @unchecked Sendable {
+  private let handler: any InterceptionHandler
+  private let layout: CallLayout
+  private var stub: UnsafeMutableRawPointer?
+
+  init(handler: any InterceptionHandler, layout: CallLayout) {
+    self.handler = handler
+    self.layout = layout
+  }
+
+  /// Makes the stub for `generalCount` integer-class arguments, the IMP; nil when no executable
+  /// memory could be had.
+  func makeStub(generalCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
+    guard stub == nil,
+      let code = RegisterHandlers.generalHandler(
+        general: generalCount, floating: 0, floatingResult: floatingResult)
+    else { return nil }
+    let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    stub = swk_trampoline_make(Int32(2 + generalCount), context, code)
+    return stub.map(UnsafeRawPointer.init)
+  }
+
+  /// One call, as the stub's C handler passes it: the three argument registers (zero where the
+  /// method has fewer) go on the stack with a result word after them, for the handler to read
+  /// and replace.
+  @inline(__always)
+  func enter(_ me: id, _ cmd: SEL, _ i0: UInt64, _ i1: UInt64, _ i2: UInt64) -> UInt64 {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4) { buffer in
+      let words = buffer.baseAddress.unsafelyUnwrapped
+      words[0] = i0
+      words[1] = i1
+      words[2] = i2
+      words[3] = 0
+      return handler.intercept(
+        registers: RegisterCall(layout: layout, receiver: me, selector: cmd, words: words))
+    }
   }
 
   deinit {

@@ -743,48 +743,48 @@ internal enum RegisterHandlers {
     }
   }
 
-  /// The handler for shapes without floating-point arguments that calls the general form
-  /// (`_cmd` and three integer-class words).
+  /// The handler for interceptors of shapes without floating-point arguments: it enters
+  /// the interceptor's handler with `_cmd` and three integer-class words, no closure between.
   static func generalHandler(general: Int, floating: Int, floatingResult: Bool) -> UnsafeRawPointer? {
     switch (general, floating, floatingResult) {
     case (0, 0, false):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer) -> UInt64 = { me, cmd, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, 0, 0, 0) }
+        Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, 0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (0, 0, true):
       let handler: @convention(c) (id, SEL, UnsafeRawPointer) -> Double = { me, cmd, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, 0, 0, 0) })
+        Double(bitPattern: Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, 0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 0, false):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, i0, 0, 0) }
+        Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, i0, 0, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (1, 0, true):
       let handler: @convention(c) (id, SEL, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, i0, 0, 0) })
+        Double(bitPattern: Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, i0, 0, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 0, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, i1, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, i0, i1, 0) }
+        Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, i0, i1, 0) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (2, 0, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, i1, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, i0, i1, 0) })
+        Double(bitPattern: Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, i0, i1, 0) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 0, false):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer) -> UInt64 = { me, cmd, i0, i1, i2, context in
-        Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, i0, i1, i2) }
+        Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, i0, i1, i2) }
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     case (3, 0, true):
       let handler: @convention(c) (id, SEL, UInt64, UInt64, UInt64, UnsafeRawPointer) -> Double = { me, cmd, i0, i1, i2, context in
-        Double(bitPattern: Unmanaged<RegisterClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.general(me, cmd, i0, i1, i2) })
+        Double(bitPattern: Unmanaged<RegisterEntry>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.enter(me, cmd, i0, i1, i2) })
       }
       return unsafeBitCast(handler, to: UnsafeRawPointer.self)
     default:
