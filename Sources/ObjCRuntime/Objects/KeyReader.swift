@@ -19,16 +19,17 @@ internal final class KeyReader: Sendable {
   /// type's), at a count of cache flushes: an accessor method, else an ivar, else neither
   /// (undefined). An implementation set or exchanged flushes nothing, so the accessors passed
   /// over for having none (an Aspects-style forward) are kept, and the resolution holds only
-  /// while they still have none and the chosen one still has one. A class, so that a read
-  /// takes it out of the lock with one retain.
+  /// while they still have none and the chosen one still has one. A read checks it under the
+  /// lock and takes out only its ``Getter``: a method's getter is two plain values, with nothing
+  /// to retain.
   private final class Resolution: Sendable {
     let cls: ObjectIdentifier
     let type: ObjectIdentifier
     let generation: Int
     let method: Method?
-    let code: UInt8
-    let ivar: Ivar?
     let passedOver: [Method]
+    /// How the value is read.
+    let getter: Getter
 
     init(
       cls: ObjectIdentifier, type: ObjectIdentifier, generation: Int, method: Method?,
@@ -38,11 +39,24 @@ internal final class KeyReader: Sendable {
       self.type = type
       self.generation = generation
       self.method = method
-      self.code = code
-      self.ivar = ivar
       self.passedOver = passedOver
+      if let method {
+        getter = .method(method.selector, code)
+      } else if let ivar {
+        getter = .ivar(ivar)
+      } else {
+        getter = .undefined
+      }
     }
 
+    /// The getter, if the resolution holds for `cls`, `type` and `generation`.
+    @inline(__always)
+    func getter(for cls: ObjectIdentifier, _ type: ObjectIdentifier, at generation: Int) -> Getter?
+    {
+      holds(for: cls, type, at: generation) ? getter : nil
+    }
+
+    @inline(__always)
     func holds(for cls: ObjectIdentifier, _ type: ObjectIdentifier, at generation: Int) -> Bool {
       guard self.cls == cls, self.type == type, self.generation == generation else {
         return false
@@ -50,16 +64,25 @@ internal final class KeyReader: Sendable {
       if let method, method.implementation == nil { return false }
       return passedOver.allSatisfy { $0.implementation == nil }
     }
+  }
 
-    /// The value of `key` in `object`, through the resolved getter.
+  /// A resolved getter: an accessor method (its selector, and the result code DynamicSend reads
+  /// it with), an ivar, or neither (undefined).
+  private enum Getter {
+    case method(Selector, UInt8)
+    case ivar(Ivar)
+    case undefined
+
+    /// The value of `key` in `object`.
     @inline(__always)
     func value(of object: ObjCObject, key: String) throws(ObjCRuntimeError) -> Any? {
-      if let method {
+      switch self {
+      case .method(let selector, let code):
         // The code was one DynamicSend reads when resolved: it answers a value.
-        return try DynamicSend.get(object, method.selector, returning: code) ?? nil
+        return try DynamicSend.get(object, selector, returning: code) ?? nil
+      case .ivar(let ivar): return try object.value(of: ivar)
+      case .undefined: return try object.value(forUndefinedKey: key)
       }
-      if let ivar { return try object.value(of: ivar) }
-      return try object.value(forUndefinedKey: key)
     }
   }
 
@@ -76,17 +99,18 @@ internal final class KeyReader: Sendable {
   /// The value of the key in `object`, as `value(forKey:)` reads it, through the resolution
   /// kept for its class while it holds.
   func read(_ object: ObjCObject) throws(ObjCRuntimeError) -> Any? {
-    let cls = object.isa.takeUnretainedValue()
-    let identity = ObjectIdentifier(cls)
+    // The class by identity, without a retain: the object holds it.
+    let identity = object.isa._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
     let type = ObjectIdentifier(Swift.type(of: object))
     let generation = MethodCache.flushes.load(ordering: .acquiring)
-    if let known = last.withLock({ $0 }), known.holds(for: identity, type, at: generation) {
-      return try known.value(of: object, key: key)
+    if let getter = last.withLock({ $0?.getter(for: identity, type, at: generation) }) {
+      return try getter.value(of: object, key: key)
     }
     let made = KeyReader.resolve(
-      key, capitalized, accessors, in: cls, for: object, at: generation)
+      key, capitalized, accessors, in: object.isa.takeUnretainedValue(), for: object,
+      at: generation)
     last.withLock { $0 = made }
-    return try made.value(of: object, key: key)
+    return try made.getter.value(of: object, key: key)
   }
 
   /// The value of `key` in `object`, resolved for this one read: `value(forKey:)`, which keeps
@@ -96,7 +120,7 @@ internal final class KeyReader: Sendable {
     return try resolve(
       key, capitalized, accessors(key, capitalized), in: object.isa.takeUnretainedValue(),
       for: object, at: MethodCache.flushes.load(ordering: .acquiring)
-    ).value(of: object, key: key)
+    ).getter.value(of: object, key: key)
   }
 
   private static func capitalized(_ key: String) -> String {

@@ -278,11 +278,22 @@ internal enum KeyValueObserving {
 
   /// `willChange` for the key `reader` reads: what a notifying setter calls, with the reader it
   /// was made with.
-  static func willChange(_ object: ObjCObject, _ reader: KeyReader) {
+  ///
+  /// Returns the object's table, in which the change is recorded, for the matching
+  /// ``didChange(_:_:in:)``.
+  @discardableResult
+  static func willChange(_ object: ObjCObject, _ reader: KeyReader) -> ObservationTable {
     // A table even for an object nobody observes yet: an observer added before the matching
     // didChange must find the change recorded, and not be told of it. Every notifying setter
     // comes here: the global lock only when the object has no table yet.
     let table = object[tableKey] ?? makeTable(for: object)
+    willChange(object, reader, in: table)
+    return table
+  }
+
+  private static func willChange(
+    _ object: ObjCObject, _ reader: KeyReader, in table: ObservationTable
+  ) {
     // The registrations are read in place, not copied (each holds a weak reference): whether
     // any wants the old value, and the observers told before the change (`.prior`).
     let (wantsOld, priors, registeredBefore) = table.state.withLock {
@@ -306,15 +317,17 @@ internal enum KeyValueObserving {
     // The change remembers who observed it when it began: an observer added before its
     // didChange is not told about a change whose old value it never had, and one removed
     // meanwhile is not told at all.
+    // The old value moves into the change (an `Any?` copied costs its value witnesses); the
+    // observers told before the change read it there.
     let change = ObservationTable.PendingChange(
-      reader: ObjectIdentifier(reader), thread: currentThread(), old: old,
+      reader: ObjectIdentifier(reader), thread: currentThread(), old: consume old,
       registeredBefore: registeredBefore)
     table.state.withLock { $0.pending.append(change) }
     for told in priors {
       told.observer.observeValue(
         forKeyPath: reader.key, of: object,
         change: KeyValueChange(
-          oldValue: told.options.contains(.old) ? old : nil, newValue: nil, isPrior: true),
+          oldValue: told.options.contains(.old) ? change.old : nil, newValue: nil, isPrior: true),
         context: UnsafeMutableRawPointer(bitPattern: told.context))
     }
   }
@@ -326,6 +339,12 @@ internal enum KeyValueObserving {
   /// `didChange` for the key `reader` reads.
   static func didChange(_ object: ObjCObject, _ reader: KeyReader) {
     guard let table = object[tableKey] else { return }
+    didChange(object, reader, in: table)
+  }
+
+  /// `didChange` for the key `reader` reads, in the table its `willChange` recorded the change
+  /// in: a notifying setter reads the object's table once for both.
+  static func didChange(_ object: ObjCObject, _ reader: KeyReader, in table: ObservationTable) {
     let thread = currentThread()
     let identity = ObjectIdentifier(reader)
     // The first observer apart: one observer (the usual case) needs no array.
@@ -359,8 +378,18 @@ internal enum KeyValueObserving {
           newValue: told.options.contains(.new) ? new : nil, isPrior: false),
         context: UnsafeMutableRawPointer(bitPattern: told.context))
     }
-    tell(first)
-    for told in others { tell(told) }
+    guard others.isEmpty else {
+      tell(first)
+      for told in others { tell(told) }
+      return
+    }
+    // One observer (the usual case): both values move into its change.
+    first.observer.observeValue(
+      forKeyPath: reader.key, of: object,
+      change: KeyValueChange(
+        oldValue: first.options.contains(.old) ? consume old : nil,
+        newValue: first.options.contains(.new) ? consume new : nil, isPrior: false),
+      context: UnsafeMutableRawPointer(bitPattern: first.context))
   }
 
   /// An observer to tell, held strongly while it is told, with what its registration asked.
@@ -458,12 +487,14 @@ internal enum KeyValueObserving {
       let below = hidden.superclass
       let reader = reader(for: key)
       let interceptor = try Interceptor(types: types) { call in
-        let object = call.receiver
-        willChange(object, reader)
-        if let original = class_getMethodImplementation(below, setter) {
-          call.forward(to: original)
+        // Borrowed: the sender keeps the receiver alive for the call.
+        call.borrowedReceiver.with { object in
+          let table = willChange(object, reader)
+          if let original = class_getMethodImplementation(below, setter) {
+            call.forward(to: original)
+          }
+          didChange(object, reader, in: table)
         }
-        didChange(object, reader)
       }
       _ = try hidden.addMethod(setter, implementation: interceptor.implementation, types: types)
       interceptors.append(interceptor)
