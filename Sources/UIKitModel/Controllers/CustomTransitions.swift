@@ -268,20 +268,20 @@ private enum ContextBase {
     me.receiver(as: _UIViewControllerOneToOneTransitionContext.self)
   }
   static let complete: @convention(c) (id, SEL, Bool) -> Void = { me, _, done in
-    MainThread.assumeIsolated(with: me, done) { me, done in
+    MainThread.enterIMP(with: me, done) { me, done in
       context(me).performComplete(done)
     }
   }
   static let update: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-    MainThread.assumeIsolated(with: me, percent) { me, percent in
+    MainThread.enterIMP(with: me, percent) { me, percent in
       context(me).performUpdate(percent)
     }
   }
   static let finish: @convention(c) (id, SEL) -> Void = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in context(me).performFinish() }
+    MainThread.enterIMP(with: me) { me in context(me).performFinish() }
   }
   static let cancel: @convention(c) (id, SEL) -> Void = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in context(me).performCancel() }
+    MainThread.enterIMP(with: me) { me in context(me).performCancel() }
   }
 }
 

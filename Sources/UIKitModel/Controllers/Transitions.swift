@@ -209,18 +209,18 @@ private enum CoordinatorBase {
     me.receiver(as: UIViewControllerTransitionCoordinator.self)
   }
   static let isCancelled: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       coordinator(me).cancelledNow
     }
   }
   static let isInteractive: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       coordinator(me).interactiveNow
     }
   }
   // CGFloat is a Swift struct, which C cannot return: the IMP returns the Double it wraps.
   static let percentComplete: @convention(c) (id, SEL) -> Double = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       Double(coordinator(me).computedPercent)
     }
   }

@@ -155,7 +155,7 @@ public final class _UINavigationInteractiveTransition: ObjCObject, UIGestureReco
   public internal(set) weak var navigationController: UINavigationController?
 
   nonisolated private static let handle: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    MainThread.assumeIsolated(with: me, sender) { me, sender in
+    MainThread.enterIMP(with: me, sender) { me, sender in
       guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer,
         let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
           .navigationController
@@ -165,7 +165,7 @@ public final class _UINavigationInteractiveTransition: ObjCObject, UIGestureReco
   }
 
   nonisolated private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = { me, _, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       guard
         let navigation = me.receiver(as: _UINavigationInteractiveTransition.self)
           .navigationController

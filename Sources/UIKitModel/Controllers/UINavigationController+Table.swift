@@ -37,27 +37,27 @@ extension UINavigationController {
 
   enum Base {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
-      MainThread.assumeIsolated(with: me, delegate) { me, delegate in
+      MainThread.enterIMP(with: me, delegate) { me, delegate in
         UINavigationController.navigation(me).delegateObject = SwiftObjectBox.unwrap(
           delegate?.takeUnretainedObject())
       }
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
-      MainThread.assumeIsolated(with: me, controller, animated) { me, controller, animated in
+      MainThread.enterIMP(with: me, controller, animated) { me, controller, animated in
         let navigation = UINavigationController.navigation(me)
         guard let controller = navigation.requirePushedController(controller) else { return }
         navigation.performPush(controller, animated: animated)
       }
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         let navigation = UINavigationController.navigation(me)
         let popped = navigation.performPop(to: navigation.stack.count - 2, animated: animated)
         return popped?.last?.passRetained()
       }
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
-      MainThread.assumeIsolated(with: me, target, animated) { me, target, animated in
+      MainThread.enterIMP(with: me, target, animated) { me, target, animated in
         let navigation = UINavigationController.navigation(me)
         guard let index = navigation.stackIndex(ofPopTarget: target) else { return nil }
         let popped = navigation.performPop(to: index, animated: animated) ?? []
@@ -65,14 +65,14 @@ extension UINavigationController {
       }
     }
     static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         let popped = UINavigationController.navigation(me).performPop(to: 0, animated: animated)
         return ViewControllerList(popped ?? []).passRetained()
       }
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      MainThread.assumeIsolated(with: me, list, animated) { me, list, animated in
+      MainThread.enterIMP(with: me, list, animated) { me, list, animated in
         let controllers =
           (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
         UINavigationController.navigation(me).performSet(controllers, animated: animated)
@@ -83,7 +83,7 @@ extension UINavigationController {
     /// UIKit's answer of a navigation controller: dark content over a default bar, light
     /// content over a black one.
     static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         switch UINavigationController.navigation(me).navigationBar.barStyle {
         case .default: UIStatusBarStyle.default.rawValue
         case .black: UIStatusBarStyle.lightContent.rawValue
@@ -91,7 +91,7 @@ extension UINavigationController {
       }
     }
     static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-      MainThread.assumeIsolated(with: me, percent) { me, percent in
+      MainThread.enterIMP(with: me, percent) { me, percent in
         UINavigationController.navigation(me).activeCoordinator?.interactivePercent =
           CGFloat(percent)
       }
@@ -100,7 +100,7 @@ extension UINavigationController {
 
   enum Entry {
     static let setDelegate: @convention(c) (id, SEL, id?) -> Void = { me, _, delegate in
-      MainThread.assumeIsolated(with: me, delegate) { me, delegate in
+      MainThread.enterIMP(with: me, delegate) { me, delegate in
         let navigation = UINavigationController.navigation(me)
         let argument: ObjCObject? = delegate?.takeUnretainedObject()
         if let swift = SwiftObjectBox.unwrap(argument) as? any UINavigationControllerDelegate {
@@ -113,20 +113,20 @@ extension UINavigationController {
       }
     }
     static let push: @convention(c) (id, SEL, id?, Bool) -> Void = { me, _, controller, animated in
-      MainThread.assumeIsolated(with: me, controller, animated) { me, controller, animated in
+      MainThread.enterIMP(with: me, controller, animated) { me, controller, animated in
         let navigation = UINavigationController.navigation(me)
         guard let controller = navigation.requirePushedController(controller) else { return }
         navigation.pushViewController(controller, animated: animated)
       }
     }
     static let pop: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         UINavigationController.navigation(me).popViewController(animated: animated)?
           .passRetained()
       }
     }
     static let popTo: @convention(c) (id, SEL, id?, Bool) -> id? = { me, _, target, animated in
-      MainThread.assumeIsolated(with: me, target, animated) { me, target, animated in
+      MainThread.enterIMP(with: me, target, animated) { me, target, animated in
         let navigation = UINavigationController.navigation(me)
         // The Swift method takes a controller: nil stops here, anything else goes on to the table.
         guard let controller = UINavigationController.controller(target) else {
@@ -138,7 +138,7 @@ extension UINavigationController {
       }
     }
     static let popToRoot: @convention(c) (id, SEL, Bool) -> id? = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         let popped = UINavigationController.navigation(me).popToRootViewController(
           animated: animated)
         return popped.map { ViewControllerList($0).passRetained() }
@@ -146,19 +146,19 @@ extension UINavigationController {
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      MainThread.assumeIsolated(with: me, list, animated) { me, list, animated in
+      MainThread.enterIMP(with: me, list, animated) { me, list, animated in
         let controllers =
           (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
         UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
       }
     }
     static let statusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UINavigationController.navigation(me).preferredStatusBarStyle.rawValue
       }
     }
     static let shouldPush: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
-      MainThread.assumeIsolated(with: me, bar, item) { me, bar, item in
+      MainThread.enterIMP(with: me, bar, item) { me, bar, item in
         guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
           let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
         else { return true }
@@ -166,7 +166,7 @@ extension UINavigationController {
       }
     }
     static let shouldPop: @convention(c) (id, SEL, id?, id?) -> Bool = { me, _, bar, item in
-      MainThread.assumeIsolated(with: me, bar, item) { me, bar, item in
+      MainThread.enterIMP(with: me, bar, item) { me, bar, item in
         guard let bar = bar.map({ $0.takeUnretainedObject() }) as? UINavigationBar,
           let item = item.map({ $0.takeUnretainedObject() }) as? UINavigationItem
         else { return true }
@@ -174,7 +174,7 @@ extension UINavigationController {
       }
     }
     static let updateInteractive: @convention(c) (id, SEL, Double) -> Void = { me, _, percent in
-      MainThread.assumeIsolated(with: me, percent) { me, percent in
+      MainThread.enterIMP(with: me, percent) { me, percent in
         UINavigationController.navigation(me).updateInteractiveTransition(CGFloat(percent))
       }
     }

@@ -81,7 +81,7 @@ open class UIPresentationController: ObjCObject {
 
   nonisolated private static let handlePan: @convention(c) (id, SEL, id?) -> Void = {
     me, _, sender in
-    MainThread.assumeIsolated(with: me, sender) { me, sender in
+    MainThread.enterIMP(with: me, sender) { me, sender in
       guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
       me.receiver(as: UIPresentationController.self).handleDismissalPan(pan)
     }

@@ -400,17 +400,17 @@ extension UINavigationController {
 
 enum SearchBase {
   static let isActive: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UISearchController.self).activeFlag
     }
   }
   static let setActive: @convention(c) (id, SEL, Bool) -> Void = { me, _, active in
-    MainThread.assumeIsolated(with: me, active) { me, active in
+    MainThread.enterIMP(with: me, active) { me, active in
       me.receiver(as: UISearchController.self).performSetActive(active)
     }
   }
   static let willShow: @convention(c) (id, SEL, id?) -> Void = { me, _, navigation in
-    MainThread.assumeIsolated(with: me, navigation) { me, navigation in
+    MainThread.enterIMP(with: me, navigation) { me, navigation in
       guard let navigation = navigation?.takeUnretainedObject() as? UINavigationController else {
         return
       }
@@ -421,12 +421,12 @@ enum SearchBase {
 
 enum SearchEntry {
   static let isActive: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UISearchController.self).isActive
     }
   }
   static let setActive: @convention(c) (id, SEL, Bool) -> Void = { me, _, active in
-    MainThread.assumeIsolated(with: me, active) { me, active in
+    MainThread.enterIMP(with: me, active) { me, active in
       me.receiver(as: UISearchController.self).isActive = active
     }
   }
@@ -434,7 +434,7 @@ enum SearchEntry {
 
 enum SearchBarBase {
   static let become: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       let bar = me.receiver(as: UISearchBar.self)
       if let search = bar.searchController, !search.activeFlag {
         search.isActive = true
@@ -445,7 +445,7 @@ enum SearchBarBase {
     }
   }
   static let resign: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UISearchBar.self).isFirstResponder = false
       return true
     }
@@ -454,12 +454,12 @@ enum SearchBarBase {
 
 enum SearchBarEntry {
   static let become: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UISearchBar.self).becomeFirstResponder()
     }
   }
   static let resign: @convention(c) (id, SEL) -> Bool = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UISearchBar.self).resignFirstResponder()
     }
   }

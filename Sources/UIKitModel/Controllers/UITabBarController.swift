@@ -385,12 +385,12 @@ extension UITabBarController {
 
   fileprivate enum Base {
     static let setSelectedIndex: @convention(c) (id, SEL, Int) -> Void = { me, _, index in
-      MainThread.assumeIsolated(with: me, index) { me, index in
+      MainThread.enterIMP(with: me, index) { me, index in
         UITabBarController.tabs(me).performSelect(index)
       }
     }
     static let setSelected: @convention(c) (id, SEL, id?) -> Void = { me, _, object in
-      MainThread.assumeIsolated(with: me, object) { me, object in
+      MainThread.enterIMP(with: me, object) { me, object in
         let tabs = UITabBarController.tabs(me)
         let controller = UITabBarController.object(object, as: UIViewController.self)
         guard let controller, let index = tabs.tabs.firstIndex(where: { $0 === controller }) else {
@@ -403,7 +403,7 @@ extension UITabBarController {
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, _ in
-      MainThread.assumeIsolated(with: me, list) { me, list in
+      MainThread.enterIMP(with: me, list) { me, list in
         let tabs = UITabBarController.tabs(me)
         // nil clears the tabs, as in UIKit; anything but a list of controllers is refused.
         guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
@@ -411,13 +411,13 @@ extension UITabBarController {
       }
     }
     static let didSelectItem: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, _, item in
-      MainThread.assumeIsolated(with: me, item) { me, item in
+      MainThread.enterIMP(with: me, item) { me, item in
         guard let item = UITabBarController.object(item, as: UITabBarItem.self) else { return }
         UITabBarController.tabs(me).userSelected(item)
       }
     }
     static let selectedInTabBar: @convention(c) (id, SEL) -> id? = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UITabBarController.tabs(me).selectedViewController?.passRetained()
       }
     }
@@ -425,12 +425,12 @@ extension UITabBarController {
 
   fileprivate enum Entry {
     static let setSelectedIndex: @convention(c) (id, SEL, Int) -> Void = { me, _, index in
-      MainThread.assumeIsolated(with: me, index) { me, index in
+      MainThread.enterIMP(with: me, index) { me, index in
         UITabBarController.tabs(me).selectedIndex = index
       }
     }
     static let setSelected: @convention(c) (id, SEL, id?) -> Void = { me, _, object in
-      MainThread.assumeIsolated(with: me, object) { me, object in
+      MainThread.enterIMP(with: me, object) { me, object in
         let tabs = UITabBarController.tabs(me)
         guard let controller = UITabBarController.object(object, as: UIViewController.self) else {
           return tabs.refuse(
@@ -441,14 +441,14 @@ extension UITabBarController {
     }
     static let setControllers: @convention(c) (id, SEL, id?, Bool) -> Void = {
       me, _, list, animated in
-      MainThread.assumeIsolated(with: me, list, animated) { me, list, animated in
+      MainThread.enterIMP(with: me, list, animated) { me, list, animated in
         let tabs = UITabBarController.tabs(me)
         guard let controllers = UITabBarController.controllers(in: list, for: tabs) else { return }
         tabs.setViewControllers(controllers, animated: animated)
       }
     }
     static let didSelectItem: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, bar, item in
-      MainThread.assumeIsolated(with: me, bar, item) { me, bar, item in
+      MainThread.enterIMP(with: me, bar, item) { me, bar, item in
         guard let bar = UITabBarController.object(bar, as: UITabBar.self),
           let item = UITabBarController.object(item, as: UITabBarItem.self)
         else { return }
@@ -456,7 +456,7 @@ extension UITabBarController {
       }
     }
     static let selectedInTabBar: @convention(c) (id, SEL) -> id? = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UITabBarController.tabs(me).selectedViewControllerInTabBar()?.passRetained()
       }
     }

@@ -336,7 +336,7 @@ extension UIViewController {
 enum PresentationBase {
   static let present: @convention(c) (id, SEL, id?, Bool, id?) -> Void = {
     me, _, presented, animated, completion in
-    MainThread.assumeIsolated(with: me, presented, animated, completion) {
+    MainThread.enterIMP(with: me, presented, animated, completion) {
       me, presented, animated, completion in
       let presenter = me.receiver(as: UIViewController.self)
       guard let presented = presented?.takeUnretainedObject() as? UIViewController else {
@@ -348,14 +348,14 @@ enum PresentationBase {
     }
   }
   static let dismiss: @convention(c) (id, SEL, Bool, id?) -> Void = { me, _, animated, completion in
-    MainThread.assumeIsolated(with: me, animated, completion) { me, animated, completion in
+    MainThread.enterIMP(with: me, animated, completion) { me, animated, completion in
       me.receiver(as: UIViewController.self).performDismiss(
         animated: animated, completion: UICompletionBlock.unwrap(completion?.takeUnretainedObject())
       )
     }
   }
   static let modalPresentationStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UIViewController.self).storedPresentationStyle.rawValue
     }
   }
@@ -372,7 +372,7 @@ enum PresentationBase {
 
 enum PresentationEntry {
   static let modalPresentationStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-    MainThread.assumeIsolated(with: me) { me in
+    MainThread.enterIMP(with: me) { me in
       me.receiver(as: UIViewController.self).modalPresentationStyle.rawValue
     }
   }

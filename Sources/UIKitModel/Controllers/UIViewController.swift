@@ -314,7 +314,7 @@ extension UIViewController {
 
   fileprivate enum Base {
     static let loadView: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         let view = UIView(frame: UIScreen.main.bounds)
         view.backgroundColor = .white
         UIViewController.controller(me).loadedView = view
@@ -326,7 +326,7 @@ extension UIViewController {
       UIStatusBarStyle.default.rawValue
     }
     static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIViewController.controller(me).hidesBottomBarStorage
       }
     }
@@ -334,47 +334,47 @@ extension UIViewController {
 
   fileprivate enum Entry {
     static let loadView: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIViewController.controller(me).loadView()
       }
     }
     static let viewDidLoad: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIViewController.controller(me).viewDidLoad()
       }
     }
     static let viewWillAppear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         UIViewController.controller(me).viewWillAppear(animated)
       }
     }
     static let viewDidAppear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         UIViewController.controller(me).viewDidAppear(animated)
       }
     }
     static let viewWillDisappear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         UIViewController.controller(me).viewWillDisappear(animated)
       }
     }
     static let viewDidDisappear: @convention(c) (id, SEL, Bool) -> Void = { me, _, animated in
-      MainThread.assumeIsolated(with: me, animated) { me, animated in
+      MainThread.enterIMP(with: me, animated) { me, animated in
         UIViewController.controller(me).viewDidDisappear(animated)
       }
     }
     static let viewWillLayoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIViewController.controller(me).viewWillLayoutSubviews()
       }
     }
     static let preferredStatusBarStyle: @convention(c) (id, SEL) -> Int = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIViewController.controller(me).preferredStatusBarStyle.rawValue
       }
     }
     static let hidesBottomBarWhenPushed: @convention(c) (id, SEL) -> Bool = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIViewController.controller(me).hidesBottomBarWhenPushed
       }
     }

@@ -10,7 +10,7 @@ extension UINavigationBar {
 
   enum Base {
     static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
-      MainThread.assumeIsolated(with: me, box) { me, box in
+      MainThread.enterIMP(with: me, box) { me, box in
         let bar = UINavigationBar.bar(me)
         bar.attributes = (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
         bar.applyTitleAttributes()
@@ -18,21 +18,21 @@ extension UINavigationBar {
     }
     static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
       me, _, image, metrics in
-      MainThread.assumeIsolated(with: me, image, metrics) { me, image, metrics in
+      MainThread.enterIMP(with: me, image, metrics) { me, image, metrics in
         let bar = UINavigationBar.bar(me)
         bar.backgroundImages[metrics] = image.map { $0.takeUnretainedObject() } as? UIImage
         bar.applyBackground()
       }
     }
     static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      MainThread.assumeIsolated(with: me, color) { me, color in
+      MainThread.enterIMP(with: me, color) { me, color in
         let bar = UINavigationBar.bar(me)
         bar.barTint = color.map { $0.takeUnretainedObject() } as? UIColor
         bar.applyBackground()
       }
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UINavigationBar.bar(me).performLayout()
       }
     }
@@ -40,26 +40,26 @@ extension UINavigationBar {
 
   enum Entry {
     static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
-      MainThread.assumeIsolated(with: me, box) { me, box in
+      MainThread.enterIMP(with: me, box) { me, box in
         UINavigationBar.bar(me).titleTextAttributes =
           (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
       }
     }
     static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
       me, _, image, metrics in
-      MainThread.assumeIsolated(with: me, image, metrics) { me, image, metrics in
+      MainThread.enterIMP(with: me, image, metrics) { me, image, metrics in
         UINavigationBar.bar(me).setBackgroundImage(
           image.map { $0.takeUnretainedObject() } as? UIImage,
           for: UIBarMetrics(rawValue: metrics) ?? .default)
       }
     }
     static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      MainThread.assumeIsolated(with: me, color) { me, color in
+      MainThread.enterIMP(with: me, color) { me, color in
         UINavigationBar.bar(me).barTintColor = color.map { $0.takeUnretainedObject() } as? UIColor
       }
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UINavigationBar.bar(me).layoutSubviews()
       }
     }

@@ -49,7 +49,7 @@ open class UIResponder: ObjCObject {
 extension UIResponder {
   fileprivate enum Base {
     static let next: @convention(c) (id, SEL) -> id? = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         me.receiver(as: UIResponder.self).defaultNextResponder?
           .passRetained()
       }
@@ -58,7 +58,7 @@ extension UIResponder {
 
   fileprivate enum Entry {
     static let next: @convention(c) (id, SEL) -> id? = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         me.receiver(as: UIResponder.self).next?.passRetained()
       }
     }

@@ -44,7 +44,7 @@ final class UIScrollViewPanDelegate: ObjCObject, UIGestureRecognizerDelegate {
 
   nonisolated private static let shouldBegin: @convention(c) (id, SEL, id?) -> Bool = {
     me, _, pan in
-    MainThread.assumeIsolated(with: me, pan) { me, pan in
+    MainThread.enterIMP(with: me, pan) { me, pan in
       guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
         view.responds(to: PanSelectors.shouldBegin)
       else { return true }
@@ -55,7 +55,7 @@ final class UIScrollViewPanDelegate: ObjCObject, UIGestureRecognizerDelegate {
 
   nonisolated private static let simultaneous: @convention(c) (id, SEL, id?, id?) -> Bool = {
     me, _, pan, other in
-    MainThread.assumeIsolated(with: me, pan, other) { me, pan, other in
+    MainThread.enterIMP(with: me, pan, other) { me, pan, other in
       guard let view = me.receiver(as: UIScrollViewPanDelegate.self).scrollView,
         view.responds(to: PanSelectors.simultaneous)
       else { return false }
@@ -126,7 +126,7 @@ extension UIScrollView {
 
   /// The base of `handlePan:`.
   nonisolated static let handlePanIMP: @convention(c) (id, SEL, id?) -> Void = { me, _, sender in
-    MainThread.assumeIsolated(with: me, sender) { me, sender in
+    MainThread.enterIMP(with: me, sender) { me, sender in
       guard let pan = sender?.takeUnretainedObject() as? UIPanGestureRecognizer else { return }
       me.receiver(as: UIScrollView.self).followPan(pan)
     }

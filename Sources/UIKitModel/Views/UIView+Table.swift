@@ -9,19 +9,19 @@ extension UIView {
   /// The base behaviour of each runtime method, as the table holds it.
   enum Base {
     static let addSubview: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      MainThread.assumeIsolated(with: me, view) { me, view in
+      MainThread.enterIMP(with: me, view) { me, view in
         guard let child = UIView.optionalView(view) else { return }
         UIView.view(me).place(child) { others in others.count }
       }
     }
     static let insertAt: @convention(c) (id, SEL, id?, Int) -> Void = { me, _, view, index in
-      MainThread.assumeIsolated(with: me, view, index) { me, view, index in
+      MainThread.enterIMP(with: me, view, index) { me, view, index in
         guard let child = UIView.optionalView(view) else { return }
         UIView.view(me).place(child) { _ in index }
       }
     }
     static let insertBelow: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+      MainThread.enterIMP(with: me, view, sibling) { me, view, sibling in
         guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
           sibling !== child
         else { return }
@@ -29,7 +29,7 @@ extension UIView {
       }
     }
     static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+      MainThread.enterIMP(with: me, view, sibling) { me, view, sibling in
         guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
           sibling !== child
         else { return }
@@ -39,7 +39,7 @@ extension UIView {
       }
     }
     static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         let view = UIView.view(me)
         let wasInWindow = view.window != nil
         view.detachFromSuperview()
@@ -47,7 +47,7 @@ extension UIView {
       }
     }
     static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      MainThread.assumeIsolated(with: me, view) { me, view in
+      MainThread.enterIMP(with: me, view) { me, view in
         let parent = UIView.view(me)
         guard let child = UIView.optionalView(view),
           let index = parent.subviews.firstIndex(where: { $0 === child })
@@ -56,7 +56,7 @@ extension UIView {
       }
     }
     static let sendToBack: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      MainThread.assumeIsolated(with: me, view) { me, view in
+      MainThread.enterIMP(with: me, view) { me, view in
         let parent = UIView.view(me)
         guard let child = UIView.optionalView(view),
           let index = parent.subviews.firstIndex(where: { $0 === child })
@@ -65,7 +65,7 @@ extension UIView {
       }
     }
     static let exchange: @convention(c) (id, SEL, Int, Int) -> Void = { me, _, first, second in
-      MainThread.assumeIsolated(with: me, first, second) { me, first, second in
+      MainThread.enterIMP(with: me, first, second) { me, first, second in
         let parent = UIView.view(me)
         let count = parent.subviews.count
         for index in [first, second] where !(0..<count).contains(index) {
@@ -77,13 +77,13 @@ extension UIView {
       }
     }
     static let setHidden: @convention(c) (id, SEL, Bool) -> Void = { me, _, hidden in
-      MainThread.assumeIsolated(with: me, hidden) { me, hidden in
+      MainThread.enterIMP(with: me, hidden) { me, hidden in
         UIView.view(me).hiddenFlag = hidden
       }
     }
     // CGFloat is a Swift struct, which C cannot pass: IMPs take the Double it wraps.
     static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, value in
-      MainThread.assumeIsolated(with: me, value) { me, value in
+      MainThread.enterIMP(with: me, value) { me, value in
         me.withReceiver(as: UIView.self) { view in
           let alpha = CGFloat(value)
           if alpha.isNaN {
@@ -96,7 +96,7 @@ extension UIView {
       }
     }
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      MainThread.assumeIsolated(with: me, color) { me, color in
+      MainThread.enterIMP(with: me, color) { me, color in
         let view = UIView.view(me)
         let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
         view.animate(
@@ -106,7 +106,7 @@ extension UIView {
       }
     }
     static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      MainThread.assumeIsolated(with: me, color) { me, color in
+      MainThread.enterIMP(with: me, color) { me, color in
         let view = UIView.view(me)
         let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
         view.animate(
@@ -117,7 +117,7 @@ extension UIView {
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { _, _ in }
     static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         let view = UIView.view(me)
         view.needsLayout = true
         // Laid out at the end of the frame, as UIKit does in its next update cycle.
@@ -125,7 +125,7 @@ extension UIView {
       }
     }
     static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         let view = UIView.view(me)
         if view.needsLayout {
           view.needsLayout = false
@@ -139,81 +139,81 @@ extension UIView {
   /// The Swift entry points: a send of the selector calls the Swift method, virtually.
   enum Entry {
     static let addSubview: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      MainThread.assumeIsolated(with: me, view) { me, view in
+      MainThread.enterIMP(with: me, view) { me, view in
         if let child = UIView.optionalView(view) { UIView.view(me).addSubview(child) }
       }
     }
     static let insertAt: @convention(c) (id, SEL, id?, Int) -> Void = { me, _, view, index in
-      MainThread.assumeIsolated(with: me, view, index) { me, view, index in
+      MainThread.enterIMP(with: me, view, index) { me, view, index in
         if let child = UIView.optionalView(view) { UIView.view(me).insertSubview(child, at: index) }
       }
     }
     static let insertBelow: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+      MainThread.enterIMP(with: me, view, sibling) { me, view, sibling in
         if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
           UIView.view(me).insertSubview(child, belowSubview: sibling)
         }
       }
     }
     static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
-      MainThread.assumeIsolated(with: me, view, sibling) { me, view, sibling in
+      MainThread.enterIMP(with: me, view, sibling) { me, view, sibling in
         if let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling) {
           UIView.view(me).insertSubview(child, aboveSubview: sibling)
         }
       }
     }
     static let removeFromSuperview: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIView.view(me).removeFromSuperview()
       }
     }
     static let bringToFront: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      MainThread.assumeIsolated(with: me, view) { me, view in
+      MainThread.enterIMP(with: me, view) { me, view in
         if let child = UIView.optionalView(view) { UIView.view(me).bringSubviewToFront(child) }
       }
     }
     static let sendToBack: @convention(c) (id, SEL, id?) -> Void = { me, _, view in
-      MainThread.assumeIsolated(with: me, view) { me, view in
+      MainThread.enterIMP(with: me, view) { me, view in
         if let child = UIView.optionalView(view) { UIView.view(me).sendSubviewToBack(child) }
       }
     }
     static let exchange: @convention(c) (id, SEL, Int, Int) -> Void = { me, _, first, second in
-      MainThread.assumeIsolated(with: me, first, second) { me, first, second in
+      MainThread.enterIMP(with: me, first, second) { me, first, second in
         UIView.view(me).exchangeSubview(at: first, withSubviewAt: second)
       }
     }
     static let setHidden: @convention(c) (id, SEL, Bool) -> Void = { me, _, hidden in
-      MainThread.assumeIsolated(with: me, hidden) { me, hidden in
+      MainThread.enterIMP(with: me, hidden) { me, hidden in
         UIView.view(me).isHidden = hidden
       }
     }
     static let setAlpha: @convention(c) (id, SEL, Double) -> Void = { me, _, alpha in
-      MainThread.assumeIsolated(with: me, alpha) { me, alpha in
+      MainThread.enterIMP(with: me, alpha) { me, alpha in
         UIView.view(me).alpha = CGFloat(alpha)
       }
     }
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      MainThread.assumeIsolated(with: me, color) { me, color in
+      MainThread.enterIMP(with: me, color) { me, color in
         UIView.view(me).backgroundColor = color.map { $0.takeUnretainedObject() } as? UIColor
       }
     }
     static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
-      MainThread.assumeIsolated(with: me, color) { me, color in
+      MainThread.enterIMP(with: me, color) { me, color in
         UIView.view(me).tintColor = color.map { $0.takeUnretainedObject() } as? UIColor
       }
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIView.view(me).layoutSubviews()
       }
     }
     static let setNeedsLayout: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIView.view(me).setNeedsLayout()
       }
     }
     static let layoutIfNeeded: @convention(c) (id, SEL) -> Void = { me, _ in
-      MainThread.assumeIsolated(with: me) { me in
+      MainThread.enterIMP(with: me) { me in
         UIView.view(me).layoutIfNeeded()
       }
     }
