@@ -126,6 +126,32 @@ struct KeyValueObservingTests {
     #expect(object_getClass(thermostat) === KVOThermostat.runtimeClass)
   }
 
+  @Test("each of several observers gets the old and new values; one told before gets the old")
+  func valuesForSeveralObservers() throws {
+    // A setter moves the values into the one observer's change, and copies them for more: both
+    // ways must hand every observer the same values.
+    let thermostat = KVOThermostat()
+    let first = Recorder()
+    let second = Recorder()
+    let prior = Recorder()
+    try thermostat.addObserver(first, forKeyPath: "temperature", options: [.old, .new])
+    try set(thermostat, 22)
+    #expect(first.all == [.init(key: "temperature", old: 20, new: 22, prior: false)])
+    try thermostat.addObserver(second, forKeyPath: "temperature", options: [.old, .new])
+    try thermostat.addObserver(prior, forKeyPath: "temperature", options: [.old, .prior])
+    try set(thermostat, 23)
+    #expect(first.all.last == .init(key: "temperature", old: 22, new: 23, prior: false))
+    #expect(second.all == [.init(key: "temperature", old: 22, new: 23, prior: false)])
+    #expect(
+      prior.all == [
+        .init(key: "temperature", old: 22, new: nil, prior: true),
+        .init(key: "temperature", old: 22, new: nil, prior: false),
+      ])
+    for observer in [first, second, prior] {
+      try thermostat.removeObserver(observer, forKeyPath: "temperature")
+    }
+  }
+
   @Test("an observer that died is not told, and nothing crashes")
   func deadObserver() throws {
     let thermostat = KVOThermostat()
