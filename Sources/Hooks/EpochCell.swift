@@ -75,9 +75,12 @@ internal final class EpochCell<Value: AnyObject & Sendable>: @unchecked Sendable
   @inline(__always)
   func read<Result>(_ body: (BorrowedReference<Value>) -> Result) -> Result {
     let epoch = enter()
-    defer { leave(epoch) }
     let object = published.load(ordering: .sequentiallyConsistent)
-    return body(BorrowedReference(Unmanaged<Value>.fromOpaque(object)))
+    let result = body(BorrowedReference(Unmanaged<Value>.fromOpaque(object)))
+    // Not a `defer`: `body` cannot throw, and a deferred block was a call of its own on every
+    // hooked call.
+    leave(epoch)
+    return result
   }
 
   /// Counts this reader in the current epoch, and returns it.

@@ -371,6 +371,9 @@ internal final class SiteSnapshot: @unchecked Sendable {
   /// Whether a call can run its class-wide hooks on its registers (``HookList/takesRegisters``);
   /// a call decides for the hooks of its receiver when it finds them.
   let takesRegisters: Bool
+  /// Whether a call runs only class-wide hooks, on its registers, with no `instead` hook: the
+  /// common case, which a call takes without looking for its receiver's hooks or for a chain.
+  let runsClassHooksOnRegisters: Bool
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
@@ -381,6 +384,8 @@ internal final class SiteSnapshot: @unchecked Sendable {
     self.objectChunks = objectHooks.chunkPairs
     self.original = original
     self.takesRegisters = classHooks.takesRegisters
+    self.runsClassHooksOnRegisters =
+      classHooks.takesRegisters && objectChunks.isEmpty && classHooks.instead.isEmpty
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }

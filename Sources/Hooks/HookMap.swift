@@ -147,7 +147,7 @@ public struct HookMap: Sendable, CustomStringConvertible {
             entry.sequence,
             Layer(
               kind: "\(entry.position) hook\(scope)", plugin: entry.owner, location: nil,
-              isHook: true, hasFired: entry.hasRun.load(ordering: .relaxed))
+              isHook: true, hasFired: entry.hasRun)
           ))
         if let owner = entry.owner {
           hookOwners[site.method, default: []].insert(owner)

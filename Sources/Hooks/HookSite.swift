@@ -5,8 +5,8 @@ import Synchronization
 
 /// One installed hook: its position, options and body, and where it lives.
 ///
-/// `@unchecked Sendable`: every stored property is immutable except `fired`, `hasRun` and
-/// `removed`, which are atomics; the object is held weakly and only read.
+/// `@unchecked Sendable`: every stored property is immutable except `runState` and `removed`,
+/// which are atomics; the object is held weakly and only read.
 internal final class HookEntry: @unchecked Sendable {
   let position: HookPosition
   let once: Bool
@@ -18,10 +18,9 @@ internal final class HookEntry: @unchecked Sendable {
   weak let object: ObjCObject?
   /// The plugin that installed the hook, if one was installing.
   let owner: String?
-  /// Set by the one call that runs a `once` hook.
-  let fired = Atomic<Bool>(false)
-  /// Set by the first call that runs any hook: the hook map tells hooks that never fired.
-  let hasRun = Atomic<Bool>(false)
+  /// Whether the hook ran, and whether it runs once: one byte, so that a call of a hook that ran
+  /// before, the common case, tests one value (``RunState``).
+  private let runState: Atomic<UInt8>
   /// Set when the hook was removed.
   let removed = Atomic<Bool>(false)
   /// When the hook was made, relative to other hooks and runtime changes.
@@ -33,6 +32,7 @@ internal final class HookEntry: @unchecked Sendable {
   ) {
     self.position = position
     self.once = once
+    self.runState = Atomic(once ? RunState.onceReady : RunState.ready)
     self.site = site
     self.objectKey = object.map(ObjectIdentifier.init)
     self.object = object
@@ -56,22 +56,62 @@ internal final class HookEntry: @unchecked Sendable {
     runUnlessFired { body.registers(registers) }
   }
 
+  /// Whether any call ran the hook: the hook map tells hooks that never fired.
+  var hasRun: Bool {
+    let state = runState.load(ordering: .relaxed)
+    return state == RunState.ran || state == RunState.onceFired
+  }
+
+  /// The values of ``runState``: a hook that is not `once` goes from `ready` to `ran` the first
+  /// time it runs; a `once` hook from `onceReady` to `onceFired`, by the one call that runs it.
+  private enum RunState {
+    static let ready: UInt8 = 0
+    static let ran: UInt8 = 1
+    static let onceReady: UInt8 = 2
+    static let onceFired: UInt8 = 3
+  }
+
   @inline(__always)
   private func runUnlessFired(_ run: () -> Void) -> Bool {
-    guard once else {
-      // One load per call once set: a relaxed flag, not a counter.
-      if !hasRun.load(ordering: .relaxed) { hasRun.store(true, ordering: .relaxed) }
-      run()
-      return true
+    // One relaxed load and one compare per call once the hook ran.
+    let state = runState.load(ordering: .relaxed)
+    var fires = false
+    if state != RunState.ran {
+      guard let once = claimRun(state) else { return false }
+      fires = once
     }
-    guard
-      fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
-        .exchanged
-    else { return false }
-    hasRun.store(true, ordering: .relaxed)
     run()
-    HookEngine.remove(self)
+    if fires { removeAfterItsOneRun() }
     return true
+  }
+
+  /// Removes a `once` hook after its one run. Out of line: inlined, the engine's lock made every
+  /// hooked call set up what only this call needs.
+  @inline(never)
+  private func removeAfterItsOneRun() {
+    HookEngine.remove(self)
+  }
+
+  /// Claims a call of a hook that never ran, or of a `once` hook: nil when the call must not run
+  /// it (a `once` hook another call ran), else whether it is the `once` hook's one run. The
+  /// first call of a hook sets the state; only the call that changes `onceReady` to `onceFired`
+  /// runs a `once` hook.
+  @inline(never)
+  private func claimRun(_ state: UInt8) -> Bool? {
+    switch state {
+    case RunState.ready:
+      // Two first calls may both store it: the same value.
+      runState.store(RunState.ran, ordering: .relaxed)
+      return false
+    case RunState.onceReady:
+      let claimed = runState.compareExchange(
+        expected: RunState.onceReady, desired: RunState.onceFired,
+        ordering: .acquiringAndReleasing
+      ).exchanged
+      return claimed ? true : nil
+    default:
+      return nil
+    }
   }
 }
 
@@ -198,35 +238,58 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     guard snapshotTakesRegisters.load(ordering: .relaxed) else { return interceptInFrame(call) }
     return snapshots.read { borrowed in
       borrowed.with { snapshot in
-        let classHooks = snapshot.borrowedClassHooks
-        let objectHooks =
-          snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
-        guard snapshot.takesRegisters, objectHooks?.with({ $0.takesRegisters }) ?? true else {
-          // The receiver's own hooks need a frame, or an edit came since the flag was read:
-          // the snapshot decides.
-          return interceptInFrame(call, snapshot, classHooks, objectHooks)
+        guard snapshot.runsClassHooksOnRegisters else {
+          return interceptOnRegisters(call, snapshot)
         }
+        // Class-wide hooks only, no `instead` hook: the way most hooked calls take, kept short
+        // (the others' lookups and chain cost it spilled registers when they shared its frame).
         #if DEBUG
           registerCalls.add(1, ordering: .relaxed)
         #endif
+        let classHooks = snapshot.borrowedClassHooks
         let registers = HookRegisters(
-          call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
+          call: call, site: self, classHooks: classHooks, objectHooks: nil,
           original: snapshot.original)
-        // In the frame's order: class-wide before per-object before, per-object after before
-        // class-wide after.
-        let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
-        HookList.run(classBefore, registers)
-        if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
-        if HookList.noInstead(classHooks, objectHooks) {
-          call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
-        } else {
-          registers.runInsteadChain()
-        }
-        if let objectHooks { HookList.run(objectHooks.with { $0.after }, registers) }
-        HookList.run(classAfter, registers)
+        let (before, after) = classHooks.with { ($0.before, $0.after) }
+        HookList.run(before, registers)
+        call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
+        HookList.run(after, registers)
         return call.resultWord
       }
     }
+  }
+
+  /// A register call with per-object hooks at the site or an `instead` hook: the receiver's
+  /// hooks found, and the way decided, as ``intercept(registers:)`` reads them.
+  @inline(never)
+  private func interceptOnRegisters(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
+    let classHooks = snapshot.borrowedClassHooks
+    let objectHooks =
+      snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
+    guard snapshot.takesRegisters, objectHooks?.with({ $0.takesRegisters }) ?? true else {
+      // The receiver's own hooks need a frame, or an edit came since the flag was read:
+      // the snapshot decides.
+      return interceptInFrame(call, snapshot, classHooks, objectHooks)
+    }
+    #if DEBUG
+      registerCalls.add(1, ordering: .relaxed)
+    #endif
+    let registers = HookRegisters(
+      call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
+      original: snapshot.original)
+    // In the frame's order: class-wide before per-object before, per-object after before
+    // class-wide after.
+    let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
+    HookList.run(classBefore, registers)
+    if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
+    if HookList.noInstead(classHooks, objectHooks) {
+      call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
+    } else {
+      registers.runInsteadChain()
+    }
+    if let objectHooks { HookList.run(objectHooks.with { $0.after }, registers) }
+    HookList.run(classAfter, registers)
+    return call.resultWord
   }
 
   // The frame ways of a register call, out of line: inlined, their frames cost the register way

@@ -25,7 +25,7 @@ public final class HookToken: Sendable, CustomStringConvertible {
   public var isActive: Bool { !entry.removed.load(ordering: .acquiring) }
 
   /// Whether the hook ran at least once since it was installed.
-  public var hasFired: Bool { entry.hasRun.load(ordering: .relaxed) }
+  public var hasFired: Bool { entry.hasRun }
 
   /// Removes the hook. Idempotent and safe from any thread; a call already running keeps the
   /// hook for its whole duration. When the last hook of a method goes, the method gets its

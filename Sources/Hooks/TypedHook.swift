@@ -228,7 +228,15 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     _ arguments: Arguments, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
     _ body: (Receiver, repeat each Arg) -> Void
   ) {
-    if !checks.isEmpty, !argumentsFit(arguments, checks) { return }
+    if !argumentsFit(arguments, checks) { return }
+    observe(arguments, body)
+  }
+
+  /// ``observe(_:_:_:)`` for a closure without object arguments to check.
+  @inlinable @inline(__always)
+  static func observe<Arguments: TypedArguments>(
+    _ arguments: Arguments, _ body: (Receiver, repeat each Arg) -> Void
+  ) {
     var index = 2
     arguments.borrowedReceiver.with { receiver in
       body(
@@ -241,6 +249,12 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
   @inlinable
   func observer(_ body: @escaping @Sendable (Receiver, repeat each Arg) -> Void) -> HookBody {
     let checks = objectChecks
+    // Without object arguments to check (the common case), a closure that does not look.
+    guard !checks.isEmpty else {
+      return HookBody(
+        frame: { invocation in Self.observe(invocation, body) },
+        registers: { registers in Self.observe(registers, body) })
+    }
     return HookBody(
       frame: { invocation in Self.observe(invocation, checks, body) },
       registers: { registers in Self.observe(registers, checks, body) })
@@ -275,10 +289,19 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
     _ body: (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg) -> Result
   ) {
-    if !checks.isEmpty, !argumentsFit(call, checks) {
+    if !argumentsFit(call, checks) {
       call.invokeOriginal()
       return
     }
+    replace(call, original, body)
+  }
+
+  /// ``replace(_:_:_:_:)`` for a closure without object arguments to check.
+  @inlinable @inline(__always)
+  static func replace<Call: TypedCall, Result>(
+    _ call: Call, _ original: HookOriginal<Result, repeat each Arg>,
+    _ body: (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg) -> Result
+  ) {
     var index = 2
     let result = call.borrowedReceiver.with { receiver in
       body(
@@ -298,6 +321,11 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
       -> Result
   ) -> HookBody {
     let checks = objectChecks
+    guard !checks.isEmpty else {
+      return HookBody(
+        frame: { invocation in Self.replace(invocation, HookOriginal(invocation), body) },
+        registers: { registers in Self.replace(registers, HookOriginal(registers), body) })
+    }
     return HookBody(
       frame: { invocation in Self.replace(invocation, HookOriginal(invocation), checks, body) },
       registers: { registers in Self.replace(registers, HookOriginal(registers), checks, body) })

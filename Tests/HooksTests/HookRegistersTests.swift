@@ -135,6 +135,47 @@ struct HookRegistersTests {
     #expect(object.sum(4, 5, 6) == 15)
   }
 
+  @Test("class-wide before and after hooks take the short way; a once hook runs once on it")
+  func classHooksOnlyShortWay() throws {
+    // No per-object hook at the site and no instead hook: the site runs the lists without
+    // looking for the receiver's hooks. A once hook there claims its one run and removes itself,
+    // and the other hooks go on.
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let seen = Journal()
+    let once = try Narrow.hook(before: "sum:b:c:", in: cls, options: .once) {
+      (_, a: Int, _: Int, _: Int) in seen.note("once \(a)")
+    }
+    let after = try Narrow.hook(after: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
+      seen.note("after \(a)")
+    }
+    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
+    #expect(!after.hasFired && !once.hasFired)
+    #expect(object.sum(1, 2, 3) == 6)
+    #expect(object.sum(4, 5, 6) == 15)
+    #expect(seen.take() == ["once 1", "after 1", "after 4"])
+    #expect(once.hasFired && !once.isActive)
+    #expect(after.hasFired)
+    expectRegisterCalls(2, cls, "sum:b:c:")
+
+    // A per-object hook is at the site of the object's own subclass, whose calls look for their
+    // receiver's hooks, and then reach the class's site, which still takes the short way.
+    let other = Narrow.make(cls)
+    let mine = try other.hook(before: "sum:b:c:") { (_: Narrow, a: Int, _: Int, _: Int) in
+      seen.note("mine \(a)")
+    }
+    let layer = object_getClass(other)!
+    #expect(layer !== cls)
+    #expect(site(layer, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == false)
+    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
+    #expect(object.sum(7, 0, 0) == 7 && other.sum(8, 0, 0) == 8)
+    #expect(seen.take() == ["after 7", "mine 8", "after 8"])
+    expectRegisterCalls(4, cls, "sum:b:c:")
+    expectRegisterCalls(1, layer, "sum:b:c:")
+    mine.remove()
+    after.remove()
+  }
+
   @Test("an instead hook passes changed narrow integers on: a negative Int8, an Int32, a Bool")
   func narrowArgumentsAreWidened() throws {
     let cls = Narrow.freshClass()
