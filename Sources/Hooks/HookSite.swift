@@ -9,7 +9,6 @@ import Synchronization
 /// which are atomics; the object is held weakly and only read.
 internal final class HookEntry: @unchecked Sendable {
   let position: HookPosition
-  let once: Bool
   let body: HookBody
   /// The site the hook is in.
   let site: HookSite
@@ -31,7 +30,6 @@ internal final class HookEntry: @unchecked Sendable {
     body: HookBody
   ) {
     self.position = position
-    self.once = once
     self.runState = Atomic(once ? RunState.onceReady : RunState.ready)
     self.site = site
     self.objectKey = object.map(ObjectIdentifier.init)

@@ -173,6 +173,19 @@ struct HookRegistersTests {
     expectRegisterCalls(4, cls, "sum:b:c:")
     expectRegisterCalls(1, layer, "sum:b:c:")
     mine.remove()
+
+    // A class-wide instead hook takes the class's calls off the short way, and its removal puts
+    // them back.
+    let instead = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      original(a, b, c) + 1
+    }
+    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == false)
+    #expect(object.sum(1, 1, 1) == 4)
+    instead.remove()
+    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
+    #expect(object.sum(1, 1, 1) == 3)
+    #expect(seen.take() == ["after 1", "after 1"])
     after.remove()
   }
 

@@ -53,6 +53,25 @@ private final class Recorder: ObjCObject {
   var all: [Note] { notes.withLock { $0 } }
 }
 
+/// Drops the last reference to the object it observes while it is told, and notes whether the
+/// object was still alive then.
+private final class Dropper: ObjCObject {
+  // nonisolated(unsafe): set and read by the one test that uses it, on its own thread.
+  nonisolated(unsafe) var held: KVOThermostat?
+  nonisolated(unsafe) weak var watched: KVOThermostat?
+  nonisolated(unsafe) var aliveAfterDrop: Bool?
+
+  override func observeValue(
+    forKeyPath keyPath: String, of object: ObjCObject, change: KeyValueChange,
+    context: UnsafeMutableRawPointer?
+  ) {
+    guard held != nil else { return }
+    // The reference dropped is the last one the test kept; the setter's call must hold its own.
+    held = nil
+    aliveAfterDrop = watched != nil
+  }
+}
+
 private func set(_ thermostat: KVOThermostat, _ value: Double) throws {
   try objc_msgSend(thermostat, "setTemperature:", value) as Void
 }
@@ -150,6 +169,38 @@ struct KeyValueObservingTests {
     for observer in [first, second, prior] {
       try thermostat.removeObserver(observer, forKeyPath: "temperature")
     }
+
+    // One observer of the old value only: it moves into the change, and the new one is nil.
+    let other = KVOThermostat()
+    let oldOnly = Recorder()
+    try other.addObserver(oldOnly, forKeyPath: "temperature", options: .old)
+    try set(other, 24)
+    #expect(oldOnly.all == [.init(key: "temperature", old: 20, new: nil, prior: false)])
+    try other.removeObserver(oldOnly, forKeyPath: "temperature")
+  }
+
+  @Test("an observer that drops the last reference to the object while told: it stays alive")
+  func observerDropsTheObject() throws {
+    // The setter is called as C code that holds no reference would call it: only the observer
+    // holds the object, and drops it inside its notification. The notifying setter keeps the
+    // object alive until it returns (borrowed, it was freed under the notification).
+    let dropper = Dropper()
+    weak var watched: KVOThermostat?
+    let receiver: UnsafeMutableRawPointer = try {
+      let thermostat = KVOThermostat()
+      try thermostat.addObserver(dropper, forKeyPath: "temperature", options: .new)
+      dropper.held = thermostat
+      dropper.watched = thermostat
+      watched = thermostat
+      return Unmanaged.passUnretained(thermostat).toOpaque()
+    }()
+    let setter = unsafeBitCast(
+      object_getClass(Unmanaged<ObjCObject>.fromOpaque(receiver).takeUnretainedValue())!
+        .methodImplementation(for: "setTemperature:").rawValue,
+      to: (@convention(c) (id, SEL, Double) -> Void).self)
+    setter(id(OpaquePointer(receiver)), Selector("setTemperature:").sel, 25)
+    #expect(dropper.aliveAfterDrop == true)
+    #expect(watched == nil, "freed once the setter returned")
   }
 
   @Test("an observer that died is not told, and nothing crashes")

@@ -327,10 +327,10 @@ public final class Interceptor: Sendable {
     if shape.floatingMask == 0 {
       // The common shape: at most three integer-class arguments, in order, handed over as they
       // arrived; the handler lays them out as a frame only if it needs one.
-      let entry = RegisterEntry(handler: handler, layout: layout)
-      return entry.makeStub(
-        generalCount: shape.generalCount, floatingResult: shape.result == .floatingPoint
-      ).map { (entry, $0) }
+      return RegisterEntry.make(
+        handler: handler, layout: layout, generalCount: shape.generalCount,
+        floatingResult: shape.result == .floatingPoint
+      ).flatMap { entry in entry.stub.map { (entry, UnsafeRawPointer($0)) } }
     }
     let closure = RegisterClosure { me, cmd, i0, i1, i2, d0, d1, d2, d3, d4, d5, d6, d7 in
       withUnsafeTemporaryAllocation(of: UInt64.self, capacity: RegisterCall.frameWords) { frame in
@@ -398,10 +398,11 @@ internal final class CallLayout {
   }
 }
 
-/// Holds the `FFIClosure` or `RegisterClosure` behind an interceptor's IMP in a `Sendable` type.
+/// Holds the `FFIClosure`, `RegisterClosure` or `RegisterEntry` behind an interceptor's IMP in a
+/// `Sendable` type.
 ///
-/// `@unchecked Sendable`: the closure is immutable after init, and both kinds of closure code are
-/// safe to call from any thread.
+/// `@unchecked Sendable`: the object is immutable after init, and the code of each kind is safe
+/// to call from any thread.
 private final class UnsafeClosureBox: @unchecked Sendable {
   let closure: AnyObject
   init(_ closure: AnyObject) { self.closure = closure }

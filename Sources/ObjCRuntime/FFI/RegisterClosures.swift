@@ -69,30 +69,36 @@ internal final class RegisterClosure: @unchecked Sendable {
 /// The entry of an interceptor of a method whose explicit arguments are at most three
 /// integer-class values: its stub's C handler calls ``enter(_:_:_:_:_:)``, which hands the
 /// interceptor's handler the registers. No closure sits between the two (a closure's context
-/// and its reabstraction cost every hooked call about 20 instructions).
+/// and its reabstraction cost every hooked call 12 instructions).
 ///
-/// `@unchecked Sendable`: the handler and layout are immutable, `stub` is set once in init,
-/// before the entry is shared, and freed only in deinit.
+/// `@unchecked Sendable`: the handler and layout are immutable; `stub` is written once, by
+/// ``make(handler:layout:generalCount:floatingResult:)`` before it returns the entry (so before
+/// anyone can call the stub or share the entry), and freed only in deinit.
 internal final class RegisterEntry: @unchecked Sendable {
   private let handler: any InterceptionHandler
   private let layout: CallLayout
-  private var stub: UnsafeMutableRawPointer?
+  /// The stub's address, the IMP.
+  private(set) var stub: UnsafeMutableRawPointer?
 
-  init(handler: any InterceptionHandler, layout: CallLayout) {
+  private init(handler: any InterceptionHandler, layout: CallLayout) {
     self.handler = handler
     self.layout = layout
   }
 
-  /// Makes the stub for `generalCount` integer-class arguments, the IMP; nil when no executable
-  /// memory could be had.
-  func makeStub(generalCount: Int, floatingResult: Bool) -> UnsafeRawPointer? {
-    guard stub == nil,
+  /// An entry for `handler`, with its stub for `generalCount` integer-class arguments; nil when
+  /// no executable memory could be had (the caller then uses libffi).
+  static func make(
+    handler: any InterceptionHandler, layout: CallLayout, generalCount: Int, floatingResult: Bool
+  ) -> RegisterEntry? {
+    guard
       let code = RegisterHandlers.generalHandler(
         general: generalCount, floating: 0, floatingResult: floatingResult)
     else { return nil }
-    let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-    stub = swk_trampoline_make(Int32(2 + generalCount), context, code)
-    return stub.map(UnsafeRawPointer.init)
+    let entry = RegisterEntry(handler: handler, layout: layout)
+    let context = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
+    // The stub refers to the entry unretained: whoever keeps the IMP keeps the entry.
+    entry.stub = swk_trampoline_make(Int32(2 + generalCount), context, code)
+    return entry.stub == nil ? nil : entry
   }
 
   /// One call, as the stub's C handler passes it: the three argument registers (zero where the

@@ -487,14 +487,14 @@ internal enum KeyValueObserving {
       let below = hidden.superclass
       let reader = reader(for: key)
       let interceptor = try Interceptor(types: types) { call in
-        // Borrowed: the sender keeps the receiver alive for the call.
-        call.borrowedReceiver.with { object in
-          let table = willChange(object, reader)
-          if let original = class_getMethodImplementation(below, setter) {
-            call.forward(to: original)
-          }
-          didChange(object, reader, in: table)
+        // Retained, not borrowed: observers run in the middle of the call, and one that drops
+        // the last reference to the object must not free it under the notification.
+        let object = call.receiver
+        let table = willChange(object, reader)
+        if let original = class_getMethodImplementation(below, setter) {
+          call.forward(to: original)
         }
+        didChange(object, reader, in: table)
       }
       _ = try hidden.addMethod(setter, implementation: interceptor.implementation, types: types)
       interceptors.append(interceptor)

@@ -68,7 +68,7 @@ public enum MainThread {
   /// ```swift
   /// try UINavigationBar.hook(after: "insertSubview:atIndex:") {
   ///   (bar: UINavigationBar, view: UIView, _: Int) in
-  ///   MainThread.enterIMP(with: bar, view) { bar, view in bar.bringSubviewToFront(view) }
+  ///   MainThread.assumeIsolated(with: bar, view) { bar, view in bar.bringSubviewToFront(view) }
   /// }
   /// ```
   ///
@@ -129,9 +129,9 @@ public enum MainThread {
 
   // The model's IMPs enter the main actor through these: ``assumeIsolated(with:body:)`` with an
   // escaping body, cast without `withoutActuallyEscaping`, whose check that the closure did not
-  // escape cost every model IMP 10 instructions (`uikit-method-from-swift`: 68 with it, 58
-  // without; 40 before the model was isolated to the main actor, when the body was inlined into
-  // the IMP: through the cast it is called). An IMP is a C function pointer, which captures
+  // escape (12 instructions) cost every model IMP 10 in all (`uikit-method-from-swift`: 68 with
+  // it, 58 without; 40 before the model was isolated to the main actor, when the body was inlined
+  // into the IMP: through the cast it is called). An IMP is a C function pointer, which captures
   // nothing, and its body takes the IMP's values as arguments: the body is a constant function
   // with no context, so escaping allocates nothing (a matrix cell makes as many objects with
   // these as without). A body that captured would have its context allocated on every call.
