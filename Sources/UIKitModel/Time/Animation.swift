@@ -286,12 +286,22 @@ internal final class AnimationEngine {
   /// Ends the animations whose time is over, in the order they were added.
   func advance(to time: TimeInterval) {
     guard !running.isEmpty else { return }
+    // A loop, not `removeAll(where:)`: a main-actor closure the standard library calls checks
+    // its executor on every call (SE-0423), about 400 instructions per running animation per
+    // frame, which made an animated push and pop a third dearer. The ones kept keep their order.
     var ended: [RunningAnimation] = []
-    running.removeAll { animation in
-      guard animation.scrub == nil, time >= animation.end - 1e-9 else { return false }
-      ended.append(animation)
-      return true
+    var kept = 0
+    for index in running.indices {
+      let animation = running[index]
+      if animation.scrub == nil, time >= animation.end - 1e-9 {
+        ended.append(animation)
+      } else {
+        if kept != index { running[kept] = animation }
+        kept += 1
+      }
     }
+    guard !ended.isEmpty else { return }
+    running.removeSubrange(kept...)
     for animation in ended { finish(animation, interrupted: false) }
   }
 

@@ -43,7 +43,9 @@ internal final class TransactionQueue {
   /// needed): an animation counts for each of them.
   var open: [Transaction] {
     _ = current
-    return (implicit.map { [$0] } ?? []) + explicit
+    // Without `Optional.map`'s closure, which would check its executor (SE-0423) on every call.
+    guard let implicit else { return explicit }
+    return [implicit] + explicit
   }
 
   /// Makes every open transaction wait until `time`, as an animation ending then would.

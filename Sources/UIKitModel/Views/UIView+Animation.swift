@@ -124,8 +124,11 @@ extension UIView: AnimationTarget {
   }
 
   func animationEnded(_ animation: RunningAnimation) {
-    if let index = animations.firstIndex(where: { $0 === animation }) {
+    // A loop, not `firstIndex(where:)`: the closure would check its executor on each call
+    // (`AnimationEngine.advance(to:)` says why).
+    for index in animations.indices where animations[index] === animation {
       animations.remove(at: index)
+      return
     }
   }
 
