@@ -125,9 +125,15 @@ extension UIViewController {
   public var canUpdateBarLayer: Bool {
     guard BarLayerPluginRules.isInstalled else { return false }
     if self[Keys.customBar] is UINavigationBar { return true }
-    guard let navigation = navigationController,
-      navigation.viewControllers.contains(where: { $0 === self })
-    else { return false }
+    // Identity by a loop, not `contains(where:)`: a main-actor closure the standard library
+    // calls checks its executor each time (SE-0423), and this runs on every appearance callback.
+    guard let navigation = navigationController else { return false }
+    var inStack = false
+    for controller in navigation.viewControllers where controller === self {
+      inStack = true
+      break
+    }
+    guard inStack else { return false }
     return BarLayerPluginRules.manages(self)
   }
 

@@ -35,28 +35,34 @@ public struct ScenarioViewSnapshot: Sendable, Equatable {
   @MainActor
   public static func snapshots(of navigation: UINavigationController) -> [ScenarioViewSnapshot] {
     guard navigation.isViewLoaded else { return [] }
-    return navigation.view.subviews.filter { !($0 is UINavigationBar) && !$0.isHidden }.map {
-      snapshot($0, frame: $0.presentationFrame, depth: 3)
+    // Loops, not `filter` and `map`: a main-actor closure the standard library calls checks its
+    // executor on every call (SE-0423), and a scenario takes these at every moment.
+    var snapshots: [ScenarioViewSnapshot] = []
+    for view in navigation.view.subviews where !(view is UINavigationBar) && !view.isHidden {
+      snapshots.append(snapshot(view, frame: view.presentationFrame, depth: 3))
     }
+    return snapshots
   }
 
   @MainActor
   private static func snapshot(_ view: UIView, frame: CGRect, depth: Int) -> ScenarioViewSnapshot {
     // A scroll view's subviews sit in its content, moved by its offset.
     let scrolled = (view as? UIScrollView)?.contentOffset ?? .zero
-    let inside =
-      depth == 0
-      ? []
-      : view.subviews.filter { !$0.isHidden }.map { child in
-        snapshot(
-          child,
-          frame: child.frame.offsetBy(
-            dx: frame.minX - scrolled.x, dy: frame.minY - scrolled.y),
-          depth: depth - 1)
+    var inside: [ScenarioViewSnapshot] = []
+    if depth > 0 {
+      for child in view.subviews where !child.isHidden {
+        inside.append(
+          snapshot(
+            child,
+            frame: child.frame.offsetBy(
+              dx: frame.minX - scrolled.x, dy: frame.minY - scrolled.y),
+            depth: depth - 1))
       }
+    }
+    var color: UIColorComponents?
+    if let background = view.presentationBackgroundColor { color = UIColorComponents(background) }
     return ScenarioViewSnapshot(
-      frame: frame, color: view.presentationBackgroundColor.map { UIColorComponents($0) },
-      alpha: view.effectiveAlpha, subviews: inside)
+      frame: frame, color: color, alpha: view.effectiveAlpha, subviews: inside)
   }
 }
 

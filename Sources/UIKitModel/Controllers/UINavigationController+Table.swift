@@ -9,7 +9,7 @@ extension UINavigationController {
   }
 
   static func controller(_ object: id?) -> UIViewController? {
-    object.map { $0.takeUnretainedObject() } as? UIViewController
+    object.unretainedObject as? UIViewController
   }
 
   /// The view controller a push was sent with; nil, with an issue naming the method, for nil or
@@ -74,7 +74,7 @@ extension UINavigationController {
       me, _, list, animated in
       MainThread.enterIMP(with: me, list, animated) { me, list, animated in
         let controllers =
-          (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+          (list.unretainedObject as? ViewControllerList)?.controllers ?? []
         UINavigationController.navigation(me).performSet(controllers, animated: animated)
       }
     }
@@ -148,7 +148,7 @@ extension UINavigationController {
       me, _, list, animated in
       MainThread.enterIMP(with: me, list, animated) { me, list, animated in
         let controllers =
-          (list.map { $0.takeUnretainedObject() } as? ViewControllerList)?.controllers ?? []
+          (list.unretainedObject as? ViewControllerList)?.controllers ?? []
         UINavigationController.navigation(me).setViewControllers(controllers, animated: animated)
       }
     }

@@ -365,7 +365,7 @@ extension UITabBarController {
   }
 
   fileprivate static func object<T: AnyObject>(_ object: id?, as type: T.Type) -> T? {
-    object.map { $0.takeUnretainedObject() } as? T
+    object.unretainedObject as? T
   }
 
   /// The controllers of a `setViewControllers:animated:` argument: none for nil; nil, with an

@@ -78,7 +78,9 @@ public final class CADisplayLink: ObjCObject {
   }
 
   internal func shouldFire(frame: Int, mode: VirtualRunLoop.Mode) -> Bool {
-    isRunning && frame % stride == 0 && modes.contains { $0.runs(in: mode) }
+    // `Mode.runs(in:)` spelled out as two lookups: a closure handed to `contains(where:)` checks
+    // its executor on every call (SE-0423), every frame.
+    isRunning && frame % stride == 0 && (modes.contains(.common) || modes.contains(mode))
   }
 
   internal func fire(at time: TimeInterval) {

@@ -398,7 +398,8 @@ public final class VirtualRunLoop {
   private func fireDueTimers() {
     while let timer = timers.first, timer.fireTime <= currentTime + 1e-9 {
       timers.removeFirst()
-      let runs = timer.modes.contains { $0.runs(in: currentMode) }
+      // `Mode.runs(in:)` as two lookups, without a closure that checks its executor (SE-0423).
+      let runs = timer.modes.contains(.common) || timer.modes.contains(currentMode)
       if timer.repeats {
         timer.fireTime += timer.interval
         insert(timer)

@@ -12,7 +12,7 @@ extension UINavigationBar {
     static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
       MainThread.enterIMP(with: me, box) { me, box in
         let bar = UINavigationBar.bar(me)
-        bar.attributes = (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
+        bar.attributes = (box.unretainedObject as? TextAttributesBox)?.attributes
         bar.applyTitleAttributes()
       }
     }
@@ -20,14 +20,14 @@ extension UINavigationBar {
       me, _, image, metrics in
       MainThread.enterIMP(with: me, image, metrics) { me, image, metrics in
         let bar = UINavigationBar.bar(me)
-        bar.backgroundImages[metrics] = image.map { $0.takeUnretainedObject() } as? UIImage
+        bar.backgroundImages[metrics] = image.unretainedObject as? UIImage
         bar.applyBackground()
       }
     }
     static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       MainThread.enterIMP(with: me, color) { me, color in
         let bar = UINavigationBar.bar(me)
-        bar.barTint = color.map { $0.takeUnretainedObject() } as? UIColor
+        bar.barTint = color.unretainedObject as? UIColor
         bar.applyBackground()
       }
     }
@@ -42,20 +42,20 @@ extension UINavigationBar {
     static let setTitleTextAttributes: @convention(c) (id, SEL, id?) -> Void = { me, _, box in
       MainThread.enterIMP(with: me, box) { me, box in
         UINavigationBar.bar(me).titleTextAttributes =
-          (box.map { $0.takeUnretainedObject() } as? TextAttributesBox)?.attributes
+          (box.unretainedObject as? TextAttributesBox)?.attributes
       }
     }
     static let setBackgroundImage: @convention(c) (id, SEL, id?, Int) -> Void = {
       me, _, image, metrics in
       MainThread.enterIMP(with: me, image, metrics) { me, image, metrics in
         UINavigationBar.bar(me).setBackgroundImage(
-          image.map { $0.takeUnretainedObject() } as? UIImage,
+          image.unretainedObject as? UIImage,
           for: UIBarMetrics(rawValue: metrics) ?? .default)
       }
     }
     static let setBarTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       MainThread.enterIMP(with: me, color) { me, color in
-        UINavigationBar.bar(me).barTintColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        UINavigationBar.bar(me).barTintColor = color.unretainedObject as? UIColor
       }
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in

@@ -117,10 +117,11 @@ extension UIView: AnimationTarget {
 
   /// Takes the running animation of `key` out of the view's list and returns it; nil if none.
   private func removeAnimation(of key: String) -> RunningAnimation? {
-    guard !animations.isEmpty, let index = animations.firstIndex(where: { $0.key == key }) else {
-      return nil
+    // A loop, not `firstIndex(where:)` (see `animationEnded(_:)`).
+    for index in animations.indices where animations[index].key == key {
+      return animations.remove(at: index)
     }
-    return animations.remove(at: index)
+    return nil
   }
 
   func animationEnded(_ animation: RunningAnimation) {

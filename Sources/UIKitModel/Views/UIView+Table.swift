@@ -98,7 +98,7 @@ extension UIView {
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       MainThread.enterIMP(with: me, color) { me, color in
         let view = UIView.view(me)
-        let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        let newColor = color.unretainedObject as? UIColor
         view.animate(
           "backgroundColor", from: { .color(UIColorComponents($0.presentationBackgroundColor)) },
           to: .color(UIColorComponents(newColor)))
@@ -108,7 +108,7 @@ extension UIView {
     static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       MainThread.enterIMP(with: me, color) { me, color in
         let view = UIView.view(me)
-        let newColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        let newColor = color.unretainedObject as? UIColor
         view.animate(
           "tintColor", from: { .color(UIColorComponents($0.presentationTintColor)) },
           to: .color(UIColorComponents(newColor ?? view.superview?.tintColor ?? .systemBlue)))
@@ -194,12 +194,12 @@ extension UIView {
     }
     static let setBackgroundColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       MainThread.enterIMP(with: me, color) { me, color in
-        UIView.view(me).backgroundColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        UIView.view(me).backgroundColor = color.unretainedObject as? UIColor
       }
     }
     static let setTintColor: @convention(c) (id, SEL, id?) -> Void = { me, _, color in
       MainThread.enterIMP(with: me, color) { me, color in
-        UIView.view(me).tintColor = color.map { $0.takeUnretainedObject() } as? UIColor
+        UIView.view(me).tintColor = color.unretainedObject as? UIColor
       }
     }
     static let layoutSubviews: @convention(c) (id, SEL) -> Void = { me, _ in

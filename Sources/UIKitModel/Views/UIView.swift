@@ -62,7 +62,7 @@ open class UIView: UIResponder {
   /// The view an object argument is, or nil.
   @inline(__always)
   static func optionalView(_ object: id?) -> UIView? {
-    object.map { $0.takeUnretainedObject() } as? UIView
+    object.unretainedObject as? UIView
   }
 
   // MARK: State
@@ -454,6 +454,19 @@ open class UIView: UIResponder {
     for subview in subviews where !subview.autoresizingMask.isEmpty {
       subview.frame = UIView.autoresized(
         subview.modelFrame, mask: subview.autoresizingMask, from: old, to: new)
+    }
+  }
+}
+
+extension Optional where Wrapped == id {
+  /// The object an IMP's optional object argument points at, unretained; nil for `nil`. Not
+  /// `Optional.map`: in main-actor code its closure checks the executor on every call (SE-0423),
+  /// and the model's IMPs read such arguments on every send.
+  @inline(__always)
+  var unretainedObject: ObjCObject? {
+    switch self {
+    case .some(let pointer): pointer.takeUnretainedObject()
+    case .none: nil
     }
   }
 }
