@@ -29,7 +29,7 @@ extension UINavigationController {
   /// pop to a view controller that doesn't exist" for both).
   func stackIndex(ofPopTarget object: id?) -> Int? {
     let target = UINavigationController.controller(object)
-    if let target, let index = stack.firstIndex(where: { $0 === target }) { return index }
+    if let target, let index = stack.firstIndex(ofIdentical: target) { return index }
     let named = object.map { $0.takeUnretainedObject().description } ?? "nil"
     UIKitModelIssues.report(.notInStack(controller: named, navigationController: description))
     return nil

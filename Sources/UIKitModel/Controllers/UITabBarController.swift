@@ -303,7 +303,7 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
     defer { endSwitch() }
     let old = selectedViewController
     let index: Int
-    if let old, let kept = controllers.firstIndex(where: { $0 === old }) {
+    if let old, let kept = controllers.firstIndex(ofIdentical: old) {
       index = kept
     } else if controllers.indices.contains(selected) {
       index = selected
@@ -341,14 +341,14 @@ open class UITabBarController: UIViewController, UITabBarDelegate {
 
   /// The user's tap on `item`: asks the delegate, selects, tells the delegate.
   func userSelected(_ item: UITabBarItem) {
-    guard let index = tabBar.items?.firstIndex(where: { $0 === item }),
+    guard let index = tabBar.items?.firstIndex(ofIdentical: item),
       tabs.indices.contains(index)
     else { return }
     let controller = tabs[index]
     if let delegate, !delegate.tabBarController(self, shouldSelect: controller) { return }
     // The delegate may have changed the tabs: the tapped controller is selected where it is now,
     // and not at all if it has left.
-    guard let current = tabs.firstIndex(where: { $0 === controller }) else { return }
+    guard let current = tabs.firstIndex(ofIdentical: controller) else { return }
     if current != selected {
       performSelect(current)
       guard selectedViewController === controller else { return }
@@ -393,7 +393,7 @@ extension UITabBarController {
       MainThread.enterIMP(with: me, object) { me, object in
         let tabs = UITabBarController.tabs(me)
         let controller = UITabBarController.object(object, as: UIViewController.self)
-        guard let controller, let index = tabs.tabs.firstIndex(where: { $0 === controller }) else {
+        guard let controller, let index = tabs.tabs.firstIndex(ofIdentical: controller) else {
           return tabs.refuse(
             "select \(controller.map { "\($0)" } ?? "nil")",
             "only a view controller in its list of view controllers can be selected")

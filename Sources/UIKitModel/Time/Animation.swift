@@ -289,25 +289,34 @@ internal final class AnimationEngine {
     // A loop, not `removeAll(where:)`: a main-actor closure the standard library calls checks
     // its executor on every call (SE-0423), about 400 instructions per running animation per
     // frame, which made an animated push and pop a third dearer. The ones kept keep their order.
-    var ended: [RunningAnimation] = []
-    var kept = 0
-    for index in running.indices {
+    // Most frames end none: a read-only scan finds the first that ends, if any.
+    func ends(_ animation: RunningAnimation) -> Bool {
+      animation.scrub == nil && time >= animation.end - 1e-9
+    }
+    var first = running.endIndex
+    for index in running.indices where ends(running[index]) {
+      first = index
+      break
+    }
+    guard first < running.endIndex else { return }
+    var ended: [RunningAnimation] = [running[first]]
+    var kept = first
+    for index in (first + 1)..<running.endIndex {
       let animation = running[index]
-      if animation.scrub == nil, time >= animation.end - 1e-9 {
+      if ends(animation) {
         ended.append(animation)
       } else {
-        if kept != index { running[kept] = animation }
+        running[kept] = animation
         kept += 1
       }
     }
-    guard !ended.isEmpty else { return }
     running.removeSubrange(kept...)
     for animation in ended { finish(animation, interrupted: false) }
   }
 
   /// Ends `animation` early: a later animation of the same property replaced it.
   func interrupt(_ animation: RunningAnimation) {
-    guard let index = running.firstIndex(where: { $0 === animation }) else { return }
+    guard let index = running.firstIndex(ofIdentical: animation) else { return }
     running.remove(at: index)
     finish(animation, interrupted: true)
   }

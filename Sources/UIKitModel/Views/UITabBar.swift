@@ -221,7 +221,7 @@ open class UITabBar: UIView {
   /// mid animation).
   public func asSeen(over behind: UIColor = .white) -> SeenTabBar {
     let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-    let selectedIndex = selectedItem.flatMap { item in items?.firstIndex { $0 === item } }
+    let selectedIndex = selectedItem.flatMap { item in items?.firstIndex(ofIdentical: item) }
     let (color, opacity) = seen(at: middle, over: behind)
     return SeenTabBar(
       isHidden: isHidden || effectiveAlpha == 0,

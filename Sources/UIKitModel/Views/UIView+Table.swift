@@ -25,7 +25,7 @@ extension UIView {
         guard let child = UIView.optionalView(view), let sibling = UIView.optionalView(sibling),
           sibling !== child
         else { return }
-        UIView.view(me).place(child) { others in others.firstIndex { $0 === sibling } }
+        UIView.view(me).place(child) { others in others.firstIndex(ofIdentical: sibling) }
       }
     }
     static let insertAbove: @convention(c) (id, SEL, id?, id?) -> Void = { me, _, view, sibling in
@@ -34,7 +34,7 @@ extension UIView {
           sibling !== child
         else { return }
         UIView.view(me).place(child) { others in
-          others.firstIndex { $0 === sibling }.map { $0 + 1 }
+          others.firstIndex(ofIdentical: sibling).map { $0 + 1 }
         }
       }
     }
@@ -50,7 +50,7 @@ extension UIView {
       MainThread.enterIMP(with: me, view) { me, view in
         let parent = UIView.view(me)
         guard let child = UIView.optionalView(view),
-          let index = parent.subviews.firstIndex(where: { $0 === child })
+          let index = parent.subviews.firstIndex(ofIdentical: child)
         else { return }
         parent.subviews.append(parent.subviews.remove(at: index))
       }
@@ -59,7 +59,7 @@ extension UIView {
       MainThread.enterIMP(with: me, view) { me, view in
         let parent = UIView.view(me)
         guard let child = UIView.optionalView(view),
-          let index = parent.subviews.firstIndex(where: { $0 === child })
+          let index = parent.subviews.firstIndex(ofIdentical: child)
         else { return }
         parent.subviews.insert(parent.subviews.remove(at: index), at: 0)
       }
@@ -237,7 +237,7 @@ extension UIView {
     // which nobody is told of (a move within one view sends no notification), and put back
     // where it was if the index is refused: no filtered copy is made.
     let moved = child.superview !== self
-    let oldIndex = moved ? nil : subviews.firstIndex { $0 === child }
+    let oldIndex = moved ? nil : subviews.firstIndex(ofIdentical: child)
     if let oldIndex { subviews.remove(at: oldIndex) }
     let count = subviews.count
     let index = position(subviews)
@@ -273,7 +273,7 @@ extension UIView {
   func detachFromSuperview() {
     guard let parent = superview else { return }
     parent.willRemoveSubview(self)
-    if let index = parent.subviews.firstIndex(where: { $0 === self }) {
+    if let index = parent.subviews.firstIndex(ofIdentical: self) {
       parent.subviews.remove(at: index)
     }
     superview = nil

@@ -470,3 +470,14 @@ extension Optional where Wrapped == id {
     }
   }
 }
+
+extension Array where Element: AnyObject {
+  /// The index of `object` itself (`===`), found by a loop. Not `firstIndex(where:)`: in
+  /// main-actor code, its closure checks the executor on every call (SE-0423), and the view tree
+  /// and the stacks look up their members on every move.
+  @inline(__always)
+  func firstIndex(ofIdentical object: Element) -> Int? {
+    for index in indices where self[index] === object { return index }
+    return nil
+  }
+}
