@@ -80,7 +80,7 @@ final class Narrow: ObjCObject {
 @Suite("Hooks on registers")
 struct HookRegistersTests {
   /// The site of `selector` on `cls`.
-  private func site(_ cls: Class, _ selector: Selector) -> HookSite? {
+  func site(_ cls: Class, _ selector: Selector) -> HookSite? {
     HookEngine.state.withLock { $0.sites[SiteKey(cls: ObjectIdentifier(cls), selector: selector)] }
   }
 
@@ -91,7 +91,7 @@ struct HookRegistersTests {
 
   /// Checks that `count` calls of `selector` on `cls` ran their hooks on the registers so far,
   /// in a debug build (a release build does not count them).
-  private func expectRegisterCalls(
+  func expectRegisterCalls(
     _ count: Int, _ cls: Class, _ selector: Selector, _ comment: Comment? = nil,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
@@ -133,60 +133,6 @@ struct HookRegistersTests {
     before.remove()
     instead.remove()
     #expect(object.sum(4, 5, 6) == 15)
-  }
-
-  @Test("class-wide before and after hooks take the short way; a once hook runs once on it")
-  func classHooksOnlyShortWay() throws {
-    // No per-object hook at the site and no instead hook: the site runs the lists without
-    // looking for the receiver's hooks. A once hook there claims its one run and removes itself,
-    // and the other hooks go on.
-    let cls = Narrow.freshClass()
-    let object = Narrow.make(cls)
-    let seen = Journal()
-    let once = try Narrow.hook(before: "sum:b:c:", in: cls, options: .once) {
-      (_, a: Int, _: Int, _: Int) in seen.note("once \(a)")
-    }
-    let after = try Narrow.hook(after: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
-      seen.note("after \(a)")
-    }
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
-    #expect(!after.hasFired && !once.hasFired)
-    #expect(object.sum(1, 2, 3) == 6)
-    #expect(object.sum(4, 5, 6) == 15)
-    #expect(seen.take() == ["once 1", "after 1", "after 4"])
-    #expect(once.hasFired && !once.isActive)
-    #expect(after.hasFired)
-    expectRegisterCalls(2, cls, "sum:b:c:")
-
-    // A per-object hook is at the site of the object's own subclass, whose calls look for their
-    // receiver's hooks, and then reach the class's site, which still takes the short way.
-    let other = Narrow.make(cls)
-    let mine = try other.hook(before: "sum:b:c:") { (_: Narrow, a: Int, _: Int, _: Int) in
-      seen.note("mine \(a)")
-    }
-    let layer = object_getClass(other)!
-    #expect(layer !== cls)
-    #expect(site(layer, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == false)
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
-    #expect(object.sum(7, 0, 0) == 7 && other.sum(8, 0, 0) == 8)
-    #expect(seen.take() == ["after 7", "mine 8", "after 8"])
-    expectRegisterCalls(4, cls, "sum:b:c:")
-    expectRegisterCalls(1, layer, "sum:b:c:")
-    mine.remove()
-
-    // A class-wide instead hook takes the class's calls off the short way, and its removal puts
-    // them back.
-    let instead = try Narrow.hook(instead: "sum:b:c:", in: cls) {
-      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
-      original(a, b, c) + 1
-    }
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == false)
-    #expect(object.sum(1, 1, 1) == 4)
-    instead.remove()
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
-    #expect(object.sum(1, 1, 1) == 3)
-    #expect(seen.take() == ["after 1", "after 1"])
-    after.remove()
   }
 
   @Test("an instead hook passes changed narrow integers on: a negative Int8, an Int32, a Bool")

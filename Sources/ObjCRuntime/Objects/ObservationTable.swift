@@ -1,5 +1,5 @@
 // The observations of one object: its registrations and the changes under way, read and
-// written under one lock (KeyValueObserving.swift makes and tells them).
+// written under one lock (KeyValueObserving.swift makes them, KeyValueObserving+Changes.swift tells them).
 
 /// The observations of one object, kept in an association of it.
 internal final class ObservationTable: Sendable {
