@@ -41,73 +41,110 @@ internal struct HookBody: Sendable {
 /// One call as a typed hook reads it from the registers: the receiver and the arguments as they
 /// arrived (or as an `instead` hook passed them on), the result word, and for an `instead` hook
 /// the way on down the chain. Valid only while the hook runs.
+///
+/// Two words, passed in registers: the call's ``Context`` stays where the site laid it out, and
+/// a hook, an `instead` chain's next step or a ``HookOriginal`` copies only the pointer and the
+/// depth (a nine-word view was copied at each of them, a third of an `instead` hook's cost).
 @usableFromInline
 internal struct HookRegisters {
-  @usableFromInline let call: RegisterCall
-  // Unowned and borrowed: sites are immortal, and the call that made this view reads the
-  // snapshot (and with it both lists) until it returns (`HookInvocation` holds them the same
-  // way).
-  private unowned(unsafe) let site: HookSite
-  private let classHooks: BorrowedReference<HookList>
-  private let objectHooks: BorrowedReference<HookList>?
-  private let original: IMP?
-  /// How far down the `instead` chain this view is: 0 is the outermost hook.
-  private var insteadDepth = 0
+  /// What the call's hooks share, laid out once by the site for the call.
+  @usableFromInline
+  struct Context {
+    @usableFromInline let call: RegisterCall
+    // Unowned and borrowed: sites are immortal, and the call that made this context reads the
+    // snapshot (and with it both lists) until it returns (`HookInvocation` holds them the same
+    // way).
+    unowned(unsafe) let site: HookSite
+    let classHooks: BorrowedReference<HookList>
+    let objectHooks: BorrowedReference<HookList>?
+    let original: IMP?
+  }
 
-  init(
+  /// The call's context, on the site's stack for the call.
+  @usableFromInline let context: UnsafePointer<Context>
+  /// How far down the `instead` chain this view is: 0 is the outermost hook.
+  @usableFromInline let insteadDepth: Int
+
+  /// Runs `body` with a view of a call whose context the site lays out here: the view, and any
+  /// copy of it, is valid only inside `body`.
+  @inline(__always)
+  static func with<Result>(
     call: RegisterCall, site: HookSite, classHooks: BorrowedReference<HookList>,
-    objectHooks: BorrowedReference<HookList>?, original: IMP?
-  ) {
-    self.call = call
-    self.site = site
-    self.classHooks = classHooks
-    self.objectHooks = objectHooks
-    self.original = original
+    objectHooks: BorrowedReference<HookList>?, original: IMP?,
+    _ body: (HookRegisters) -> Result
+  ) -> Result {
+    let context = Context(
+      call: call, site: site, classHooks: classHooks, objectHooks: objectHooks,
+      original: original)
+    // Without the stack protector's check, which `withUnsafePointer` adds to the site's every
+    // call (five instructions): the pointer is only read, and only while `body` runs.
+    return _withUnprotectedUnsafePointer(to: context) {
+      body(HookRegisters(context: $0, insteadDepth: 0))
+    }
+  }
+
+  private init(context: UnsafePointer<Context>, insteadDepth: Int) {
+    self.context = context
+    self.insteadDepth = insteadDepth
+  }
+
+  /// The call's registers.
+  @usableFromInline
+  var call: RegisterCall {
+    @inline(__always) get { context.pointee.call }
   }
 
   /// Calls what the `instead` hook running replaced, with the registers as they are now: the
   /// next `instead` hook, or the original implementation. Its result is then in the result word.
-  @usableFromInline
+  @inlinable
   func invokeOriginal() {
-    var next = self
-    next.proceed(from: insteadDepth + 1)
+    Self.proceed(context, from: insteadDepth + 1)
   }
 
-  /// Runs the call's `instead` chain from its outermost hook. (A copy walks it: the view the
-  /// site passes to its other hooks stays as it is.)
+  /// Runs the call's `instead` chain from its outermost hook.
   func runInsteadChain() {
-    var chain = self
-    chain.proceed()
+    Self.proceed(context, from: 0)
   }
 
-  /// Runs the `instead` hook at `depth` of the chain, or the original when the chain is done,
-  /// as ``HookInvocation`` runs it over a frame.
+  /// Runs the `instead` hook at `depth` of the chain of the call `context` lays out, or the
+  /// original when the chain is done, as ``HookInvocation`` runs it over a frame.
   ///
-  /// Out of line: the calls without `instead` hooks do not pay for its frame.
-  @inline(never)
-  mutating func proceed(from depth: Int = 0) {
-    insteadDepth = depth
-    guard let entry = HookList.insteadEntry(at: depth, classHooks, objectHooks) else {
-      releaseReturnedObject()
-      // The site is read only when the hooked class inherits the method (an unowned reference
-      // read costs a retain).
-      if let original {
-        call.resultWord = call.callOriginal(original)
-      } else {
-        call.resultWord = call.callOriginal(site.originalImplementation(nil))
-      }
-      return
+  /// Out of line, so that the calls without `instead` hooks do not pay for its frame; static,
+  /// with each link's two-word view made for it; and ending in a call of the hook's body or of
+  /// the original, with nothing left to do after it, so that it keeps no registers of its own.
+  @usableFromInline @inline(never)
+  static func proceed(_ context: UnsafePointer<Context>, from depth: Int) {
+    guard
+      let entry = HookList.insteadEntry(
+        at: depth, context.pointee.classHooks, context.pointee.objectHooks)
+    else {
+      return callOriginal(context)
     }
-    // A `once` hook that another call already ran passes on to the next in the chain.
-    let ran = BorrowedReference(entry).with { $0.run(self) }
-    if !ran { proceed(from: depth + 1) }
+    BorrowedReference(entry).with {
+      $0.runInChain(HookRegisters(context: context, insteadDepth: depth))
+    }
+  }
+
+  /// Calls the original, at the end of the `instead` chain, with the registers as the chain
+  /// left them, and keeps its result in the result word.
+  @inline(never)
+  private static func callOriginal(_ context: UnsafePointer<Context>) {
+    HookRegisters(context: context, insteadDepth: 0).releaseReturnedObject()
+    // The site is read only when the hooked class inherits the method (an unowned reference
+    // read costs a retain).
+    let call = context.pointee.call
+    if let original = context.pointee.original {
+      call.resultWord = call.callOriginal(original)
+    } else {
+      call.resultWord = call.callOriginal(context.pointee.site.originalImplementation(nil))
+    }
   }
 
   /// Drops the reference the result word holds, if the method returns an object and the word
   /// holds one, and empties the word.
   @usableFromInline
   func releaseReturnedObject() {
-    guard site.returnsObject else { return }
+    guard context.pointee.site.returnsObject else { return }
     if let object = call.resultSlot.load(as: UnsafeRawPointer?.self) {
       Unmanaged<AnyObject>.fromOpaque(object).release()
     }
@@ -187,5 +224,5 @@ extension HookInvocation: TypedArguments {}
 
 extension HookRegisters: TypedArguments {
   @usableFromInline
-  var method: MethodReference { site.method }
+  var method: MethodReference { context.pointee.site.method }
 }

@@ -152,12 +152,14 @@ internal final class HookList: @unchecked Sendable {
     at depth: Int, _ classHooks: BorrowedReference<HookList>,
     _ objectHooks: BorrowedReference<HookList>?
   ) -> Unmanaged<HookEntry>? {
+    // Wrapping arithmetic: the counts are of buffers, and `depth` is at most their sum.
     let objectInstead = objectHooks?.with { $0.instead } ?? Entries()
     let classInstead = classHooks.with { $0.instead }
     let objectCount = objectInstead.count
-    if depth < objectCount { return objectInstead[objectCount - 1 - depth] }
-    if depth - objectCount < classInstead.count {
-      return classInstead[classInstead.count - 1 - (depth - objectCount)]
+    if depth < objectCount { return objectInstead[objectCount &- 1 &- depth] }
+    let classDepth = depth &- objectCount
+    if classDepth < classInstead.count {
+      return classInstead[classInstead.count &- 1 &- classDepth]
     }
     return nil
   }

@@ -54,6 +54,22 @@ internal final class HookEntry: @unchecked Sendable {
     runUnlessFired { body.registers(registers) }
   }
 
+  /// Runs the body's register entry as the link of an `instead` chain that `registers` is at;
+  /// a `once` hook that another call already ran passes the call on to the next link.
+  ///
+  /// A hook that ran before, the common case, ends in its body's call.
+  @inline(__always)
+  func runInChain(_ registers: HookRegisters) {
+    if runState.load(ordering: .relaxed) == RunState.ran { return body.registers(registers) }
+    runInChainUnlessFired(registers)
+  }
+
+  /// ``runInChain(_:)`` for a hook that never ran, or a `once` hook.
+  @inline(never)
+  private func runInChainUnlessFired(_ registers: HookRegisters) {
+    if !run(registers) { registers.invokeOriginal() }
+  }
+
   /// Whether any call ran the hook: the hook map tells hooks that never fired.
   var hasRun: Bool {
     let state = runState.load(ordering: .relaxed)
@@ -245,14 +261,16 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
           registerCalls.add(1, ordering: .relaxed)
         #endif
         let classHooks = snapshot.borrowedClassHooks
-        let registers = HookRegisters(
+        return HookRegisters.with(
           call: call, site: self, classHooks: classHooks, objectHooks: nil,
-          original: snapshot.original)
-        let (before, after) = classHooks.with { ($0.before, $0.after) }
-        HookList.run(before, registers)
-        call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
-        HookList.run(after, registers)
-        return call.resultWord
+          original: snapshot.original
+        ) { registers in
+          let (before, after) = classHooks.with { ($0.before, $0.after) }
+          HookList.run(before, registers)
+          call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
+          HookList.run(after, registers)
+          return call.resultWord
+        }
       }
     }
   }
@@ -272,22 +290,24 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     #if DEBUG
       registerCalls.add(1, ordering: .relaxed)
     #endif
-    let registers = HookRegisters(
+    return HookRegisters.with(
       call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
-      original: snapshot.original)
-    // In the frame's order: class-wide before per-object before, per-object after before
-    // class-wide after.
-    let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
-    HookList.run(classBefore, registers)
-    if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
-    if HookList.noInstead(classHooks, objectHooks) {
-      call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
-    } else {
-      registers.runInsteadChain()
+      original: snapshot.original
+    ) { registers in
+      // In the frame's order: class-wide before per-object before, per-object after before
+      // class-wide after.
+      let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
+      HookList.run(classBefore, registers)
+      if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
+      if HookList.noInstead(classHooks, objectHooks) {
+        call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
+      } else {
+        registers.runInsteadChain()
+      }
+      if let objectHooks { HookList.run(objectHooks.with { $0.after }, registers) }
+      HookList.run(classAfter, registers)
+      return call.resultWord
     }
-    if let objectHooks { HookList.run(objectHooks.with { $0.after }, registers) }
-    HookList.run(classAfter, registers)
-    return call.resultWord
   }
 
   // The frame ways of a register call, out of line: inlined, their frames cost the register way

@@ -13,8 +13,10 @@ import ObjCRuntime
 public struct HookOriginal<Result, each Arg> {
   @usableFromInline internal let call: HookOriginalCall
 
+  /// The original of the call `invocation` points to, which must stay where it is while the
+  /// hook runs (the typed body's frame entry holds it).
   @usableFromInline
-  internal init(_ invocation: HookInvocation) {
+  internal init(_ invocation: UnsafePointer<HookInvocation>) {
     self.call = .frame(invocation)
   }
 
@@ -28,7 +30,8 @@ public struct HookOriginal<Result, each Arg> {
   public func callAsFunction(_ arguments: repeat each Arg) -> Result {
     var index = 2
     switch call {
-    case .frame(let invocation):
+    case .frame(let pointer):
+      let invocation = pointer.pointee
       repeat invocation.call.uncheckedSetArgument(
         each arguments, at: TypedHook<ObjCObject>.next(&index))
       invocation.invokeOriginal()
@@ -42,10 +45,12 @@ public struct HookOriginal<Result, each Arg> {
   }
 }
 
-/// The call an `instead` hook runs in: over a frame, or over the registers.
+/// The call an `instead` hook runs in: over a frame, or over the registers. Both are small
+/// (the frame's view is not copied in, but pointed to), so that making one, handing it to the
+/// hook's closure and reading it back costs a few words.
 @usableFromInline
 internal enum HookOriginalCall {
-  case frame(HookInvocation)
+  case frame(UnsafePointer<HookInvocation>)
   case registers(HookRegisters)
 }
 
@@ -323,11 +328,17 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     let checks = objectChecks
     guard !checks.isEmpty else {
       return HookBody(
-        frame: { invocation in Self.replace(invocation, HookOriginal(invocation), body) },
+        frame: { invocation in
+          withUnsafePointer(to: invocation) { Self.replace(invocation, HookOriginal($0), body) }
+        },
         registers: { registers in Self.replace(registers, HookOriginal(registers), body) })
     }
     return HookBody(
-      frame: { invocation in Self.replace(invocation, HookOriginal(invocation), checks, body) },
+      frame: { invocation in
+        withUnsafePointer(to: invocation) {
+          Self.replace(invocation, HookOriginal($0), checks, body)
+        }
+      },
       registers: { registers in Self.replace(registers, HookOriginal(registers), checks, body) })
   }
 }
