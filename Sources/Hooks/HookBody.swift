@@ -58,6 +58,9 @@ internal struct HookRegisters {
     let classHooks: BorrowedReference<HookList>
     let objectHooks: BorrowedReference<HookList>?
     let original: IMP?
+    /// How many `instead` hooks the chain has (per-object and class-wide): a hook that calls
+    /// the original from the last link goes straight to the original.
+    @usableFromInline let chainLength: Int
   }
 
   /// The call's context, on the site's stack for the call.
@@ -70,12 +73,12 @@ internal struct HookRegisters {
   @inline(__always)
   static func with<Result>(
     call: RegisterCall, site: HookSite, classHooks: BorrowedReference<HookList>,
-    objectHooks: BorrowedReference<HookList>?, original: IMP?,
+    objectHooks: BorrowedReference<HookList>?, original: IMP?, chainLength: Int,
     _ body: (HookRegisters) -> Result
   ) -> Result {
     let context = Context(
       call: call, site: site, classHooks: classHooks, objectHooks: objectHooks,
-      original: original)
+      original: original, chainLength: chainLength)
     // Without the stack protector's check, which `withUnsafePointer` adds to the site's every
     // call (five instructions): the pointer is only read, and only while `body` runs.
     return _withUnprotectedUnsafePointer(to: context) {
@@ -98,7 +101,13 @@ internal struct HookRegisters {
   /// next `instead` hook, or the original implementation. Its result is then in the result word.
   @inlinable
   func invokeOriginal() {
-    Self.proceed(context, from: insteadDepth + 1)
+    let next = insteadDepth &+ 1
+    // From the last link (the usual chain has one), straight to the original.
+    if next == context.pointee.chainLength {
+      Self.callOriginal(context)
+    } else {
+      Self.proceed(context, from: next)
+    }
   }
 
   /// Runs the call's `instead` chain from its outermost hook.
@@ -127,17 +136,16 @@ internal struct HookRegisters {
 
   /// Calls the original, at the end of the `instead` chain, with the registers as the chain
   /// left them, and keeps its result in the result word.
-  @inline(never)
-  private static func callOriginal(_ context: UnsafePointer<Context>) {
+  @usableFromInline @inline(never)
+  static func callOriginal(_ context: UnsafePointer<Context>) {
     HookRegisters(context: context, insteadDepth: 0).releaseReturnedObject()
     // The site is read only when the hooked class inherits the method (an unowned reference
-    // read costs a retain).
+    // read costs a retain). The implementation first, then the call's words: read in that
+    // order, only the context is kept across the first call, and only the words across the
+    // second.
+    let original = context.pointee.original ?? context.pointee.site.originalImplementation(nil)
     let call = context.pointee.call
-    if let original = context.pointee.original {
-      call.resultWord = call.callOriginal(original)
-    } else {
-      call.resultWord = call.callOriginal(context.pointee.site.originalImplementation(nil))
-    }
+    call.resultWord = call.callOriginal(original)
   }
 
   /// Drops the reference the result word holds, if the method returns an object and the word

@@ -145,6 +145,14 @@ internal final class HookList: @unchecked Sendable {
     classHooks.with { $0.instead.isEmpty } && (objectHooks?.with { $0.instead.isEmpty } ?? true)
   }
 
+  /// How many `instead` hooks a call with these hooks runs through before the original.
+  @inline(__always)
+  static func chainLength(
+    _ classHooks: BorrowedReference<HookList>, _ objectHooks: BorrowedReference<HookList>?
+  ) -> Int {
+    classHooks.with { $0.instead.count } &+ (objectHooks?.with { $0.instead.count } ?? 0)
+  }
+
   /// The `instead` hook at `depth` of a call's chain: per-object hooks outside class-wide ones,
   /// newest outermost; nil when the chain is done.
   @inline(__always)
@@ -376,6 +384,8 @@ internal final class SiteSnapshot: @unchecked Sendable {
   /// Whether a call runs only class-wide hooks, on its registers, with no `instead` hook: the
   /// common case, which a call takes without looking for its receiver's hooks or for a chain.
   let runsClassHooksOnRegisters: Bool
+  /// Whether a call runs only class-wide hooks, on its registers, with an `instead` chain.
+  let runsClassChainOnRegisters: Bool
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
@@ -388,6 +398,8 @@ internal final class SiteSnapshot: @unchecked Sendable {
     self.takesRegisters = classHooks.takesRegisters
     self.runsClassHooksOnRegisters =
       classHooks.takesRegisters && objectChunks.isEmpty && classHooks.instead.isEmpty
+    self.runsClassChainOnRegisters =
+      classHooks.takesRegisters && objectChunks.isEmpty && !classHooks.instead.isEmpty
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }

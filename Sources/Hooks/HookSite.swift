@@ -253,6 +253,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     return snapshots.read { borrowed in
       borrowed.with { snapshot in
         guard snapshot.runsClassHooksOnRegisters else {
+          if snapshot.runsClassChainOnRegisters { return interceptClassChain(call, snapshot) }
           return interceptOnRegisters(call, snapshot)
         }
         // Class-wide hooks only, no `instead` hook: the way most hooked calls take, kept short
@@ -263,7 +264,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
         let classHooks = snapshot.borrowedClassHooks
         return HookRegisters.with(
           call: call, site: self, classHooks: classHooks, objectHooks: nil,
-          original: snapshot.original
+          original: snapshot.original, chainLength: 0
         ) { registers in
           let (before, after) = classHooks.with { ($0.before, $0.after) }
           HookList.run(before, registers)
@@ -272,6 +273,27 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
           return call.resultWord
         }
       }
+    }
+  }
+
+  /// A register call with class-wide hooks only, all on the registers, and an `instead` chain:
+  /// the usual `instead` hook, without the receiver's lookup.
+  @inline(never)
+  private func interceptClassChain(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
+    #if DEBUG
+      registerCalls.add(1, ordering: .relaxed)
+    #endif
+    let classHooks = snapshot.borrowedClassHooks
+    let (before, instead, after) = classHooks.with { ($0.before, $0.instead, $0.after) }
+    return HookRegisters.with(
+      call: call, site: self, classHooks: classHooks, objectHooks: nil,
+      original: snapshot.original, chainLength: instead.count
+    ) { registers in
+      HookList.run(before, registers)
+      // The outermost link (the newest hook) runs from here: the chain's walk starts past it.
+      BorrowedReference(instead[instead.count &- 1]).with { $0.runInChain(registers) }
+      HookList.run(after, registers)
+      return call.resultWord
     }
   }
 
@@ -290,16 +312,17 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     #if DEBUG
       registerCalls.add(1, ordering: .relaxed)
     #endif
+    let chainLength = HookList.chainLength(classHooks, objectHooks)
     return HookRegisters.with(
       call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,
-      original: snapshot.original
+      original: snapshot.original, chainLength: chainLength
     ) { registers in
       // In the frame's order: class-wide before per-object before, per-object after before
       // class-wide after.
       let (classBefore, classAfter) = classHooks.with { ($0.before, $0.after) }
       HookList.run(classBefore, registers)
       if let objectHooks { HookList.run(objectHooks.with { $0.before }, registers) }
-      if HookList.noInstead(classHooks, objectHooks) {
+      if chainLength == 0 {
         call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
       } else {
         registers.runInsteadChain()

@@ -1,5 +1,6 @@
-// The short way of a hooked call: class-wide typed hooks without an instead hook run without
-// looking for the receiver's own hooks or for a chain (HookSite.intercept(registers:)).
+// The short ways of a hooked call: class-wide typed hooks run without looking for the receiver's
+// own hooks, inline when there is no instead hook (HookSite.intercept(registers:)), and from the
+// chain's outermost link when there is one (HookSite.interceptClassChain).
 import ObjCRuntime
 import Testing
 
@@ -58,5 +59,51 @@ extension HookRegistersTests {
     #expect(object.sum(1, 1, 1) == 3)
     #expect(seen.take() == ["after 1", "after 1"])
     after.remove()
+  }
+
+  @Test("a class-wide instead chain takes its own way, in order; a once link that ran passes on")
+  func classChainWay() throws {
+    let cls = Narrow.freshClass()
+    let object = Narrow.make(cls)
+    let seen = Journal()
+    let before = try Narrow.hook(before: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
+      seen.note("before \(a)")
+    }
+    let inner = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      seen.note("inner \(a)")
+      return original(a, b, c) * 2
+    }
+    let outer = try Narrow.hook(instead: "sum:b:c:", in: cls) {
+      (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
+      seen.note("outer \(a)")
+      return original(a + 1, b, c) + 1
+    }
+    let after = try Narrow.hook(after: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
+      seen.note("after \(a)")
+    }
+    let snapshot = site(cls, "sum:b:c:")?.snapshots.value
+    #expect(snapshot?.runsClassChainOnRegisters == true)
+    #expect(snapshot?.runsClassHooksOnRegisters == false)
+    // The outer link changes the first argument for the inner one, which the after hook sees.
+    #expect(object.sum(1, 2, 3) == (2 + 2 + 3) * 2 + 1)
+    #expect(seen.take() == ["before 1", "outer 1", "inner 2", "after 2"])
+    expectRegisterCalls(1, cls, "sum:b:c:")
+    for token in [before, inner, outer, after] { token.remove() }
+    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassChainOnRegisters == false)
+
+    // A once link alone, entered again from its own run: the inner call finds it fired and
+    // goes on to the original, the last link's way out.
+    let once = try Narrow.hook(instead: "sum:b:c:", in: cls, options: .once) {
+      (original: HookOriginal<Int, Int, Int, Int>, me, a: Int, b: Int, c: Int) in
+      seen.note("once \(a)")
+      return original(a, b, c) + me.sum(a + 10, b, c)
+    }
+    defer { once.remove() }
+    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassChainOnRegisters == true)
+    #expect(object.sum(1, 2, 3) == 6 + 16)
+    #expect(seen.take() == ["once 1"])
+    #expect(object.sum(1, 2, 3) == 6)
+    #expect(seen.take() == [])
   }
 }
