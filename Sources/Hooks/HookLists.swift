@@ -381,11 +381,28 @@ internal final class SiteSnapshot: @unchecked Sendable {
   /// Whether a call can run its class-wide hooks on its registers (``HookList/takesRegisters``);
   /// a call decides for the hooks of its receiver when it finds them.
   let takesRegisters: Bool
+  /// The way a call of a register-shape method takes through these hooks (``RegisterWay``),
+  /// decided when the snapshot is made.
+  let registerWay: RegisterWay
   /// Whether a call runs only class-wide hooks, on its registers, with no `instead` hook: the
   /// common case, which a call takes without looking for its receiver's hooks or for a chain.
-  let runsClassHooksOnRegisters: Bool
+  var runsClassHooksOnRegisters: Bool { registerWay == .classHooks }
   /// Whether a call runs only class-wide hooks, on its registers, with an `instead` chain.
-  let runsClassChainOnRegisters: Bool
+  var runsClassChainOnRegisters: Bool { registerWay == .classChain }
+
+  /// The ways a call of a register-shape method takes through a snapshot's hooks, each a
+  /// function of the site's that does only what its hooks need.
+  enum RegisterWay: UInt8 {
+    /// Class-wide hooks only, all on the registers, no `instead` hook: the short way.
+    case classHooks
+    /// Class-wide hooks only, all on the registers, with an `instead` chain.
+    case classChain
+    /// Per-object hooks only (the site of an object's own subclass, where class-wide hooks are
+    /// rare): the receiver's hooks, found, decide.
+    case objectHooks
+    /// Any other mix, or hooks that need a frame.
+    case general
+  }
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
@@ -396,10 +413,14 @@ internal final class SiteSnapshot: @unchecked Sendable {
     self.objectChunks = objectHooks.chunkPairs
     self.original = original
     self.takesRegisters = classHooks.takesRegisters
-    self.runsClassHooksOnRegisters =
-      classHooks.takesRegisters && objectChunks.isEmpty && classHooks.instead.isEmpty
-    self.runsClassChainOnRegisters =
-      classHooks.takesRegisters && objectChunks.isEmpty && !classHooks.instead.isEmpty
+    self.registerWay =
+      if !classHooks.takesRegisters {
+        .general
+      } else if objectChunks.isEmpty {
+        classHooks.instead.isEmpty ? .classHooks : .classChain
+      } else {
+        classHooks.isEmpty ? .objectHooks : .general
+      }
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }

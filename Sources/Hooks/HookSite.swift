@@ -252,10 +252,8 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     guard snapshotTakesRegisters.load(ordering: .relaxed) else { return interceptInFrame(call) }
     return snapshots.read { borrowed in
       borrowed.with { snapshot in
-        guard snapshot.runsClassHooksOnRegisters else {
-          if snapshot.runsClassChainOnRegisters { return interceptClassChain(call, snapshot) }
-          return interceptOnRegisters(call, snapshot)
-        }
+        // One test for the short way (a switch here is a jump table, three more instructions).
+        guard snapshot.registerWay == .classHooks else { return interceptOtherWay(call, snapshot) }
         // Class-wide hooks only, no `instead` hook: the way most hooked calls take, kept short
         // (the others' lookups and chain cost it spilled registers when they shared its frame).
         #if DEBUG
@@ -276,9 +274,19 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     }
   }
 
+  /// A register call that does not take the short way: the snapshot's way decides.
+  @inline(never)
+  private func interceptOtherWay(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
+    switch snapshot.registerWay {
+    case .classChain: interceptClassChain(call, snapshot)
+    case .objectHooks: interceptObjectHooks(call, snapshot)
+    case .classHooks, .general: interceptOnRegisters(call, snapshot)
+    }
+  }
+
   /// A register call with class-wide hooks only, all on the registers, and an `instead` chain:
   /// the usual `instead` hook, without the receiver's lookup.
-  @inline(never)
+  @inline(__always)
   private func interceptClassChain(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     #if DEBUG
       registerCalls.add(1, ordering: .relaxed)
@@ -297,13 +305,47 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     }
   }
 
+  /// A register call at a site with per-object hooks only: the receiver's hooks, when they
+  /// take the registers and have no `instead` hook, run around the original; any others go the
+  /// general way.
+  @inline(__always)
+  private func interceptObjectHooks(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
+    let found = snapshot.hooks(of: call.receiverIdentity)
+    guard let objectHooks = found,
+      objectHooks.with({ $0.takesRegisters && $0.instead.isEmpty })
+    else {
+      return interceptOnRegisters(call, snapshot, objectHooks: found)
+    }
+    #if DEBUG
+      registerCalls.add(1, ordering: .relaxed)
+    #endif
+    let (before, after) = objectHooks.with { ($0.before, $0.after) }
+    return HookRegisters.with(
+      call: call, site: self, classHooks: snapshot.borrowedClassHooks, objectHooks: objectHooks,
+      original: snapshot.original, chainLength: 0
+    ) { registers in
+      HookList.run(before, registers)
+      call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
+      HookList.run(after, registers)
+      return call.resultWord
+    }
+  }
+
   /// A register call with per-object hooks at the site or an `instead` hook: the receiver's
   /// hooks found, and the way decided, as ``intercept(registers:)`` reads them.
   @inline(never)
   private func interceptOnRegisters(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
-    let classHooks = snapshot.borrowedClassHooks
     let objectHooks =
       snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
+    return interceptOnRegisters(call, snapshot, objectHooks: objectHooks)
+  }
+
+  /// ``interceptOnRegisters(_:_:)`` with the receiver's hooks found.
+  @inline(__always)
+  private func interceptOnRegisters(
+    _ call: RegisterCall, _ snapshot: SiteSnapshot, objectHooks: BorrowedReference<HookList>?
+  ) -> UInt64 {
+    let classHooks = snapshot.borrowedClassHooks
     guard snapshot.takesRegisters, objectHooks?.with({ $0.takesRegisters }) ?? true else {
       // The receiver's own hooks need a frame, or an edit came since the flag was read:
       // the snapshot decides.

@@ -38,7 +38,7 @@ extension HookRegistersTests {
     }
     let layer = object_getClass(other)!
     #expect(layer !== cls)
-    #expect(site(layer, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == false)
+    #expect(site(layer, "sum:b:c:")?.snapshots.value.registerWay == .objectHooks)
     #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
     #expect(object.sum(7, 0, 0) == 7 && other.sum(8, 0, 0) == 8)
     #expect(seen.take() == ["after 7", "mine 8", "after 8"])
@@ -104,6 +104,44 @@ extension HookRegistersTests {
     #expect(object.sum(1, 2, 3) == 6 + 16)
     #expect(seen.take() == ["once 1"])
     #expect(object.sum(1, 2, 3) == 6)
+    #expect(seen.take() == [])
+  }
+
+  @Test("per-object hooks take their own way; an instead hook or a receiver without hooks does not")
+  func objectHooksWay() throws {
+    let cls = Narrow.freshClass()
+    let first = Narrow.make(cls)
+    let second = Narrow.make(cls)
+    let seen = Journal()
+    let before = try first.hook(before: "sum:b:c:") { (_: Narrow, a: Int, _: Int, _: Int) in
+      seen.note("first before \(a)")
+    }
+    let after = try first.hook(after: "sum:b:c:") { (_: Narrow, a: Int, _: Int, _: Int) in
+      seen.note("first after \(a)")
+    }
+    let instead = try second.hook(instead: "sum:b:c:") {
+      (original: HookOriginal<Int, Int, Int, Int>, _: Narrow, a: Int, b: Int, c: Int) in
+      seen.note("second instead \(a)")
+      return original(a, b, c) * 10
+    }
+    let layer = object_getClass(first)!
+    #expect(object_getClass(second) === layer)
+    #expect(site(layer, "sum:b:c:")?.snapshots.value.registerWay == .objectHooks)
+
+    #expect(first.sum(1, 2, 3) == 6)
+    #expect(seen.take() == ["first before 1", "first after 1"])
+    // The second object's instead hook goes the general way, on the registers too.
+    #expect(second.sum(1, 2, 3) == 60)
+    #expect(seen.take() == ["second instead 1"])
+    expectRegisterCalls(2, layer, "sum:b:c:")
+
+    // With its hooks gone, the first object stays in the layer and runs the original alone.
+    before.remove()
+    after.remove()
+    #expect(first.sum(4, 5, 6) == 15)
+    #expect(seen.take() == [])
+    instead.remove()
+    #expect(second.sum(4, 5, 6) == 15)
     #expect(seen.take() == [])
   }
 }
