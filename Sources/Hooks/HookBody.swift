@@ -44,7 +44,8 @@ internal struct HookBody: Sendable {
 ///
 /// Two words, passed in registers: the call's ``Context`` stays where the site laid it out, and
 /// a hook, an `instead` chain's next step or a ``HookOriginal`` copies only the pointer and the
-/// depth (a nine-word view was copied at each of them, a third of an `instead` hook's cost).
+/// depth (a nine-word view was copied at each of them: with the chain's walk, 84 of an `instead`
+/// hook's 394 instructions).
 @usableFromInline
 internal struct HookRegisters {
   /// What the call's hooks share, laid out once by the site for the call.
