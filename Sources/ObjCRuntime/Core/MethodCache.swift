@@ -105,20 +105,27 @@ internal struct MethodCache: ~Copyable, Sendable {
 /// classes by Swift type metadata, read by every object's init. Written under the runtime lock.
 internal struct AddressMap: ~Copyable, Sendable {
   // Sendable: as MethodCache, the word is atomic and the buffers follow the single-writer rules.
+  /// The buffer's address; zero until the first insert, for the empty map. A constant initial
+  /// value lets a `static let` map be laid out when the program loads: with the empty buffer's
+  /// address, which a C call returns, each read of the global first checked that it was made
+  /// (`swift_once`, 9 instructions of every object's init).
   private let bufferWord: Atomic<UInt>
 
   init() {
-    bufferWord = Atomic(UInt(bitPattern: swk_map_empty_buffer()))
+    bufferWord = Atomic(0)
   }
 
   private var buffer: UnsafePointer<swk_map_buffer> {
-    UnsafePointer(bitPattern: bufferWord.load(ordering: .acquiring)).unsafelyUnwrapped
+    UnsafePointer(bitPattern: bufferWord.load(ordering: .acquiring)) ?? swk_map_empty_buffer()
   }
 
   /// The value for `key`, or nil; lock-free.
   @inline(__always)
   func lookup(_ key: UnsafeRawPointer) -> UnsafeRawPointer? {
-    swk_map_lookup(buffer, key)
+    guard
+      let buffer = UnsafePointer<swk_map_buffer>(bitPattern: bufferWord.load(ordering: .acquiring))
+    else { return nil }
+    return swk_map_lookup(buffer, key)
   }
 
   /// Adds `key -> value` (a key already there keeps its value); call with the runtime lock held.
