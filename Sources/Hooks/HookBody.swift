@@ -52,10 +52,12 @@ internal struct HookRegisters {
   @usableFromInline
   struct Context {
     @usableFromInline let call: RegisterCall
-    // Unowned and borrowed: sites are immortal, and the call that made this context reads the
+    // Unmanaged and borrowed: sites are immortal, and the call that made this context reads the
     // snapshot (and with it both lists) until it returns (`HookInvocation` holds them the same
-    // way).
-    unowned(unsafe) let site: HookSite
+    // way). Unmanaged rather than `unowned(unsafe)`: a method called on an unowned reference
+    // retained and released it around the call (40 instructions of a per-object `instead`
+    // hook's call of its inherited original).
+    let site: Unmanaged<HookSite>
     let classHooks: BorrowedReference<HookList>
     let objectHooks: BorrowedReference<HookList>?
     let original: IMP?
@@ -78,7 +80,8 @@ internal struct HookRegisters {
     _ body: (HookRegisters) -> Result
   ) -> Result {
     let context = Context(
-      call: call, site: site, classHooks: classHooks, objectHooks: objectHooks,
+      call: call, site: Unmanaged.passUnretained(site), classHooks: classHooks,
+      objectHooks: objectHooks,
       original: original, chainLength: chainLength)
     // Without the stack protector's check, which `withUnsafePointer` adds to the site's every
     // call (five instructions): the pointer is only read, and only while `body` runs.
@@ -140,11 +143,12 @@ internal struct HookRegisters {
   @usableFromInline @inline(never)
   static func callOriginal(_ context: UnsafePointer<Context>) {
     HookRegisters(context: context, insteadDepth: 0).releaseReturnedObject()
-    // The site is read only when the hooked class inherits the method (an unowned reference
-    // read costs a retain). The implementation first, then the call's words: read in that
-    // order, only the context is kept across the first call, and only the words across the
-    // second.
-    let original = context.pointee.original ?? context.pointee.site.originalImplementation(nil)
+    // The superclass is asked only when the hooked class inherits the method. The
+    // implementation first, then the call's words: read in that order, only the context is kept
+    // across the first call, and only the words across the second.
+    let original =
+      context.pointee.original
+      ?? context.pointee.site._withUnsafeGuaranteedRef { $0.originalImplementation(nil) }
     let call = context.pointee.call
     call.resultWord = call.callOriginal(original)
   }
@@ -153,7 +157,7 @@ internal struct HookRegisters {
   /// holds one, and empties the word.
   @usableFromInline
   func releaseReturnedObject() {
-    guard context.pointee.site.returnsObject else { return }
+    guard context.pointee.site._withUnsafeGuaranteedRef({ $0.returnsObject }) else { return }
     if let object = call.resultSlot.load(as: UnsafeRawPointer?.self) {
       Unmanaged<AnyObject>.fromOpaque(object).release()
     }
@@ -233,5 +237,5 @@ extension HookInvocation: TypedArguments {}
 
 extension HookRegisters: TypedArguments {
   @usableFromInline
-  var method: MethodReference { context.pointee.site.method }
+  var method: MethodReference { context.pointee.site._withUnsafeGuaranteedRef { $0.method } }
 }

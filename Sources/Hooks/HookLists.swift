@@ -384,12 +384,6 @@ internal final class SiteSnapshot: @unchecked Sendable {
   /// The way a call of a register-shape method takes through these hooks (``RegisterWay``),
   /// decided when the snapshot is made.
   let registerWay: RegisterWay
-  /// Whether a call runs only class-wide hooks, on its registers, with no `instead` hook: the
-  /// common case, which a call takes without looking for its receiver's hooks or for a chain.
-  var runsClassHooksOnRegisters: Bool { registerWay == .classHooks }
-  /// Whether a call runs only class-wide hooks, on its registers, with an `instead` chain.
-  var runsClassChainOnRegisters: Bool { registerWay == .classChain }
-
   /// The ways a call of a register-shape method takes through a snapshot's hooks, each a
   /// function of the site's that does only what its hooks need.
   enum RegisterWay: UInt8 {

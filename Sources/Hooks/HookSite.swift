@@ -55,7 +55,8 @@ internal final class HookEntry: @unchecked Sendable {
   }
 
   /// Runs the body's register entry as the link of an `instead` chain that `registers` is at;
-  /// a `once` hook that another call already ran passes the call on to the next link.
+  /// a `once` hook that already ran (in another call, or earlier in this one, when an outer
+  /// link calls its original twice) passes the call on to the next link.
   ///
   /// A hook that ran before, the common case, ends in its body's call.
   @inline(__always)
@@ -170,9 +171,9 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// false. A call that sees it out of step with the snapshot it then reads still runs right
   /// (the snapshot decides), only by the slower way.
   private let snapshotTakesRegisters = Atomic<Bool>(true)
-  /// The calls that ran their hooks on the registers, counted in debug builds only: for tests,
-  /// which cannot tell otherwise.
-  let registerCalls = Atomic<Int>(0)
+  /// The calls that ran their hooks on the registers, by the way they took, counted in debug
+  /// builds only: for tests, which cannot tell otherwise.
+  let registerCalls = Mutex<[SiteSnapshot.RegisterWay: Int]>([:])
   /// Under ``HookEngine``'s lock.
   var installation: SiteInstallation = .none
   /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.
@@ -256,25 +257,42 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
         guard snapshot.registerWay == .classHooks else { return interceptOtherWay(call, snapshot) }
         // Class-wide hooks only, no `instead` hook: the way most hooked calls take, kept short
         // (the others' lookups and chain cost it spilled registers when they shared its frame).
-        #if DEBUG
-          registerCalls.add(1, ordering: .relaxed)
-        #endif
-        let classHooks = snapshot.borrowedClassHooks
-        return HookRegisters.with(
-          call: call, site: self, classHooks: classHooks, objectHooks: nil,
-          original: snapshot.original, chainLength: 0
-        ) { registers in
-          let (before, after) = classHooks.with { ($0.before, $0.after) }
-          HookList.run(before, registers)
-          call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
-          HookList.run(after, registers)
-          return call.resultWord
-        }
+        countRegisterCall(.classHooks)
+        return runAroundOriginal(call, snapshot, snapshot.borrowedClassHooks, objectHooks: nil)
       }
     }
   }
 
-  /// A register call that does not take the short way: the snapshot's way decides.
+  /// Runs `hooks`' before hooks, the original and their after hooks on the registers: the
+  /// short way's call (`hooks` are the class-wide ones) and the per-object way's (the
+  /// receiver's), which have no `instead` hook.
+  @inline(__always)
+  private func runAroundOriginal(
+    _ call: RegisterCall, _ snapshot: SiteSnapshot, _ hooks: BorrowedReference<HookList>,
+    objectHooks: BorrowedReference<HookList>?
+  ) -> UInt64 {
+    HookRegisters.with(
+      call: call, site: self, classHooks: snapshot.borrowedClassHooks, objectHooks: objectHooks,
+      original: snapshot.original, chainLength: 0
+    ) { registers in
+      let (before, after) = hooks.with { ($0.before, $0.after) }
+      HookList.run(before, registers)
+      call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
+      HookList.run(after, registers)
+      return call.resultWord
+    }
+  }
+
+  /// Counts a call that ran its hooks on the registers the way `way` does, in debug builds.
+  @inline(__always)
+  private func countRegisterCall(_ way: SiteSnapshot.RegisterWay) {
+    #if DEBUG
+      registerCalls.withLock { $0[way, default: 0] += 1 }
+    #endif
+  }
+
+  /// A register call that does not take the short way: the snapshot's way decides. (The short
+  /// way's own case does not come here; it would be right in the general way too.)
   @inline(never)
   private func interceptOtherWay(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     switch snapshot.registerWay {
@@ -288,9 +306,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// the usual `instead` hook, without the receiver's lookup.
   @inline(__always)
   private func interceptClassChain(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
-    #if DEBUG
-      registerCalls.add(1, ordering: .relaxed)
-    #endif
+    countRegisterCall(.classChain)
     let classHooks = snapshot.borrowedClassHooks
     let (before, instead, after) = classHooks.with { ($0.before, $0.instead, $0.after) }
     return HookRegisters.with(
@@ -316,32 +332,24 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     else {
       return interceptOnRegisters(call, snapshot, objectHooks: found)
     }
-    #if DEBUG
-      registerCalls.add(1, ordering: .relaxed)
-    #endif
-    let (before, after) = objectHooks.with { ($0.before, $0.after) }
-    return HookRegisters.with(
-      call: call, site: self, classHooks: snapshot.borrowedClassHooks, objectHooks: objectHooks,
-      original: snapshot.original, chainLength: 0
-    ) { registers in
-      HookList.run(before, registers)
-      call.resultWord = call.callOriginal(originalImplementation(snapshot.original))
-      HookList.run(after, registers)
-      return call.resultWord
-    }
+    countRegisterCall(.objectHooks)
+    return runAroundOriginal(call, snapshot, objectHooks, objectHooks: objectHooks)
   }
 
-  /// A register call with per-object hooks at the site or an `instead` hook: the receiver's
-  /// hooks found, and the way decided, as ``intercept(registers:)`` reads them.
-  @inline(never)
+  /// A register call the general way: class-wide and per-object hooks at one site, a
+  /// per-object `instead` hook, or hooks that need a frame (and a call whose flag was read
+  /// before an edit). The receiver's hooks are found here.
+  @inline(__always)
   private func interceptOnRegisters(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     let objectHooks =
       snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil
     return interceptOnRegisters(call, snapshot, objectHooks: objectHooks)
   }
 
-  /// ``interceptOnRegisters(_:_:)`` with the receiver's hooks found.
-  @inline(__always)
+  /// ``interceptOnRegisters(_:_:)`` with the receiver's hooks found (the per-object way sends
+  /// its receivers with an `instead` hook or a frame hook here). Out of line, once for both: the
+  /// optimizer kept it out of line even when asked to inline it.
+  @inline(never)
   private func interceptOnRegisters(
     _ call: RegisterCall, _ snapshot: SiteSnapshot, objectHooks: BorrowedReference<HookList>?
   ) -> UInt64 {
@@ -351,9 +359,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
       // the snapshot decides.
       return interceptInFrame(call, snapshot, classHooks, objectHooks)
     }
-    #if DEBUG
-      registerCalls.add(1, ordering: .relaxed)
-    #endif
+    countRegisterCall(.general)
     let chainLength = HookList.chainLength(classHooks, objectHooks)
     return HookRegisters.with(
       call: call, site: self, classHooks: classHooks, objectHooks: objectHooks,

@@ -1,6 +1,8 @@
-// The short ways of a hooked call: class-wide typed hooks run without looking for the receiver's
-// own hooks, inline when there is no instead hook (HookSite.intercept(registers:)), and from the
-// chain's outermost link when there is one (HookSite.interceptClassChain).
+// The ways of a hooked call on the registers (SiteSnapshot.RegisterWay): class-wide typed hooks
+// run without looking for the receiver's own hooks, inline when there is no instead hook (the
+// short way, HookSite.intercept(registers:)) and from the chain's outermost link when there is
+// one (HookSite.interceptClassChain); per-object hooks alone at a site run around the original
+// (HookSite.interceptObjectHooks); any other mix goes the general way.
 import ObjCRuntime
 import Testing
 
@@ -21,14 +23,14 @@ extension HookRegistersTests {
     let after = try Narrow.hook(after: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
       seen.note("after \(a)")
     }
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
+    #expect(registerWay(cls, "sum:b:c:") == .classHooks)
     #expect(!after.hasFired && !once.hasFired)
     #expect(object.sum(1, 2, 3) == 6)
     #expect(object.sum(4, 5, 6) == 15)
     #expect(seen.take() == ["once 1", "after 1", "after 4"])
     #expect(once.hasFired && !once.isActive)
     #expect(after.hasFired)
-    expectRegisterCalls(2, cls, "sum:b:c:")
+    expectRegisterCalls(2, cls, "sum:b:c:", way: .classHooks)
 
     // A per-object hook is at the site of the object's own subclass, whose calls look for their
     // receiver's hooks, and then reach the class's site, which still takes the short way.
@@ -38,12 +40,12 @@ extension HookRegistersTests {
     }
     let layer = object_getClass(other)!
     #expect(layer !== cls)
-    #expect(site(layer, "sum:b:c:")?.snapshots.value.registerWay == .objectHooks)
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
+    #expect(registerWay(layer, "sum:b:c:") == .objectHooks)
+    #expect(registerWay(cls, "sum:b:c:") == .classHooks)
     #expect(object.sum(7, 0, 0) == 7 && other.sum(8, 0, 0) == 8)
     #expect(seen.take() == ["after 7", "mine 8", "after 8"])
-    expectRegisterCalls(4, cls, "sum:b:c:")
-    expectRegisterCalls(1, layer, "sum:b:c:")
+    expectRegisterCalls(4, cls, "sum:b:c:", way: .classHooks)
+    expectRegisterCalls(1, layer, "sum:b:c:", way: .objectHooks)
     mine.remove()
 
     // A class-wide instead hook takes the class's calls off the short way, and its removal puts
@@ -52,10 +54,11 @@ extension HookRegistersTests {
       (original: HookOriginal<Int, Int, Int, Int>, _, a: Int, b: Int, c: Int) in
       original(a, b, c) + 1
     }
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == false)
+    #expect(registerWay(cls, "sum:b:c:") == .classChain)
     #expect(object.sum(1, 1, 1) == 4)
+    expectRegisterCalls(1, cls, "sum:b:c:", way: .classChain)
     instead.remove()
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassHooksOnRegisters == true)
+    #expect(registerWay(cls, "sum:b:c:") == .classHooks)
     #expect(object.sum(1, 1, 1) == 3)
     #expect(seen.take() == ["after 1", "after 1"])
     after.remove()
@@ -82,15 +85,14 @@ extension HookRegistersTests {
     let after = try Narrow.hook(after: "sum:b:c:", in: cls) { (_, a: Int, _: Int, _: Int) in
       seen.note("after \(a)")
     }
-    let snapshot = site(cls, "sum:b:c:")?.snapshots.value
-    #expect(snapshot?.runsClassChainOnRegisters == true)
-    #expect(snapshot?.runsClassHooksOnRegisters == false)
+    #expect(registerWay(cls, "sum:b:c:") == .classChain)
     // The outer link changes the first argument for the inner one, which the after hook sees.
     #expect(object.sum(1, 2, 3) == (2 + 2 + 3) * 2 + 1)
     #expect(seen.take() == ["before 1", "outer 1", "inner 2", "after 2"])
-    expectRegisterCalls(1, cls, "sum:b:c:")
+    expectRegisterCalls(1, cls, "sum:b:c:", way: .classChain)
+    expectRegisterCalls(1, cls, "sum:b:c:", "no other way")
     for token in [before, inner, outer, after] { token.remove() }
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassChainOnRegisters == false)
+    #expect(registerWay(cls, "sum:b:c:") == .classHooks)
 
     // A once link alone, entered again from its own run: the inner call finds it fired and
     // goes on to the original, the last link's way out.
@@ -100,14 +102,15 @@ extension HookRegistersTests {
       return original(a, b, c) + me.sum(a + 10, b, c)
     }
     defer { once.remove() }
-    #expect(site(cls, "sum:b:c:")?.snapshots.value.runsClassChainOnRegisters == true)
+    #expect(registerWay(cls, "sum:b:c:") == .classChain)
     #expect(object.sum(1, 2, 3) == 6 + 16)
     #expect(seen.take() == ["once 1"])
+    expectRegisterCalls(3, cls, "sum:b:c:", way: .classChain, "the outer call and the inner one")
     #expect(object.sum(1, 2, 3) == 6)
     #expect(seen.take() == [])
   }
 
-  @Test("per-object hooks take their own way; an instead hook or a receiver without hooks does not")
+  @Test("per-object hooks take their own way; a per-object instead hook goes the general way")
   func objectHooksWay() throws {
     let cls = Narrow.freshClass()
     let first = Narrow.make(cls)
@@ -126,20 +129,25 @@ extension HookRegistersTests {
     }
     let layer = object_getClass(first)!
     #expect(object_getClass(second) === layer)
-    #expect(site(layer, "sum:b:c:")?.snapshots.value.registerWay == .objectHooks)
+    #expect(registerWay(layer, "sum:b:c:") == .objectHooks)
 
     #expect(first.sum(1, 2, 3) == 6)
     #expect(seen.take() == ["first before 1", "first after 1"])
+    expectRegisterCalls(1, layer, "sum:b:c:", way: .objectHooks)
     // The second object's instead hook goes the general way, on the registers too.
     #expect(second.sum(1, 2, 3) == 60)
     #expect(seen.take() == ["second instead 1"])
-    expectRegisterCalls(2, layer, "sum:b:c:")
+    expectRegisterCalls(1, layer, "sum:b:c:", way: .general)
 
-    // With its hooks gone, the first object stays in the layer and runs the original alone.
+    // With its hooks gone, the first object is back in its class, whose site has no hooks:
+    // the layer counts none of its calls. The second one's hook keeps the per-object way.
     before.remove()
     after.remove()
+    #expect(object_getClass(first) === cls)
+    #expect(registerWay(layer, "sum:b:c:") == .objectHooks)
     #expect(first.sum(4, 5, 6) == 15)
     #expect(seen.take() == [])
+    expectRegisterCalls(2, layer, "sum:b:c:", "the layer counted no call of the first object")
     instead.remove()
     #expect(second.sum(4, 5, 6) == 15)
     #expect(seen.take() == [])

@@ -89,17 +89,23 @@ struct HookRegistersTests {
     site(cls, selector)?.snapshots.value.takesRegisters ?? false
   }
 
-  /// Checks that `count` calls of `selector` on `cls` ran their hooks on the registers so far,
-  /// in a debug build (a release build does not count them).
+  /// Checks that `count` calls of `selector` on `cls` ran their hooks on the registers so far
+  /// (the way `way` did, or any way), in a debug build (a release build does not count them).
   func expectRegisterCalls(
-    _ count: Int, _ cls: Class, _ selector: Selector, _ comment: Comment? = nil,
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
+    _ count: Int, _ cls: Class, _ selector: Selector, way: SiteSnapshot.RegisterWay? = nil,
+    _ comment: Comment? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
     #if DEBUG
-      #expect(
-        site(cls, selector)?.registerCalls.load(ordering: .relaxed) == count, comment,
-        sourceLocation: sourceLocation)
+      let counted = site(cls, selector)?.registerCalls.withLock { calls in
+        way.map { calls[$0, default: 0] } ?? calls.values.reduce(0, +)
+      }
+      #expect(counted == count, comment, sourceLocation: sourceLocation)
     #endif
+  }
+
+  /// The way the calls of `selector` on `cls` take through the hooks in force.
+  func registerWay(_ cls: Class, _ selector: Selector) -> SiteSnapshot.RegisterWay? {
+    site(cls, selector)?.snapshots.value.registerWay
   }
 
   @Test("typed hooks take the registers; one untyped hook sends the calls through a frame")
