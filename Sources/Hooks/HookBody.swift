@@ -81,8 +81,7 @@ internal struct HookRegisters {
   ) -> Result {
     let context = Context(
       call: call, site: Unmanaged.passUnretained(site), classHooks: classHooks,
-      objectHooks: objectHooks,
-      original: original, chainLength: chainLength)
+      objectHooks: objectHooks, original: original, chainLength: chainLength)
     // Without the stack protector's check, which `withUnsafePointer` adds to the site's every
     // call (five instructions): the pointer is only read, and only while `body` runs.
     return _withUnprotectedUnsafePointer(to: context) {
@@ -124,7 +123,8 @@ internal struct HookRegisters {
   ///
   /// Out of line, so that the calls without `instead` hooks do not pay for its frame; static,
   /// with each link's two-word view made for it; and ending in a call of the hook's body or of
-  /// the original, with nothing left to do after it, so that it keeps no registers of its own.
+  /// the original, with nothing left to do after it, so that it saves only the register the
+  /// body's context travels in.
   @usableFromInline @inline(never)
   static func proceed(_ context: UnsafePointer<Context>, from depth: Int) {
     guard
