@@ -46,7 +46,7 @@ public struct ObjCIvarDeclaration {
     _ name: String, _ keyPath: ReferenceWritableKeyPath<Owner, Wrapped?>
   ) {
     self.name = name
-    self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped?.self)
+    self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped.self)
     self.accessors = IvarAccessors(
       get: IvarAccessors.optionalGetter { (owner: Owner) in owner[keyPath: keyPath] },
       set: { object, value in
@@ -66,12 +66,12 @@ public struct ObjCIvarDeclaration {
     _ name: String, readOnly read: @escaping @Sendable (Owner) -> Wrapped?
   ) {
     self.name = name
-    self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped?.self)
+    self.typeEncoding = ObjCIvarDeclaration.encoding(of: Wrapped.self)
     self.accessors = IvarAccessors(get: IvarAccessors.optionalGetter(read), set: nil)
   }
 
   private static func encoding(of type: Any.Type) -> String {
-    (type as? any ObjCTypeEncodable.Type)?.objcTypeEncoding ?? "?"
+    objcTypeEncoding(of: type) ?? "?"
   }
 }
 

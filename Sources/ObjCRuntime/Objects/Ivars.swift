@@ -56,7 +56,7 @@ internal struct IvarAccessors {
   static func getter<Owner: ObjCObject, Value>(_ read: @escaping (Owner) -> Value)
     -> (ObjCObject) -> Any?
   {
-    if Value.self is any OptionalProtocol.Type {
+    if isOptional(Value.self) {
       return { object in (object as? Owner).flatMap { flattened(read($0)) } }
     }
     return { object in
@@ -70,7 +70,7 @@ internal struct IvarAccessors {
   static func optionalGetter<Owner: ObjCObject, Wrapped>(_ read: @escaping (Owner) -> Wrapped?)
     -> (ObjCObject) -> Any?
   {
-    if Wrapped.self is any OptionalProtocol.Type {
+    if isOptional(Wrapped.self) {
       return { object in (object as? Owner).flatMap { flattened(read($0)) } }
     }
     return { object in
@@ -79,3 +79,14 @@ internal struct IvarAccessors {
     }
   }
 }
+
+/// Whether `type` is an `Optional`, read from its metadata's kind (`MetadataKind::Optional`, in
+/// Swift's stable ABI): a check of `OptionalProtocol` scans every conformance record of the
+/// process the first time for each type, and for each class of a class's chain (see
+/// `objcTypeEncoding(of:)`).
+internal func isOptional(_ type: Any.Type) -> Bool {
+  unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == optionalMetadataKind
+}
+
+/// `MetadataKind::Optional`: 2, with the flag of metadata that is not on the heap (0x200).
+private let optionalMetadataKind: UInt = 0x202

@@ -144,7 +144,7 @@ public struct ObjCPropertyDeclaration {
   ) {
     var attributes = [
       objc_property_attribute_t(
-        name: "T", value: (Value.self as? any ObjCTypeEncodable.Type)?.objcTypeEncoding ?? "?")
+        name: "T", value: objcTypeEncoding(of: Value.self) ?? "?")
     ]
     if !(keyPath is ReferenceWritableKeyPath<Owner, Value>) {
       attributes.append(objc_property_attribute_t(name: "R"))

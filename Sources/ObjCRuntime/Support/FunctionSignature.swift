@@ -48,10 +48,10 @@ internal enum FunctionSignature {
   {
     if type == Void.self { return "v" }
     if type == Class.self || type == Optional<Class>.self { return "#" }
-    guard let encodable = type as? any ObjCTypeEncodable.Type else {
+    guard let encoding = objcTypeEncoding(of: type) else {
       throw .invalidImplementation("\(function) uses \(type), which has no Objective-C encoding")
     }
-    return encodable.objcTypeEncoding
+    return encoding
   }
 
   private static func parameterAndResultTypes(of function: Any.Type) throws(ObjCRuntimeError)
