@@ -172,8 +172,10 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// (the snapshot decides), only by the slower way.
   private let snapshotTakesRegisters = Atomic<Bool>(true)
   /// The calls that ran their hooks on the registers, by the way they took, counted in debug
-  /// builds only: for tests, which cannot tell otherwise.
-  let registerCalls = Mutex<[SiteSnapshot.RegisterWay: Int]>([:])
+  /// builds only: for tests, which cannot tell otherwise. A `RuntimeLock`, not a `Mutex`:
+  /// ThreadSanitizer cannot see the standard library's locking, and reported the counts of two
+  /// threads' calls as a race.
+  let registerCalls = RuntimeLock<[SiteSnapshot.RegisterWay: Int]>([:])
   /// Under ``HookEngine``'s lock.
   var installation: SiteInstallation = .none
   /// The method the interceptor is the IMP of, under ``HookEngine``'s lock.
