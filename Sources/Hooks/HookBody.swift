@@ -89,7 +89,7 @@ internal struct HookRegisters {
     }
   }
 
-  private init(context: UnsafePointer<Context>, insteadDepth: Int) {
+  fileprivate init(context: UnsafePointer<Context>, insteadDepth: Int) {
     self.context = context
     self.insteadDepth = insteadDepth
   }
@@ -107,50 +107,15 @@ internal struct HookRegisters {
     let next = insteadDepth &+ 1
     // From the last link (the usual chain has one), straight to the original.
     if next == context.pointee.chainLength {
-      Self.callOriginal(context)
+      callOriginalOfChain(context)
     } else {
-      Self.proceed(context, from: next)
+      proceedInChain(context, from: next)
     }
   }
 
   /// Runs the call's `instead` chain from its outermost hook.
   func runInsteadChain() {
-    Self.proceed(context, from: 0)
-  }
-
-  /// Runs the `instead` hook at `depth` of the chain of the call `context` lays out, or the
-  /// original when the chain is done, as ``HookInvocation`` runs it over a frame.
-  ///
-  /// Out of line, so that the calls without `instead` hooks do not pay for its frame; static,
-  /// with each link's two-word view made for it; and ending in a call of the hook's body or of
-  /// the original, with nothing left to do after it, so that it saves only the register the
-  /// body's context travels in.
-  @usableFromInline @inline(never)
-  static func proceed(_ context: UnsafePointer<Context>, from depth: Int) {
-    guard
-      let entry = HookList.insteadEntry(
-        at: depth, context.pointee.classHooks, context.pointee.objectHooks)
-    else {
-      return callOriginal(context)
-    }
-    BorrowedReference(entry).with {
-      $0.runInChain(HookRegisters(context: context, insteadDepth: depth))
-    }
-  }
-
-  /// Calls the original, at the end of the `instead` chain, with the registers as the chain
-  /// left them, and keeps its result in the result word.
-  @usableFromInline @inline(never)
-  static func callOriginal(_ context: UnsafePointer<Context>) {
-    HookRegisters(context: context, insteadDepth: 0).releaseReturnedObject()
-    // The superclass is asked only when the hooked class inherits the method. The
-    // implementation first, then the call's words: read in that order, only the context is kept
-    // across the first call, and only the words across the second.
-    let original =
-      context.pointee.original
-      ?? context.pointee.site._withUnsafeGuaranteedRef { $0.originalImplementation(nil) }
-    let call = context.pointee.call
-    call.resultWord = call.callOriginal(original)
+    proceedInChain(context, from: 0)
   }
 
   /// Drops the reference the result word holds, if the method returns an object and the word
@@ -163,6 +128,45 @@ internal struct HookRegisters {
     }
     call.resultSlot.storeBytes(of: UnsafeRawPointer?.none, as: UnsafeRawPointer?.self)
   }
+}
+
+// The chain's two steps are free functions, not static methods: a static method's metatype is a
+// dead argument, and the optimizer's copy without it left the public symbol a thunk that every
+// call from a hook's body went through (four instructions).
+
+/// Runs the `instead` hook at `depth` of the chain of the call `context` lays out, or the
+/// original when the chain is done, as ``HookInvocation`` runs it over a frame.
+///
+/// Out of line, so that the calls without `instead` hooks do not pay for its frame; with each
+/// link's two-word view made for it; and ending in a call of the hook's body or of the original,
+/// with nothing left to do after it, so that it saves only the register the body's context
+/// travels in.
+@usableFromInline @inline(never)
+internal func proceedInChain(_ context: UnsafePointer<HookRegisters.Context>, from depth: Int) {
+  guard
+    let entry = HookList.insteadEntry(
+      at: depth, context.pointee.classHooks, context.pointee.objectHooks)
+  else {
+    return callOriginalOfChain(context)
+  }
+  BorrowedReference(entry).with {
+    $0.runInChain(HookRegisters(context: context, insteadDepth: depth))
+  }
+}
+
+/// Calls the original, at the end of the `instead` chain, with the registers as the chain left
+/// them, and keeps its result in the result word.
+@usableFromInline @inline(never)
+internal func callOriginalOfChain(_ context: UnsafePointer<HookRegisters.Context>) {
+  HookRegisters(context: context, insteadDepth: 0).releaseReturnedObject()
+  // The superclass is asked only when the hooked class inherits the method. The implementation
+  // first, then the call's words: read in that order, only the context is kept across the first
+  // call, and only the words across the second.
+  let original =
+    context.pointee.original
+    ?? context.pointee.site._withUnsafeGuaranteedRef { $0.originalImplementation(nil) }
+  let call = context.pointee.call
+  call.resultWord = call.callOriginal(original)
 }
 
 extension HookRegisters: TypedCall {

@@ -251,12 +251,20 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// hooks), the hooks read the registers and the original gets them as they arrived (or as an
   /// `instead` hook passed them on), with no frame laid out and no shape dispatched on;
   /// otherwise the call is laid out as a frame.
+  ///
+  /// Inlined into the protocol's witness, the one caller, which was otherwise a jump here.
+  @inline(__always)
   func intercept(registers call: RegisterCall) -> UInt64 {
     guard snapshotTakesRegisters.load(ordering: .relaxed) else { return interceptInFrame(call) }
     return snapshots.read { borrowed in
       borrowed.with { snapshot in
-        // One test for the short way (a switch here is a jump table, three more instructions).
-        guard snapshot.registerWay == .classHooks else { return interceptOtherWay(call, snapshot) }
+        // One test for the short way (a switch here is a jump table, three more instructions),
+        // then one for the usual `instead` hook's way.
+        let way = snapshot.registerWay
+        guard way == .classHooks else {
+          if way == .classChain { return interceptClassChain(call, snapshot) }
+          return interceptOtherWay(call, snapshot)
+        }
         // Class-wide hooks only, no `instead` hook: the way most hooked calls take, kept short
         // (the others' lookups and chain cost it spilled registers when they shared its frame).
         countRegisterCall(.classHooks)
@@ -294,21 +302,42 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   }
 
   /// A register call that does not take the short way: the snapshot's way decides. (The short
-  /// way's own case does not come here; it would be right in the general way too.)
+  /// way's own case does not come here; it would be right in the general way too.) Each way is
+  /// a function of its own, reached by a jump: when they shared this one, the chain's call paid
+  /// the registers the per-object way's loops save. Tests rather than a `switch`, whose jump
+  /// table cost the chain's call five more instructions.
   @inline(never)
   private func interceptOtherWay(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
-    switch snapshot.registerWay {
-    case .classChain: interceptClassChain(call, snapshot)
-    case .objectHooks: interceptObjectHooks(call, snapshot)
-    case .classHooks, .general: interceptOnRegisters(call, snapshot)
-    }
+    if snapshot.registerWay == .objectHooks { return interceptObjectHooks(call, snapshot) }
+    return interceptOnRegisters(call, snapshot)
   }
 
   /// A register call with class-wide hooks only, all on the registers, and an `instead` chain:
-  /// the usual `instead` hook, without the receiver's lookup.
-  @inline(__always)
+  /// the usual `instead` hook, without the receiver's lookup. A chain without `before` or
+  /// `after` hooks (the usual `instead` hook) saves no register for them.
+  @inline(never)
   private func interceptClassChain(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     countRegisterCall(.classChain)
+    let classHooks = snapshot.borrowedClassHooks
+    guard classHooks.with({ $0.before.isEmpty && $0.after.isEmpty }) else {
+      return interceptClassChainAround(call, snapshot)
+    }
+    let instead = classHooks.with { $0.instead }
+    return HookRegisters.with(
+      call: call, site: self, classHooks: classHooks, objectHooks: nil,
+      original: snapshot.original, chainLength: instead.count
+    ) { registers in
+      // The outermost link (the newest hook) runs from here: the chain's walk starts past it.
+      BorrowedReference(instead[instead.count &- 1]).with { $0.runInChain(registers) }
+      return call.resultWord
+    }
+  }
+
+  /// ``interceptClassChain(_:_:)`` with `before` or `after` hooks around the chain.
+  @inline(never)
+  private func interceptClassChainAround(_ call: RegisterCall, _ snapshot: SiteSnapshot)
+    -> UInt64
+  {
     let classHooks = snapshot.borrowedClassHooks
     let (before, instead, after) = classHooks.with { ($0.before, $0.instead, $0.after) }
     return HookRegisters.with(
@@ -326,7 +355,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// A register call at a site with per-object hooks only: the receiver's hooks, when they
   /// take the registers and have no `instead` hook, run around the original; any others go the
   /// general way.
-  @inline(__always)
+  @inline(never)
   private func interceptObjectHooks(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     let found = snapshot.hooks(of: call.receiverIdentity)
     guard let objectHooks = found,
@@ -341,7 +370,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   /// A register call the general way: class-wide and per-object hooks at one site, a
   /// per-object `instead` hook, or hooks that need a frame (and a call whose flag was read
   /// before an edit). The receiver's hooks are found here.
-  @inline(__always)
+  @inline(never)
   private func interceptOnRegisters(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     let objectHooks =
       snapshot.hasObjectHooks ? snapshot.hooks(of: call.receiverIdentity) : nil

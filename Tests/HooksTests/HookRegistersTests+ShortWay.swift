@@ -91,7 +91,17 @@ extension HookRegistersTests {
     #expect(seen.take() == ["before 1", "outer 1", "inner 2", "after 2"])
     expectRegisterCalls(1, cls, "sum:b:c:", way: .classChain)
     expectRegisterCalls(1, cls, "sum:b:c:", "no other way")
-    for token in [before, inner, outer, after] { token.remove() }
+
+    // The chain alone, without hooks around it (its own function of the way): the same links
+    // in the same order.
+    before.remove()
+    after.remove()
+    #expect(registerWay(cls, "sum:b:c:") == .classChain)
+    #expect(object.sum(1, 2, 3) == (2 + 2 + 3) * 2 + 1)
+    #expect(seen.take() == ["outer 1", "inner 2"])
+    expectRegisterCalls(2, cls, "sum:b:c:", way: .classChain)
+    expectRegisterCalls(2, cls, "sum:b:c:", "no other way")
+    for token in [inner, outer] { token.remove() }
     #expect(registerWay(cls, "sum:b:c:") == .classHooks)
 
     // A once link alone, entered again from its own run: the inner call finds it fired and
@@ -105,7 +115,7 @@ extension HookRegistersTests {
     #expect(registerWay(cls, "sum:b:c:") == .classChain)
     #expect(object.sum(1, 2, 3) == 6 + 16)
     #expect(seen.take() == ["once 1"])
-    expectRegisterCalls(3, cls, "sum:b:c:", way: .classChain, "the outer call and the inner one")
+    expectRegisterCalls(4, cls, "sum:b:c:", way: .classChain, "the outer call and the inner one")
     #expect(object.sum(1, 2, 3) == 6)
     #expect(seen.take() == [])
   }

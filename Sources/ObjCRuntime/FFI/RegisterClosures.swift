@@ -106,14 +106,15 @@ internal final class RegisterEntry: @unchecked Sendable {
   /// and replace.
   @inline(__always)
   func enter(_ me: id, _ cmd: SEL, _ i0: UInt64, _ i1: UInt64, _ i2: UInt64) -> UInt64 {
-    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4) { buffer in
-      let words = buffer.baseAddress.unsafelyUnwrapped
-      words[0] = i0
-      words[1] = i1
-      words[2] = i2
-      words[3] = 0
+    var words: (UInt64, UInt64, UInt64, UInt64) = (i0, i1, i2, 0)
+    // Without the stack protector's check, which a temporary allocation or
+    // `withUnsafeMutablePointer` adds to every hooked call (five instructions): the words live
+    // only while the handler runs, and nothing writes past them (``RegisterCall`` reads and
+    // writes the four words by index).
+    return _withUnprotectedUnsafeMutablePointer(to: &words) { tuple in
+      let first = UnsafeMutableRawPointer(tuple).assumingMemoryBound(to: UInt64.self)
       return handler.intercept(
-        registers: RegisterCall(layout: layout, receiver: me, selector: cmd, words: words))
+        registers: RegisterCall(layout: layout, receiver: me, selector: cmd, words: first))
     }
   }
 
