@@ -46,7 +46,7 @@ extension Hookable {
 
   /// Runs `body` after every call of the instance method `selector`, with the arguments.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)``.
+  /// - Throws: ``HookError``, as `hook(before:in:options:_:)`.
   @inlinable @discardableResult
   public static func hook<each Arg: ObjCTypeEncodable>(
     after selector: Selector, in cls: Class? = nil, options: HookOptions = [],
@@ -63,7 +63,7 @@ extension Hookable {
   /// the arguments (in that order: the receiver, the result, then the arguments); what `body`
   /// returns is what the caller gets.
   ///
-  /// - Throws: ``HookError``, as ``hook(before:options:_:)``; the result type is checked too.
+  /// - Throws: ``HookError``, as `hook(before:in:options:_:)`; the result type is checked too.
   @inlinable @discardableResult
   public static func hook<each Arg: ObjCTypeEncodable, Result>(
     after selector: Selector, returning: Result.Type, in cls: Class? = nil,
