@@ -44,7 +44,7 @@ def observer_builder(n):
 
     return "\n".join([
         "  /// A body for `before` and observing `after` hooks of %s, the hook's own types." % WORDS[n],
-        "  @inlinable",
+        "  @inlinable @inline(never)",
         "  func fixedArityObserver%s(" % generics(n),
         "    _ body: @escaping @Sendable (Receiver, %s) -> Void" % types(n),
         "  ) -> HookBody {",
@@ -80,7 +80,7 @@ def replacement_builder(n):
 
     return "\n".join([
         "  /// A body for `instead` hooks of %s, the hook's own types." % WORDS[n],
-        "  @inlinable",
+        "  @inlinable @inline(never)",
         "  func fixedArityReplacement%s(" % generics(n, ", Result"),
         "    _ body: @escaping @Sendable (HookOriginal<Result, %s>, Receiver, %s) -> Result" % (
             types(n), types(n)),

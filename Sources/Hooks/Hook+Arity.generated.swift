@@ -5,7 +5,7 @@ import ObjCRuntime
 
 extension TypedHook {
   /// A body for `before` and observing `after` hooks of one argument, the hook's own types.
-  @inlinable
+  @inlinable @inline(never)
   func fixedArityObserver<A0: ObjCTypeEncodable>(
     _ body: @escaping @Sendable (Receiver, A0) -> Void
   ) -> HookBody {
@@ -30,7 +30,7 @@ extension TypedHook {
   }
 
   /// A body for `instead` hooks of one argument, the hook's own types.
-  @inlinable
+  @inlinable @inline(never)
   func fixedArityReplacement<A0: ObjCTypeEncodable, Result>(
     _ body: @escaping @Sendable (HookOriginal<Result, A0>, Receiver, A0) -> Result
   ) -> HookBody {
@@ -62,7 +62,7 @@ extension TypedHook {
   }
 
   /// A body for `before` and observing `after` hooks of two arguments, the hook's own types.
-  @inlinable
+  @inlinable @inline(never)
   func fixedArityObserver<A0: ObjCTypeEncodable, A1: ObjCTypeEncodable>(
     _ body: @escaping @Sendable (Receiver, A0, A1) -> Void
   ) -> HookBody {
@@ -87,7 +87,7 @@ extension TypedHook {
   }
 
   /// A body for `instead` hooks of two arguments, the hook's own types.
-  @inlinable
+  @inlinable @inline(never)
   func fixedArityReplacement<A0: ObjCTypeEncodable, A1: ObjCTypeEncodable, Result>(
     _ body: @escaping @Sendable (HookOriginal<Result, A0, A1>, Receiver, A0, A1) -> Result
   ) -> HookBody {
@@ -119,7 +119,7 @@ extension TypedHook {
   }
 
   /// A body for `before` and observing `after` hooks of three arguments, the hook's own types.
-  @inlinable
+  @inlinable @inline(never)
   func fixedArityObserver<A0: ObjCTypeEncodable, A1: ObjCTypeEncodable, A2: ObjCTypeEncodable>(
     _ body: @escaping @Sendable (Receiver, A0, A1, A2) -> Void
   ) -> HookBody {
@@ -144,7 +144,7 @@ extension TypedHook {
   }
 
   /// A body for `instead` hooks of three arguments, the hook's own types.
-  @inlinable
+  @inlinable @inline(never)
   func fixedArityReplacement<A0: ObjCTypeEncodable, A1: ObjCTypeEncodable, A2: ObjCTypeEncodable, Result>(
     _ body: @escaping @Sendable (HookOriginal<Result, A0, A1, A2>, Receiver, A0, A1, A2) -> Result
   ) -> HookBody {
