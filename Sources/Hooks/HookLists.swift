@@ -384,6 +384,9 @@ internal final class SiteSnapshot: @unchecked Sendable {
   /// The way a call of a register-shape method takes through these hooks (``RegisterWay``),
   /// decided when the snapshot is made.
   let registerWay: RegisterWay
+  /// Whether ``registerWay`` is the short way: a field of its own, so that the site tests it
+  /// alone (tests of one field were merged, and the short way paid for the others').
+  let takesShortWay: Bool
   /// The ways a call of a register-shape method takes through a snapshot's hooks, each a
   /// function of the site's that does only what its hooks need.
   enum RegisterWay: UInt8 {
@@ -415,6 +418,7 @@ internal final class SiteSnapshot: @unchecked Sendable {
       } else {
         classHooks.isEmpty ? .objectHooks : .general
       }
+    self.takesShortWay = registerWay == .classHooks
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }

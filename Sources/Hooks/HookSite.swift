@@ -258,12 +258,16 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     guard snapshotTakesRegisters.load(ordering: .relaxed) else { return interceptInFrame(call) }
     return snapshots.read { borrowed in
       borrowed.with { snapshot in
-        // One test for the short way (a switch here is a jump table, three more instructions),
-        // then one for the usual `instead` hook's way.
-        let way = snapshot.registerWay
-        guard way == .classHooks else {
+        // One test for the short way, of a field of its own (tests of the way itself were
+        // merged, and the short way paid for the others'), then the others'. Each way is a
+        // function of its own: when they shared one, the chain's call paid the registers the
+        // per-object way's loops save. Tests rather than a `switch`, whose jump table cost the
+        // chain's call five more instructions (three more for the short way, in this function).
+        guard snapshot.takesShortWay else {
+          let way = snapshot.registerWay
           if way == .classChain { return interceptClassChain(call, snapshot) }
-          return interceptOtherWay(call, snapshot)
+          if way == .objectHooks { return interceptObjectHooks(call, snapshot) }
+          return interceptOnRegisters(call, snapshot)
         }
         // Class-wide hooks only, no `instead` hook: the way most hooked calls take, kept short
         // (the others' lookups and chain cost it spilled registers when they shared its frame).
@@ -299,17 +303,6 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
     #if DEBUG
       registerCalls.withLock { $0[way, default: 0] += 1 }
     #endif
-  }
-
-  /// A register call that does not take the short way: the snapshot's way decides. (The short
-  /// way's own case does not come here; it would be right in the general way too.) Each way is
-  /// a function of its own, reached by a jump: when they shared this one, the chain's call paid
-  /// the registers the per-object way's loops save. Tests rather than a `switch`, whose jump
-  /// table cost the chain's call five more instructions.
-  @inline(never)
-  private func interceptOtherWay(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
-    if snapshot.registerWay == .objectHooks { return interceptObjectHooks(call, snapshot) }
-    return interceptOnRegisters(call, snapshot)
   }
 
   /// A register call with class-wide hooks only, all on the registers, and an `instead` chain:
