@@ -403,6 +403,9 @@ internal final class SiteSnapshot: @unchecked Sendable {
 
   static let empty = SiteSnapshot(classHooks: .empty, objectHooks: .empty, original: nil)
 
+  // Inlined: out of line, it retained the two lists it was lent, where its callers hand over
+  // their own (197 instructions of an install and a removal).
+  @inline(__always)
   private init(classHooks: HookList, objectHooks: ObjectHookTable, original: IMP?) {
     self.classHooks = classHooks
     self.borrowedClassHooks = BorrowedReference(classHooks)
@@ -410,7 +413,7 @@ internal final class SiteSnapshot: @unchecked Sendable {
     self.objectChunks = objectHooks.chunkPairs
     self.original = original
     self.takesRegisters = classHooks.takesRegisters
-    self.registerWay =
+    let way: RegisterWay =
       if !classHooks.takesRegisters {
         .general
       } else if objectChunks.isEmpty {
@@ -418,7 +421,8 @@ internal final class SiteSnapshot: @unchecked Sendable {
       } else {
         classHooks.isEmpty ? .objectHooks : .general
       }
-    self.takesShortWay = registerWay == .classHooks
+    self.registerWay = way
+    self.takesShortWay = way == .classHooks
   }
 
   var isEmpty: Bool { classHooks.isEmpty && objectChunks.isEmpty }
