@@ -15,6 +15,10 @@ internal struct HookBody: Sendable {
   let registers: @Sendable (HookRegisters) -> Void
   /// Whether ``registers`` is the hook's body.
   let takesRegisters: Bool
+  /// Whether the body reads its arguments with their own types (the typed forms of one to three
+  /// arguments) rather than through a parameter pack: for the tests that check the compiler
+  /// chose the overload it should.
+  let readsFixedArity: Bool
 
   /// The body of an untyped hook, or of a typed one that needs the whole call: frames only.
   @usableFromInline
@@ -24,17 +28,19 @@ internal struct HookBody: Sendable {
       preconditionFailure("\(registers.method): a hook without a register entry ran on registers")
     }
     self.takesRegisters = false
+    self.readsFixedArity = false
   }
 
   /// The body of a typed hook, with its entry over the registers.
   @usableFromInline
   init(
     frame: @escaping @Sendable (HookInvocation) -> Void,
-    registers: @escaping @Sendable (HookRegisters) -> Void
+    registers: @escaping @Sendable (HookRegisters) -> Void, readsFixedArity: Bool = false
   ) {
     self.frame = frame
     self.registers = registers
     self.takesRegisters = true
+    self.readsFixedArity = readsFixedArity
   }
 }
 

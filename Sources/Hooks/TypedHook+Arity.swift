@@ -1,9 +1,10 @@
 // What the typed hooks of one to three arguments (`Hook+Arity.generated.swift`) run: their
 // bodies read each argument with its own type, where the variadic forms read a parameter pack.
 // Swift 6.3 specializes a typed hook's wrapper for its types but not the pack's expansion: each
-// hook of a method with arguments paid about 50 instructions a call for it (each argument read
-// through its conformance's witness, the pack laid out on the stack, a thunk before the user's
-// closure). The compiler prefers the fixed-arity overloads wherever both fit.
+// hook of a method with arguments paid about 50 instructions a call to read them (each argument
+// read through its conformance's witness, the pack laid out on the stack, a thunk before the
+// user's closure). The compiler prefers the fixed-arity overloads wherever both fit. An
+// `instead` hook's `original(...)` still writes its arguments through the pack.
 import ObjCRuntime
 
 extension TypedHook {

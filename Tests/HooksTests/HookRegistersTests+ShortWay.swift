@@ -115,7 +115,8 @@ extension HookRegistersTests {
     #expect(registerWay(cls, "sum:b:c:") == .classChain)
     #expect(object.sum(1, 2, 3) == 6 + 16)
     #expect(seen.take() == ["once 1"])
-    expectRegisterCalls(4, cls, "sum:b:c:", way: .classChain, "the outer call and the inner one")
+    expectRegisterCalls(
+      4, cls, "sum:b:c:", way: .classChain, "the two calls before, then the outer and the inner")
     #expect(object.sum(1, 2, 3) == 6)
     #expect(seen.take() == [])
   }
