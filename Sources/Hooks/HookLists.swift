@@ -97,6 +97,10 @@ internal final class HookList: @unchecked Sendable {
   /// Whether a call can run these hooks on its registers: every one has a register entry
   /// (``HookBody``).
   let takesRegisters: Bool
+  /// Whether a call can run these hooks on its registers around the original: they all take
+  /// the registers, and none is an `instead` hook. One test for the per-object way (two
+  /// fields' tests cost its every call 2 more).
+  let runsAroundOriginalOnRegisters: Bool
   /// Keeps every entry of the buffers alive.
   private let keeper: Keeper<HookEntry>?
 
@@ -111,6 +115,7 @@ internal final class HookList: @unchecked Sendable {
       entries.elements.allSatisfy { BorrowedReference($0).with { $0.body.takesRegisters } }
     }
     self.takesRegisters = takeRegisters(before) && takeRegisters(instead) && takeRegisters(after)
+    self.runsAroundOriginalOnRegisters = takesRegisters && instead.isEmpty
   }
 
   deinit {

@@ -351,9 +351,7 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   @inline(never)
   private func interceptObjectHooks(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     let found = snapshot.hooks(of: call.receiverIdentity)
-    guard let objectHooks = found,
-      objectHooks.with({ $0.takesRegisters && $0.instead.isEmpty })
-    else {
+    guard let objectHooks = found, objectHooks.with({ $0.runsAroundOriginalOnRegisters }) else {
       return interceptOnRegisters(call, snapshot, objectHooks: found)
     }
     countRegisterCall(.objectHooks)
