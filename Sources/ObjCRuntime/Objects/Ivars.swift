@@ -79,14 +79,3 @@ internal struct IvarAccessors {
     }
   }
 }
-
-/// Whether `type` is an `Optional`, read from its metadata's kind (`MetadataKind::Optional`, in
-/// Swift's stable ABI): a check of `OptionalProtocol` scans every conformance record of the
-/// process the first time for each type, and for each class of a class's chain (see
-/// `objcTypeEncoding(of:)`).
-internal func isOptional(_ type: Any.Type) -> Bool {
-  unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == optionalMetadataKind
-}
-
-/// `MetadataKind::Optional`: 2, with the flag of metadata that is not on the heap (0x200).
-private let optionalMetadataKind: UInt = 0x202

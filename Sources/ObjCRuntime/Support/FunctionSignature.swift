@@ -10,7 +10,6 @@
 /// calling convention in the next 8), the result type, then one metadata pointer per parameter.
 /// Each type is then asked for its ``ObjCTypeEncodable/objcTypeEncoding``.
 internal enum FunctionSignature {
-  private static let functionKind: UInt = 0x302
   private static let cFunctionPointerConvention: UInt = 3
 
   /// Encodings already derived, by function type: many IMPs share a type (`(id, SEL) -> Void`),
@@ -58,9 +57,10 @@ internal enum FunctionSignature {
     -> (parameters: [Any.Type], result: Any.Type)
   {
     let metadata = unsafeBitCast(function, to: UnsafeRawPointer.self)
-    let kind = metadata.load(as: UInt.self)
     let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
-    guard kind == functionKind, (flags >> 16) & 0xFF == cFunctionPointerConvention else {
+    guard TypeMetadata.kind(of: function) == TypeMetadata.functionKind,
+      (flags >> 16) & 0xFF == cFunctionPointerConvention
+    else {
       throw .invalidImplementation("\(function) is not a @convention(c) function")
     }
     let count = Int(flags & 0xFFFF)
