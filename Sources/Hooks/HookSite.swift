@@ -311,19 +311,10 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   @inline(never)
   private func interceptClassChain(_ call: RegisterCall, _ snapshot: SiteSnapshot) -> UInt64 {
     countRegisterCall(.classChain)
-    let classHooks = snapshot.borrowedClassHooks
-    guard classHooks.with({ $0.before.isEmpty && $0.after.isEmpty }) else {
+    guard snapshot.borrowedClassHooks.with({ $0.before.isEmpty && $0.after.isEmpty }) else {
       return interceptClassChainAround(call, snapshot)
     }
-    let instead = classHooks.with { $0.instead }
-    return HookRegisters.with(
-      call: call, site: self, classHooks: classHooks, objectHooks: nil,
-      original: snapshot.original, chainLength: instead.count
-    ) { registers in
-      // The outermost link (the newest hook) runs from here: the chain's walk starts past it.
-      BorrowedReference(instead[instead.count &- 1]).with { $0.runInChain(registers) }
-      return call.resultWord
-    }
+    return runClassChain(call, snapshot, around: nil)
   }
 
   /// ``interceptClassChain(_:_:)`` with `before` or `after` hooks around the chain.
@@ -331,16 +322,27 @@ internal final class HookSite: InterceptionHandler, @unchecked Sendable {
   private func interceptClassChainAround(_ call: RegisterCall, _ snapshot: SiteSnapshot)
     -> UInt64
   {
+    let around = snapshot.borrowedClassHooks.with { ($0.before, $0.after) }
+    return runClassChain(call, snapshot, around: around)
+  }
+
+  /// Runs the class-wide chain from its outermost link, between the `before` and `after` hooks
+  /// `around` gives (none when nil: a constant at both callers, so each compiles to its own).
+  @inline(__always)
+  private func runClassChain(
+    _ call: RegisterCall, _ snapshot: SiteSnapshot,
+    around: (before: HookList.Entries, after: HookList.Entries)?
+  ) -> UInt64 {
     let classHooks = snapshot.borrowedClassHooks
-    let (before, instead, after) = classHooks.with { ($0.before, $0.instead, $0.after) }
+    let instead = classHooks.with { $0.instead }
     return HookRegisters.with(
       call: call, site: self, classHooks: classHooks, objectHooks: nil,
       original: snapshot.original, chainLength: instead.count
     ) { registers in
-      HookList.run(before, registers)
+      if let around { HookList.run(around.before, registers) }
       // The outermost link (the newest hook) runs from here: the chain's walk starts past it.
       BorrowedReference(instead[instead.count &- 1]).with { $0.runInChain(registers) }
-      HookList.run(after, registers)
+      if let around { HookList.run(around.after, registers) }
       return call.resultWord
     }
   }

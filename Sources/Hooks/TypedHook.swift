@@ -226,26 +226,36 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     return false
   }
 
-  /// Runs an observer's closure with the receiver and arguments `arguments` reads, unless an
-  /// object argument is not of the closure's class.
-  @inlinable @inline(__always)
-  static func observe<Arguments: TypedArguments>(
-    _ arguments: Arguments, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
-    _ body: (Receiver, repeat each Arg) -> Void
-  ) {
-    if !argumentsFit(arguments, checks) { return }
-    observe(arguments, body)
+  /// The checks a body runs: nil when the closure has no object argument to check, so that the
+  /// body built for it does not look.
+  @inlinable
+  var checksIfAny: [(Int, @Sendable (AnyObject) -> Bool, Bool)]? {
+    let checks = objectChecks
+    return checks.isEmpty ? nil : checks
   }
 
-  /// ``observe(_:_:_:)`` for a closure without object arguments to check.
+  /// Runs `run` with the receiver, unless an object argument is not of the closure's class
+  /// (with `checks` nil, nothing is looked at): every observer's body, of any arity.
+  @inlinable @inline(__always)
+  static func runObserver<Arguments: TypedArguments>(
+    _ arguments: Arguments, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)]?,
+    _ run: (Receiver) -> Void
+  ) {
+    if let checks, !argumentsFit(arguments, checks) { return }
+    arguments.borrowedReceiver.with { run(unsafeDowncast($0, to: Receiver.self)) }
+  }
+
+  /// Runs an observer's closure with the receiver and the arguments `arguments` reads through
+  /// the parameter pack.
   @inlinable @inline(__always)
   static func observe<Arguments: TypedArguments>(
-    _ arguments: Arguments, _ body: (Receiver, repeat each Arg) -> Void
+    _ arguments: Arguments, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)]?,
+    _ body: (Receiver, repeat each Arg) -> Void
   ) {
     var index = 2
-    arguments.borrowedReceiver.with { receiver in
+    runObserver(arguments, checks) { receiver in
       body(
-        unsafeDowncast(receiver, to: Receiver.self),
+        receiver,
         repeat arguments.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
     }
   }
@@ -257,8 +267,8 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     // Without object arguments to check (the common case), a closure that does not look.
     guard !checks.isEmpty else {
       return HookBody(
-        frame: { invocation in Self.observe(invocation, body) },
-        registers: { registers in Self.observe(registers, body) })
+        frame: { invocation in Self.observe(invocation, nil, body) },
+        registers: { registers in Self.observe(registers, nil, body) })
     }
     return HookBody(
       frame: { invocation in Self.observe(invocation, checks, body) },
@@ -285,37 +295,38 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     }
   }
 
-  /// Runs an `instead` hook's closure with the original, the receiver and the arguments
-  /// `call` reads, and writes back what it returns; an object argument not of the closure's
-  /// class passes the call on to the original.
+  /// Runs an `instead` hook's `run` with the receiver and writes back what it returns; an object
+  /// argument not of the closure's class passes the call on to the original. Every `instead`
+  /// hook's body, of any arity.
   @inlinable @inline(__always)
-  static func replace<Call: TypedCall, Result>(
-    _ call: Call, _ original: HookOriginal<Result, repeat each Arg>,
-    _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)],
-    _ body: (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg) -> Result
+  static func runReplacement<Call: TypedCall, Result>(
+    _ call: Call, _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)]?,
+    _ run: (Receiver) -> Result
   ) {
-    if !argumentsFit(call, checks) {
+    if let checks, !argumentsFit(call, checks) {
       call.invokeOriginal()
       return
     }
-    replace(call, original, body)
-  }
-
-  /// ``replace(_:_:_:_:)`` for a closure without object arguments to check.
-  @inlinable @inline(__always)
-  static func replace<Call: TypedCall, Result>(
-    _ call: Call, _ original: HookOriginal<Result, repeat each Arg>,
-    _ body: (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg) -> Result
-  ) {
-    var index = 2
-    let result = call.borrowedReceiver.with { receiver in
-      body(
-        original, unsafeDowncast(receiver, to: Receiver.self),
-        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
-    }
+    let result = call.borrowedReceiver.with { run(unsafeDowncast($0, to: Receiver.self)) }
     // A method without a result (`Void`) has nothing to write back.
     guard MemoryLayout<Result>.size != 0 else { return }
     call.setResult(result)
+  }
+
+  /// Runs an `instead` hook's closure with the original, the receiver and the arguments `call`
+  /// reads through the parameter pack.
+  @inlinable @inline(__always)
+  static func replace<Call: TypedCall, Result>(
+    _ call: Call, _ original: HookOriginal<Result, repeat each Arg>,
+    _ checks: [(Int, @Sendable (AnyObject) -> Bool, Bool)]?,
+    _ body: (HookOriginal<Result, repeat each Arg>, Receiver, repeat each Arg) -> Result
+  ) {
+    var index = 2
+    runReplacement(call, checks) { receiver in
+      body(
+        original, receiver,
+        repeat call.uncheckedEncodableArgument(at: Self.next(&index), as: (each Arg).self))
+    }
   }
 
   /// A body for `instead` hooks, over a frame or over the registers.
@@ -329,9 +340,11 @@ internal struct TypedHook<Receiver: AnyObject, each Arg: ObjCTypeEncodable> {
     guard !checks.isEmpty else {
       return HookBody(
         frame: { invocation in
-          withUnsafePointer(to: invocation) { Self.replace(invocation, HookOriginal($0), body) }
+          withUnsafePointer(to: invocation) {
+            Self.replace(invocation, HookOriginal($0), nil, body)
+          }
         },
-        registers: { registers in Self.replace(registers, HookOriginal(registers), body) })
+        registers: { registers in Self.replace(registers, HookOriginal(registers), nil, body) })
     }
     return HookBody(
       frame: { invocation in
